@@ -1,0 +1,64 @@
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../generated/prisma/client.js';
+import { startEmbedded, type EmbeddedServer } from './embedded.js';
+
+/** One database handle: the pg pool, the Prisma client on it, and a count of SQL statements. */
+export interface Database {
+  pool: pg.Pool;
+  prisma: PrismaClient;
+  /** SQL statements sent since start; tests read it around a request (N+1 guards, bench). */
+  statements: { count: number };
+  describe: string;
+  close(): Promise<void>;
+}
+
+export type PoolTarget = Pick<pg.PoolConfig, 'host' | 'port' | 'user' | 'password' | 'database'>;
+
+/** Discrete fields, never a connection string (node-postgres would let it override `database`). */
+export function targetFromUrl(databaseUrl: string): PoolTarget {
+  const url = new URL(databaseUrl);
+  return {
+    host: url.searchParams.get('host') ?? decodeURIComponent(url.hostname),
+    port: Number(url.port || 5432),
+    user: decodeURIComponent(url.username || 'postgres'),
+    password: url.password ? decodeURIComponent(url.password) : undefined,
+    database: decodeURIComponent(url.pathname.slice(1) || 'postgres'),
+  };
+}
+
+export function embeddedTarget(server: EmbeddedServer, database = 'postgres'): PoolTarget {
+  return { host: server.socketDir, port: server.port, user: 'postgres', database };
+}
+
+export function connect(target: PoolTarget, onClose: () => Promise<void> = async () => {}): Database {
+  const pool = new pg.Pool({ ...target, max: 10 });
+  const statements = { count: 0 };
+  // Count every statement sent on any pooled connection (Prisma and raw queries alike).
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
+      statements.count++;
+      return query(...args);
+    };
+  });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    pool,
+    prisma,
+    statements,
+    describe: target.host?.startsWith('/') ? `embedded PostgreSQL (socket in ${target.host})` : `PostgreSQL at ${target.host}:${target.port}/${target.database}`,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+      await onClose();
+    },
+  };
+}
+
+/** Opens the configured database: DATABASE_URL when set, else the embedded server in dataDir. */
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; role: 'server' | 'cli'; log?: (m: string) => void }): Promise<Database> {
+  if (opts.databaseUrl) return connect(targetFromUrl(opts.databaseUrl));
+  const server = await startEmbedded(opts.dataDir, opts.role, opts.log);
+  return connect(embeddedTarget(server), () => server.stop());
+}

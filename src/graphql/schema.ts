@@ -1,0 +1,10 @@
+// Imports every domain module (each adds its types, queries and mutations to the builder), then builds.
+import { builder } from './builder.js';
+import './enums.js';
+import '../modules/users/user.js';
+import '../modules/orgs/organization.js';
+import '../modules/orgs/member.js';
+import '../modules/collections/collection.js';
+import '../modules/spaces/space.js';
+
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,59 @@
+import { badRequest, conflict } from '../../errors.js';
+import type { PrismaClient } from '../../generated/prisma/client.js';
+
+/** Where to put an item among its siblings: before or after a space or collection (official ContentPosition). */
+export interface ContentPosition {
+  before?: ContentPointer | null;
+  after?: ContentPointer | null;
+}
+export interface ContentPointer {
+  type: string;
+  space?: string | null;
+  collection?: string | null;
+}
+
+type Tx = Pick<PrismaClient, 'space' | 'collection'>;
+
+/**
+ * Spaces and collections under one parent share one ordering (a float `position`). Returns the
+ * position for `movingId` placed as asked under `parentId`, or throws 409 when the placement is
+ * the one it already has (`current` given) and 400 when a pointer is not a sibling there.
+ */
+export async function placeAmongSiblings(
+  tx: Tx,
+  where: { organizationId: string; parentId: string | null },
+  movingId: string,
+  position: ContentPosition | null | undefined,
+  current?: { parentId: string | null; position: number },
+): Promise<number> {
+  const [spaces, collections] = await Promise.all([
+    tx.space.findMany({ where: { ...where, deletedAt: null }, select: { id: true, position: true } }),
+    tx.collection.findMany({ where, select: { id: true, position: true } }),
+  ]);
+  const byOrder = (a: { id: string; position: number }, b: { id: string; position: number }) =>
+    a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const siblings = [...spaces, ...collections].filter((s) => s.id !== movingId).sort(byOrder);
+
+  let index = siblings.length;
+  const pointerField = position?.before ? 'before' : position?.after ? 'after' : null;
+  if (pointerField) {
+    const pointer = position![pointerField]!;
+    const id = pointer.type === 'space' ? pointer.space : pointer.type === 'collection' ? pointer.collection : undefined;
+    if (!id) throw badRequest(`position.${pointerField}`, 'must be { type: "space", space } or { type: "collection", collection }');
+    const at = siblings.findIndex((s) => s.id === id);
+    if (at < 0) throw badRequest(`position.${pointerField}`, `${pointer.type} ${id} is not an item of the target parent`);
+    index = pointerField === 'before' ? at : at + 1;
+  }
+
+  if (current && current.parentId === where.parentId) {
+    const currentIndex = siblings.filter((s) => byOrder(s, { id: movingId, position: current.position }) < 0).length;
+    if (currentIndex === index) throw conflict('The move would not change anything');
+  }
+
+  const previous = siblings[index - 1];
+  const next = siblings[index];
+  if (previous && next) return (previous.position + next.position) / 2;
+  if (previous) return previous.position + 1;
+  if (next) return next.position - 1;
+  return 0;
+}

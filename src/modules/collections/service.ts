@@ -1,0 +1,128 @@
+import type { Context } from '../../context.js';
+import { requireCollection, requireOrg, visibleContentFilter } from '../../auth/permissions.js';
+import type { DefaultLevel } from '../../auth/roles.js';
+import { badRequest, conflict, notFound, preconditionFailed } from '../../errors.js';
+import { Prisma, type Collection } from '../../generated/prisma/client.js';
+import { newId } from '../../ids.js';
+import { paginate, type PageArgs } from '../../pagination.js';
+import * as check from '../../validate.js';
+import { placeAmongSiblings, type ContentPosition } from './positions.js';
+
+const ORDER = [{ position: 'asc' as const }, { id: 'asc' as const }];
+
+export async function createCollection(ctx: Context, organizationId: string, input: { title?: string | null; parent?: string | null }) {
+  await requireOrg(ctx, organizationId, 'create');
+  const title = check.text('title', input.title?.trim() || 'Untitled', { max: 50 });
+  if (input.parent) {
+    const parent = await requireCollection(ctx, input.parent, 'create');
+    if (parent.organizationId !== organizationId) throw badRequest('parent', 'is a collection of another organization');
+  }
+  return ctx.prisma.$transaction(async (tx) => {
+    const id = newId();
+    const position = await placeAmongSiblings(tx, { organizationId, parentId: input.parent ?? null }, id, null);
+    return tx.collection.create({ data: { id, organizationId, parentId: input.parent ?? null, title, position } });
+  });
+}
+
+/** Collections of an organization the caller can see; `nested: false` keeps only top-level ones. */
+export async function listCollections(ctx: Context, organizationId: string, args: PageArgs & { nested?: boolean | null }) {
+  await requireOrg(ctx, organizationId);
+  const filter = await visibleContentFilter(ctx, organizationId);
+  const where: Prisma.CollectionWhereInput = { organizationId, ...filter.collections, ...(args.nested === false ? { parentId: null } : {}) };
+  return paginate(
+    args,
+    () => ctx.prisma.collection.count({ where }),
+    (w) => ctx.prisma.collection.findMany({ where, orderBy: ORDER, ...w }),
+  );
+}
+
+export async function updateCollection(
+  ctx: Context,
+  id: string,
+  input: { title?: string | null; description?: string | null; defaultLevel?: DefaultLevel },
+) {
+  await requireCollection(ctx, id, 'admin');
+  const data: Prisma.CollectionUpdateInput = {};
+  if (input.title !== undefined) {
+    if (input.title === null) throw badRequest('title', 'cannot be null');
+    data.title = check.text('title', input.title, { max: 50 });
+  }
+  if (input.description !== undefined) data.description = input.description === null ? null : check.text('description', input.description, { max: 100 });
+  if (input.defaultLevel !== undefined) data.defaultLevel = input.defaultLevel;
+  const updated = await ctx.prisma.collection.update({ where: { id }, data });
+  ctx.loaders.collection.clear(id).prime(id, updated);
+  return updated;
+}
+
+/** Ids of a collection and every collection below it. */
+async function subtree(tx: Pick<Context['prisma'], 'collection'>, root: Collection): Promise<string[]> {
+  const all = await tx.collection.findMany({ where: { organizationId: root.organizationId }, select: { id: true, parentId: true } });
+  const ids = [root.id];
+  for (let i = 0; i < ids.length; i++) for (const c of all) if (c.parentId === ids[i]) ids.push(c.id);
+  return ids;
+}
+
+/**
+ * Deletes a collection and the collections below it. Their spaces are deleted the way a space is
+ * (restorable for 7 days, then purged); a restored space comes back at the top level.
+ * Returns false when there was no such collection.
+ */
+export async function deleteCollection(ctx: Context, id: string) {
+  const existing = await ctx.loaders.collection.load(id);
+  if (!existing) return false;
+  const collection = await requireCollection(ctx, id, 'admin');
+  await ctx.prisma.$transaction(async (tx) => {
+    const ids = await subtree(tx, collection);
+    await tx.space.updateMany({ where: { parentId: { in: ids }, deletedAt: null }, data: { deletedAt: new Date() } });
+    await tx.space.updateMany({ where: { parentId: { in: ids } }, data: { parentId: null } });
+    await tx.collection.deleteMany({ where: { id: { in: ids } } });
+  });
+  ctx.loaders.collection.clear(id);
+  return true;
+}
+
+export async function moveCollection(ctx: Context, id: string, input: { parent?: string | null; position?: ContentPosition | null }) {
+  if (input.parent === undefined && !input.position) throw badRequest('body', 'give parent or position');
+  const collection = await requireCollection(ctx, id, 'admin');
+  const parentId = input.parent === undefined ? collection.parentId : input.parent;
+  if (parentId) {
+    const parent = await requireCollection(ctx, parentId, 'create').catch((error) => {
+      throw error?.code === 'NOT_FOUND' ? notFound('Parent collection') : error;
+    });
+    if (parent.organizationId !== collection.organizationId) throw badRequest('parent', 'is a collection of another organization');
+  }
+  return ctx.prisma.$transaction(async (tx) => {
+    if (parentId && (await subtree(tx, collection)).includes(parentId)) {
+      throw badRequest('parent', 'cannot be the collection itself or one of its descendants');
+    }
+    const position = await placeAmongSiblings(tx, { organizationId: collection.organizationId, parentId }, id, input.position, collection);
+    return tx.collection.update({ where: { id }, data: { parentId, position } });
+  });
+}
+
+/** Moves a collection, its sub-collections and their spaces to the top level of another organization. */
+export async function transferCollection(ctx: Context, id: string, input: { organization: string }) {
+  const collection = await requireCollection(ctx, id, 'admin');
+  if (input.organization === collection.organizationId) throw conflict('The collection already belongs to this organization');
+  await requireOrg(ctx, input.organization, 'admin');
+  return ctx.prisma.$transaction(async (tx) => {
+    const ids = await subtree(tx, collection);
+    const synced = await tx.space.count({ where: { parentId: { in: ids }, NOT: { gitSync: { equals: Prisma.DbNull } } } });
+    if (synced > 0) throw preconditionFailed('A space in this collection is synchronised with Git: disconnect Git Sync first');
+    const position = await placeAmongSiblings(tx, { organizationId: input.organization, parentId: null }, id, null);
+    await tx.space.updateMany({ where: { parentId: { in: ids } }, data: { organizationId: input.organization } });
+    await tx.collection.updateMany({ where: { id: { in: ids } }, data: { organizationId: input.organization } });
+    return tx.collection.update({ where: { id }, data: { parentId: null, position } });
+  });
+}
+
+export async function listCollectionSpaces(ctx: Context, id: string, args: PageArgs) {
+  const collection = await requireCollection(ctx, id);
+  const filter = await visibleContentFilter(ctx, collection.organizationId);
+  const where: Prisma.SpaceWhereInput = { AND: [{ parentId: id, deletedAt: null }, filter.spaces] };
+  return paginate(
+    args,
+    () => ctx.prisma.space.count({ where }),
+    (w) => ctx.prisma.space.findMany({ where, orderBy: ORDER, ...w }),
+  );
+}

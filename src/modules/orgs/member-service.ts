@@ -1,0 +1,60 @@
+import type { Context } from '../../context.js';
+import { requireOrg } from '../../auth/permissions.js';
+import type { RoleName } from '../../auth/roles.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import type { Member } from '../../generated/prisma/client.js';
+import { paginate, type PageArgs } from '../../pagination.js';
+
+async function requireListMembers(ctx: Context, organizationId: string) {
+  await requireOrg(ctx, organizationId);
+  const me = await ctx.loaders.callerMembership.load(organizationId);
+  if (me?.role == null) throw forbidden('Guests cannot list the members of an organization');
+}
+
+export async function listMembers(ctx: Context, organizationId: string, args: PageArgs & { role?: RoleName | null }) {
+  await requireListMembers(ctx, organizationId);
+  const where = { organizationId, ...(args.role ? { role: args.role } : {}) };
+  return paginate(
+    args,
+    () => ctx.prisma.member.count({ where }),
+    (w) => ctx.prisma.member.findMany({ where, orderBy: [{ joinedAt: 'asc' }, { userId: 'asc' }], ...w }),
+  );
+}
+
+export async function getMember(ctx: Context, organizationId: string, userId: string) {
+  await requireListMembers(ctx, organizationId);
+  const member = await ctx.prisma.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+  if (!member) throw notFound('Member');
+  return member;
+}
+
+/** An organization keeps at least one admin: the last one cannot be demoted or removed. */
+async function assertNotLastAdmin(ctx: Context, member: Member) {
+  if (member.role !== 'admin') return;
+  const admins = await ctx.prisma.member.count({ where: { organizationId: member.organizationId, role: 'admin', disabled: false } });
+  if (admins <= 1) throw conflict('The last admin of an organization cannot be demoted or removed');
+}
+
+/** `role` must be given: null makes the member a guest, absent is refused. */
+export async function updateMemberRole(ctx: Context, organizationId: string, userId: string, role: RoleName | null | undefined) {
+  await requireOrg(ctx, organizationId, 'admin');
+  if (role === undefined) throw badRequest('role', 'is required (a role, or null for a guest)');
+  return ctx.prisma.$transaction(async (tx) => {
+    const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+    if (!member) throw notFound('Member');
+    if (role !== 'admin') await assertNotLastAdmin({ ...ctx, prisma: tx as never }, member);
+    return tx.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { role } });
+  });
+}
+
+/** Removes a member (an admin may remove anyone, a member only themself); false when not a member. */
+export async function removeMember(ctx: Context, organizationId: string, userId: string) {
+  await requireOrg(ctx, organizationId, userId === ctx.caller.id ? 'member' : 'admin');
+  return ctx.prisma.$transaction(async (tx) => {
+    const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+    if (!member) return false;
+    await assertNotLastAdmin({ ...ctx, prisma: tx as never }, member);
+    await tx.member.delete({ where: { organizationId_userId: { organizationId, userId } } });
+    return true;
+  });
+}

@@ -1,0 +1,60 @@
+import { builder } from '../../graphql/builder.js';
+import { RoleEnum } from '../../graphql/enums.js';
+import { listOf, pageArgs } from '../../graphql/lists.js';
+import { UserType } from '../users/user.js';
+import { OrganizationType } from './organization.js';
+import { getMember, listMembers, removeMember, updateMemberRole } from './member-service.js';
+
+export const MemberType = builder.prismaObject('Member', {
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'member' }),
+    id: t.exposeID('userId'),
+    role: t.field({ type: RoleEnum, nullable: true, extensions: { restKeepNull: true }, resolve: (m) => m.role }),
+    user: t.field({ type: UserType, resolve: async (m, _a, ctx) => (await ctx.loaders.user.load(m.userId))! }),
+    disabled: t.exposeBoolean('disabled'),
+    joinedAt: t.expose('joinedAt', { type: 'DateTime' }),
+    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', nullable: true }),
+    sso: t.exposeBoolean('sso'),
+    spaces: t.int({
+      description: 'Live spaces of the organization this member reaches through their role (guests: none)',
+      resolve: (m, _a, ctx) => (m.role == null ? 0 : ctx.loaders.organizationSpaceCount.load(m.organizationId)),
+    }),
+    // Teams arrive with the teams issue; until then nobody is in one.
+    teams: t.int({ resolve: () => 0 }),
+  }),
+});
+
+const MemberList = listOf('Member', MemberType);
+
+builder.objectField(OrganizationType, 'members', (t) =>
+  t.field({
+    type: MemberList,
+    args: { ...pageArgs(t), role: t.arg({ type: RoleEnum, required: false }) },
+    resolve: (org, args, ctx) => listMembers(ctx, org.id, args),
+  }),
+);
+
+builder.objectField(OrganizationType, 'member', (t) =>
+  t.field({
+    type: MemberType,
+    args: { userId: t.arg.id({ required: true }) },
+    resolve: (org, { userId }, ctx) => getMember(ctx, org.id, String(userId)),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  updateMember: t.field({
+    type: MemberType,
+    args: {
+      organizationId: t.arg.id({ required: true }),
+      userId: t.arg.id({ required: true }),
+      role: t.arg({ type: RoleEnum, required: false, description: 'null makes the member a guest' }),
+    },
+    resolve: (_r, args, ctx) => updateMemberRole(ctx, String(args.organizationId), String(args.userId), args.role),
+  }),
+  removeMember: t.boolean({
+    description: 'Remove a member; false when they were not one',
+    args: { organizationId: t.arg.id({ required: true }), userId: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => removeMember(ctx, String(args.organizationId), String(args.userId)),
+  }),
+}));

@@ -1,0 +1,108 @@
+import type { Context } from '../../context.js';
+import { requireOrg } from '../../auth/permissions.js';
+import type { RoleName } from '../../auth/roles.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import { newId } from '../../ids.js';
+import { paginate, type PageArgs } from '../../pagination.js';
+import * as check from '../../validate.js';
+
+export async function createOrganization(prisma: PrismaClient, input: { title: string; ownerId: string }) {
+  const title = check.text('title', input.title?.trim() ?? '', { min: 2, max: 255 });
+  return prisma.$transaction(async (tx) => {
+    if (!(await tx.user.findUnique({ where: { id: input.ownerId } }))) throw notFound('User');
+    const org = await tx.organization.create({ data: { id: newId(), title } });
+    await tx.member.create({ data: { organizationId: org.id, userId: input.ownerId, role: 'admin' } });
+    return org;
+  });
+}
+
+export function listOrganizations(ctx: Context, args: PageArgs) {
+  const where = { members: { some: { userId: ctx.caller.id, disabled: false } } };
+  return paginate(
+    args,
+    () => ctx.prisma.organization.count({ where }),
+    (w) => ctx.prisma.organization.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...w }),
+  );
+}
+
+export interface UpdateOrganizationInput {
+  title?: string | null;
+  emailDomains?: string[] | null;
+  hostname?: string | null;
+  defaultRole?: RoleName | null;
+  defaultContent?: unknown;
+  logo?: string | null;
+  sso?: boolean | null;
+  ai?: boolean | null;
+  inviteLinks?: boolean | null;
+  mergeRules?: unknown;
+}
+
+const HOSTNAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+
+/** Fields that may not be null in a patch (absent means unchanged). */
+function required<T>(field: string, value: T | null | undefined): T | undefined {
+  if (value === null) throw badRequest(field, 'cannot be null');
+  return value;
+}
+
+export async function updateOrganization(ctx: Context, id: string, input: UpdateOrganizationInput) {
+  await requireOrg(ctx, id, 'admin');
+  const data: Prisma.OrganizationUpdateInput = {};
+  const title = required('title', input.title);
+  if (title !== undefined) data.title = check.text('title', title, { min: 2, max: 255 });
+  const emailDomains = required('emailDomains', input.emailDomains);
+  if (emailDomains !== undefined) data.emailDomains = check.domains('emailDomains', emailDomains);
+  if (input.hostname !== undefined) {
+    if (input.hostname !== null) {
+      const hostname = check.text('hostname', input.hostname.toLowerCase(), { min: 3, max: 32 });
+      if (!HOSTNAME.test(hostname)) throw badRequest('hostname', 'may hold only letters, digits and inner dashes');
+      const holder = await ctx.prisma.organization.findUnique({ where: { hostname } });
+      if (holder && holder.id !== id) throw conflict(`hostname: "${hostname}" is taken by another organization`);
+      data.hostname = hostname;
+    } else data.hostname = null;
+  }
+  if (input.defaultRole !== undefined) data.defaultRole = input.defaultRole;
+  if (input.defaultContent !== undefined) {
+    if (input.defaultContent === null) data.defaultContent = { set: null } as never;
+    else {
+      const content = check.object('defaultContent', input.defaultContent);
+      if (content.type !== 'site' || typeof content.site !== 'string' || !content.site) {
+        throw badRequest('defaultContent', 'must be { type: "site", site: <site id> } or null');
+      }
+      data.defaultContent = { type: 'site', site: content.site };
+    }
+  }
+  if (input.logo !== undefined) data.logo = input.logo === null ? null : check.url('logo', input.logo);
+  for (const flag of ['sso', 'ai', 'inviteLinks'] as const) {
+    const value = required(flag, input[flag]);
+    if (value !== undefined) data[flag] = value;
+  }
+  if (input.mergeRules !== undefined) data.mergeRules = check.mergeRules('mergeRules', input.mergeRules, { allowInherit: false }) as Prisma.InputJsonValue;
+  const org = await ctx.prisma.organization.update({ where: { id }, data });
+  ctx.loaders.organization.clear(id).prime(id, org);
+  return org;
+}
+
+/** Joins an organization whose allowed email domains include the caller's verified email's. */
+export async function joinOrganization(ctx: Context, id: string) {
+  const org = await ctx.loaders.organization.load(id);
+  if (!org) throw notFound('Organization');
+  const existing = await ctx.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: id, userId: ctx.caller.id } } });
+  if (existing) return true;
+  const domain = ctx.caller.email.split('@')[1]?.toLowerCase();
+  if (!ctx.caller.emailVerified || !domain || !org.emailDomains.includes(domain)) {
+    throw forbidden('Your verified email domain is not allowed to join this organization');
+  }
+  await ctx.prisma.member.create({ data: { organizationId: id, userId: ctx.caller.id, role: org.defaultRole } });
+  ctx.loaders.callerMembership.clear(id);
+  return true;
+}
+
+/** Deletes an invite link; false when there was none (the REST answer is then 204, else 205). */
+export async function deleteInviteLink(ctx: Context, organizationId: string, inviteId: string) {
+  await requireOrg(ctx, organizationId, 'admin');
+  const { count } = await ctx.prisma.inviteLink.deleteMany({ where: { id: inviteId, organizationId } });
+  return count > 0;
+}

@@ -1,0 +1,177 @@
+import type { Context } from '../../context.js';
+import { requireCollection, requireOrg, requireSpace, visibleContentFilter } from '../../auth/permissions.js';
+import type { DefaultLevel } from '../../auth/roles.js';
+import { badRequest, conflict, notFound, preconditionFailed } from '../../errors.js';
+import { Prisma, type PrismaClient, type Space } from '../../generated/prisma/client.js';
+import { newId } from '../../ids.js';
+import { paginate, type PageArgs } from '../../pagination.js';
+import * as check from '../../validate.js';
+import { placeAmongSiblings, type ContentPosition } from '../collections/positions.js';
+
+const ORDER = [{ position: 'asc' as const }, { id: 'asc' as const }];
+type Tx = Prisma.TransactionClient;
+
+export interface CreateSpaceInput {
+  title?: string | null;
+  emoji?: string | null;
+  parent?: string | null;
+  language?: string | null;
+  editMode?: string | null;
+}
+
+/** Creates a space row and its first (empty) revision, inside the caller's transaction. */
+async function insertSpace(tx: Tx, data: Omit<Prisma.SpaceUncheckedCreateInput, 'id' | 'revisionId'>, parents: string[] = []) {
+  const id = newId();
+  const revisionId = newId();
+  const space = await tx.space.create({ data: { ...data, id, revisionId } });
+  await tx.revision.create({ data: { id: revisionId, spaceId: id, parents, type: 'edits' } });
+  return space;
+}
+
+async function requireParentCollection(ctx: Context, organizationId: string, parentId: string) {
+  const parent = await requireCollection(ctx, parentId, 'create').catch((error) => {
+    throw error?.code === 'NOT_FOUND' ? notFound('Parent collection') : error;
+  });
+  if (parent.organizationId !== organizationId) throw badRequest('parent', 'is a collection of another organization');
+  return parent;
+}
+
+export async function createSpace(ctx: Context, organizationId: string, input: CreateSpaceInput) {
+  await requireOrg(ctx, organizationId, 'create');
+  const title = check.text('title', input.title ?? '', { max: 50 });
+  const emoji = check.text('emoji', input.emoji ?? '', { max: 50 });
+  const parentId = input.parent ?? null;
+  if (parentId) await requireParentCollection(ctx, organizationId, parentId);
+  return ctx.prisma.$transaction(async (tx) => {
+    const position = await placeAmongSiblings(tx, { organizationId, parentId }, '', null);
+    return insertSpace(tx, { organizationId, parentId, title, emoji, language: input.language ?? null, editMode: input.editMode ?? 'live', position });
+  });
+}
+
+/** Live spaces of an organization the caller can see. */
+export async function listSpaces(ctx: Context, organizationId: string, args: PageArgs) {
+  await requireOrg(ctx, organizationId);
+  const filter = await visibleContentFilter(ctx, organizationId);
+  const where: Prisma.SpaceWhereInput = { AND: [{ organizationId, deletedAt: null }, filter.spaces] };
+  return paginate(
+    args,
+    () => ctx.prisma.space.count({ where }),
+    (w) => ctx.prisma.space.findMany({ where, orderBy: ORDER, ...w }),
+  );
+}
+
+/** A space; a deleted one (still restorable) only for its admins, so they can find and restore it. */
+export async function getSpace(ctx: Context, id: string) {
+  const space = await ctx.loaders.space.load(id);
+  if (space?.deletedAt) return requireSpace(ctx, id, 'admin', { deleted: true }).catch(() => Promise.reject(notFound('Space')));
+  return requireSpace(ctx, id);
+}
+
+export interface UpdateSpaceInput {
+  title?: string | null;
+  emoji?: string | null;
+  editMode?: string | null;
+  defaultLevel?: DefaultLevel;
+  language?: string | null;
+  mergeRules?: unknown;
+}
+
+export async function updateSpace(ctx: Context, id: string, input: UpdateSpaceInput) {
+  await requireSpace(ctx, id, 'admin');
+  const data: Prisma.SpaceUpdateInput = {};
+  if (input.title !== undefined) data.title = check.text('title', input.title ?? '', { max: 50 });
+  if (input.emoji !== undefined) data.emoji = check.text('emoji', input.emoji ?? '', { max: 50 });
+  if (input.editMode !== undefined) {
+    if (input.editMode === null) throw badRequest('editMode', 'cannot be null');
+    data.editMode = input.editMode;
+  }
+  if (input.defaultLevel !== undefined) data.defaultLevel = input.defaultLevel;
+  if (input.language !== undefined) data.language = input.language;
+  if (input.mergeRules !== undefined) data.mergeRules = check.mergeRules('mergeRules', input.mergeRules, { allowInherit: true }) as Prisma.InputJsonValue;
+  const space = await ctx.prisma.space.update({ where: { id }, data });
+  ctx.loaders.space.clear(id).prime(id, space);
+  return space;
+}
+
+/** Soft-deletes a space (restorable for 7 days). False when there was no live space to delete. */
+export async function deleteSpace(ctx: Context, id: string) {
+  const space = await ctx.loaders.space.load(id);
+  if (!space || space.deletedAt) return false;
+  await requireSpace(ctx, id, 'admin');
+  await ctx.prisma.space.update({ where: { id }, data: { deletedAt: new Date() } });
+  ctx.loaders.space.clear(id);
+  return true;
+}
+
+/**
+ * Duplicates a space's settings into a new space beside it, titled "<title> (copy)".
+ * Its first revision records the source revision as parent. (Copying pages and files is the
+ * content module's part of duplication.)
+ */
+export async function duplicateSpace(ctx: Context, id: string) {
+  const source = await requireSpace(ctx, id, 'read');
+  await requireOrg(ctx, source.organizationId, 'create');
+  const title = [...`${source.title} (copy)`].slice(0, 50).join('');
+  return ctx.prisma.$transaction(async (tx) => {
+    const position = await placeAmongSiblings(tx, { organizationId: source.organizationId, parentId: source.parentId }, '', null);
+    return insertSpace(
+      tx,
+      {
+        organizationId: source.organizationId,
+        parentId: source.parentId,
+        title,
+        emoji: source.emoji,
+        visibility: source.visibility,
+        editMode: source.editMode,
+        mergeRules: source.mergeRules as Prisma.InputJsonValue,
+        language: source.language,
+        defaultLevel: source.defaultLevel,
+        position,
+      },
+      [source.revisionId],
+    );
+  });
+}
+
+export async function restoreSpace(ctx: Context, id: string) {
+  const space = await requireSpace(ctx, id, 'admin', { deleted: true });
+  if (space.deletedAt!.getTime() < Date.now() - ctx.config.spaceRetentionMs) throw notFound('Space');
+  const restored = await ctx.prisma.space.update({ where: { id }, data: { deletedAt: null } });
+  ctx.loaders.space.clear(id).prime(id, restored);
+  return restored;
+}
+
+export async function moveSpace(ctx: Context, id: string, input: { parent?: string | null; position?: ContentPosition | null }) {
+  if (input.parent === undefined && !input.position) throw badRequest('body', 'give parent or position');
+  const space = await requireSpace(ctx, id, 'admin');
+  const parentId = input.parent === undefined ? space.parentId : input.parent;
+  if (parentId) await requireParentCollection(ctx, space.organizationId, parentId);
+  const moved = await ctx.prisma.$transaction(async (tx) => {
+    const position = await placeAmongSiblings(tx, { organizationId: space.organizationId, parentId }, id, input.position, space);
+    return tx.space.update({ where: { id }, data: { parentId, position } });
+  });
+  ctx.loaders.space.clear(id).prime(id, moved);
+  return moved;
+}
+
+/** Moves a space to the top level of another organization the caller administers. */
+export async function transferSpace(ctx: Context, id: string, input: { organization: string }) {
+  const space = await requireSpace(ctx, id, 'admin');
+  if (input.organization === space.organizationId) throw conflict('The space already belongs to this organization');
+  await requireOrg(ctx, input.organization, 'admin');
+  if (space.gitSync !== null) throw preconditionFailed('This space is synchronised with Git: disconnect Git Sync first');
+  const moved = await ctx.prisma.$transaction(async (tx) => {
+    const position = await placeAmongSiblings(tx, { organizationId: input.organization, parentId: null }, id, null);
+    return tx.space.update({ where: { id }, data: { organizationId: input.organization, parentId: null, position } });
+  });
+  ctx.loaders.space.clear(id).prime(id, moved);
+  return moved;
+}
+
+/** Permanently removes spaces deleted more than the retention period ago. Safe to run from any process. */
+export async function purgeDeletedSpaces(prisma: PrismaClient, retentionMs: number): Promise<number> {
+  const { count } = await prisma.space.deleteMany({ where: { deletedAt: { lt: new Date(Date.now() - retentionMs) } } });
+  return count;
+}
+
+export type { Space };

@@ -1,0 +1,172 @@
+import { builder } from '../../graphql/builder.js';
+import { ContentVisibilityEnum, DefaultLevelEnum, SpaceEditModeEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
+import { listOf, pageArgs } from '../../graphql/lists.js';
+import { spacePermissions, spaceRole } from '../../auth/permissions.js';
+import { OrganizationType } from '../orgs/organization.js';
+import { CollectionType } from '../collections/collection.js';
+import { ContentPositionInput } from '../collections/position-input.js';
+import { listCollectionSpaces } from '../collections/service.js';
+import {
+  createSpace,
+  deleteSpace,
+  duplicateSpace,
+  getSpace,
+  listSpaces,
+  moveSpace,
+  restoreSpace,
+  transferSpace,
+  updateSpace,
+} from './service.js';
+
+interface SpaceUrls {
+  location: string;
+  app: string;
+  published?: string;
+  public?: string;
+}
+
+const SpaceUrlsType = builder.objectRef<SpaceUrls>('SpaceUrls').implement({
+  fields: (t) => ({
+    location: t.exposeString('location'),
+    app: t.exposeString('app'),
+    published: t.exposeString('published', { nullable: true, description: 'Only when the visibility is not private' }),
+    public: t.exposeString('public', { nullable: true, description: 'Only when the visibility is public' }),
+    icon: t.string({ nullable: true, resolve: () => null }),
+  }),
+});
+
+const SpacePermissions = builder.objectRef<ReturnType<typeof spacePermissions>>('SpacePermissions').implement({
+  fields: (t) => ({
+    view: t.exposeBoolean('view'),
+    access: t.exposeBoolean('access'),
+    admin: t.exposeBoolean('admin'),
+    viewInviteLinks: t.exposeBoolean('viewInviteLinks'),
+    edit: t.exposeBoolean('edit'),
+    triggerGitSync: t.exposeBoolean('triggerGitSync'),
+    comment: t.exposeBoolean('comment'),
+    merge: t.exposeBoolean('merge'),
+    review: t.exposeBoolean('review'),
+    installIntegration: t.exposeBoolean('installIntegration'),
+  }),
+});
+
+export const SpaceType = builder.prismaObject('Space', {
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'space' }),
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    emoji: t.exposeString('emoji'),
+    visibility: t.field({ type: ContentVisibilityEnum, resolve: (s) => s.visibility as 'private' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    deletedAt: t.expose('deletedAt', { type: 'DateTime', nullable: true }),
+    editMode: t.field({ type: SpaceEditModeEnum, nullable: true, resolve: (s) => s.editMode as 'live' | null }),
+    mergeRules: t.field({ type: 'JSON', resolve: (s) => s.mergeRules }),
+    urls: t.field({
+      type: SpaceUrlsType,
+      resolve: async (s, _a, ctx) => {
+        const urls: SpaceUrls = ctx.urls.space(s.id);
+        if (s.visibility !== 'private') {
+          const org = await ctx.loaders.organization.load(s.organizationId);
+          urls.published = ctx.urls.publishedSpace(org?.hostname ?? null, s.id);
+          if (s.visibility === 'public') urls.public = urls.published;
+        }
+        return urls;
+      },
+    }),
+    organization: t.exposeString('organizationId'),
+    parent: t.exposeString('parentId', { nullable: true }),
+    language: t.field({ type: TranslationLanguageEnum, nullable: true, resolve: (s) => s.language as 'en' | null }),
+    gitSync: t.field({ type: 'JSON', nullable: true, resolve: (s) => s.gitSync }),
+    visitorAuth: t.field({ type: 'JSON', nullable: true, resolve: (s) => s.visitorAuth }),
+    revision: t.exposeString('revisionId'),
+    defaultLevel: t.field({
+      type: DefaultLevelEnum,
+      nullable: true,
+      extensions: { restKeepNull: true },
+      resolve: (s) => s.defaultLevel as 'inherit' | null,
+    }),
+    comments: t.int({ description: 'Open comments', resolve: async (s, _a, ctx) => (await ctx.loaders.spaceCounts.load(s.id)).comments }),
+    changeRequests: t.int({ resolve: async (s, _a, ctx) => (await ctx.loaders.spaceCounts.load(s.id)).changeRequests }),
+    changeRequestsOpen: t.int({ resolve: async (s, _a, ctx) => (await ctx.loaders.spaceCounts.load(s.id)).changeRequestsOpen }),
+    changeRequestsDraft: t.int({ resolve: async (s, _a, ctx) => (await ctx.loaders.spaceCounts.load(s.id)).changeRequestsDraft }),
+    permissions: t.field({ type: SpacePermissions, resolve: async (s, _a, ctx) => spacePermissions(await spaceRole(ctx, s)) }),
+  }),
+});
+
+export const SpaceList = listOf('Space', SpaceType);
+
+builder.objectField(OrganizationType, 'spaces', (t) =>
+  t.field({ type: SpaceList, args: pageArgs(t), resolve: (org, args, ctx) => listSpaces(ctx, org.id, args) }),
+);
+
+builder.objectField(CollectionType, 'spaces', (t) =>
+  t.field({ type: SpaceList, args: pageArgs(t), resolve: (collection, args, ctx) => listCollectionSpaces(ctx, collection.id, args) }),
+);
+
+builder.queryField('space', (t) =>
+  t.field({
+    type: SpaceType,
+    description: 'A space; a deleted one (within its 7 days) only for its admins',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, { id }, ctx) => getSpace(ctx, String(id)),
+  }),
+);
+
+const CreateSpaceInput = builder.inputType('CreateSpaceInput', {
+  fields: (t) => ({
+    title: t.string(),
+    emoji: t.string(),
+    parent: t.id({ description: 'Parent collection id' }),
+    language: t.field({ type: TranslationLanguageEnum }),
+    editMode: t.field({ type: SpaceEditModeEnum }),
+  }),
+});
+const UpdateSpaceInput = builder.inputType('UpdateSpaceInput', {
+  fields: (t) => ({
+    title: t.string(),
+    emoji: t.string(),
+    editMode: t.field({ type: SpaceEditModeEnum }),
+    defaultLevel: t.field({ type: DefaultLevelEnum }),
+    language: t.field({ type: TranslationLanguageEnum }),
+    mergeRules: t.field({ type: 'JSON' }),
+  }),
+});
+const MoveSpaceInput = builder.inputType('MoveSpaceInput', {
+  fields: (t) => ({ parent: t.id({ description: 'Parent collection id; null for the top level' }), position: t.field({ type: ContentPositionInput }) }),
+});
+const TransferSpaceInput = builder.inputType('TransferSpaceInput', { fields: (t) => ({ organization: t.id({ required: true }) }) });
+
+const idArg = (t: { arg: { id: (o: { required: true }) => any } }) => ({ id: t.arg.id({ required: true }) });
+
+builder.mutationFields((t) => ({
+  createSpace: t.field({
+    type: SpaceType,
+    args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateSpaceInput, required: false }) },
+    resolve: (_r, args, ctx) =>
+      createSpace(ctx, String(args.organizationId), { ...args.input, parent: args.input?.parent == null ? null : String(args.input.parent) }),
+  }),
+  updateSpace: t.field({
+    type: SpaceType,
+    args: { ...idArg(t), input: t.arg({ type: UpdateSpaceInput, required: true }) },
+    resolve: (_r, { id, input }, ctx) => updateSpace(ctx, String(id), input),
+  }),
+  deleteSpace: t.boolean({
+    description: 'Delete a space (restorable for 7 days); false when there was no live space',
+    args: idArg(t),
+    resolve: (_r, { id }, ctx) => deleteSpace(ctx, String(id)),
+  }),
+  duplicateSpace: t.field({ type: SpaceType, args: idArg(t), resolve: (_r, { id }, ctx) => duplicateSpace(ctx, String(id)) }),
+  restoreSpace: t.field({ type: SpaceType, args: idArg(t), resolve: (_r, { id }, ctx) => restoreSpace(ctx, String(id)) }),
+  moveSpace: t.field({
+    type: SpaceType,
+    args: { ...idArg(t), input: t.arg({ type: MoveSpaceInput, required: true }) },
+    resolve: (_r, { id, input }, ctx) =>
+      moveSpace(ctx, String(id), { parent: input.parent === undefined ? undefined : input.parent === null ? null : String(input.parent), position: input.position }),
+  }),
+  transferSpace: t.field({
+    type: SpaceType,
+    args: { ...idArg(t), input: t.arg({ type: TransferSpaceInput, required: true }) },
+    resolve: (_r, { id, input }, ctx) => transferSpace(ctx, String(id), { organization: String(input.organization) }),
+  }),
+}));

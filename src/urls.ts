@@ -1,0 +1,14 @@
+/** Every absolute URL Lectern hands out is built here, from LECTERN_PUBLIC_URL. */
+export function createUrls(publicUrl: string) {
+  const api = (p: string) => `${publicUrl}/v1${p}`;
+  const app = (p: string) => `${publicUrl}/app${p}`;
+  return {
+    user: (id: string) => ({ location: api(`/users/${id}`) }),
+    organization: (id: string) => ({ location: api(`/orgs/${id}`), app: app(`/o/${id}`) }),
+    space: (id: string) => ({ location: api(`/spaces/${id}`), app: app(`/s/${id}`) }),
+    publishedSpace: (orgHostname: string | null, id: string) => `${publicUrl}/public/${orgHostname ?? 'o'}/s/${id}`,
+    collection: (id: string) => ({ location: api(`/collections/${id}`), app: app(`/collections/${id}`) }),
+  };
+}
+
+export type Urls = ReturnType<typeof createUrls>;

@@ -1,0 +1,75 @@
+import { badRequest } from './errors.js';
+import { isRole, type DefaultLevel, type RoleName } from './auth/roles.js';
+
+/**
+ * Input checks shared by every domain. Each names the field it rejects, so a 400 says what to fix.
+ * GraphQL has already checked types and enums; these check lengths, formats and variants.
+ */
+export function text(field: string, value: string, limits: { min?: number; max: number }): string {
+  const length = [...value].length;
+  if (limits.min !== undefined && length < limits.min) throw badRequest(field, `must be at least ${limits.min} characters`);
+  if (length > limits.max) throw badRequest(field, `must be at most ${limits.max} characters`);
+  return value;
+}
+
+export function url(field: string, value: string, max = 2048): string {
+  text(field, value, { max });
+  try {
+    const parsed = new URL(value);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();
+  } catch {
+    throw badRequest(field, 'must be an absolute http(s) URL');
+  }
+  return value;
+}
+
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+export function domains(field: string, values: string[]): string[] {
+  return values.map((d, i) => {
+    const domain = d.trim().toLowerCase();
+    if (!DOMAIN.test(domain)) throw badRequest(`${field}[${i}]`, `"${d}" is not a domain name`);
+    return domain;
+  });
+}
+
+export function role(field: string, value: unknown): RoleName | null {
+  if (value === null) return null;
+  if (!isRole(value)) throw badRequest(field, 'must be a role (admin, create, review, edit, comment, read) or null');
+  return value;
+}
+
+export function defaultLevel(field: string, value: unknown): DefaultLevel {
+  return value === 'inherit' ? 'inherit' : role(field, value);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Merge rules: `{type:'inherit'}` (spaces only), `{type:'none'}`, or `{type:'rules', rules:[{rule, users?}]}`. */
+export function mergeRules(field: string, value: unknown, opts: { allowInherit: boolean }) {
+  if (!isObject(value) || typeof value.type !== 'string') throw badRequest(field, 'must be an object with a type');
+  switch (value.type) {
+    case 'inherit':
+      if (!opts.allowInherit) throw badRequest(`${field}.type`, 'inherit is only for spaces');
+      return { type: 'inherit' };
+    case 'none':
+      return { type: 'none' };
+    case 'rules': {
+      if (!Array.isArray(value.rules)) throw badRequest(`${field}.rules`, 'must be an array');
+      const rules = value.rules.map((rule, i) => {
+        if (!isObject(rule) || typeof rule.rule !== 'string' || !rule.rule) throw badRequest(`${field}.rules[${i}].rule`, 'is required');
+        if (rule.users !== undefined && (!Array.isArray(rule.users) || rule.users.some((u) => typeof u !== 'string'))) {
+          throw badRequest(`${field}.rules[${i}].users`, 'must be an array of user ids');
+        }
+        return rule;
+      });
+      return { type: 'rules', rules };
+    }
+    default:
+      throw badRequest(`${field}.type`, `"${value.type}" is not one of ${opts.allowInherit ? 'inherit, ' : ''}none, rules`);
+  }
+}
+
+export function object(field: string, value: unknown): Record<string, unknown> {
+  if (!isObject(value)) throw badRequest(field, 'must be an object');
+  return value;
+}
