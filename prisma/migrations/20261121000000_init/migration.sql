@@ -23,7 +23,6 @@ CREATE TABLE "ApiToken" (
     "hash" TEXT NOT NULL,
     "label" TEXT,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "lastUsedAt" TIMESTAMP(3),
 
     CONSTRAINT "ApiToken_pkey" PRIMARY KEY ("id")
 );
@@ -45,7 +44,7 @@ CREATE TABLE "Organization" (
     "ai" BOOLEAN NOT NULL DEFAULT false,
     "inviteLinks" BOOLEAN NOT NULL DEFAULT true,
     "plan" TEXT NOT NULL DEFAULT 'free',
-    "mergeRules" JSONB NOT NULL DEFAULT '{"type":"rules","rules":[]}',
+    "mergeRules" JSONB NOT NULL DEFAULT '{"type":"none"}',
     "customHostname" TEXT,
     "logo" TEXT,
 
@@ -83,7 +82,7 @@ CREATE TABLE "Collection" (
     "parentId" TEXT,
     "title" TEXT NOT NULL,
     "description" TEXT,
-    "defaultLevel" "Role",
+    "defaultLevel" TEXT DEFAULT 'inherit',
     "position" DOUBLE PRECISION NOT NULL DEFAULT 0,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
@@ -102,7 +101,7 @@ CREATE TABLE "Space" (
     "editMode" TEXT DEFAULT 'live',
     "mergeRules" JSONB NOT NULL DEFAULT '{"type":"inherit"}',
     "language" TEXT,
-    "defaultLevel" "Role",
+    "defaultLevel" TEXT DEFAULT 'inherit',
     "gitSync" JSONB,
     "visitorAuth" JSONB,
     "revisionId" TEXT NOT NULL,

@@ -1,0 +1,102 @@
+import { GraphQLError } from 'graphql';
+import { createYoga } from 'graphql-yoga';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { User } from './generated/prisma/client.js';
+import { bearerToken, hashToken } from './auth/tokens.js';
+import { createContext, type Services } from './context.js';
+import { errorBody } from './errors.js';
+import { schema } from './graphql/schema.js';
+import { createRestAdapter, errorResponse, json, prepareRoutes } from './rest/adapter.js';
+import { routes } from './rest/routes.js';
+
+interface ServerContext {
+  services: Services;
+  caller: User;
+}
+
+/** Whether a request to /graphql only wants the GraphiQL page (no operation), which needs no token. */
+const wantsGraphiQL = (request: Request) =>
+  request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html') && !new URL(request.url).searchParams.has('query');
+
+/**
+ * The whole HTTP application as one fetch handler: /graphql (yoga), /v1 (the REST adapter, which
+ * runs GraphQL operations in-process), /healthz and /readyz.
+ */
+export function createApp(services: Services) {
+  const yoga = createYoga<ServerContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    context: ({ services, caller }) => createContext(services, caller),
+    renderGraphiQL,
+    graphiql: { title: 'Lectern GraphiQL', defaultQuery: '# Add your token in Headers: {"Authorization": "Bearer <token>"}\n{ viewer { id displayName } }' },
+    maskedErrors: {
+      // Our own errors (and GraphQL's validation errors) reach the client; anything else is logged
+      // here and replaced by a generic message, so no internal detail leaks.
+      maskError(error, message) {
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
+        console.error('unexpected error in a resolver:', original instanceof Error ? original.stack : original);
+        return new GraphQLError(message, { extensions: { code: 'INTERNAL', http: { status: 500 } } });
+      },
+    },
+    logging: false,
+    landingPage: false,
+  });
+
+  const prepared = prepareRoutes(schema, routes);
+  const rest = createRestAdapter(schema, prepared, async (request, document, variableValues) => {
+    const { contextFactory, execute, schema: envelopedSchema } = yoga.getEnveloped({ request, services, caller: (request as any).caller } as never);
+    const contextValue = await contextFactory();
+    return execute({ schema: envelopedSchema, document, variableValues, contextValue }) as never;
+  });
+
+  async function authenticate(request: Request): Promise<User | null> {
+    const token = bearerToken(request);
+    if (!token) return null;
+    const row = await services.db.prisma.apiToken.findUnique({ where: { hash: hashToken(token) }, include: { user: true } });
+    return row?.user ?? null;
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    if (pathname === '/healthz') return json(200, { status: 'ok' });
+    if (pathname === '/readyz') {
+      try {
+        await services.db.pool.query('SELECT 1');
+        return json(200, { status: 'ready' });
+      } catch {
+        return json(503, { status: 'database unavailable' });
+      }
+    }
+    const isRest = pathname === '/v1' || pathname.startsWith('/v1/');
+    const isGraphQL = pathname === '/graphql';
+    if (!isRest && !isGraphQL) return errorResponse(404, 'No such endpoint');
+    if (isGraphQL && wantsGraphiQL(request)) return yoga.fetch(request, { services } as ServerContext);
+
+    const caller = await authenticate(request);
+    if (!caller) {
+      const headers = { 'www-authenticate': 'Bearer' };
+      if (isRest) return json(401, errorBody(401, 'Authentication required: send Authorization: Bearer <token>'), headers);
+      return json(401, { errors: [{ message: 'Authentication required: send Authorization: Bearer <token>', extensions: { code: 'UNAUTHENTICATED' } }] }, headers);
+    }
+    if (isGraphQL) return yoga.fetch(request, { services, caller });
+    Object.assign(request, { caller });
+    return rest.fetch(request);
+  }
+
+  return {
+    yoga,
+    routes: prepared,
+    async fetch(request: Request): Promise<Response> {
+      try {
+        return await handle(request);
+      } catch (error) {
+        // Never leak internals: log the detail, answer a generic 500.
+        console.error('unhandled error', error instanceof Error ? error.stack : error);
+        return errorResponse(500, 'Unexpected error');
+      }
+    },
+  };
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,95 @@
+import { deletedStatus, LIST_FIELDS, listVariables, type RestRoute } from '../../rest/route.js';
+import { USER_FIELDS } from '../users/routes.js';
+
+export const ORGANIZATION_FIELDS = /* GraphQL */ `
+fragment OrganizationFields on Organization {
+  object id title createdAt emailDomains hostname type useCase communityType defaultRole defaultContent
+  sso ai inviteLinks plan mergeRules customHostname trial { status count } urls { location app logo }
+  permissions { view admin ownTeam createContent createOpenAPISpec ingestConversations viewBilling listMembers listTeams listIntegrations listInstallations installIntegration }
+}`;
+
+const MEMBER_FIELDS = /* GraphQL */ `
+fragment MemberFields on Member { object id role user { ...UserFields } disabled joinedAt lastSeenAt sso spaces teams }
+${USER_FIELDS}`;
+
+const orgId = (req: { params: Record<string, string> }) => ({ organizationId: req.params.organizationId });
+
+export const organizationRoutes: RestRoute[] = [
+  {
+    method: 'GET',
+    path: '/orgs',
+    operationId: 'listOrganizationsForAuthenticatedUser',
+    document: `query Orgs($page: String, $limit: Int) { organizations(page: $page, limit: $limit) { items { ...OrganizationFields } ${LIST_FIELDS} } } ${ORGANIZATION_FIELDS}`,
+    variables: listVariables,
+    result: (data) => data.organizations,
+  },
+  {
+    method: 'GET',
+    path: '/orgs/:organizationId',
+    operationId: 'getOrganizationById',
+    document: `query Org($id: ID!) { organization(id: $id) { ...OrganizationFields } } ${ORGANIZATION_FIELDS}`,
+    variables: (req) => ({ id: req.params.organizationId }),
+    result: (data) => data.organization,
+  },
+  {
+    method: 'PATCH',
+    path: '/orgs/:organizationId',
+    operationId: 'updateOrganizationById',
+    document: `mutation UpdateOrg($id: ID!, $input: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $input) { ...OrganizationFields } } ${ORGANIZATION_FIELDS}`,
+    variables: (req) => ({ id: req.params.organizationId, input: req.body }),
+    result: (data) => data.updateOrganization,
+  },
+  {
+    method: 'POST',
+    path: '/orgs/:organizationId/join',
+    operationId: 'joinOrganization',
+    document: `mutation JoinOrg($id: ID!) { joinOrganization(id: $id) }`,
+    variables: (req) => ({ id: req.params.organizationId }),
+    result: () => undefined,
+    status: 204,
+  },
+  {
+    method: 'DELETE',
+    path: '/orgs/:organizationId/link-invites/:inviteId',
+    operationId: 'deleteOrganizationInviteById',
+    document: `mutation DeleteInvite($organizationId: ID!, $inviteId: ID!) { deleteInviteLink(organizationId: $organizationId, inviteId: $inviteId) }`,
+    variables: (req) => ({ ...orgId(req), inviteId: req.params.inviteId }),
+    result: () => undefined,
+    status: (data) => deletedStatus(data.deleteInviteLink),
+  },
+  {
+    method: 'GET',
+    path: '/orgs/:organizationId/members',
+    operationId: 'listMembersInOrganizationById',
+    document: `query Members($organizationId: ID!, $page: String, $limit: Int, $role: Role) {
+      organization(id: $organizationId) { members(page: $page, limit: $limit, role: $role) { items { ...MemberFields } ${LIST_FIELDS} } }
+    } ${MEMBER_FIELDS}`,
+    variables: (req) => ({ ...orgId(req), ...listVariables(req), role: req.query.role || undefined }),
+    result: (data) => data.organization.members,
+  },
+  {
+    method: 'GET',
+    path: '/orgs/:organizationId/members/:userId',
+    operationId: 'getMemberInOrganizationById',
+    document: `query Member($organizationId: ID!, $userId: ID!) { organization(id: $organizationId) { member(userId: $userId) { ...MemberFields } } } ${MEMBER_FIELDS}`,
+    variables: (req) => ({ ...orgId(req), userId: req.params.userId }),
+    result: (data) => data.organization.member,
+  },
+  {
+    method: 'PATCH',
+    path: '/orgs/:organizationId/members/:userId',
+    operationId: 'updateMemberInOrganizationById',
+    document: `mutation UpdateMember($organizationId: ID!, $userId: ID!, $role: Role) { updateMember(organizationId: $organizationId, userId: $userId, role: $role) { ...MemberFields } } ${MEMBER_FIELDS}`,
+    variables: (req) => ({ ...orgId(req), userId: req.params.userId, ...('role' in req.body ? { role: req.body.role } : {}) }),
+    result: (data) => data.updateMember,
+  },
+  {
+    method: 'DELETE',
+    path: '/orgs/:organizationId/members/:userId',
+    operationId: 'removeMemberFromOrganizationById',
+    document: `mutation RemoveMember($organizationId: ID!, $userId: ID!) { removeMember(organizationId: $organizationId, userId: $userId) }`,
+    variables: (req) => ({ ...orgId(req), userId: req.params.userId }),
+    result: () => undefined,
+    status: (data) => deletedStatus(data.removeMember),
+  },
+];

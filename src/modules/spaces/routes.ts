@@ -1,0 +1,79 @@
+import { deletedStatus, LIST_FIELDS, listVariables, type RestRoute } from '../../rest/route.js';
+
+export const SPACE_FIELDS = /* GraphQL */ `
+fragment SpaceFields on Space {
+  object id title emoji visibility createdAt updatedAt deletedAt editMode mergeRules
+  urls { location app published public icon } organization parent language gitSync visitorAuth revision defaultLevel
+  comments changeRequests changeRequestsOpen changeRequestsDraft
+  permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration }
+}`;
+
+const id = (req: { params: Record<string, string> }) => ({ id: req.params.spaceId });
+
+/** A mutation on one space answering the space. */
+function spaceMutation(path: string, operationId: string, field: string, input?: string): RestRoute {
+  return {
+    method: path.endsWith(':spaceId') ? 'PATCH' : 'POST',
+    path,
+    operationId,
+    document: input
+      ? `mutation ${operationId}($id: ID!, $input: ${input}!) { ${field}(id: $id, input: $input) { ...SpaceFields } } ${SPACE_FIELDS}`
+      : `mutation ${operationId}($id: ID!) { ${field}(id: $id) { ...SpaceFields } } ${SPACE_FIELDS}`,
+    variables: (req) => ({ ...id(req), ...(input ? { input: req.body } : {}) }),
+    result: (data) => data[field],
+  };
+}
+
+export const spaceRoutes: RestRoute[] = [
+  {
+    method: 'GET',
+    path: '/orgs/:organizationId/spaces',
+    operationId: 'listSpacesInOrganizationById',
+    document: `query OrgSpaces($organizationId: ID!, $page: String, $limit: Int) {
+      organization(id: $organizationId) { spaces(page: $page, limit: $limit) { items { ...SpaceFields } ${LIST_FIELDS} } }
+    } ${SPACE_FIELDS}`,
+    variables: (req) => ({ organizationId: req.params.organizationId, ...listVariables(req) }),
+    result: (data) => data.organization.spaces,
+  },
+  {
+    method: 'POST',
+    path: '/orgs/:organizationId/spaces',
+    operationId: 'createSpace',
+    document: `mutation CreateSpace($organizationId: ID!, $input: CreateSpaceInput) { createSpace(organizationId: $organizationId, input: $input) { ...SpaceFields } } ${SPACE_FIELDS}`,
+    variables: (req) => ({ organizationId: req.params.organizationId, input: req.body }),
+    result: (data) => data.createSpace,
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/collections/:collectionId/spaces',
+    operationId: 'listSpacesInCollectionById',
+    document: `query CollectionSpaces($id: ID!, $page: String, $limit: Int) {
+      collection(id: $id) { spaces(page: $page, limit: $limit) { items { ...SpaceFields } ${LIST_FIELDS} } }
+    } ${SPACE_FIELDS}`,
+    variables: (req) => ({ id: req.params.collectionId, ...listVariables(req) }),
+    result: (data) => data.collection.spaces,
+  },
+  {
+    method: 'GET',
+    path: '/spaces/:spaceId',
+    operationId: 'getSpaceById',
+    document: `query Space($id: ID!) { space(id: $id) { ...SpaceFields } } ${SPACE_FIELDS}`,
+    variables: id,
+    result: (data) => data.space,
+  },
+  spaceMutation('/spaces/:spaceId', 'updateSpaceById', 'updateSpace', 'UpdateSpaceInput'),
+  {
+    method: 'DELETE',
+    path: '/spaces/:spaceId',
+    operationId: 'deleteSpaceById',
+    document: `mutation DeleteSpace($id: ID!) { deleteSpace(id: $id) }`,
+    variables: id,
+    result: () => undefined,
+    status: (data) => deletedStatus(data.deleteSpace),
+  },
+  { ...spaceMutation('/spaces/:spaceId/duplicate', 'duplicateSpace', 'duplicateSpace'), status: 201 },
+  spaceMutation('/spaces/:spaceId/restore', 'restoreSpace', 'restoreSpace'),
+  spaceMutation('/spaces/:spaceId/move', 'moveSpace', 'moveSpace', 'MoveSpaceInput'),
+  spaceMutation('/spaces/:spaceId/transfer', 'transferSpace', 'transferSpace', 'TransferSpaceInput'),
+];

@@ -1,0 +1,99 @@
+import { AutoRouter, type IRequest } from 'itty-router';
+import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { ERROR_STATUS, errorBody, statusOfCode } from '../errors.js';
+import type { RestRequest, RestRoute } from './route.js';
+import { outputPlan, restInputToVariables, toRest, type OutputPlan } from './shape.js';
+
+/** Runs a parsed operation through yoga's envelop (auth context, masking and limits apply). */
+export type Execute = (request: Request, document: DocumentNode, variables: Record<string, unknown>) => Promise<{ data?: any; errors?: readonly GraphQLError[] }>;
+
+export interface PreparedRoute extends RestRoute {
+  parsed: DocumentNode;
+  plan: OutputPlan;
+}
+
+/** Parses and validates every route's document once; throws listing every invalid one. */
+export function prepareRoutes(schema: GraphQLSchema, routes: RestRoute[]): PreparedRoute[] {
+  const problems: string[] = [];
+  const prepared = routes.map((route) => {
+    const parsed = parse(route.document);
+    for (const error of validate(schema, parsed)) problems.push(`${route.method} ${route.path}: ${error.message}`);
+    return { ...route, parsed, plan: outputPlan(schema, parsed) };
+  });
+  if (problems.length) throw new Error(`Invalid REST route documents:\n${problems.join('\n')}`);
+  return prepared;
+}
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+
+export const errorResponse = (status: number, message: string) => json(status, errorBody(status, message));
+
+/** GraphQL errors → the REST error: our coded errors keep their status; input coercion is a 400. */
+function restError(errors: readonly GraphQLError[]): Response {
+  const coded = errors.find((e) => statusOfCode(e.extensions?.code));
+  if (coded) return errorResponse(statusOfCode(coded.extensions.code)!, coded.message);
+  const input = errors.find((e) => /^(Variable "\$|Field ")/.test(e.message));
+  if (input) return errorResponse(ERROR_STATUS.BAD_REQUEST, describeInputError(input.message));
+  // The detail goes to the server log, never to the client.
+  console.error('REST operation failed:', errors.map((e) => e.originalError?.stack ?? e.message).join('\n'));
+  return errorResponse(ERROR_STATUS.INTERNAL, 'Unexpected error');
+}
+
+/** Rewrites GraphQL's variable errors to name the REST field (`editMode: …` rather than `$input.editMode`). */
+function describeInputError(message: string): string {
+  const atField = message.match(/^Variable "\$(\w+)" got invalid value .*? at "([^"]+)"; (.*)$/s);
+  if (atField) return `${atField[2]!.replace(/^input\./, '')}: ${atField[3]}`;
+  const whole = message.match(/^Variable "\$(\w+)" (?:got invalid value [^;]*; )?(.*)$/s);
+  if (whole) return `${whole[1] === 'input' ? 'body' : whole[1]}: ${whole[2]}`;
+  return message;
+}
+
+async function readBody(request: Request): Promise<Record<string, unknown> | Response> {
+  const text = await request.text();
+  if (!text.trim()) return {};
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return errorResponse(400, 'body: must be a JSON object');
+    return body as Record<string, unknown>;
+  } catch {
+    return errorResponse(400, 'body: malformed JSON');
+  }
+}
+
+/** The /v1 REST surface: an itty router whose handlers build variables and execute the route's operation. */
+export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[], execute: Execute) {
+  const router = AutoRouter({
+    base: '/v1',
+    missing: () => errorResponse(404, 'No such endpoint'),
+    catch: () => errorResponse(500, 'Unexpected error'),
+    format: (response: unknown) => response as Response,
+  });
+
+  for (const route of routes) {
+    router[route.method.toLowerCase() as 'get'](route.path, async (request: IRequest) => {
+      const body = route.method === 'GET' || route.method === 'DELETE' ? {} : await readBody(request as unknown as Request);
+      if (body instanceof Response) return body;
+      const restRequest: RestRequest = {
+        params: Object.fromEntries(Object.entries(request.params).map(([k, v]) => [k, decodeURIComponent(v)])),
+        query: Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])),
+        body,
+      };
+      let variables: Record<string, unknown>;
+      try {
+        variables = restInputToVariables(schema, route.parsed, route.variables?.(restRequest) ?? {});
+      } catch (error) {
+        const status = statusOfCode((error as GraphQLError).extensions?.code);
+        if (status) return errorResponse(status, (error as Error).message);
+        throw error;
+      }
+      const result = await execute(request as unknown as Request, route.parsed, variables);
+      if (result.errors?.length) return restError(result.errors);
+      const status = typeof route.status === 'function' ? route.status(result.data) : (route.status ?? 200);
+      const payload = route.result(toRest(result.data, route.plan));
+      if (payload === undefined) return new Response(null, { status });
+      return json(status, payload);
+    });
+  }
+  return router;
+}

@@ -1,0 +1,51 @@
+import { badRequest } from '../errors.js';
+
+/** What a REST request offers to build GraphQL variables from. */
+export interface RestRequest {
+  params: Record<string, string>;
+  query: Record<string, string | undefined>;
+  body: Record<string, unknown>;
+}
+
+/**
+ * A REST route is data: the GraphQL operation that serves it, how to build its variables, and how
+ * its result becomes the GitBook JSON body. Documents are parsed and validated once at start-up.
+ */
+export interface RestRoute {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** itty-router path below /v1, e.g. `/spaces/:spaceId`. */
+  path: string;
+  /** The official GitBook operationId (conformance tests validate against its response schema). */
+  operationId: string;
+  document: string;
+  variables?: (req: RestRequest) => Record<string, unknown>;
+  /** Picks the response body out of `data`; undefined answers with an empty body. */
+  result: (data: any) => unknown;
+  status?: number | ((data: any) => number);
+}
+
+/** 205 when something was deleted, 204 when there was nothing to delete. */
+export const deletedStatus = (deleted: boolean) => (deleted ? 205 : 204);
+
+/** Query-string helpers: a bad value is a 400 that names the parameter. */
+export function intParam(query: RestRequest['query'], name: string): number | undefined {
+  const raw = query[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value)) throw badRequest(name, 'must be an integer');
+  return value;
+}
+
+export function boolParam(query: RestRequest['query'], name: string): boolean | undefined {
+  const raw = query[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw badRequest(name, 'must be true or false');
+}
+
+/** `page` and `limit` of every list route. */
+export const listVariables = (req: RestRequest) => ({ page: req.query.page || undefined, limit: intParam(req.query, 'limit') });
+
+/** `{ items, count, next? }` */
+export const LIST_FIELDS = 'count next { page }';

@@ -1,0 +1,8 @@
+// Every module's REST route table.
+import type { RestRoute } from './route.js';
+import { userRoutes } from '../modules/users/routes.js';
+import { organizationRoutes } from '../modules/orgs/routes.js';
+import { spaceRoutes } from '../modules/spaces/routes.js';
+import { collectionRoutes } from '../modules/collections/routes.js';
+
+export const routes: RestRoute[] = [...userRoutes, ...organizationRoutes, ...spaceRoutes, ...collectionRoutes];

@@ -1,0 +1,96 @@
+import {
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isObjectType,
+  Kind,
+  typeFromAST,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLEnumType,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+
+/**
+ * How a GraphQL result becomes GitBook JSON, computed once per route document from the schema:
+ * enum names become their REST strings (`share_link` → `share-link`), and null fields are left
+ * out (GitBook omits absent optional fields) unless the field is marked `restKeepNull` (e.g.
+ * `defaultLevel`, where null means "guest").
+ */
+export interface OutputPlan {
+  [responseKey: string]: { enumType?: GraphQLEnumType; keepNull: boolean; children?: OutputPlan };
+}
+
+export function outputPlan(schema: GraphQLSchema, document: DocumentNode): OutputPlan {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const root = operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
+
+  const walk = (parent: GraphQLObjectType, selectionSet: SelectionSetNode, plan: OutputPlan = {}): OutputPlan => {
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        walk(parent, fragments.get(selection.name.value)!.selectionSet, plan);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        walk(parent, selection.selectionSet, plan);
+      } else {
+        const field = parent.getFields()[selection.name.value];
+        if (!field) continue; // __typename
+        const key = selection.alias?.value ?? selection.name.value;
+        const named = getNamedType(field.type);
+        const entry = (plan[key] ??= { keepNull: Boolean(field.extensions?.restKeepNull) });
+        if (isEnumType(named)) entry.enumType = named;
+        if (isObjectType(named) && selection.selectionSet) entry.children = walk(named, selection.selectionSet, entry.children ?? {});
+      }
+    }
+    return plan;
+  };
+  return walk(root, operation.selectionSet);
+}
+
+export function toRest(value: unknown, plan: OutputPlan): unknown {
+  if (Array.isArray(value)) return value.map((v) => toRest(v, plan));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const entry = plan[key];
+    if (v === null || v === undefined) {
+      if (entry?.keepNull) out[key] = null;
+      continue;
+    }
+    if (entry?.enumType) out[key] = Array.isArray(v) ? v.map((x) => entry.enumType!.getValue(x)?.value ?? x) : (entry.enumType.getValue(v as string)?.value ?? v);
+    else if (entry?.children) out[key] = toRest(v, entry.children);
+    else out[key] = v;
+  }
+  return out;
+}
+
+/** REST input carries enum REST strings (`share-link`); GraphQL variables need enum names. */
+export function restInputToVariables(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>) {
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const out: Record<string, unknown> = { ...variables };
+  for (const def of operation.variableDefinitions ?? []) {
+    const name = def.variable.name.value;
+    const type = typeFromAST(schema, def.type as never) as GraphQLInputType | undefined;
+    if (type && name in out) out[name] = convertInput(out[name], type);
+  }
+  return out;
+}
+
+function convertInput(value: unknown, type: GraphQLInputType): unknown {
+  if (value === null || value === undefined) return value;
+  const inner = getNullableType(type);
+  if (isListType(inner)) return Array.isArray(value) ? value.map((v) => convertInput(v, inner.ofType)) : convertInput(value, inner.ofType);
+  if (isEnumType(inner)) return inner.getValues().find((v) => v.value === value)?.name ?? value;
+  if (isInputObjectType(inner) && typeof value === 'object' && !Array.isArray(value)) {
+    const fields = inner.getFields();
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fields[k] ? convertInput(v, fields[k].type) : v]));
+  }
+  return value;
+}

@@ -1,0 +1,111 @@
+import pg from 'pg';
+import { afterAll, inject } from 'vitest';
+import { createApp, type App } from '../../src/app.js';
+import { issueToken } from '../../src/auth/tokens.js';
+import { readConfig, type Config } from '../../src/config.js';
+import { connect, type Database } from '../../src/db/database.js';
+import { createOrganization } from '../../src/modules/orgs/service.js';
+import { createUser } from '../../src/modules/users/service.js';
+import { createUrls } from '../../src/urls.js';
+import { newId } from '../../src/ids.js';
+import { assertMatchesSpec } from './openapi.js';
+
+export const BASE = 'http://lectern.test';
+
+export interface TestUser {
+  id: string;
+  email: string;
+  token: string;
+}
+
+export interface Harness {
+  db: Database;
+  app: App;
+  config: Config;
+  /** Calls the app in-process (the same fetch handler the HTTP server runs). */
+  call(method: string, path: string, opts?: { token?: string | null; body?: unknown; rawBody?: string }): Promise<{ status: number; body: any; headers: Headers }>;
+  /** A REST call whose body must match the official schema of `operationId` for its status. */
+  rest(operationId: string, method: string, path: string, opts?: { token?: string | null; body?: unknown }): Promise<{ status: number; body: any }>;
+  graphql(token: string, query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: any }>;
+  user(name?: string, email?: string): Promise<TestUser>;
+  /** A user and an organization they administer. */
+  owner(title?: string): Promise<TestUser & { orgId: string }>;
+  /** Adds a user to an organization with a role (null: guest). */
+  addMember(orgId: string, userId: string, role: string | null): Promise<void>;
+  /** Everything in the tables that matter, to prove a refused request changed nothing. */
+  snapshot(): Promise<string>;
+}
+
+/** A fresh database (copy of the migrated template) and the app on it, for one test file. */
+export async function setupHarness(): Promise<Harness> {
+  const server = inject('dbServer');
+  const template = inject('templateDatabase');
+  const database = `${template.replace('tpl', 'test')}_${newId(8).toLowerCase()}`;
+  const admin = new pg.Client(server);
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${database}" TEMPLATE "${template}"`);
+  await admin.end();
+
+  const db = connect({ ...server, database }, async () => {
+    const c = new pg.Client(server);
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await c.end();
+  });
+  const config: Config = { ...readConfig({}), publicUrl: BASE };
+  const app = createApp({ db, config, urls: createUrls(BASE) });
+  afterAll(() => db.close());
+
+  const call: Harness['call'] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = {};
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    const response = await app.fetch(new Request(`${BASE}${path}`, { method, headers, body }));
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  };
+
+  let counter = 0;
+  const harness: Harness = {
+    db,
+    app,
+    config,
+    call,
+    async rest(operationId, method, path, opts) {
+      const result = await call(method, path, opts);
+      assertMatchesSpec(operationId, result.status, result.body);
+      return result;
+    },
+    async graphql(token, query, variables) {
+      return call('POST', '/graphql', { token, body: { query, variables } });
+    },
+    async user(name = `User ${++counter}`, email = `user${counter}-${newId(6).toLowerCase()}@example.com`) {
+      const user = await createUser(db.prisma, { email, name });
+      return { id: user.id, email: user.email, token: await issueToken(db.prisma, user.id) };
+    },
+    async owner(title = 'Acme Docs') {
+      const user = await harness.user();
+      const org = await createOrganization(db.prisma, { title, ownerId: user.id });
+      return { ...user, orgId: org.id };
+    },
+    async addMember(orgId, userId, role) {
+      await db.prisma.member.create({ data: { organizationId: orgId, userId, role: role as never } });
+    },
+    async snapshot() {
+      const [orgs, members, spaces, collections, invites, revisions] = await Promise.all([
+        db.prisma.organization.findMany({ orderBy: { id: 'asc' } }),
+        db.prisma.member.findMany({ orderBy: [{ organizationId: 'asc' }, { userId: 'asc' }] }),
+        db.prisma.space.findMany({ orderBy: { id: 'asc' } }),
+        db.prisma.collection.findMany({ orderBy: { id: 'asc' } }),
+        db.prisma.inviteLink.findMany({ orderBy: { id: 'asc' } }),
+        db.prisma.revision.findMany({ orderBy: { id: 'asc' } }),
+      ]);
+      return JSON.stringify({ orgs, members, spaces, collections, invites, revisions });
+    },
+  };
+  return harness;
+}

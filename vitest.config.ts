@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  // Pothos loads graphql as CommonJS; without this, vite would load its ESM build too (two realms).
+  resolve: { alias: { graphql: 'graphql/index.js' } },
+  test: {
+    globalSetup: ['test/support/global-setup.ts'],
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Each file gets its own database (a copy of a migrated template), so files may run in parallel.
+    pool: 'forks',
+    poolOptions: { forks: { maxForks: 2 } },
+  },
+});
