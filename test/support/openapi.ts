@@ -7,7 +7,21 @@ import addFormatsModule from 'ajv-formats';
  * (@gitbook/api@0.146.0, OpenAPI 3.0: `nullable` is understood by Ajv).
  */
 const require = createRequire(import.meta.url);
-const spec = require('@gitbook/api/spec/openapi.json') as any;
+const spec = normalizeNullable(structuredClone(require('@gitbook/api/spec/openapi.json'))) as any;
+
+/** OpenAPI 3.0 `nullable` without a `type` (allowed there, refused by Ajv) becomes `anyOf [schema, null]`. */
+function normalizeNullable(node: any): any {
+  if (Array.isArray(node)) return node.map(normalizeNullable);
+  if (!node || typeof node !== 'object') return node;
+  const out: any = {};
+  for (const [k, v] of Object.entries(node)) out[k] = normalizeNullable(v);
+  if (out.nullable === true && out.type === undefined) {
+    delete out.nullable;
+    const { description, ...rest } = out;
+    return { ...(description ? { description } : {}), anyOf: [rest, { type: 'null' }] };
+  }
+  return out;
+}
 
 const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, discriminator: false });
 (addFormatsModule as unknown as (a: Ajv) => void)(ajv);

@@ -32,7 +32,9 @@ export async function placeAmongSiblings(
   ]);
   const byOrder = (a: { id: string; position: number }, b: { id: string; position: number }) =>
     a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const siblings = [...spaces, ...collections].filter((s) => s.id !== movingId).sort(byOrder);
+  const siblings = [...spaces.map((s) => ({ ...s, type: 'space' })), ...collections.map((c) => ({ ...c, type: 'collection' }))]
+    .filter((s) => s.id !== movingId)
+    .sort(byOrder);
 
   let index = siblings.length;
   const pointerField = position?.before ? 'before' : position?.after ? 'after' : null;
@@ -40,7 +42,8 @@ export async function placeAmongSiblings(
     const pointer = position![pointerField]!;
     const id = pointer.type === 'space' ? pointer.space : pointer.type === 'collection' ? pointer.collection : undefined;
     if (!id) throw badRequest(`position.${pointerField}`, 'must be { type: "space", space } or { type: "collection", collection }');
-    const at = siblings.findIndex((s) => s.id === id);
+    // The pointer names a space or a collection: an id of the other kind is not a sibling.
+    const at = siblings.findIndex((s) => s.id === id && s.type === pointer.type);
     if (at < 0) throw badRequest(`position.${pointerField}`, `${pointer.type} ${id} is not an item of the target parent`);
     index = pointerField === 'before' ? at : at + 1;
   }

@@ -13,14 +13,16 @@ const ORDER = [{ position: 'asc' as const }, { id: 'asc' as const }];
 export async function createCollection(ctx: Context, organizationId: string, input: { title?: string | null; parent?: string | null }) {
   await requireOrg(ctx, organizationId, 'create');
   const title = check.text('title', input.title?.trim() || 'Untitled', { max: 50 });
-  if (input.parent) {
-    const parent = await requireCollection(ctx, input.parent, 'create');
+  const parentId = input.parent ?? null;
+  if (parentId !== null) {
+    if (!parentId) throw badRequest('parent', 'must be a collection id');
+    const parent = await requireCollection(ctx, parentId, 'create');
     if (parent.organizationId !== organizationId) throw badRequest('parent', 'is a collection of another organization');
   }
   return ctx.prisma.$transaction(async (tx) => {
     const id = newId();
-    const position = await placeAmongSiblings(tx, { organizationId, parentId: input.parent ?? null }, id, null);
-    return tx.collection.create({ data: { id, organizationId, parentId: input.parent ?? null, title, position } });
+    const position = await placeAmongSiblings(tx, { organizationId, parentId }, id, null);
+    return tx.collection.create({ data: { id, organizationId, parentId, title, position } });
   });
 }
 
@@ -85,6 +87,7 @@ export async function moveCollection(ctx: Context, id: string, input: { parent?:
   if (input.parent === undefined && !input.position) throw badRequest('body', 'give parent or position');
   const collection = await requireCollection(ctx, id, 'admin');
   const parentId = input.parent === undefined ? collection.parentId : input.parent;
+  if (parentId === '') throw badRequest('parent', 'must be a collection id, or null for the top level');
   if (parentId) {
     const parent = await requireCollection(ctx, parentId, 'create').catch((error) => {
       throw error?.code === 'NOT_FOUND' ? notFound('Parent collection') : error;

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { requireOrg } from '../../auth/permissions.js';
 import type { RoleName } from '../../auth/roles.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
-import type { Member } from '../../generated/prisma/client.js';
+import type { Member, Prisma } from '../../generated/prisma/client.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 
 async function requireListMembers(ctx: Context, organizationId: string) {
@@ -11,9 +11,10 @@ async function requireListMembers(ctx: Context, organizationId: string) {
   if (me?.role == null) throw forbidden('Guests cannot list the members of an organization');
 }
 
-export async function listMembers(ctx: Context, organizationId: string, args: PageArgs & { role?: RoleName | null }) {
+/** `role` filters by role; 'guest' lists the members without one. */
+export async function listMembers(ctx: Context, organizationId: string, args: PageArgs & { role?: RoleName | 'guest' | null }) {
   await requireListMembers(ctx, organizationId);
-  const where = { organizationId, ...(args.role ? { role: args.role } : {}) };
+  const where = { organizationId, ...(args.role ? { role: args.role === 'guest' ? null : args.role } : {}) };
   return paginate(
     args,
     () => ctx.prisma.member.count({ where }),
@@ -28,11 +29,22 @@ export async function getMember(ctx: Context, organizationId: string, userId: st
   return member;
 }
 
-/** An organization keeps at least one admin: the last one cannot be demoted or removed. */
+/**
+ * An organization keeps at least one active admin: the last one cannot be demoted or removed. A
+ * disabled admin does not count, so demoting or removing one is always allowed.
+ */
 async function assertNotLastAdmin(ctx: Context, member: Member) {
-  if (member.role !== 'admin') return;
+  if (member.role !== 'admin' || member.disabled) return;
   const admins = await ctx.prisma.member.count({ where: { organizationId: member.organizationId, role: 'admin', disabled: false } });
   if (admins <= 1) throw conflict('The last admin of an organization cannot be demoted or removed');
+}
+
+/**
+ * Serialises changes to an organization's admins: without it, two admins demoting (or removing)
+ * each other at once would both see two admins and leave none.
+ */
+async function lockOrganization(tx: Prisma.TransactionClient, organizationId: string) {
+  await tx.$queryRaw`SELECT 1 FROM "Organization" WHERE id = ${organizationId} FOR UPDATE`;
 }
 
 /** `role` must be given: null makes the member a guest, absent is refused. */
@@ -40,6 +52,7 @@ export async function updateMemberRole(ctx: Context, organizationId: string, use
   await requireOrg(ctx, organizationId, 'admin');
   if (role === undefined) throw badRequest('role', 'is required (a role, or null for a guest)');
   return ctx.prisma.$transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
     const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
     if (!member) throw notFound('Member');
     if (role !== 'admin') await assertNotLastAdmin({ ...ctx, prisma: tx as never }, member);
@@ -51,6 +64,7 @@ export async function updateMemberRole(ctx: Context, organizationId: string, use
 export async function removeMember(ctx: Context, organizationId: string, userId: string) {
   await requireOrg(ctx, organizationId, userId === ctx.caller.id ? 'member' : 'admin');
   return ctx.prisma.$transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
     const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
     if (!member) return false;
     await assertNotLastAdmin({ ...ctx, prisma: tx as never }, member);

@@ -1,3 +1,4 @@
+import { ROLES } from '../../auth/roles.js';
 import { builder } from '../../graphql/builder.js';
 import { RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
@@ -26,10 +27,16 @@ export const MemberType = builder.prismaObject('Member', {
 
 const MemberList = listOf('Member', MemberType);
 
+/** The member list's role filter: a role, or `guest` for members without one (as GitBook's `role=guest`). */
+export const MemberRoleFilterEnum = builder.enumType('MemberRoleFilter', {
+  description: 'A role, or guest for the members without a role',
+  values: [...ROLES, 'guest'] as const,
+});
+
 builder.objectField(OrganizationType, 'members', (t) =>
   t.field({
     type: MemberList,
-    args: { ...pageArgs(t), role: t.arg({ type: RoleEnum, required: false }) },
+    args: { ...pageArgs(t), role: t.arg({ type: MemberRoleFilterEnum, required: false }) },
     resolve: (org, args, ctx) => listMembers(ctx, org.id, args),
   }),
 );

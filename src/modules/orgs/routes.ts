@@ -61,7 +61,7 @@ export const organizationRoutes: RestRoute[] = [
     method: 'GET',
     path: '/orgs/:organizationId/members',
     operationId: 'listMembersInOrganizationById',
-    document: `query Members($organizationId: ID!, $page: String, $limit: Int, $role: Role) {
+    document: `query Members($organizationId: ID!, $page: String, $limit: Int, $role: MemberRoleFilter) {
       organization(id: $organizationId) { members(page: $page, limit: $limit, role: $role) { items { ...MemberFields } ${LIST_FIELDS} } }
     } ${MEMBER_FIELDS}`,
     variables: (req) => ({ ...orgId(req), ...listVariables(req), role: req.query.role || undefined }),

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { requireOrg } from '../../auth/permissions.js';
 import type { RoleName } from '../../auth/roles.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
-import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
@@ -51,9 +51,10 @@ export async function updateOrganization(ctx: Context, id: string, input: Update
   await requireOrg(ctx, id, 'admin');
   const data: Prisma.OrganizationUpdateInput = {};
   const title = required('title', input.title);
-  if (title !== undefined) data.title = check.text('title', title, { min: 2, max: 255 });
+  // Trimmed as on creation, so a blank title cannot pass the length check.
+  if (title !== undefined) data.title = check.text('title', title.trim(), { min: 2, max: 255 });
   const emailDomains = required('emailDomains', input.emailDomains);
-  if (emailDomains !== undefined) data.emailDomains = check.domains('emailDomains', emailDomains);
+  if (emailDomains !== undefined) data.emailDomains = [...new Set(check.domains('emailDomains', emailDomains))];
   if (input.hostname !== undefined) {
     if (input.hostname !== null) {
       const hostname = check.text('hostname', input.hostname.toLowerCase(), { min: 3, max: 32 });
@@ -65,7 +66,8 @@ export async function updateOrganization(ctx: Context, id: string, input: Update
   }
   if (input.defaultRole !== undefined) data.defaultRole = input.defaultRole;
   if (input.defaultContent !== undefined) {
-    if (input.defaultContent === null) data.defaultContent = { set: null } as never;
+    // A nullable JSON column is cleared with DbNull (a plain null, or `{ set: null }`, is not a clear).
+    if (input.defaultContent === null) data.defaultContent = Prisma.DbNull;
     else {
       const content = check.object('defaultContent', input.defaultContent);
       if (content.type !== 'site' || typeof content.site !== 'string' || !content.site) {
@@ -79,10 +81,55 @@ export async function updateOrganization(ctx: Context, id: string, input: Update
     const value = required(flag, input[flag]);
     if (value !== undefined) data[flag] = value;
   }
-  if (input.mergeRules !== undefined) data.mergeRules = check.mergeRules('mergeRules', input.mergeRules, { allowInherit: false }) as Prisma.InputJsonValue;
-  const org = await ctx.prisma.organization.update({ where: { id }, data });
-  ctx.loaders.organization.clear(id).prime(id, org);
-  return org;
+  if (input.mergeRules !== undefined) {
+    data.mergeRules = officialMergeRules('mergeRules', check.mergeRules('mergeRules', input.mergeRules, { allowInherit: false })) as Prisma.InputJsonValue;
+  }
+  try {
+    const org = await ctx.prisma.organization.update({ where: { id }, data });
+    ctx.loaders.organization.clear(id).prime(id, org);
+    return org;
+  } catch (error) {
+    // Another organization took the hostname between the check above and this write.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002' && typeof data.hostname === 'string') {
+      throw conflict(`hostname: "${data.hostname}" is taken by another organization`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The merge rules the official schema (MergeRule) knows, each with what it needs: a list of user
+ * ids, a custom expression (max 1024), or nothing. Anything else would make the organization
+ * unreadable by conforming clients. (validate.ts's `mergeRules` only checks the shape; this belongs
+ * there for spaces too.)
+ */
+const RULES_WITH_USERS = new Set(['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass']);
+const PLAIN_RULES = new Set([
+  'require_at_least_one_review',
+  'require_all_reviews_approved',
+  'require_agent_review',
+  'require_up_to_date_change_request',
+  'require_change_request_subject',
+  'require_change_request_description',
+]);
+
+function officialMergeRules(field: string, value: { type: string; rules?: Record<string, unknown>[] }) {
+  if (value.type !== 'rules') return value;
+  const rules = value.rules!.map((rule, i) => {
+    const at = `${field}.rules[${i}]`;
+    const name = rule.rule as string;
+    if (RULES_WITH_USERS.has(name)) {
+      if (!Array.isArray(rule.users)) throw badRequest(`${at}.users`, `is required for ${name}`);
+      return { rule: name, users: rule.users as string[] };
+    }
+    if (PLAIN_RULES.has(name)) return { rule: name };
+    if (name === 'custom') {
+      if (typeof rule.expression !== 'string') throw badRequest(`${at}.expression`, 'is required for a custom rule');
+      return { rule: name, expression: check.text(`${at}.expression`, rule.expression, { max: 1024 }) };
+    }
+    throw badRequest(`${at}.rule`, `"${name}" is not a known merge rule`);
+  });
+  return { type: 'rules', rules };
 }
 
 /** Joins an organization whose allowed email domains include the caller's verified email's. */
@@ -95,7 +142,8 @@ export async function joinOrganization(ctx: Context, id: string) {
   if (!ctx.caller.emailVerified || !domain || !org.emailDomains.includes(domain)) {
     throw forbidden('Your verified email domain is not allowed to join this organization');
   }
-  await ctx.prisma.member.create({ data: { organizationId: id, userId: ctx.caller.id, role: org.defaultRole } });
+  // skipDuplicates: a concurrent join by the same caller is not an error (join is idempotent).
+  await ctx.prisma.member.createMany({ data: [{ organizationId: id, userId: ctx.caller.id, role: org.defaultRole }], skipDuplicates: true });
   ctx.loaders.callerMembership.clear(id);
   return true;
 }

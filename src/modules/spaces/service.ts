@@ -41,7 +41,7 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
   const title = check.text('title', input.title ?? '', { max: 50 });
   const emoji = check.text('emoji', input.emoji ?? '', { max: 50 });
   const parentId = input.parent ?? null;
-  if (parentId) await requireParentCollection(ctx, organizationId, parentId);
+  if (parentId !== null) await requireParentCollection(ctx, organizationId, parentId);
   return ctx.prisma.$transaction(async (tx) => {
     const position = await placeAmongSiblings(tx, { organizationId, parentId }, '', null);
     return insertSpace(tx, { organizationId, parentId, title, emoji, language: input.language ?? null, editMode: input.editMode ?? 'live', position });
@@ -60,10 +60,16 @@ export async function listSpaces(ctx: Context, organizationId: string, args: Pag
   );
 }
 
+/** Whether a deleted space is past its retention period (no longer restorable, awaiting the purge). */
+const expired = (ctx: Context, space: Space) => space.deletedAt !== null && space.deletedAt.getTime() < Date.now() - ctx.config.spaceRetentionMs;
+
 /** A space; a deleted one (still restorable) only for its admins, so they can find and restore it. */
 export async function getSpace(ctx: Context, id: string) {
   const space = await ctx.loaders.space.load(id);
-  if (space?.deletedAt) return requireSpace(ctx, id, 'admin', { deleted: true }).catch(() => Promise.reject(notFound('Space')));
+  if (space?.deletedAt) {
+    if (expired(ctx, space)) throw notFound('Space');
+    return requireSpace(ctx, id, 'admin', { deleted: true }).catch(() => Promise.reject(notFound('Space')));
+  }
   return requireSpace(ctx, id);
 }
 
@@ -79,7 +85,10 @@ export interface UpdateSpaceInput {
 export async function updateSpace(ctx: Context, id: string, input: UpdateSpaceInput) {
   await requireSpace(ctx, id, 'admin');
   const data: Prisma.SpaceUpdateInput = {};
-  if (input.title !== undefined) data.title = check.text('title', input.title ?? '', { max: 50 });
+  if (input.title !== undefined) {
+    if (input.title === null) throw badRequest('title', 'cannot be null');
+    data.title = check.text('title', input.title, { max: 50 });
+  }
   if (input.emoji !== undefined) data.emoji = check.text('emoji', input.emoji ?? '', { max: 50 });
   if (input.editMode !== undefined) {
     if (input.editMode === null) throw badRequest('editMode', 'cannot be null');
@@ -103,15 +112,19 @@ export async function deleteSpace(ctx: Context, id: string) {
   return true;
 }
 
+const COPY_SUFFIX = ' (copy)';
+
 /**
- * Duplicates a space's settings into a new space beside it, titled "<title> (copy)".
- * Its first revision records the source revision as parent. (Copying pages and files is the
- * content module's part of duplication.)
+ * Duplicates a space's settings into a new space beside it, titled "<title> (copy)" (the title
+ * shortened so the suffix fits in 50 characters). Creating it needs what creating a space in the
+ * same place needs. Its first revision records the source revision as parent. (Copying pages and
+ * files is the content module's part of duplication.)
  */
 export async function duplicateSpace(ctx: Context, id: string) {
   const source = await requireSpace(ctx, id, 'read');
   await requireOrg(ctx, source.organizationId, 'create');
-  const title = [...`${source.title} (copy)`].slice(0, 50).join('');
+  if (source.parentId) await requireParentCollection(ctx, source.organizationId, source.parentId);
+  const title = [...source.title].slice(0, 50 - COPY_SUFFIX.length).join('') + COPY_SUFFIX;
   return ctx.prisma.$transaction(async (tx) => {
     const position = await placeAmongSiblings(tx, { organizationId: source.organizationId, parentId: source.parentId }, '', null);
     return insertSpace(
@@ -134,8 +147,9 @@ export async function duplicateSpace(ctx: Context, id: string) {
 }
 
 export async function restoreSpace(ctx: Context, id: string) {
+  const existing = await ctx.loaders.space.load(id);
+  if (existing && expired(ctx, existing)) throw notFound('Space');
   const space = await requireSpace(ctx, id, 'admin', { deleted: true });
-  if (space.deletedAt!.getTime() < Date.now() - ctx.config.spaceRetentionMs) throw notFound('Space');
   const restored = await ctx.prisma.space.update({ where: { id }, data: { deletedAt: null } });
   ctx.loaders.space.clear(id).prime(id, restored);
   return restored;
@@ -145,7 +159,7 @@ export async function moveSpace(ctx: Context, id: string, input: { parent?: stri
   if (input.parent === undefined && !input.position) throw badRequest('body', 'give parent or position');
   const space = await requireSpace(ctx, id, 'admin');
   const parentId = input.parent === undefined ? space.parentId : input.parent;
-  if (parentId) await requireParentCollection(ctx, space.organizationId, parentId);
+  if (parentId !== null) await requireParentCollection(ctx, space.organizationId, parentId);
   const moved = await ctx.prisma.$transaction(async (tx) => {
     const position = await placeAmongSiblings(tx, { organizationId: space.organizationId, parentId }, id, input.position, space);
     return tx.space.update({ where: { id }, data: { parentId, position } });

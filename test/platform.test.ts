@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { schema } from '../src/graphql/schema.js';
+import { printedSchema, SCHEMA_FILE } from '../src/graphql/print-schema.js';
+import { prepareRoutes } from '../src/rest/adapter.js';
+import { routes } from '../src/rest/routes.js';
+import { setupHarness, type Harness } from './support/harness.js';
+
+const spec = createRequire(import.meta.url)('@gitbook/api/spec/openapi.json') as any;
+
+let h: Harness;
+let owner: Awaited<ReturnType<Harness['owner']>>;
+beforeAll(async () => {
+  h = await setupHarness();
+  owner = await h.owner();
+});
+
+describe('schema and route table', () => {
+  it('schema.graphql is up to date (run `npm run generate` after changing the schema)', () => {
+    expect(fs.readFileSync(SCHEMA_FILE, 'utf8')).toBe(printedSchema());
+  });
+
+  it('every REST route document validates against the schema', () => {
+    expect(() => prepareRoutes(schema, routes)).not.toThrow();
+    expect(routes.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it('every REST route is the official operation of the same method and path', () => {
+    for (const route of routes) {
+      const officialPath = route.path.replace(/:(\w+)/g, '{$1}');
+      const op = spec.paths[officialPath]?.[route.method.toLowerCase()];
+      expect(op?.operationId, `${route.method} ${route.path}`).toBe(route.operationId);
+    }
+  });
+
+  it('no two routes share a method and path', () => {
+    const keys = routes.map((r) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe('HTTP contract', () => {
+  it('answers 401 in the error shape without a valid token, on REST and GraphQL', async () => {
+    for (const token of [null, 'lct_not-a-token']) {
+      const rest = await h.call('GET', '/v1/orgs', { token });
+      expect(rest.status).toBe(401);
+      expect(rest.body).toEqual({ error: { code: 401, message: expect.any(String) } });
+      const gql = await h.call('POST', '/graphql', { token, body: { query: '{ viewer { id } }' } });
+      expect(gql.status).toBe(401);
+    }
+  });
+
+  it('answers an unknown path with 404 in the error shape', async () => {
+    const res = await h.call('GET', '/v1/no/such/thing', { token: owner.token });
+    expect(res).toMatchObject({ status: 404, body: { error: { code: 404, message: expect.any(String) } } });
+    expect((await h.call('GET', '/nowhere', { token: owner.token })).status).toBe(404);
+  });
+
+  it('answers a malformed JSON body with 400 and changes nothing', async () => {
+    const before = await h.snapshot();
+    const res = await h.call('PATCH', `/v1/orgs/${owner.orgId}`, { token: owner.token, rawBody: '{"title": ' });
+    expect(res).toMatchObject({ status: 400, body: { error: { code: 400, message: expect.stringContaining('JSON') } } });
+    const arrayBody = await h.call('PATCH', `/v1/orgs/${owner.orgId}`, { token: owner.token, rawBody: '[1]' });
+    expect(arrayBody.status).toBe(400);
+    expect(await h.snapshot()).toBe(before);
+  });
+
+  it('names the field when a query parameter or body field has the wrong type', async () => {
+    const limit = await h.call('GET', '/v1/orgs?limit=ten', { token: owner.token });
+    expect(limit).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('limit') } } });
+    const unknownField = await h.call('PATCH', `/v1/orgs/${owner.orgId}`, { token: owner.token, body: { colour: 'red' } });
+    expect(unknownField).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('colour') } } });
+    const wrongType = await h.call('PATCH', `/v1/orgs/${owner.orgId}`, { token: owner.token, body: { sso: 'yes' } });
+    expect(wrongType).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('sso') } } });
+  });
+
+  it('serves /healthz and /readyz', async () => {
+    expect((await h.call('GET', '/healthz')).status).toBe(200);
+    expect((await h.call('GET', '/readyz')).status).toBe(200);
+  });
+
+  it('serves GraphiQL to a browser without a token, with no asset from a CDN', async () => {
+    const response = await h.app.fetch(new Request('http://lectern.test/graphql', { headers: { accept: 'text/html' } }));
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('GraphiQL');
+    expect(html).not.toMatch(/<script[^>]+src="https?:|<link[^>]+href="https?:/);
+  });
+});
+
+describe('GraphQL limits', () => {
+  it('refuses a query deeper than the depth limit before resolving anything', async () => {
+    const nested = `{ __schema { types { fields { type { ${'ofType { '.repeat(12)} name ${'} '.repeat(12)} } } } } }`;
+    const res = await h.graphql(owner.token, nested);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors?.[0]?.message).toMatch(/depth/);
+  });
+
+  it('refuses a query over the complexity limit', async () => {
+    const fields = Array.from({ length: 40 }, (_, i) => `s${i}: spaces(limit: 1000) { items { id title permissions { view admin } } }`).join(' ');
+    const res = await h.graphql(owner.token, `query($id: ID!) { organization(id: $id) { ${fields} } }`, { id: owner.orgId });
+    expect(res.body.errors?.[0]?.message).toMatch(/complexity|breadth/);
+  });
+});
