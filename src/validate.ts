@@ -44,7 +44,37 @@ export function defaultLevel(field: string, value: unknown): DefaultLevel {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Merge rules: `{type:'inherit'}` (spaces only), `{type:'none'}`, or `{type:'rules', rules:[{rule, users?}]}`. */
+/**
+ * The merge rules the official schema (MergeRule) knows, each with what it needs: a list of user
+ * ids, a custom expression (max 1024), or nothing. Anything else would make the resource
+ * unreadable by conforming clients, so it is refused; unknown keys are dropped.
+ */
+const RULES_WITH_USERS = new Set(['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass']);
+const PLAIN_RULES = new Set([
+  'require_at_least_one_review',
+  'require_all_reviews_approved',
+  'require_agent_review',
+  'require_up_to_date_change_request',
+  'require_change_request_subject',
+  'require_change_request_description',
+]);
+
+function mergeRule(at: string, rule: unknown) {
+  if (!isObject(rule) || typeof rule.rule !== 'string' || !rule.rule) throw badRequest(`${at}.rule`, 'is required');
+  const name = rule.rule;
+  if (RULES_WITH_USERS.has(name)) {
+    if (!Array.isArray(rule.users) || rule.users.some((u) => typeof u !== 'string')) throw badRequest(`${at}.users`, `must be an array of user ids for ${name}`);
+    return { rule: name, users: rule.users as string[] };
+  }
+  if (PLAIN_RULES.has(name)) return { rule: name };
+  if (name === 'custom') {
+    if (typeof rule.expression !== 'string') throw badRequest(`${at}.expression`, 'is required for a custom rule');
+    return { rule: name, expression: text(`${at}.expression`, rule.expression, { max: 1024 }) };
+  }
+  throw badRequest(`${at}.rule`, `"${name}" is not a known merge rule`);
+}
+
+/** Merge rules: `{type:'inherit'}` (spaces only), `{type:'none'}`, or `{type:'rules', rules:[…]}`. */
 export function mergeRules(field: string, value: unknown, opts: { allowInherit: boolean }) {
   if (!isObject(value) || typeof value.type !== 'string') throw badRequest(field, 'must be an object with a type');
   switch (value.type) {
@@ -53,17 +83,9 @@ export function mergeRules(field: string, value: unknown, opts: { allowInherit: 
       return { type: 'inherit' };
     case 'none':
       return { type: 'none' };
-    case 'rules': {
+    case 'rules':
       if (!Array.isArray(value.rules)) throw badRequest(`${field}.rules`, 'must be an array');
-      const rules = value.rules.map((rule, i) => {
-        if (!isObject(rule) || typeof rule.rule !== 'string' || !rule.rule) throw badRequest(`${field}.rules[${i}].rule`, 'is required');
-        if (rule.users !== undefined && (!Array.isArray(rule.users) || rule.users.some((u) => typeof u !== 'string'))) {
-          throw badRequest(`${field}.rules[${i}].users`, 'must be an array of user ids');
-        }
-        return rule;
-      });
-      return { type: 'rules', rules };
-    }
+      return { type: 'rules', rules: value.rules.map((rule, i) => mergeRule(`${field}.rules[${i}]`, rule)) };
     default:
       throw badRequest(`${field}.type`, `"${value.type}" is not one of ${opts.allowInherit ? 'inherit, ' : ''}none, rules`);
   }

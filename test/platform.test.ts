@@ -103,3 +103,32 @@ describe('GraphQL limits', () => {
     expect(res.body.errors?.[0]?.message).toMatch(/complexity|breadth/);
   });
 });
+
+describe('shared input mechanisms', () => {
+  it('serves a full page of 1000 within the complexity limit, and names `limit` past 1000', async () => {
+    expect((await h.rest('listSpacesInOrganizationById', 'GET', `/v1/orgs/${owner.orgId}/spaces?limit=1000`, { token: owner.token })).status).toBe(200);
+    expect((await h.rest('listOrganizationsForAuthenticatedUser', 'GET', '/v1/orgs?limit=1000', { token: owner.token })).status).toBe(200);
+    const over = await h.call('GET', `/v1/orgs/${owner.orgId}/spaces?limit=1001`, { token: owner.token });
+    expect(over).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^limit: /) } } });
+  });
+
+  it('accepts REST enum strings only (pt-br, not the GraphQL name pt_br)', async () => {
+    const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { language: 'pt-br' } })).body;
+    expect(space.language).toBe('pt-br');
+    const before = await h.snapshot();
+    const res = await h.call('PATCH', `/v1/spaces/${space.id}`, { token: owner.token, body: { language: 'pt_br' } });
+    expect(res).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^language: /) } } });
+    expect(await h.snapshot()).toBe(before);
+  });
+
+  it('checks merge rule names for spaces as for organizations', async () => {
+    const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: {} })).body;
+    const bogus = await h.call('PATCH', `/v1/spaces/${space.id}`, { token: owner.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'bogus' }] } } });
+    expect(bogus).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^mergeRules\.rules\[0\]\.rule: /) } } });
+    const ok = await h.rest('updateSpaceById', 'PATCH', `/v1/spaces/${space.id}`, {
+      token: owner.token,
+      body: { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [owner.id], extra: 1 }] } },
+    });
+    expect(ok.body.mergeRules).toEqual({ type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [owner.id] }] });
+  });
+});

@@ -3,6 +3,7 @@ import ComplexityPlugin from '@pothos/plugin-complexity';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import { getNullableType, GraphQLError, isListType } from 'graphql';
 import type { Context } from '../context.js';
+import { DEFAULT_LIMIT as DEFAULT_PAGE, MAX_LIMIT } from '../pagination.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import { PrismaClient } from '../generated/prisma/client.js';
@@ -12,7 +13,7 @@ import { PrismaClient } from '../generated/prisma/client.js';
  * spaces with every field costs about 60,000; two levels of full pages cannot pass.
  */
 export const COMPLEXITY_LIMITS = { complexity: 200_000, depth: 12, breadth: 400 };
-const DEFAULT_PAGE = 50;
+
 
 /** The one Pothos builder. Domain modules add their types, queries and mutations to it. */
 export const builder = new SchemaBuilder<{
@@ -38,7 +39,8 @@ export const builder = new SchemaBuilder<{
     // default page); plain lists by 10.
     fieldComplexity: (args, _ctx, field) => {
       if ('limit' in args || field.args.some((a) => a.name === 'limit')) {
-        const limit = typeof args.limit === 'number' && args.limit > 0 ? args.limit : DEFAULT_PAGE;
+        // An out-of-range limit is refused by the list itself (a 400 naming `limit`): cost it as the default page.
+        const limit = typeof args.limit === 'number' && args.limit > 0 && args.limit <= MAX_LIMIT ? args.limit : DEFAULT_PAGE;
         return { field: 1, multiplier: limit };
       }
       return { field: 1, multiplier: isListType(getNullableType(field.type)) ? 10 : 1 };

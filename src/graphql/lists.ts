@@ -10,7 +10,8 @@ export const NextPage = builder.objectRef<{ page: string }>('NextPage').implemen
 export function listOf<T>(name: string, item: ObjectRef<any, T>) {
   return builder.objectRef<ListPage<T>>(`${name}List`).implement({
     fields: (t) => ({
-      items: t.field({ type: [item], resolve: (list) => list.items }),
+      // The page size is already counted on the paginated field (`limit`): do not multiply again.
+      items: t.field({ type: [item], complexity: { field: 1, multiplier: 1 }, resolve: (list) => list.items }),
       count: t.exposeInt('count', { description: 'Total number of items in the list' }),
       next: t.field({ type: NextPage, nullable: true, resolve: (list) => list.next ?? null }),
     }),

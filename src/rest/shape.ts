@@ -16,6 +16,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { badRequest } from '../errors.js';
 
 /**
  * How a GraphQL result becomes GitBook JSON, computed once per route document from the schema:
@@ -78,19 +79,29 @@ export function restInputToVariables(schema: GraphQLSchema, document: DocumentNo
   for (const def of operation.variableDefinitions ?? []) {
     const name = def.variable.name.value;
     const type = typeFromAST(schema, def.type as never) as GraphQLInputType | undefined;
-    if (type && name in out) out[name] = convertInput(out[name], type);
+    // Body fields are named as in the body (`editMode`), other variables by their own name.
+    if (type && name in out) out[name] = convertInput(out[name], type, name === 'input' ? '' : name);
   }
   return out;
 }
 
-function convertInput(value: unknown, type: GraphQLInputType): unknown {
+function convertInput(value: unknown, type: GraphQLInputType, path: string): unknown {
   if (value === null || value === undefined) return value;
   const inner = getNullableType(type);
-  if (isListType(inner)) return Array.isArray(value) ? value.map((v) => convertInput(v, inner.ofType)) : convertInput(value, inner.ofType);
-  if (isEnumType(inner)) return inner.getValues().find((v) => v.value === value)?.name ?? value;
+  if (isListType(inner)) {
+    return Array.isArray(value) ? value.map((v, i) => convertInput(v, inner.ofType, `${path}[${i}]`)) : convertInput(value, inner.ofType, path);
+  }
+  if (isEnumType(inner)) {
+    // Only REST strings are accepted here: a GraphQL enum name such as `pt_br` is not a REST value.
+    const match = inner.getValues().find((v) => v.value === value);
+    if (!match) throw badRequest(path || 'body', `${JSON.stringify(value)} is not one of ${inner.getValues().map((v) => v.value).join(', ')}`);
+    return match.name;
+  }
   if (isInputObjectType(inner) && typeof value === 'object' && !Array.isArray(value)) {
     const fields = inner.getFields();
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fields[k] ? convertInput(v, fields[k].type) : v]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, fields[k] ? convertInput(v, fields[k].type, path ? `${path}.${k}` : k) : v]),
+    );
   }
   return value;
 }

@@ -82,7 +82,7 @@ export async function updateOrganization(ctx: Context, id: string, input: Update
     if (value !== undefined) data[flag] = value;
   }
   if (input.mergeRules !== undefined) {
-    data.mergeRules = officialMergeRules('mergeRules', check.mergeRules('mergeRules', input.mergeRules, { allowInherit: false })) as Prisma.InputJsonValue;
+    data.mergeRules = check.mergeRules('mergeRules', input.mergeRules, { allowInherit: false }) as Prisma.InputJsonValue;
   }
   try {
     const org = await ctx.prisma.organization.update({ where: { id }, data });
@@ -95,41 +95,6 @@ export async function updateOrganization(ctx: Context, id: string, input: Update
     }
     throw error;
   }
-}
-
-/**
- * The merge rules the official schema (MergeRule) knows, each with what it needs: a list of user
- * ids, a custom expression (max 1024), or nothing. Anything else would make the organization
- * unreadable by conforming clients. (validate.ts's `mergeRules` only checks the shape; this belongs
- * there for spaces too.)
- */
-const RULES_WITH_USERS = new Set(['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass']);
-const PLAIN_RULES = new Set([
-  'require_at_least_one_review',
-  'require_all_reviews_approved',
-  'require_agent_review',
-  'require_up_to_date_change_request',
-  'require_change_request_subject',
-  'require_change_request_description',
-]);
-
-function officialMergeRules(field: string, value: { type: string; rules?: Record<string, unknown>[] }) {
-  if (value.type !== 'rules') return value;
-  const rules = value.rules!.map((rule, i) => {
-    const at = `${field}.rules[${i}]`;
-    const name = rule.rule as string;
-    if (RULES_WITH_USERS.has(name)) {
-      if (!Array.isArray(rule.users)) throw badRequest(`${at}.users`, `is required for ${name}`);
-      return { rule: name, users: rule.users as string[] };
-    }
-    if (PLAIN_RULES.has(name)) return { rule: name };
-    if (name === 'custom') {
-      if (typeof rule.expression !== 'string') throw badRequest(`${at}.expression`, 'is required for a custom rule');
-      return { rule: name, expression: check.text(`${at}.expression`, rule.expression, { max: 1024 }) };
-    }
-    throw badRequest(`${at}.rule`, `"${name}" is not a known merge rule`);
-  });
-  return { type: 'rules', rules };
 }
 
 /** Joins an organization whose allowed email domains include the caller's verified email's. */
