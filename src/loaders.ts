@@ -16,3 +16,27 @@ export function batched<K, V>(fetch: (keys: K[]) => Promise<Map<K, V>>, fallback
     return keys.map((k) => map.get(k) ?? fallback);
   });
 }
+
+/**
+ * A value made once per request (per GraphQL context): for loaders and memos that need the caller's
+ * context (their rights) and so cannot be built with the plain loaders.
+ */
+export function perRequest<C extends object, T>(make: (ctx: C) => T): (ctx: C) => T {
+  const made = new WeakMap<C, T>();
+  return (ctx) => {
+    if (!made.has(ctx)) made.set(ctx, make(ctx));
+    return made.get(ctx)!;
+  };
+}
+
+/** `Map.groupBy` (not in Node 20). */
+export function groupBy<T, K>(items: Iterable<T>, key: (item: T) => K): Map<K, T[]> {
+  const map = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = map.get(k);
+    if (group) group.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}

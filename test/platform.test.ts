@@ -91,10 +91,18 @@ describe('HTTP contract', () => {
 
 describe('GraphQL limits', () => {
   it('refuses a query deeper than the depth limit before resolving anything', async () => {
-    const nested = `{ __schema { types { fields { type { ${'ofType { '.repeat(12)} name ${'} '.repeat(12)} } } } } }`;
-    const res = await h.graphql(owner.token, nested);
-    expect(res.body.data).toBeUndefined();
-    expect(res.body.errors?.[0]?.message).toMatch(/depth/);
+    const tree = (levels: number) => `${'collections { items { id '.repeat(levels)}${'} } '.repeat(levels)}`;
+    const query = (levels: number) => `query($id: ID!) { organization(id: $id) { ${tree(levels)} } }`;
+    let before = h.db.statements.count;
+    await h.graphql(owner.token, '{ __typename }');
+    const authOnly = h.db.statements.count - before;
+    before = h.db.statements.count;
+    const res = await h.graphql(owner.token, query(6), { id: owner.orgId });
+    expect(res.body.data ?? null).toBeNull();
+    expect(res.body.errors?.[0]?.message).toMatch(/depth \d+ exceeds the limit of 12/);
+    expect(h.db.statements.count - before).toBe(authOnly); // nothing past authentication ran
+    const ok = await h.graphql(owner.token, query(5), { id: owner.orgId });
+    expect(ok.body.errors).toBeUndefined();
   });
 
   it('refuses a query over the complexity limit', async () => {

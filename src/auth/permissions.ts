@@ -1,4 +1,6 @@
+import DataLoader from 'dataloader';
 import type { Context } from '../context.js';
+import { perRequest } from '../loaders.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Collection, Member, Organization, Space } from '../generated/prisma/client.js';
 import { atLeast, higher, isRole, type RoleName } from './roles.js';
@@ -128,7 +130,14 @@ export function spacePermissions(role: RoleName | null) {
  * `spaceRole`/`collectionRole` above: computed from the organization's collection tree (one query),
  * so lists filter and count in the database instead of checking rows one by one.
  */
-export async function visibleContentFilter(ctx: Context, organizationId: string) {
+export function visibleContentFilter(ctx: Context, organizationId: string) {
+  return visibleFilters(ctx).load(organizationId);
+}
+
+// Computed once per organization per request, however many lists ask.
+const visibleFilters = perRequest((ctx: Context) => new DataLoader((orgIds: readonly string[]) => Promise.all(orgIds.map((id) => computeVisibleFilter(ctx, id)))));
+
+async function computeVisibleFilter(ctx: Context, organizationId: string) {
   const role = await orgRole(ctx, organizationId);
   const publicSpace = { visibility: { in: ['public', 'unlisted'] } };
   if (role === 'admin') return { spaces: {}, collections: {} };

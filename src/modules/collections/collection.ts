@@ -4,7 +4,7 @@ import { listOf, pageArgs } from '../../graphql/lists.js';
 import { collectionPermissions, collectionRole, requireCollection } from '../../auth/permissions.js';
 import { OrganizationType } from '../orgs/organization.js';
 import { ContentPositionInput } from './position-input.js';
-import { createCollection, deleteCollection, listCollections, moveCollection, transferCollection, updateCollection } from './service.js';
+import { createCollection, listChildCollections, deleteCollection, listCollections, moveCollection, transferCollection, updateCollection } from './service.js';
 
 const CollectionUrls = builder.objectRef<{ location: string; app: string }>('CollectionUrls').implement({
   fields: (t) => ({ location: t.exposeString('location'), app: t.exposeString('app') }),
@@ -48,6 +48,15 @@ builder.objectField(OrganizationType, 'collections', (t) =>
     type: CollectionList,
     args: { ...pageArgs(t), nested: t.arg.boolean({ required: false, description: 'false: only top-level collections (default true)' }) },
     resolve: (org, args, ctx) => listCollections(ctx, org.id, args),
+  }),
+);
+
+builder.objectField(CollectionType, 'collections', (t) =>
+  t.field({
+    type: CollectionList,
+    description: 'Collections directly inside this one (a whole tree can be read in one query)',
+    args: pageArgs(t),
+    resolve: (collection, args, ctx) => listChildCollections(ctx, collection.id, args),
   }),
 );
 

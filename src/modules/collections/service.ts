@@ -4,7 +4,9 @@ import type { DefaultLevel } from '../../auth/roles.js';
 import { badRequest, conflict, notFound, preconditionFailed } from '../../errors.js';
 import { Prisma, type Collection } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
-import { paginate, type PageArgs } from '../../pagination.js';
+import DataLoader from 'dataloader';
+import { groupBy, perRequest } from '../../loaders.js';
+import { paginate, paginateArray, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { placeAmongSiblings, type ContentPosition } from './positions.js';
 
@@ -119,13 +121,46 @@ export async function transferCollection(ctx: Context, id: string, input: { orga
   });
 }
 
-export async function listCollectionSpaces(ctx: Context, id: string, args: PageArgs) {
-  const collection = await requireCollection(ctx, id);
-  const filter = await visibleContentFilter(ctx, collection.organizationId);
-  const where: Prisma.SpaceWhereInput = { AND: [{ parentId: id, deletedAt: null }, filter.spaces] };
-  return paginate(
-    args,
-    () => ctx.prisma.space.count({ where }),
-    (w) => ctx.prisma.space.findMany({ where, orderBy: ORDER, ...w }),
+/**
+ * The visible items of many collections at once, per kind: one query per organization, however many
+ * collections a nested query lists (a collection holds few enough items to page in memory).
+ */
+function childrenLoader<T extends { parentId: string | null }>(
+  fetch: (ctx: Context, where: { organizationId: string; parentIds: string[] }) => Promise<T[]>,
+) {
+  return perRequest(
+    (ctx: Context) =>
+      new DataLoader<string, T[]>(async (ids) => {
+        const collections = (await Promise.all(ids.map((id) => ctx.loaders.collection.load(id)))).filter((c) => c !== null);
+        const byOrg = groupBy(collections, (c) => c.organizationId);
+        const rows = (await Promise.all([...byOrg].map(([organizationId, cs]) => fetch(ctx, { organizationId, parentIds: cs.map((c) => c.id) })))).flat();
+        const byParent = groupBy(rows, (r) => r.parentId);
+        return ids.map((id) => byParent.get(id) ?? []);
+      }),
   );
+}
+
+const spacesIn = childrenLoader(async (ctx, { organizationId, parentIds }) =>
+  ctx.prisma.space.findMany({
+    where: { AND: [{ organizationId, parentId: { in: parentIds }, deletedAt: null }, (await visibleContentFilter(ctx, organizationId)).spaces] },
+    orderBy: ORDER,
+  }),
+);
+
+const collectionsIn = childrenLoader(async (ctx, { organizationId, parentIds }) =>
+  ctx.prisma.collection.findMany({
+    where: { AND: [{ organizationId, parentId: { in: parentIds } }, (await visibleContentFilter(ctx, organizationId)).collections] },
+    orderBy: ORDER,
+  }),
+);
+
+export async function listCollectionSpaces(ctx: Context, id: string, args: PageArgs) {
+  await requireCollection(ctx, id);
+  return paginateArray(args, await spacesIn(ctx).load(id));
+}
+
+/** The collections directly inside a collection, that the caller can see. */
+export async function listChildCollections(ctx: Context, id: string, args: PageArgs) {
+  await requireCollection(ctx, id);
+  return paginateArray(args, await collectionsIn(ctx).load(id));
 }
