@@ -101,7 +101,7 @@ describe('GraphQL limits', () => {
     expect(res.body.data ?? null).toBeNull();
     expect(res.body.errors?.[0]?.message).toMatch(/depth \d+ exceeds the limit of 12/);
     expect(h.db.statements.count - before).toBe(authOnly); // nothing past authentication ran
-    const ok = await h.graphql(owner.token, query(5), { id: owner.orgId });
+    const ok = await h.graphql(owner.token, query(4), { id: owner.orgId });
     expect(ok.body.errors).toBeUndefined();
   });
 
