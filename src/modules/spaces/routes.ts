@@ -1,3 +1,4 @@
+import type { Mutation, Query } from '../../generated/schema-types.js';
 import { deletedStatus, LIST_FIELDS, listVariables, type RestRoute } from '../../rest/route.js';
 
 export const SPACE_FIELDS = /* GraphQL */ `
@@ -33,7 +34,7 @@ export const spaceRoutes: RestRoute[] = [
       organization(id: $organizationId) { spaces(page: $page, limit: $limit) { items { ...SpaceFields } ${LIST_FIELDS} } }
     } ${SPACE_FIELDS}`,
     variables: (req) => ({ organizationId: req.params.organizationId, ...listVariables(req) }),
-    result: (data) => data.organization.spaces,
+    result: (data: Pick<Query, 'organization'>) => data.organization.spaces,
   },
   {
     method: 'POST',
@@ -60,7 +61,7 @@ export const spaceRoutes: RestRoute[] = [
     operationId: 'getSpaceById',
     document: `query Space($id: ID!) { space(id: $id) { ...SpaceFields } } ${SPACE_FIELDS}`,
     variables: id,
-    result: (data) => data.space,
+    result: (data: Pick<Query, 'space'>) => data.space,
   },
   spaceMutation('/spaces/:spaceId', 'updateSpaceById', 'updateSpace', 'UpdateSpaceInput'),
   {
@@ -70,7 +71,7 @@ export const spaceRoutes: RestRoute[] = [
     document: `mutation DeleteSpace($id: ID!) { deleteSpace(id: $id) }`,
     variables: id,
     result: () => undefined,
-    status: (data) => deletedStatus(data.deleteSpace),
+    status: (data: Pick<Mutation, 'deleteSpace'>) => deletedStatus(data.deleteSpace),
   },
   { ...spaceMutation('/spaces/:spaceId/duplicate', 'duplicateSpace', 'duplicateSpace'), status: 201 },
   spaceMutation('/spaces/:spaceId/restore', 'restoreSpace', 'restoreSpace'),

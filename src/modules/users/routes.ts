@@ -1,3 +1,4 @@
+import type { Query } from '../../generated/schema-types.js';
 import type { RestRoute } from '../../rest/route.js';
 
 export const USER_FIELDS = /* GraphQL */ `fragment UserFields on User { object id displayName email photoURL urls { location } }`;
@@ -8,6 +9,6 @@ export const userRoutes: RestRoute[] = [
     path: '/user',
     operationId: 'getAuthenticatedUser',
     document: `query Viewer { viewer { ...UserFields } } ${USER_FIELDS}`,
-    result: (data) => data.viewer,
+    result: (data: Pick<Query, 'viewer'>) => data.viewer,
   },
 ];
