@@ -49,3 +49,32 @@ export const listVariables = (req: RestRequest) => ({ page: req.query.page || un
 
 /** `{ items, count, next? }` */
 export const LIST_FIELDS = 'count next { page }';
+
+/**
+ * The common route shape "act on one object by id, answer the object": `mutation { field(id, input?) { ...Fragment } }`.
+ * `fragment` is the fragment's text; its name is read from it.
+ */
+export function objectMutationRoute(opts: {
+  method: RestRoute['method'];
+  path: string;
+  operationId: string;
+  field: string;
+  idParam: string;
+  fragment: string;
+  /** The input type's name when the body is the mutation's `input`. */
+  input?: string;
+  status?: number;
+}): RestRoute {
+  const fragmentName = opts.fragment.match(/fragment\s+(\w+)/)![1];
+  const args = opts.input ? `($id: ID!, $input: ${opts.input}!)` : '($id: ID!)';
+  const call = opts.input ? '(id: $id, input: $input)' : '(id: $id)';
+  return {
+    method: opts.method,
+    path: opts.path,
+    operationId: opts.operationId,
+    document: `mutation ${opts.operationId}${args} { ${opts.field}${call} { ...${fragmentName} } } ${opts.fragment}`,
+    variables: (req) => ({ id: req.params[opts.idParam], ...(opts.input ? { input: req.body } : {}) }),
+    result: (data) => data[opts.field],
+    status: opts.status,
+  };
+}

@@ -1,4 +1,4 @@
-import { boolParam, deletedStatus, LIST_FIELDS, listVariables, type RestRoute } from '../../rest/route.js';
+import { boolParam, deletedStatus, LIST_FIELDS, listVariables, objectMutationRoute, type RestRoute } from '../../rest/route.js';
 
 export const COLLECTION_FIELDS = /* GraphQL */ `
 fragment CollectionFields on Collection {
@@ -6,6 +6,9 @@ fragment CollectionFields on Collection {
 }`;
 
 const id = (req: { params: Record<string, string> }) => ({ id: req.params.collectionId });
+
+const collectionMutation = (method: RestRoute['method'], path: string, operationId: string, field: string, input: string) =>
+  objectMutationRoute({ method, path, operationId, field, input, idParam: 'collectionId', fragment: COLLECTION_FIELDS });
 
 export const collectionRoutes: RestRoute[] = [
   {
@@ -35,14 +38,7 @@ export const collectionRoutes: RestRoute[] = [
     variables: id,
     result: (data) => data.collection,
   },
-  {
-    method: 'PATCH',
-    path: '/collections/:collectionId',
-    operationId: 'updateCollectionById',
-    document: `mutation UpdateCollection($id: ID!, $input: UpdateCollectionInput!) { updateCollection(id: $id, input: $input) { ...CollectionFields } } ${COLLECTION_FIELDS}`,
-    variables: (req) => ({ ...id(req), input: req.body }),
-    result: (data) => data.updateCollection,
-  },
+  collectionMutation('PATCH', '/collections/:collectionId', 'updateCollectionById', 'updateCollection', 'UpdateCollectionInput'),
   {
     method: 'DELETE',
     path: '/collections/:collectionId',
@@ -52,20 +48,6 @@ export const collectionRoutes: RestRoute[] = [
     result: () => undefined,
     status: (data) => deletedStatus(data.deleteCollection),
   },
-  {
-    method: 'POST',
-    path: '/collections/:collectionId/move',
-    operationId: 'moveCollection',
-    document: `mutation MoveCollection($id: ID!, $input: MoveCollectionInput!) { moveCollection(id: $id, input: $input) { ...CollectionFields } } ${COLLECTION_FIELDS}`,
-    variables: (req) => ({ ...id(req), input: req.body }),
-    result: (data) => data.moveCollection,
-  },
-  {
-    method: 'POST',
-    path: '/collections/:collectionId/transfer',
-    operationId: 'transferCollection',
-    document: `mutation TransferCollection($id: ID!, $input: TransferCollectionInput!) { transferCollection(id: $id, input: $input) { ...CollectionFields } } ${COLLECTION_FIELDS}`,
-    variables: (req) => ({ ...id(req), input: req.body }),
-    result: (data) => data.transferCollection,
-  },
+  collectionMutation('POST', '/collections/:collectionId/move', 'moveCollection', 'moveCollection', 'MoveCollectionInput'),
+  collectionMutation('POST', '/collections/:collectionId/transfer', 'transferCollection', 'transferCollection', 'TransferCollectionInput'),
 ];

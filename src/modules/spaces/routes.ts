@@ -1,5 +1,5 @@
 import type { Mutation, Query } from '../../generated/schema-types.js';
-import { deletedStatus, LIST_FIELDS, listVariables, type RestRoute } from '../../rest/route.js';
+import { deletedStatus, LIST_FIELDS, listVariables, objectMutationRoute, type RestRoute } from '../../rest/route.js';
 
 export const SPACE_FIELDS = /* GraphQL */ `
 fragment SpaceFields on Space {
@@ -12,18 +12,8 @@ fragment SpaceFields on Space {
 const id = (req: { params: Record<string, string> }) => ({ id: req.params.spaceId });
 
 /** A mutation on one space answering the space. */
-function spaceMutation(path: string, operationId: string, field: string, input?: string): RestRoute {
-  return {
-    method: path.endsWith(':spaceId') ? 'PATCH' : 'POST',
-    path,
-    operationId,
-    document: input
-      ? `mutation ${operationId}($id: ID!, $input: ${input}!) { ${field}(id: $id, input: $input) { ...SpaceFields } } ${SPACE_FIELDS}`
-      : `mutation ${operationId}($id: ID!) { ${field}(id: $id) { ...SpaceFields } } ${SPACE_FIELDS}`,
-    variables: (req) => ({ ...id(req), ...(input ? { input: req.body } : {}) }),
-    result: (data) => data[field],
-  };
-}
+const spaceMutation = (path: string, operationId: string, field: string, input?: string, status?: number) =>
+  objectMutationRoute({ method: path.endsWith(':spaceId') ? 'PATCH' : 'POST', path, operationId, field, input, status, idParam: 'spaceId', fragment: SPACE_FIELDS });
 
 export const spaceRoutes: RestRoute[] = [
   {
@@ -73,7 +63,7 @@ export const spaceRoutes: RestRoute[] = [
     result: () => undefined,
     status: (data: Pick<Mutation, 'deleteSpace'>) => deletedStatus(data.deleteSpace),
   },
-  { ...spaceMutation('/spaces/:spaceId/duplicate', 'duplicateSpace', 'duplicateSpace'), status: 201 },
+  spaceMutation('/spaces/:spaceId/duplicate', 'duplicateSpace', 'duplicateSpace', undefined, 201),
   spaceMutation('/spaces/:spaceId/restore', 'restoreSpace', 'restoreSpace'),
   spaceMutation('/spaces/:spaceId/move', 'moveSpace', 'moveSpace', 'MoveSpaceInput'),
   spaceMutation('/spaces/:spaceId/transfer', 'transferSpace', 'transferSpace', 'TransferSpaceInput'),
