@@ -53,8 +53,12 @@ export function createApp(services: Services) {
   async function authenticate(request: Request): Promise<User | null> {
     const token = bearerToken(request);
     if (!token) return null;
-    const row = await services.db.prisma.apiToken.findUnique({ where: { hash: hashToken(token) }, include: { user: true } });
-    return row?.user ?? null;
+    // Every request runs this: one statement, on the pool directly (Prisma would issue two).
+    const { rows } = await services.db.pool.query<User>(
+      'SELECT u.* FROM "ApiToken" t JOIN "User" u ON u.id = t."userId" WHERE t.hash = $1',
+      [hashToken(token)],
+    );
+    return rows[0] ?? null;
   }
 
   async function handle(request: Request): Promise<Response> {

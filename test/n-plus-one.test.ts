@@ -62,8 +62,8 @@ describe('nested organization query', () => {
 
     expect({ admin: largeAdmin.statements, member: largeMember.statements }).toMatchInlineSnapshot(`
       {
-        "admin": 16,
-        "member": 16,
+        "admin": 14,
+        "member": 14,
       }
     `);
   });
@@ -80,6 +80,6 @@ describe('nested organization query', () => {
     const smallCount = await count(small);
     const largeCount = await count(large);
     expect(largeCount).toBe(smallCount);
-    expect(largeCount).toMatchInlineSnapshot(`9`);
+    expect(largeCount).toMatchInlineSnapshot(`7`);
   });
 });

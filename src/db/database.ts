@@ -34,6 +34,9 @@ export function embeddedTarget(server: EmbeddedServer, database = 'postgres'): P
 export function connect(target: PoolTarget, onClose: () => Promise<void> = async () => {}): Database {
   const pool = new pg.Pool({ ...target, max: 10 });
   const statements = { count: 0 };
+  // An idle connection can be closed by the server (restart, failover, DROP … FORCE): the pool
+  // replaces it; without this listener the error would crash the process.
+  pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
   // Count every statement sent on any pooled connection (Prisma and raw queries alike).
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;

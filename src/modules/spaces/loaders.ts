@@ -13,21 +13,18 @@ const NO_COUNTS: SpaceCounts = { comments: 0, changeRequests: 0, changeRequestsO
 export function spaceLoaders(prisma: PrismaClient) {
   return {
     space: byId((ids) => prisma.space.findMany({ where: { id: { in: ids } } })),
-    /** Counts of a batch of spaces in two grouped queries, however many spaces. */
+    /** Counts of a batch of spaces in one statement, however many spaces. */
     spaceCounts: batched<string, SpaceCounts>(async (spaceIds) => {
-      const [comments, changeRequests] = await Promise.all([
-        prisma.comment.groupBy({ by: ['spaceId'], where: { spaceId: { in: spaceIds }, status: 'open' }, _count: { _all: true } }),
-        prisma.changeRequest.groupBy({ by: ['spaceId', 'status'], where: { spaceId: { in: spaceIds } }, _count: { _all: true } }),
-      ]);
-      const map = new Map<string, SpaceCounts>(spaceIds.map((id) => [id, { ...NO_COUNTS }]));
-      for (const row of comments) map.get(row.spaceId)!.comments = row._count._all;
-      for (const row of changeRequests) {
-        const counts = map.get(row.spaceId)!;
-        counts.changeRequests += row._count._all;
-        if (row.status === 'open') counts.changeRequestsOpen += row._count._all;
-        if (row.status === 'draft') counts.changeRequestsDraft += row._count._all;
-      }
-      return map;
+      const rows = await prisma.$queryRaw<{ id: string; comments: number; total: number; open: number; draft: number }[]>`
+        SELECT s.id,
+          (SELECT count(*)::int FROM "Comment" c WHERE c."spaceId" = s.id AND c.status = 'open') AS comments,
+          count(r.id)::int AS total,
+          (count(r.id) FILTER (WHERE r.status = 'open'))::int AS open,
+          (count(r.id) FILTER (WHERE r.status = 'draft'))::int AS draft
+        FROM unnest(${spaceIds}::text[]) AS s(id)
+        LEFT JOIN "ChangeRequest" r ON r."spaceId" = s.id
+        GROUP BY s.id`;
+      return new Map(rows.map((r) => [r.id, { comments: r.comments, changeRequests: r.total, changeRequestsOpen: r.open, changeRequestsDraft: r.draft }]));
     }, NO_COUNTS),
   };
 }
