@@ -1,0 +1,242 @@
+import { createHash } from 'node:crypto';
+import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
+
+/**
+ * The content store. A revision's content is a manifest object; pages live in SHARDS objects keyed
+ * by page id (a persistent hash map, one level deep), page bodies in BODY objects, files in a FILES
+ * object. Every object is immutable and content-addressed (SHA-256 of its canonical JSON), so a new
+ * revision shares everything it did not change with its parent: editing one page of a 10,000-page
+ * space writes one body, one shard (~10000/SHARDS entries) and one manifest — never the other pages.
+ * Merges compare shard hashes first, so their cost follows the size of the change, not of the space.
+ */
+export const SHARDS = 64;
+
+export type PageType = 'document' | 'group' | 'link';
+
+/** One page as stored: its place in the tree, its fields, and its body's hash. */
+export interface PageEntry {
+  id: string;
+  parent: string | null;
+  /** Order among siblings (fractional, so inserting between two pages rewrites nothing else). */
+  position: number;
+  type: PageType;
+  title: string;
+  slug: string;
+  emoji?: string;
+  description?: string;
+  hidden?: boolean;
+  /** document pages: hash of the BODY object holding the markdown. */
+  body?: string;
+  /** link pages: the target URL. */
+  href?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FileEntry {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  /** hash of the FileBlob */
+  blob: string;
+  createdAt: string;
+}
+
+export interface Manifest {
+  /** Shard object hashes by shard index; null for an empty shard. */
+  shards: (string | null)[];
+  /** Hash of the FILES object, or null when there are no files. */
+  files: string | null;
+  variables: Record<string, string>;
+}
+
+type Shard = Record<string, PageEntry>;
+type Db = Pick<PrismaClient, '$queryRaw' | 'contentObject' | 'fileBlob' | 'bodyLink'> | Prisma.TransactionClient;
+
+/** JSON with object keys sorted, so equal values always hash the same. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export const hashOf = (kind: string, data: unknown) => createHash('sha256').update(kind).update('\0').update(canonicalJson(data)).digest('hex');
+
+export const shardOf = (pageId: string) => createHash('sha256').update(pageId).digest().readUInt16BE(0) % SHARDS;
+
+export const EMPTY_MANIFEST: Manifest = { shards: Array.from({ length: SHARDS }, () => null), files: null, variables: {} };
+
+/** Writes objects (idempotently: an object that exists is the same object). Returns their hashes. */
+export async function putObjects(db: Db, objects: { kind: string; data: unknown }[]): Promise<string[]> {
+  const rows = objects.map((o) => ({ hash: hashOf(o.kind, o.data), kind: o.kind, data: o.data as Prisma.InputJsonValue }));
+  if (rows.length) await db.contentObject.createMany({ data: rows, skipDuplicates: true });
+  return rows.map((r) => r.hash);
+}
+
+export async function getObjects<T>(db: Db, hashes: string[]): Promise<Map<string, T>> {
+  const unique = [...new Set(hashes)];
+  if (!unique.length) return new Map();
+  const rows = await db.contentObject.findMany({ where: { hash: { in: unique } }, select: { hash: true, data: true } });
+  return new Map(rows.map((r) => [r.hash, r.data as T]));
+}
+
+export const manifestHash = (manifest: Manifest) => hashOf('manifest', manifest);
+
+/** The manifest of an empty space, stored if needed. */
+export async function emptyManifest(db: Db): Promise<string> {
+  const [hash] = await putObjects(db, [{ kind: 'manifest', data: EMPTY_MANIFEST }]);
+  return hash!;
+}
+
+/** A revision's content, loaded lazily shard by shard. */
+export class Content {
+  private shardCache = new Map<number, Shard>();
+  private filesCache: FileEntry[] | undefined;
+
+  constructor(
+    private readonly db: Db,
+    readonly manifest: Manifest,
+  ) {}
+
+  static async load(db: Db, manifestHash: string): Promise<Content> {
+    const manifest = (await getObjects<Manifest>(db, [manifestHash])).get(manifestHash);
+    if (!manifest) throw new Error(`missing manifest ${manifestHash}`);
+    return new Content(db, manifest);
+  }
+
+  /** Loads the given shards (all when omitted) in one query. */
+  async loadShards(indexes?: number[]): Promise<void> {
+    const wanted = (indexes ?? [...Array(SHARDS).keys()]).filter((i) => !this.shardCache.has(i));
+    const hashes = wanted.map((i) => this.manifest.shards[i]).filter((h): h is string => !!h);
+    const objects = await getObjects<Shard>(this.db, hashes);
+    for (const i of wanted) this.shardCache.set(i, this.manifest.shards[i] ? objects.get(this.manifest.shards[i]!)! : {});
+  }
+
+  async shard(index: number): Promise<Shard> {
+    if (!this.shardCache.has(index)) await this.loadShards([index]);
+    return this.shardCache.get(index)!;
+  }
+
+  async page(id: string): Promise<PageEntry | undefined> {
+    return (await this.shard(shardOf(id)))[id];
+  }
+
+  async pages(ids: string[]): Promise<Map<string, PageEntry>> {
+    await this.loadShards([...new Set(ids.map(shardOf))]);
+    const out = new Map<string, PageEntry>();
+    for (const id of ids) {
+      const entry = this.shardCache.get(shardOf(id))![id];
+      if (entry) out.set(id, entry);
+    }
+    return out;
+  }
+
+  /** Every page entry (loads every shard: one query). */
+  async allPages(): Promise<PageEntry[]> {
+    await this.loadShards();
+    return [...this.shardCache.values()].flatMap((s) => Object.values(s));
+  }
+
+  async files(): Promise<FileEntry[]> {
+    if (!this.filesCache) {
+      const files = this.manifest.files ? (await getObjects<{ files: FileEntry[] }>(this.db, [this.manifest.files])).get(this.manifest.files) : undefined;
+      this.filesCache = files?.files ?? [];
+    }
+    return this.filesCache;
+  }
+
+  /** Shard hashes that differ from another content's. */
+  changedShards(other: Content): number[] {
+    return [...Array(SHARDS).keys()].filter((i) => this.manifest.shards[i] !== other.manifest.shards[i]);
+  }
+}
+
+/** Accumulates changes on top of a content and writes the new objects. */
+export class ContentWriter {
+  private dirty = new Map<number, Shard>();
+  private files: FileEntry[] | undefined;
+  private variables: Record<string, string>;
+
+  constructor(readonly base: Content) {
+    this.variables = { ...base.manifest.variables };
+  }
+
+  private async editableShard(index: number): Promise<Shard> {
+    if (!this.dirty.has(index)) this.dirty.set(index, { ...(await this.base.shard(index)) });
+    return this.dirty.get(index)!;
+  }
+
+  async get(id: string): Promise<PageEntry | undefined> {
+    const index = shardOf(id);
+    return this.dirty.has(index) ? this.dirty.get(index)![id] : this.base.page(id);
+  }
+
+  async put(entry: PageEntry): Promise<void> {
+    (await this.editableShard(shardOf(entry.id)))[entry.id] = entry;
+  }
+
+  async remove(id: string): Promise<void> {
+    delete (await this.editableShard(shardOf(id)))[id];
+  }
+
+  /** The current view of all pages (base plus pending changes). */
+  async allPages(): Promise<PageEntry[]> {
+    await this.base.loadShards();
+    const pages: PageEntry[] = [];
+    for (let i = 0; i < SHARDS; i++) pages.push(...Object.values(this.dirty.get(i) ?? (await this.base.shard(i))));
+    return pages;
+  }
+
+  async getFiles(): Promise<FileEntry[]> {
+    return this.files ?? (await this.base.files());
+  }
+
+  setFiles(files: FileEntry[]) {
+    this.files = files;
+  }
+
+  setVariables(variables: Record<string, string>) {
+    this.variables = variables;
+  }
+
+  get changed(): boolean {
+    return this.dirty.size > 0 || this.files !== undefined || canonicalJson(this.variables) !== canonicalJson(this.base.manifest.variables);
+  }
+
+  /** Writes the changed shards, the files list and the manifest; returns the manifest's hash. */
+  async write(db: Db): Promise<string> {
+    const shards = [...this.base.manifest.shards];
+    const dirty = [...this.dirty].map(([index, shard]) => ({ index, shard }));
+    const shardHashes = await putObjects(
+      db,
+      dirty.map((d) => ({ kind: 'shard', data: d.shard })),
+    );
+    dirty.forEach((d, i) => (shards[d.index] = Object.keys(d.shard).length ? shardHashes[i]! : null));
+    let files = this.base.manifest.files;
+    if (this.files !== undefined) files = this.files.length ? (await putObjects(db, [{ kind: 'files', data: { files: this.files } }]))[0]! : null;
+    const manifest: Manifest = { shards, files, variables: this.variables };
+    const [hash] = await putObjects(db, [{ kind: 'manifest', data: manifest }]);
+    return hash!;
+  }
+}
+
+/** Stores a markdown body (and indexes its links once); returns its hash. */
+export async function putBody(db: Db, markdown: string, links: { href: string; text: string }[]): Promise<string> {
+  const [hash] = await putObjects(db, [{ kind: 'body', data: { markdown } }]);
+  if (links.length) {
+    await db.bodyLink.createMany({ data: links.map((l, position) => ({ bodyHash: hash!, position, href: l.href, text: l.text })), skipDuplicates: true });
+  }
+  return hash!;
+}
+
+export async function getBodies(db: Db, hashes: string[]): Promise<Map<string, string>> {
+  const objects = await getObjects<{ markdown: string }>(db, hashes);
+  return new Map([...objects].map(([h, o]) => [h, o.markdown]));
+}
