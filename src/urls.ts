@@ -8,6 +8,15 @@ export function createUrls(publicUrl: string) {
     space: (id: string) => ({ location: api(`/spaces/${id}`), app: app(`/s/${id}`) }),
     publishedSpace: (orgHostname: string | null, id: string) => `${publicUrl}/public/${orgHostname ?? 'o'}/s/${id}`,
     collection: (id: string) => ({ location: api(`/collections/${id}`), app: app(`/collections/${id}`) }),
+    revision: (spaceId: string, revisionId: string) => ({ app: app(`/s/${spaceId}/~/revisions/${revisionId}`) }),
+    page: (spaceId: string, path: string) => ({ app: app(`/s/${spaceId}/${path}`) }),
+    changeRequest: (spaceId: string, id: string, number: number) => ({
+      location: api(`/spaces/${spaceId}/change-requests/${id}`),
+      app: app(`/s/${spaceId}/~/changes/${number}`),
+    }),
+    /** File bytes, addressed by content hash (unguessable): served without a token, like a signed URL. */
+    fileDownload: (blob: string, name: string) => `${publicUrl}/files/${blob}/${encodeURIComponent(name)}`,
+    pdfExport: (id: string) => `${publicUrl}/exports/${id}.pdf`,
   };
 }
 

@@ -106,9 +106,12 @@ describe('embedded PostgreSQL', () => {
     const dataDir = tempDir();
     const child = spawn('node', [BIN, 'serve'], { env: { ...cleanEnv(), LECTERN_DATA_DIR: dataDir, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    await new Promise<void>((resolve) => child.stdout.on('data', (c) => (output += c).includes('listening') && resolve()));
     let errors = '';
     child.stderr.on('data', (c) => (errors += c));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (c) => (output += c).includes('listening') && resolve());
+      setTimeout(() => reject(new Error(`server did not start: ${output} ${errors}`)), 40_000);
+    });
     child.kill('SIGTERM');
     const code = await new Promise((r) => child.once('exit', r));
     expect({ code, errors }).toEqual({ code: 0, errors: '' });

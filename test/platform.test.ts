@@ -27,7 +27,8 @@ describe('schema and route table', () => {
   });
 
   it('every REST route is the official operation of the same method and path', () => {
-    for (const route of routes) {
+    // Lectern's own extensions (the write path the seed leaves out) are named `lectern:…`.
+    for (const route of routes.filter((r) => !r.operationId.startsWith('lectern:'))) {
       const officialPath = route.path.replace(/:(\w+)/g, '{$1}');
       const op = spec.paths[officialPath]?.[route.method.toLowerCase()];
       expect(op?.operationId, `${route.method} ${route.path}`).toBe(route.operationId);

@@ -6,5 +6,7 @@ import '../modules/orgs/organization.js';
 import '../modules/orgs/member.js';
 import '../modules/collections/collection.js';
 import '../modules/spaces/space.js';
+import '../modules/content/revision.js';
+import '../modules/change-requests/change-request.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

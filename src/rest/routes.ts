@@ -4,5 +4,7 @@ import { userRoutes } from '../modules/users/routes.js';
 import { organizationRoutes } from '../modules/orgs/routes.js';
 import { spaceRoutes } from '../modules/spaces/routes.js';
 import { collectionRoutes } from '../modules/collections/routes.js';
+import { contentRoutes } from '../modules/content/routes.js';
+import { changeRequestRoutes } from '../modules/change-requests/routes.js';
 
-export const routes: RestRoute[] = [...userRoutes, ...organizationRoutes, ...spaceRoutes, ...collectionRoutes];
+export const routes: RestRoute[] = [...userRoutes, ...organizationRoutes, ...spaceRoutes, ...collectionRoutes, ...contentRoutes, ...changeRequestRoutes];

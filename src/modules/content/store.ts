@@ -106,6 +106,7 @@ export class Content {
   ) {}
 
   static async load(db: Db, manifestHash: string): Promise<Content> {
+    if (!manifestHash) return new Content(db, EMPTY_MANIFEST);
     const manifest = (await getObjects<Manifest>(db, [manifestHash])).get(manifestHash);
     if (!manifest) throw new Error(`missing manifest ${manifestHash}`);
     return new Content(db, manifest);

@@ -6,6 +6,7 @@ import { Prisma, type PrismaClient, type Space } from '../../generated/prisma/cl
 import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
+import { emptyManifest } from '../content/store.js';
 import { placeAmongSiblings, type ContentPosition } from '../collections/positions.js';
 
 const ORDER = [{ position: 'asc' as const }, { id: 'asc' as const }];
@@ -20,11 +21,13 @@ export interface CreateSpaceInput {
 }
 
 /** Creates a space row and its first (empty) revision, inside the caller's transaction. */
-async function insertSpace(tx: Tx, data: Omit<Prisma.SpaceUncheckedCreateInput, 'id' | 'revisionId'>, parents: string[] = []) {
+/** Creates a space row and its first revision (empty content, or `from` a revision's content). */
+async function insertSpace(tx: Tx, data: Omit<Prisma.SpaceUncheckedCreateInput, 'id' | 'revisionId'>, from?: { revisionId: string; manifest: string }) {
   const id = newId();
   const revisionId = newId();
   const space = await tx.space.create({ data: { ...data, id, revisionId } });
-  await tx.revision.create({ data: { id: revisionId, spaceId: id, parents, type: 'edits' } });
+  const manifest = from?.manifest || (await emptyManifest(tx));
+  await tx.revision.create({ data: { id: revisionId, spaceId: id, parents: from ? [from.revisionId] : [], type: 'edits', manifest } });
   return space;
 }
 
@@ -117,8 +120,8 @@ const COPY_SUFFIX = ' (copy)';
 /**
  * Duplicates a space's settings into a new space beside it, titled "<title> (copy)" (the title
  * shortened so the suffix fits in 50 characters). Creating it needs what creating a space in the
- * same place needs. Its first revision records the source revision as parent. (Copying pages and
- * files is the content module's part of duplication.)
+ * same place needs. Its first revision shares the source's content (content-addressed: nothing is
+ * copied) and records the source revision as parent.
  */
 export async function duplicateSpace(ctx: Context, id: string) {
   const source = await requireSpace(ctx, id, 'read');
@@ -141,7 +144,7 @@ export async function duplicateSpace(ctx: Context, id: string) {
         defaultLevel: source.defaultLevel,
         position,
       },
-      [source.revisionId],
+      { revisionId: source.revisionId, manifest: (await tx.revision.findUnique({ where: { id: source.revisionId } }))?.manifest ?? '' },
     );
   });
 }

@@ -1,0 +1,148 @@
+import type { ArgBuilder, SchemaTypes } from '@pothos/core';
+import { builder } from '../../graphql/builder.js';
+import { listOf, pageArgs } from '../../graphql/lists.js';
+import type { ChangeRequest } from '../../generated/prisma/client.js';
+import { UserType } from '../users/user.js';
+import { OrganizationType } from '../orgs/organization.js';
+import { SpaceType } from '../spaces/space.js';
+import { RevisionType } from '../content/revision.js';
+import { viewOf } from '../content/service.js';
+import { requireSpace } from '../../auth/permissions.js';
+import {
+  createChangeRequest,
+  getChangeRequest,
+  listChangeRequests,
+  listOrganizationChangeRequests,
+  mergeChangeRequest,
+  reviewChangeRequest,
+  updateChangeRequest,
+  updateChangeRequestFromMain,
+  writeChangeRequestContent,
+  writeSpaceContent,
+} from './service.js';
+
+const ChangeRequestUrls = builder.objectRef<{ app: string; location: string }>('ChangeRequestUrls').implement({
+  fields: (t) => ({ app: t.exposeString('app'), location: t.exposeString('location') }),
+});
+
+export const ChangeRequestType = builder.prismaObject('ChangeRequest', {
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'change-request' }),
+    id: t.exposeID('id'),
+    number: t.exposeInt('number'),
+    status: t.exposeString('status'),
+    subject: t.string({ resolve: (cr) => cr.subject ?? '' }),
+    description: t.field({ type: 'JSON', nullable: true, resolve: (cr) => cr.description }),
+    createdBy: t.field({
+      type: UserType,
+      resolve: async (cr, _a, ctx) => (cr.createdById ? await ctx.loaders.user.load(cr.createdById) : null) ?? ctx.caller,
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    space: t.exposeString('spaceId'),
+    revision: t.exposeString('revisionId'),
+    revisionInitial: t.exposeString('revisionInitial'),
+    revisionMergedAncestor: t.exposeString('revisionMergedAncestor'),
+    revisionMerged: t.exposeString('revisionMerged', { nullable: true }),
+    comments: t.int({
+      description: 'Open comments',
+      resolve: (cr, _a, ctx) => ctx.prisma.comment.count({ where: { changeRequestId: cr.id, status: 'open' } }),
+    }),
+    outdated: t.boolean({
+      description: 'True when main moved since it last merged main in',
+      resolve: async (cr, _a, ctx) => cr.status !== 'merged' && (await ctx.loaders.space.load(cr.spaceId))?.revisionId !== cr.revisionMergedAncestor,
+    }),
+    conversationsIssuesCluster: t.exposeString('conversationsIssuesCluster', { nullable: true }),
+    urls: t.field({ type: ChangeRequestUrls, resolve: (cr, _a, ctx) => ctx.urls.changeRequest(cr.spaceId, cr.id, cr.number) }),
+    content: t.field({
+      type: RevisionType,
+      description: "The change request's content (its head revision)",
+      resolve: async (cr, _a, ctx) => viewOf(ctx, await requireSpace(ctx, cr.spaceId), cr.revisionId),
+    }),
+  }),
+});
+
+const ChangeRequestList = listOf('ChangeRequest', ChangeRequestType);
+
+const filterArgs = <T extends SchemaTypes>(t: { arg: ArgBuilder<T> }) => ({
+  ...pageArgs(t),
+  status: t.arg.string({ required: false, description: 'draft, open (default), archived or merged' }),
+  creator: t.arg.string({ required: false }),
+  contributor: t.arg.string({ required: false }),
+  requestedReviewer: t.arg.string({ required: false }),
+  conversationsIssuesCluster: t.arg.string({ required: false }),
+});
+
+builder.objectField(SpaceType, 'changeRequestList', (t) =>
+  t.field({ type: ChangeRequestList, args: filterArgs(t), resolve: (space, args, ctx) => listChangeRequests(ctx, space.id, args) }),
+);
+builder.objectField(SpaceType, 'changeRequest', (t) =>
+  t.field({
+    type: ChangeRequestType,
+    description: 'A change request by id or by number',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (space, { id }, ctx) => getChangeRequest(ctx, space.id, id) as Promise<ChangeRequest>,
+  }),
+);
+builder.objectField(OrganizationType, 'changeRequestList', (t) =>
+  t.field({ type: ChangeRequestList, args: filterArgs(t), resolve: (org, args, ctx) => listOrganizationChangeRequests(ctx, org.id, args) }),
+);
+
+const MergeResult = builder.objectRef<{ revision: string; result: string }>('MergeResult').implement({
+  fields: (t) => ({ revision: t.exposeString('revision'), result: t.exposeString('result') }),
+});
+const ContentWriteResult = builder.objectRef<{ revision: string; pages: string[]; files: string[] }>('ContentWriteResult').implement({
+  fields: (t) => ({
+    revision: t.exposeString('revision'),
+    pages: t.exposeStringList('pages', { description: 'Ids of the inserted pages, in order' }),
+    files: t.exposeStringList('files', { description: 'Ids of the inserted files, in order' }),
+  }),
+});
+
+const crArgs = <T extends SchemaTypes>(t: { arg: ArgBuilder<T> }) => ({
+  spaceId: t.arg.id({ required: true }),
+  changeRequestId: t.arg.string({ required: true }),
+});
+
+const CreateChangeRequestInput = builder.inputType('CreateChangeRequestInput', { fields: (t) => ({ subject: t.string() }) });
+const UpdateChangeRequestInput = builder.inputType('UpdateChangeRequestInput', {
+  fields: (t) => ({ subject: t.string(), description: t.field({ type: 'JSON' }), status: t.string() }),
+});
+const ContentChangesInput = builder.inputType('ContentChangesInput', {
+  fields: (t) => ({ changes: t.field({ type: ['JSON'], required: true, description: 'insert_page, update_page, delete_page, revert_page, insert_files (at most 50)' }) }),
+});
+
+builder.mutationFields((t) => ({
+  createChangeRequest: t.field({
+    type: ChangeRequestType,
+    args: { spaceId: t.arg.id({ required: true }), input: t.arg({ type: CreateChangeRequestInput, required: false }) },
+    resolve: (_r, args, ctx) => createChangeRequest(ctx, String(args.spaceId), { subject: args.input?.subject }),
+  }),
+  updateChangeRequest: t.field({
+    type: ChangeRequestType,
+    args: { ...crArgs(t), input: t.arg({ type: UpdateChangeRequestInput, required: true }) },
+    resolve: (_r, args, ctx) => updateChangeRequest(ctx, String(args.spaceId), args.changeRequestId, args.input),
+  }),
+  mergeChangeRequest: t.field({ type: MergeResult, args: crArgs(t), resolve: (_r, args, ctx) => mergeChangeRequest(ctx, String(args.spaceId), args.changeRequestId) }),
+  updateChangeRequestFromMain: t.field({
+    type: MergeResult,
+    args: crArgs(t),
+    resolve: (_r, args, ctx) => updateChangeRequestFromMain(ctx, String(args.spaceId), args.changeRequestId),
+  }),
+  reviewChangeRequest: t.field({
+    type: ChangeRequestType,
+    args: { ...crArgs(t), status: t.arg.string({ required: true, description: 'approved or changes-requested' }) },
+    resolve: (_r, args, ctx) => reviewChangeRequest(ctx, String(args.spaceId), args.changeRequestId, args.status),
+  }),
+  writeChangeRequestContent: t.field({
+    type: ContentWriteResult,
+    args: { ...crArgs(t), input: t.arg({ type: ContentChangesInput, required: true }) },
+    resolve: (_r, args, ctx) => writeChangeRequestContent(ctx, String(args.spaceId), args.changeRequestId, args.input.changes as never),
+  }),
+  writeSpaceContent: t.field({
+    type: ContentWriteResult,
+    description: 'Live edit of the main content (spaces in live edit mode)',
+    args: { spaceId: t.arg.id({ required: true }), input: t.arg({ type: ContentChangesInput, required: true }) },
+    resolve: (_r, args, ctx) => writeSpaceContent(ctx, String(args.spaceId), args.input.changes as never),
+  }),
+}));

@@ -1,0 +1,113 @@
+import { LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
+import { USER_FIELDS } from '../users/routes.js';
+
+export const CHANGE_REQUEST_FIELDS = /* GraphQL */ `
+fragment ChangeRequestFields on ChangeRequest {
+  object id number status subject description createdBy { ...UserFields } createdAt updatedAt space revision
+  revisionInitial revisionMergedAncestor revisionMerged comments outdated conversationsIssuesCluster urls { app location }
+}
+${USER_FIELDS}`;
+
+const cr = (req: RestRequest) => ({ spaceId: req.params.spaceId, changeRequestId: req.params.changeRequestId });
+const filters = (req: RestRequest) => ({
+  ...listVariables(req),
+  status: req.query.status || undefined,
+  creator: req.query.creator || undefined,
+  contributor: req.query.contributor || undefined,
+  requestedReviewer: req.query.requestedReviewer || undefined,
+  conversationsIssuesCluster: req.query.conversationsIssuesCluster || undefined,
+});
+const FILTER_VARS = '$page: String, $limit: Int, $status: String, $creator: String, $contributor: String, $requestedReviewer: String, $conversationsIssuesCluster: String';
+const FILTER_ARGS =
+  'page: $page, limit: $limit, status: $status, creator: $creator, contributor: $contributor, requestedReviewer: $requestedReviewer, conversationsIssuesCluster: $conversationsIssuesCluster';
+
+export const changeRequestRoutes: RestRoute[] = [
+  {
+    method: 'GET',
+    path: '/spaces/:spaceId/change-requests',
+    operationId: 'listChangeRequestsForSpace',
+    document: `query SpaceChangeRequests($spaceId: ID!, ${FILTER_VARS}) { space(id: $spaceId) { changeRequestList(${FILTER_ARGS}) { items { ...ChangeRequestFields } ${LIST_FIELDS} } } } ${CHANGE_REQUEST_FIELDS}`,
+    variables: (req) => ({ spaceId: req.params.spaceId, ...filters(req) }),
+    result: (data) => data.space.changeRequestList,
+  },
+  {
+    method: 'GET',
+    path: '/orgs/:organizationId/change-requests',
+    operationId: 'listChangeRequestsForOrganization',
+    document: `query OrgChangeRequests($organizationId: ID!, ${FILTER_VARS}) { organization(id: $organizationId) { changeRequestList(${FILTER_ARGS}) { items { ...ChangeRequestFields } ${LIST_FIELDS} } } } ${CHANGE_REQUEST_FIELDS}`,
+    variables: (req) => ({ organizationId: req.params.organizationId, ...filters(req) }),
+    result: (data) => data.organization.changeRequestList,
+  },
+  {
+    method: 'POST',
+    path: '/spaces/:spaceId/change-requests',
+    operationId: 'createChangeRequest',
+    document: `mutation CreateChangeRequest($spaceId: ID!, $input: CreateChangeRequestInput) { createChangeRequest(spaceId: $spaceId, input: $input) { ...ChangeRequestFields } } ${CHANGE_REQUEST_FIELDS}`,
+    // The seed allows free additional properties (e.g. a template): only `subject` is read.
+    variables: (req) => ({ spaceId: req.params.spaceId, input: { subject: req.body.subject } }),
+    result: (data) => data.createChangeRequest,
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/spaces/:spaceId/change-requests/:changeRequestId',
+    operationId: 'getChangeRequestById',
+    document: `query ChangeRequest($spaceId: ID!, $changeRequestId: String!) { space(id: $spaceId) { changeRequest(id: $changeRequestId) { ...ChangeRequestFields } } } ${CHANGE_REQUEST_FIELDS}`,
+    variables: cr,
+    result: (data) => data.space.changeRequest,
+  },
+  {
+    method: 'PATCH',
+    path: '/spaces/:spaceId/change-requests/:changeRequestId',
+    operationId: 'updateChangeRequestById',
+    document: `mutation UpdateChangeRequest($spaceId: ID!, $changeRequestId: String!, $input: UpdateChangeRequestInput!) {
+      updateChangeRequest(spaceId: $spaceId, changeRequestId: $changeRequestId, input: $input) { ...ChangeRequestFields }
+    } ${CHANGE_REQUEST_FIELDS}`,
+    variables: (req) => ({ ...cr(req), input: req.body }),
+    result: (data) => data.updateChangeRequest,
+  },
+  {
+    method: 'POST',
+    path: '/spaces/:spaceId/change-requests/:changeRequestId/merge',
+    operationId: 'mergeChangeRequest',
+    document: `mutation Merge($spaceId: ID!, $changeRequestId: String!) { mergeChangeRequest(spaceId: $spaceId, changeRequestId: $changeRequestId) { revision result } }`,
+    variables: cr,
+    result: (data) => data.mergeChangeRequest,
+  },
+  {
+    method: 'POST',
+    path: '/spaces/:spaceId/change-requests/:changeRequestId/update',
+    operationId: 'updateChangeRequest',
+    document: `mutation Update($spaceId: ID!, $changeRequestId: String!) { updateChangeRequestFromMain(spaceId: $spaceId, changeRequestId: $changeRequestId) { revision result } }`,
+    variables: cr,
+    result: (data) => data.updateChangeRequestFromMain,
+  },
+  {
+    method: 'POST',
+    path: '/spaces/:spaceId/change-requests/:changeRequestId/reviews',
+    operationId: 'submitChangeRequestReview',
+    document: `mutation Review($spaceId: ID!, $changeRequestId: String!, $status: String!) { reviewChangeRequest(spaceId: $spaceId, changeRequestId: $changeRequestId, status: $status) { id } }`,
+    variables: (req) => ({ ...cr(req), status: req.body.status }),
+    // The official body also carries a comment; the answer here is the review's status.
+    result: (data) => ({ object: 'change-request-review', changeRequest: data.reviewChangeRequest.id }),
+    status: 201,
+  },
+  {
+    method: 'POST',
+    path: '/spaces/:spaceId/change-requests/:changeRequestId/content',
+    operationId: 'lectern:writeChangeRequestContent',
+    document: `mutation Write($spaceId: ID!, $changeRequestId: String!, $input: ContentChangesInput!) {
+      writeChangeRequestContent(spaceId: $spaceId, changeRequestId: $changeRequestId, input: $input) { revision pages files }
+    }`,
+    variables: (req) => ({ ...cr(req), input: req.body }),
+    result: (data) => data.writeChangeRequestContent,
+  },
+  {
+    method: 'POST',
+    path: '/spaces/:spaceId/content',
+    operationId: 'lectern:writeSpaceContent',
+    document: `mutation WriteMain($spaceId: ID!, $input: ContentChangesInput!) { writeSpaceContent(spaceId: $spaceId, input: $input) { revision pages files } }`,
+    variables: (req) => ({ spaceId: req.params.spaceId, input: req.body }),
+    result: (data) => data.writeSpaceContent,
+  },
+];

@@ -1,0 +1,283 @@
+import type { Context } from '../../context.js';
+import { requireOrg, requireSpace, spacePermissions, spaceRole, visibleContentFilter } from '../../auth/permissions.js';
+import { badRequest, conflict, forbidden, LecternError, notFound, preconditionFailed } from '../../errors.js';
+import type { ChangeRequest, Prisma, Space } from '../../generated/prisma/client.js';
+import { newId } from '../../ids.js';
+import { paginate, type PageArgs } from '../../pagination.js';
+import * as check from '../../validate.js';
+import { applyChanges, type ContentChange } from '../content/changes.js';
+import { mergeContents, type MergeConflict } from '../content/merge.js';
+import { Content } from '../content/store.js';
+import { reindexSpace } from '../content/search-index.js';
+
+type Tx = Prisma.TransactionClient;
+export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
+
+/** Serialises writers of one space's main line and change requests (the row lock lasts the transaction). */
+async function lockSpace(tx: Tx, spaceId: string): Promise<Space> {
+  await tx.$queryRaw`SELECT id FROM "Space" WHERE id = ${spaceId} FOR UPDATE`;
+  return (await tx.space.findUnique({ where: { id: spaceId } }))!;
+}
+
+export interface ChangeRequestFilters extends PageArgs {
+  status?: string | null;
+  creator?: string | null;
+  contributor?: string | null;
+  requestedReviewer?: string | null;
+  conversationsIssuesCluster?: string | null;
+}
+
+function filterWhere(f: ChangeRequestFilters): Prisma.ChangeRequestWhereInput {
+  const status = f.status ?? 'open';
+  if (!(CHANGE_REQUEST_STATUSES as readonly string[]).includes(status)) throw badRequest('status', `must be one of ${CHANGE_REQUEST_STATUSES.join(', ')}`);
+  return {
+    status,
+    ...(f.creator ? { createdById: f.creator } : {}),
+    ...(f.contributor ? { contributors: { has: f.contributor } } : {}),
+    ...(f.requestedReviewer ? { requestedReviewers: { has: f.requestedReviewer } } : {}),
+    ...(f.conversationsIssuesCluster ? { conversationsIssuesCluster: f.conversationsIssuesCluster } : {}),
+  };
+}
+
+const ORDER = [{ createdAt: 'desc' as const }, { id: 'asc' as const }];
+
+export async function listChangeRequests(ctx: Context, spaceId: string, filters: ChangeRequestFilters) {
+  await requireSpace(ctx, spaceId);
+  const where = { spaceId, ...filterWhere(filters) };
+  return paginate(filters, () => ctx.prisma.changeRequest.count({ where }), (w) => ctx.prisma.changeRequest.findMany({ where, orderBy: ORDER, ...w }));
+}
+
+/** Change requests of every space of the organization the caller can see. */
+export async function listOrganizationChangeRequests(ctx: Context, organizationId: string, filters: ChangeRequestFilters) {
+  await requireOrg(ctx, organizationId);
+  const visible = await visibleContentFilter(ctx, organizationId);
+  const where: Prisma.ChangeRequestWhereInput = { ...filterWhere(filters), space: { AND: [{ organizationId, deletedAt: null }, visible.spaces] } };
+  return paginate(filters, () => ctx.prisma.changeRequest.count({ where }), (w) => ctx.prisma.changeRequest.findMany({ where, orderBy: ORDER, ...w }));
+}
+
+/** A change request by id or by its number in the space. */
+export async function getChangeRequest(ctx: Context, spaceId: string, idOrNumber: string): Promise<ChangeRequest> {
+  await requireSpace(ctx, spaceId);
+  const byNumber = /^\d+$/.test(idOrNumber) ? Number(idOrNumber) : null;
+  const cr = await ctx.prisma.changeRequest.findFirst({
+    where: { spaceId, OR: [{ id: idOrNumber }, ...(byNumber !== null && byNumber <= 2 ** 31 - 1 ? [{ number: byNumber }] : [])] },
+  });
+  if (!cr) throw notFound('Change request');
+  return cr;
+}
+
+export async function createChangeRequest(ctx: Context, spaceId: string, input: { subject?: string | null }) {
+  const space = await requireSpace(ctx, spaceId, 'edit');
+  if (space.editMode === 'locked') throw forbidden('This space is locked: no change can be made');
+  const subject = input.subject == null ? null : check.text('subject', input.subject, { max: 100 });
+  return ctx.prisma.$transaction(async (tx) => {
+    const locked = await lockSpace(tx, space.id);
+    const last = await tx.changeRequest.aggregate({ where: { spaceId }, _max: { number: true } });
+    return tx.changeRequest.create({
+      data: {
+        id: newId(),
+        spaceId,
+        number: (last._max.number ?? 0) + 1,
+        // Created open (the seed's list shows open ones by default); authors may mark it draft.
+        status: 'open',
+        subject,
+        createdById: ctx.caller.id,
+        revisionId: locked.revisionId,
+        revisionInitial: locked.revisionId,
+        revisionMergedAncestor: locked.revisionId,
+        contributors: [ctx.caller.id],
+      },
+    });
+  });
+}
+
+function assertWritable(cr: ChangeRequest) {
+  if (cr.status === 'merged') throw conflict('This change request is merged');
+  if (cr.status === 'archived') throw conflict('This change request is archived; reopen it first');
+}
+
+export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, input: { subject?: string | null; description?: unknown; status?: string | null }) {
+  const cr = await getChangeRequest(ctx, spaceId, idOrNumber);
+  const space = await requireSpace(ctx, spaceId, 'read');
+  const role = await spaceRole(ctx, space);
+  if (cr.createdById !== ctx.caller.id && !spacePermissions(role).edit) throw forbidden('Only its author or editors of the space can change a change request');
+  if (cr.status === 'merged') throw conflict('This change request is merged');
+  const data: Prisma.ChangeRequestUpdateInput = {};
+  if (input.subject !== undefined) data.subject = input.subject === null ? null : check.text('subject', input.subject, { max: 100 });
+  if (input.description !== undefined) {
+    const doc = input.description === null ? null : check.object('description', input.description);
+    if (doc && doc.object !== 'document') throw badRequest('description.object', 'must be "document"');
+    if (doc && !Array.isArray(doc.nodes)) throw badRequest('description.nodes', 'must be an array');
+    data.description = doc === null ? ({ set: null } as never) : (doc as Prisma.InputJsonValue);
+  }
+  if (input.status !== undefined && input.status !== null) {
+    if (!['draft', 'open', 'archived'].includes(input.status)) throw badRequest('status', 'must be draft, open or archived');
+    data.status = input.status;
+  }
+  return ctx.prisma.changeRequest.update({ where: { id: cr.id }, data });
+}
+
+async function contentOf(tx: Tx, revisionId: string): Promise<Content> {
+  const revision = await tx.revision.findUnique({ where: { id: revisionId } });
+  return Content.load(tx, revision?.manifest ?? '');
+}
+
+function conflictError(conflicts: MergeConflict[]) {
+  const pages = conflicts.map((c) => (c.page ? `"${c.title}" (${c.page}): ${c.reason}` : c.reason));
+  return new LecternError('CONFLICT', `Merge conflict on ${conflicts.length} page(s): ${pages.join('; ')}`);
+}
+
+/** The merge rules that apply to the space: its own, or its organization's when it inherits. */
+async function effectiveMergeRules(ctx: Context, space: Space) {
+  const rules = space.mergeRules as { type: string; rules?: { rule: string; users?: string[] }[] };
+  if (rules.type !== 'inherit') return rules;
+  const org = await ctx.loaders.organization.load(space.organizationId);
+  return (org?.mergeRules ?? { type: 'none' }) as typeof rules;
+}
+
+async function enforceMergeRules(ctx: Context, tx: Tx, space: Space, cr: ChangeRequest) {
+  const rules = await effectiveMergeRules(ctx, space);
+  if (rules.type !== 'rules') return;
+  const reviews = await tx.changeRequestReview.findMany({ where: { changeRequestId: cr.id, status: 'approved', revisionId: cr.revisionId } });
+  const approvedBy = new Set(reviews.map((r) => r.userId));
+  for (const rule of rules.rules ?? []) {
+    if (rule.rule === 'require_specific_reviewers') {
+      const missing = (rule.users ?? []).filter((u) => !approvedBy.has(u));
+      if (missing.length) throw preconditionFailed(`Merge rules: approval still needed from ${missing.join(', ')}`);
+    } else if (rule.rule === 'require_one_of_specific_reviewers') {
+      if (!(rule.users ?? []).some((u) => approvedBy.has(u))) throw preconditionFailed(`Merge rules: approval needed from one of ${(rule.users ?? []).join(', ')}`);
+    } else if (rule.rule === 'require_at_least_one_review') {
+      if (!approvedBy.size) throw preconditionFailed('Merge rules: at least one approving review is needed');
+    } else if (rule.rule === 'require_change_request_subject') {
+      if (!cr.subject) throw preconditionFailed('Merge rules: the change request needs a subject');
+    }
+  }
+}
+
+/** Merges a change request into main: fast-forward when main has not moved, else three-way. */
+export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumber: string) {
+  const cr0 = await getChangeRequest(ctx, spaceId, idOrNumber);
+  const space0 = await requireSpace(ctx, spaceId, 'review');
+  if (space0.editMode === 'locked') throw forbidden('This space is locked: no change can be merged');
+  const result = await ctx.prisma.$transaction(
+    async (tx) => {
+      const space = await lockSpace(tx, spaceId);
+      const cr = (await tx.changeRequest.findUnique({ where: { id: cr0.id } }))!;
+      assertWritable(cr);
+      await enforceMergeRules(ctx, tx, space, cr);
+      let revision: string;
+      if (space.revisionId === cr.revisionMergedAncestor) {
+        revision = cr.revisionId; // fast-forward: main becomes the change request's head
+      } else {
+        const [base, ours, theirs] = await Promise.all([contentOf(tx, cr.revisionMergedAncestor), contentOf(tx, space.revisionId), contentOf(tx, cr.revisionId)]);
+        const merged = await mergeContents(tx, base, ours, theirs);
+        if (!merged.manifest) throw conflictError(merged.conflicts);
+        revision = newId();
+        await tx.revision.create({
+          data: { id: revision, spaceId, parents: [space.revisionId, cr.revisionId], type: 'merge', manifest: merged.manifest, createdById: ctx.caller.id },
+        });
+      }
+      await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision } });
+      await tx.changeRequest.update({ where: { id: cr.id }, data: { status: 'merged', revisionMerged: revision, mergedAt: new Date() } });
+      await reindexSpace(tx, spaceId, space.revisionId, revision);
+      return revision;
+    },
+    { timeout: 60_000 },
+  );
+  ctx.loaders.space.clear(spaceId);
+  return { revision: result, result: 'merge' as const };
+}
+
+/** Brings main's changes into the change request (three-way). */
+export async function updateChangeRequestFromMain(ctx: Context, spaceId: string, idOrNumber: string) {
+  const cr0 = await getChangeRequest(ctx, spaceId, idOrNumber);
+  await requireSpace(ctx, spaceId, 'edit');
+  const revision = await ctx.prisma.$transaction(
+    async (tx) => {
+      const space = await lockSpace(tx, spaceId);
+      const cr = (await tx.changeRequest.findUnique({ where: { id: cr0.id } }))!;
+      assertWritable(cr);
+      if (space.revisionId === cr.revisionMergedAncestor) return cr.revisionId;
+      let head: string;
+      if (cr.revisionId === cr.revisionMergedAncestor) head = space.revisionId; // no edits yet: just follow main
+      else {
+        const [base, ours, theirs] = await Promise.all([contentOf(tx, cr.revisionMergedAncestor), contentOf(tx, cr.revisionId), contentOf(tx, space.revisionId)]);
+        const merged = await mergeContents(tx, base, ours, theirs);
+        if (!merged.manifest) throw conflictError(merged.conflicts);
+        head = newId();
+        await tx.revision.create({
+          data: { id: head, spaceId, parents: [cr.revisionId, space.revisionId], type: 'update', manifest: merged.manifest, changeRequestId: cr.id, createdById: ctx.caller.id },
+        });
+      }
+      await tx.changeRequest.update({ where: { id: cr.id }, data: { revisionId: head, revisionMergedAncestor: space.revisionId } });
+      return head;
+    },
+    { timeout: 60_000 },
+  );
+  return { revision, result: 'update' as const };
+}
+
+/** Applies a batch of content changes to a change request; answers its new head revision. */
+export async function writeChangeRequestContent(ctx: Context, spaceId: string, idOrNumber: string, changes: ContentChange[]) {
+  const cr0 = await getChangeRequest(ctx, spaceId, idOrNumber);
+  const space0 = await requireSpace(ctx, spaceId, 'edit');
+  if (space0.editMode === 'locked') throw forbidden('This space is locked: no change can be made');
+  return ctx.prisma.$transaction(
+    async (tx) => {
+      await lockSpace(tx, spaceId);
+      const cr = (await tx.changeRequest.findUnique({ where: { id: cr0.id } }))!;
+      assertWritable(cr);
+      const [base, revertTo] = await Promise.all([contentOf(tx, cr.revisionId), contentOf(tx, cr.revisionMergedAncestor)]);
+      const applied = await applyChanges(tx, base, changes, revertTo);
+      let revision = cr.revisionId;
+      if (applied.manifest) {
+        revision = newId();
+        await tx.revision.create({ data: { id: revision, spaceId, parents: [cr.revisionId], type: 'edits', manifest: applied.manifest, changeRequestId: cr.id, createdById: ctx.caller.id } });
+      }
+      await tx.changeRequest.update({
+        where: { id: cr.id },
+        data: { revisionId: revision, ...(cr.contributors.includes(ctx.caller.id) ? {} : { contributors: { push: ctx.caller.id } }) },
+      });
+      return { revision, pages: applied.insertedPages, files: applied.insertedFiles };
+    },
+    { timeout: 60_000 },
+  );
+}
+
+/** Live edits: applies changes to main directly (only in `live` edit mode). */
+export async function writeSpaceContent(ctx: Context, spaceId: string, changes: ContentChange[]) {
+  const space0 = await requireSpace(ctx, spaceId, 'edit');
+  if (space0.editMode !== 'live') throw forbidden('This space is locked: no change can be made');
+  const result = await ctx.prisma.$transaction(
+    async (tx) => {
+      const space = await lockSpace(tx, spaceId);
+      const base = await contentOf(tx, space.revisionId);
+      const applied = await applyChanges(tx, base, changes, base);
+      let revision = space.revisionId;
+      if (applied.manifest) {
+        revision = newId();
+        await tx.revision.create({ data: { id: revision, spaceId, parents: [space.revisionId], type: 'edits', manifest: applied.manifest, createdById: ctx.caller.id } });
+        await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision } });
+        await reindexSpace(tx, spaceId, space.revisionId, revision);
+      }
+      return { revision, pages: applied.insertedPages, files: applied.insertedFiles };
+    },
+    { timeout: 60_000 },
+  );
+  ctx.loaders.space.clear(spaceId);
+  return result;
+}
+
+/** Records the caller's review (approve or request changes) of the change request's current head. */
+export async function reviewChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, status: string) {
+  const cr = await getChangeRequest(ctx, spaceId, idOrNumber);
+  await requireSpace(ctx, spaceId, 'review');
+  if (!['approved', 'changes-requested'].includes(status)) throw badRequest('status', 'must be approved or changes-requested');
+  assertWritable(cr);
+  await ctx.prisma.changeRequestReview.upsert({
+    where: { changeRequestId_userId: { changeRequestId: cr.id, userId: ctx.caller.id } },
+    create: { changeRequestId: cr.id, userId: ctx.caller.id, status, revisionId: cr.revisionId },
+    update: { status, revisionId: cr.revisionId, createdAt: new Date() },
+  });
+  return cr;
+}

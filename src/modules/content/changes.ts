@@ -1,0 +1,199 @@
+import { createHash } from 'node:crypto';
+import { badRequest, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { parseMarkdown, slugify } from './markdown.js';
+import { Content, ContentWriter, putBody, type FileEntry, type PageEntry, type PageType } from './store.js';
+import { subtreeIds, uniqueSlug } from './tree.js';
+
+/**
+ * The write path (GitBook's later public API, which the seed leaves out): a batch of up to 50
+ * changes applied atomically to a content, producing a new manifest. Positions are relative to a
+ * sibling (`before`/`after`) or at the end.
+ */
+export const MAX_CHANGES = 50;
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+export interface PagePosition {
+  before?: string | null;
+  after?: string | null;
+}
+
+export type ContentChange =
+  | { type: 'insert_page'; title?: string; parent?: string | null; position?: PagePosition | null; pageType?: PageType; markdown?: string; href?: string; emoji?: string; description?: string; hidden?: boolean }
+  | { type: 'update_page'; page: string; title?: string; parent?: string | null; position?: PagePosition | null; markdown?: string; href?: string; emoji?: string | null; description?: string | null; hidden?: boolean }
+  | { type: 'delete_page'; page: string }
+  | { type: 'revert_page'; page: string }
+  | { type: 'insert_files'; files: { name: string; contentType?: string; data: string }[] };
+
+export interface AppliedChanges {
+  /** Ids of the pages inserted, in the order of the insert_page changes. */
+  insertedPages: string[];
+  insertedFiles: string[];
+}
+
+type Db = Prisma.TransactionClient;
+
+const FRONT_MATTER_FIELDS = ['title', 'description', 'emoji', 'hidden'] as const;
+
+/** Reads a markdown body: its front matter may set title/description/emoji/hidden. */
+function readMarkdown(field: string, markdown: string) {
+  let parsed: ReturnType<typeof parseMarkdown>;
+  try {
+    parsed = parseMarkdown(markdown);
+  } catch (error) {
+    throw badRequest(field, (error as Error).message.replace(/^markdown: /, ''));
+  }
+  const meta: Partial<Record<(typeof FRONT_MATTER_FIELDS)[number], unknown>> = {};
+  for (const key of FRONT_MATTER_FIELDS) if (key in parsed.frontMatter) meta[key] = parsed.frontMatter[key];
+  return { body: parsed.body, links: parsed.links, meta };
+}
+
+function placeAmong(siblings: PageEntry[], position: PagePosition | null | undefined, field: string): number {
+  const sorted = [...siblings].sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
+  let index = sorted.length;
+  const anchor = position?.before ?? position?.after;
+  if (anchor) {
+    const at = sorted.findIndex((s) => s.id === anchor);
+    if (at < 0) throw badRequest(`${field}.position`, `page ${anchor} is not a sibling at the target place`);
+    index = position?.before ? at : at + 1;
+  }
+  const prev = sorted[index - 1];
+  const next = sorted[index];
+  if (prev && next) return (prev.position + next.position) / 2;
+  if (prev) return prev.position + 1;
+  if (next) return next.position - 1;
+  return 0;
+}
+
+/**
+ * Applies `changes` on top of `base`; `revertTo` is the content `revert_page` restores pages from
+ * (the change request's merged ancestor). Returns the new manifest hash (null when nothing changed).
+ */
+export async function applyChanges(db: Db, base: Content, changes: ContentChange[], revertTo: Content, now = new Date()): Promise<{ manifest: string | null } & AppliedChanges> {
+  if (!Array.isArray(changes) || changes.length === 0) throw badRequest('changes', 'must hold at least one change');
+  if (changes.length > MAX_CHANGES) throw badRequest('changes', `at most ${MAX_CHANGES} changes per request`);
+  const writer = new ContentWriter(base);
+  const at = now.toISOString();
+  const result: AppliedChanges = { insertedPages: [], insertedFiles: [] };
+  // The tree is needed for parents, siblings and subtrees: load it once for the batch.
+  let pages = await writer.allPages();
+  const refresh = async () => (pages = await writer.allPages());
+  const siblingsOf = (parent: string | null, except?: string) => pages.filter((p) => p.parent === parent && p.id !== except);
+  const requireParent = (parent: string | null | undefined, field: string) => {
+    if (parent && !pages.some((p) => p.id === parent)) throw badRequest(`${field}.parent`, `page ${parent} does not exist`);
+    const p = parent ? pages.find((x) => x.id === parent) : undefined;
+    if (p && p.type === 'link') throw badRequest(`${field}.parent`, 'a link page cannot have child pages');
+    return parent ?? null;
+  };
+
+  for (const [i, change] of changes.entries()) {
+    const field = `changes[${i}]`;
+    switch (change?.type) {
+      case 'insert_page': {
+        const type: PageType = change.pageType ?? 'document';
+        if (!['document', 'group', 'link'].includes(type)) throw badRequest(`${field}.pageType`, 'must be document, group or link');
+        const md = change.markdown !== undefined ? readMarkdown(`${field}.markdown`, change.markdown) : undefined;
+        const title = String(change.title ?? md?.meta.title ?? '').trim();
+        if (!title) throw badRequest(`${field}.title`, 'is required (or give a title in the front matter)');
+        if (type === 'link' && !change.href) throw badRequest(`${field}.href`, 'is required for a link page');
+        const parent = requireParent(change.parent, field);
+        if (type === 'group' && parent) throw badRequest(`${field}.parent`, 'group pages are only at the top level');
+        const id = newId();
+        const entry: PageEntry = {
+          id,
+          parent,
+          position: placeAmong(siblingsOf(parent), change.position, field),
+          type,
+          title,
+          slug: uniqueSlug(slugify(title), siblingsOf(parent)),
+          ...(change.emoji ?? md?.meta.emoji ? { emoji: String(change.emoji ?? md?.meta.emoji) } : {}),
+          ...(change.description ?? md?.meta.description ? { description: String(change.description ?? md?.meta.description) } : {}),
+          ...(change.hidden ?? md?.meta.hidden ? { hidden: Boolean(change.hidden ?? md?.meta.hidden) } : {}),
+          ...(type === 'document' ? { body: await putBody(db, md?.body ?? '', md?.links ?? []) } : {}),
+          ...(type === 'link' ? { href: change.href } : {}),
+          createdAt: at,
+          updatedAt: at,
+        };
+        await writer.put(entry);
+        result.insertedPages.push(id);
+        break;
+      }
+      case 'update_page': {
+        const current = await writer.get(change.page);
+        if (!current) throw notFound(`Page ${change.page}`);
+        const next: PageEntry = { ...current, updatedAt: at };
+        const md = change.markdown !== undefined ? readMarkdown(`${field}.markdown`, change.markdown) : undefined;
+        if (md && current.type !== 'document') throw badRequest(`${field}.markdown`, `a ${current.type} page has no body`);
+        if (md) next.body = await putBody(db, md.body, md.links);
+        const title = change.title ?? (md?.meta.title as string | undefined);
+        if (title !== undefined) {
+          if (!String(title).trim()) throw badRequest(`${field}.title`, 'cannot be empty');
+          next.title = String(title).trim();
+        }
+        if (change.parent !== undefined || change.position) {
+          const parent = change.parent === undefined ? current.parent : requireParent(change.parent, field);
+          if (parent && subtreeIds(pages, current.id).has(parent)) throw badRequest(`${field}.parent`, 'cannot move a page below itself');
+          if (parent && current.type === 'group') throw badRequest(`${field}.parent`, 'group pages are only at the top level');
+          next.parent = parent;
+          next.position = placeAmong(siblingsOf(parent, current.id), change.position, field);
+        }
+        // The slug follows the title, and stays unique where the page now sits.
+        if (next.title !== current.title || next.parent !== current.parent) next.slug = uniqueSlug(slugify(next.title), siblingsOf(next.parent, current.id), current.id);
+        for (const key of ['emoji', 'description'] as const) {
+          const value = change[key] !== undefined ? change[key] : md?.meta[key];
+          if (value === null) delete next[key];
+          else if (value !== undefined) next[key] = String(value);
+        }
+        const hidden = change.hidden ?? md?.meta.hidden;
+        if (hidden !== undefined) next.hidden = Boolean(hidden);
+        if (change.href !== undefined) {
+          if (current.type !== 'link') throw badRequest(`${field}.href`, 'only link pages have a target');
+          next.href = change.href;
+        }
+        await writer.put(next);
+        break;
+      }
+      case 'delete_page': {
+        if (!(await writer.get(change.page))) throw notFound(`Page ${change.page}`);
+        for (const id of subtreeIds(pages, change.page)) await writer.remove(id);
+        break;
+      }
+      case 'revert_page': {
+        const original = await revertTo.page(change.page);
+        const current = await writer.get(change.page);
+        if (!original && !current) throw notFound(`Page ${change.page}`);
+        if (!original) for (const id of subtreeIds(pages, change.page)) await writer.remove(id);
+        else {
+          if (original.parent && !pages.some((p) => p.id === original.parent)) {
+            throw badRequest(`${field}.page`, 'its original parent no longer exists; move it first');
+          }
+          await writer.put(original);
+        }
+        break;
+      }
+      case 'insert_files': {
+        if (!Array.isArray(change.files) || !change.files.length) throw badRequest(`${field}.files`, 'must hold at least one file');
+        const files: FileEntry[] = [...(await writer.getFiles())];
+        for (const [j, file] of change.files.entries()) {
+          const at2 = `${field}.files[${j}]`;
+          if (!file?.name || typeof file.name !== 'string') throw badRequest(`${at2}.name`, 'is required');
+          if (typeof file.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(file.data)) throw badRequest(`${at2}.data`, 'must be base64');
+          const bytes = Buffer.from(file.data, 'base64');
+          if (bytes.length > MAX_FILE_BYTES) throw badRequest(`${at2}.data`, `files are limited to ${MAX_FILE_BYTES} bytes`);
+          const blob = createHash('sha256').update(bytes).digest('hex');
+          await db.fileBlob.createMany({ data: [{ hash: blob, data: bytes, size: bytes.length }], skipDuplicates: true });
+          const id = newId();
+          files.push({ id, name: file.name, contentType: file.contentType || 'application/octet-stream', size: bytes.length, blob, createdAt: at });
+          result.insertedFiles.push(id);
+        }
+        writer.setFiles(files);
+        break;
+      }
+      default:
+        throw badRequest(`${field}.type`, 'must be insert_page, update_page, delete_page, revert_page or insert_files');
+    }
+    await refresh();
+  }
+  return { manifest: writer.changed ? await writer.write(db) : null, ...result };
+}

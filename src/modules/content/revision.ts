@@ -1,0 +1,78 @@
+import { builder } from '../../graphql/builder.js';
+import { listOf, pageArgs } from '../../graphql/lists.js';
+import { SpaceType } from '../spaces/space.js';
+import { fileById, fileJson, listFiles, pageById, pagesJson, revisionJson, spaceContent, type ContentView, type Format } from './service.js';
+
+/**
+ * A revision as GraphQL shows it. The page tree is recursive to any depth, which a GraphQL
+ * selection cannot follow, so `pages` is the GitBook JSON tree (the REST shape) and `pageList`
+ * the same pages flat and typed.
+ */
+export const RevisionType = builder.objectRef<ContentView>('Revision');
+const FileType = builder.objectRef<ReturnType<typeof fileJson>>('RevisionFile');
+const FileList = listOf('RevisionFile', FileType);
+
+FileType.implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    contentType: t.exposeString('contentType'),
+    downloadURL: t.exposeString('downloadURL'),
+    size: t.exposeInt('size'),
+  }),
+});
+
+const PageSummary = builder.objectRef<{ id: string; title: string; type: string; path: string; parent: string | null; depth: number }>('PageSummary').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    type: t.exposeString('type'),
+    path: t.exposeString('path'),
+    parent: t.exposeString('parent', { nullable: true }),
+    depth: t.exposeInt('depth'),
+  }),
+});
+
+export const FormatEnum = builder.enumType('ContentFormat', { values: { markdown: { value: 'markdown' }, document: { value: 'document' } } as const });
+
+RevisionType.implement({
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'revision' }),
+    id: t.id({ resolve: (v) => v.revision.id }),
+    parents: t.stringList({ resolve: (v) => v.revision.parents }),
+    type: t.string({ resolve: (v) => v.revision.type }),
+    createdAt: t.field({ type: 'DateTime', resolve: (v) => v.revision.createdAt }),
+    pages: t.field({ type: 'JSON', description: 'The page tree, in the GitBook REST shape', resolve: async (v, _a, ctx) => (await pagesJson(ctx, v)).pages }),
+    pageList: t.field({
+      type: [PageSummary],
+      description: 'Every page, depth first',
+      resolve: async (v, _a, ctx) => {
+        const { pages } = await pagesJson(ctx, v);
+        const out: { id: string; title: string; type: string; path: string; parent: string | null; depth: number }[] = [];
+        const walk = (nodes: any[], parent: string | null, depth: number) =>
+          nodes.forEach((n) => (out.push({ id: n.id, title: n.title, type: n.type, path: n.path ?? '', parent, depth }), walk(n.pages ?? [], n.id, depth + 1)));
+        walk(pages, null, 0);
+        return out;
+      },
+    }),
+    files: t.field({ type: FileList, args: pageArgs(t), resolve: (v, args, ctx) => listFiles(ctx, v, args) }),
+    file: t.field({ type: FileType, args: { id: t.arg.id({ required: true }) }, resolve: (v, { id }, ctx) => fileById(ctx, v, String(id)) }),
+    page: t.field({
+      type: 'JSON',
+      description: 'One page with its body (GitBook shape)',
+      args: {
+        id: t.arg.id({ required: true }),
+        format: t.arg({ type: FormatEnum, required: false }),
+        evaluated: t.arg.string({ required: false }),
+        dereferenced: t.arg.string({ required: false }),
+      },
+      resolve: (v, args, ctx) => pageById(ctx, v, String(args.id), { format: args.format as Format | null, evaluated: args.evaluated, dereferenced: args.dereferenced }),
+    }),
+    variables: t.field({ type: 'JSON', resolve: (v) => v.content.manifest.variables }),
+    rest: t.field({ type: 'JSON', description: 'The whole revision in the GitBook REST shape', resolve: (v, _a, ctx) => revisionJson(ctx, v) }),
+  }),
+});
+
+builder.objectField(SpaceType, 'content', (t) =>
+  t.field({ type: RevisionType, description: "The space's main content (its current revision)", resolve: (space, _a, ctx) => spaceContent(ctx, space.id) }),
+);

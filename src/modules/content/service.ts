@@ -1,0 +1,172 @@
+import type { Context } from '../../context.js';
+import { requireSpace } from '../../auth/permissions.js';
+import { badRequest, notFound } from '../../errors.js';
+import type { Revision, Space } from '../../generated/prisma/client.js';
+import { perRequest } from '../../loaders.js';
+import { paginateArray, type PageArgs } from '../../pagination.js';
+import { documentFromMarkdown } from './markdown.js';
+import { Content, getBodies, type FileEntry } from './store.js';
+import { buildTree, flatten, resolveRelativeLink, type PageNode } from './tree.js';
+
+/** The content a read is about: a space's main revision, or a change request's head. */
+export interface ContentView {
+  space: Space;
+  revision: Revision;
+  content: Content;
+}
+
+/** Contents loaded once per request, by manifest. */
+const contents = perRequest((ctx: Context) => new Map<string, Promise<Content>>());
+export function loadContent(ctx: Context, manifest: string): Promise<Content> {
+  const cache = contents(ctx);
+  if (!cache.has(manifest)) cache.set(manifest, Content.load(ctx.prisma, manifest));
+  return cache.get(manifest)!;
+}
+
+export async function requireRevision(ctx: Context, spaceId: string, revisionId: string): Promise<Revision> {
+  const revision = await ctx.prisma.revision.findUnique({ where: { id: revisionId } });
+  if (!revision || revision.spaceId !== spaceId) throw notFound('Revision');
+  return revision;
+}
+
+export async function viewOf(ctx: Context, space: Space, revisionId: string): Promise<ContentView> {
+  const revision = await requireRevision(ctx, space.id, revisionId);
+  return { space, revision, content: await loadContent(ctx, revision.manifest) };
+}
+
+export async function spaceContent(ctx: Context, spaceId: string): Promise<ContentView> {
+  const space = await requireSpace(ctx, spaceId, 'read');
+  return viewOf(ctx, space, space.revisionId);
+}
+
+export type Format = 'markdown' | 'document';
+export interface ReadOptions {
+  format?: Format | null;
+  /** false: leave out mutable git metadata (none is kept here yet). */
+  metadata?: boolean | null;
+  /** false: do not compute computed content (none is computed here yet). */
+  computed?: boolean | null;
+}
+
+const DEFAULT_LAYOUT = {
+  width: 'default',
+  cover: false,
+  coverSize: 'full',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+};
+
+/** The GitBook JSON of a page, and of its children (without bodies unless asked). */
+function pageJson(ctx: Context, view: ContentView, node: PageNode, bodies?: Map<string, string>, format?: Format | null): Record<string, unknown> {
+  const common = {
+    id: node.id,
+    title: node.title,
+    ...(node.emoji ? { emoji: node.emoji } : {}),
+    createdAt: node.createdAt,
+    updatedAt: node.updatedAt,
+    ...(node.hidden ? { hidden: true } : {}),
+  };
+  if (node.type === 'link') {
+    return { ...common, kind: 'link', type: 'link', href: node.href, target: { kind: 'url', url: node.href } };
+  }
+  // Groups only exist at the top level (the write path enforces it), as in GitBook.
+  const children = node.children.map((c) => pageJson(ctx, view, c, bodies, format));
+  if (node.type === 'group') {
+    return { ...common, kind: 'group', type: 'group', slug: node.slug, path: node.path, pages: children };
+  }
+  const markdown = node.body && bodies ? (bodies.get(node.body) ?? '') : undefined;
+  return {
+    ...common,
+    kind: 'sheet',
+    type: 'document',
+    urls: ctx.urls.page(view.space.id, node.path),
+    slug: node.slug,
+    path: node.path,
+    ...(node.description ? { description: node.description } : {}),
+    pages: children,
+    // Lectern keeps no per-page layout yet: GitBook's defaults.
+    layout: DEFAULT_LAYOUT,
+    ...(markdown !== undefined && format === 'markdown' ? { markdown } : {}),
+    ...(markdown !== undefined && format !== 'markdown' ? { document: documentFromMarkdown(markdown) } : {}),
+  };
+}
+
+/**
+ * The official schema requires a body (markdown or document) on every document page, listings
+ * included: listings carry the markdown (one query for all bodies, no parsing).
+ */
+async function treeJson(ctx: Context, view: ContentView, roots: PageNode[], byId: Map<string, PageNode>) {
+  const bodies = await getBodies(ctx.prisma, [...byId.values()].map((n) => n.body).filter((b): b is string => !!b));
+  return roots.map((n) => pageJson(ctx, view, n, bodies, 'markdown'));
+}
+
+export async function pageTree(ctx: Context, view: ContentView) {
+  return buildTree(await view.content.allPages());
+}
+
+export function fileJson(ctx: Context, file: FileEntry) {
+  return { id: file.id, name: file.name, contentType: file.contentType, downloadURL: ctx.urls.fileDownload(file.blob, file.name), size: file.size };
+}
+
+export async function revisionJson(ctx: Context, view: ContentView, _opts: ReadOptions = {}) {
+  const { roots, byId } = await pageTree(ctx, view);
+  const files = await view.content.files();
+  const urls: Record<string, string> = { ...ctx.urls.revision(view.space.id, view.revision.id) };
+  return {
+    object: 'revision',
+    id: view.revision.id,
+    parents: view.revision.parents,
+    type: view.revision.type,
+    pages: await treeJson(ctx, view, roots, byId),
+    files: files.map((f) => fileJson(ctx, f)),
+    reusableContents: [],
+    variables: view.content.manifest.variables,
+    createdAt: view.revision.createdAt.toISOString(),
+    urls,
+  };
+}
+
+export async function pagesJson(ctx: Context, view: ContentView) {
+  const { roots, byId } = await pageTree(ctx, view);
+  return { pages: await treeJson(ctx, view, roots, byId) };
+}
+
+export interface PageReadOptions extends ReadOptions {
+  evaluated?: string | null;
+  dereferenced?: string | null;
+}
+
+/** One page with its body, in markdown or as a document. */
+export async function pageById(ctx: Context, view: ContentView, pageId: string, opts: PageReadOptions = {}) {
+  if (opts.evaluated && !['true', 'false', 'deterministic-only'].includes(opts.evaluated)) throw badRequest('evaluated', 'must be true, false or deterministic-only');
+  if (opts.dereferenced && !['true', 'false', 'reusable-contents'].includes(opts.dereferenced)) throw badRequest('dereferenced', 'must be true, false or reusable-contents');
+  const { byId } = await pageTree(ctx, view);
+  const node = byId.get(pageId);
+  if (!node) throw notFound('Page');
+  const bodies = node.body ? await getBodies(ctx.prisma, [node.body]) : new Map<string, string>();
+  if (node.body && opts.evaluated && opts.evaluated !== 'false') {
+    // Evaluating expressions: `{{ variables.name }}` takes the space's (or page's) variable value.
+    const vars = view.content.manifest.variables;
+    bodies.set(node.body, bodies.get(node.body)!.replace(/\{\{\s*(?:space\.)?(?:vars|variables)\.([\w-]+)\s*\}\}/g, (m, name: string) => vars[name] ?? m));
+  }
+  // Child pages come with their bodies too (the schema requires one on each document page).
+  const childBodies = await getBodies(ctx.prisma, flatten(node.children).map((n) => n.body).filter((b): b is string => !!b));
+  for (const [hash, md] of childBodies) if (!bodies.has(hash)) bodies.set(hash, md);
+  return pageJson(ctx, view, node, bodies, opts.format ?? 'document');
+}
+
+export async function listFiles(ctx: Context, view: ContentView, args: PageArgs) {
+  return paginateArray(args, (await view.content.files()).map((f) => fileJson(ctx, f)));
+}
+
+export async function fileById(ctx: Context, view: ContentView, fileId: string) {
+  const file = (await view.content.files()).find((f) => f.id === fileId);
+  if (!file) throw notFound('File');
+  return fileJson(ctx, file);
+}
+
+export { resolveRelativeLink };
