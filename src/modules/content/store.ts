@@ -6,10 +6,10 @@ import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
  * by page id (a persistent hash map, one level deep), page bodies in BODY objects, files in a FILES
  * object. Every object is immutable and content-addressed (SHA-256 of its canonical JSON), so a new
  * revision shares everything it did not change with its parent: editing one page of a 10,000-page
- * space writes one body, one shard (~10000/SHARDS entries) and one manifest — never the other pages.
+ * space writes one body, one shard (~40 entries) and one manifest — never the other pages.
  * Merges compare shard hashes first, so their cost follows the size of the change, not of the space.
  */
-export const SHARDS = 64;
+export const SHARDS = 256;
 
 export type PageType = 'document' | 'group' | 'link';
 

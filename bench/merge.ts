@@ -1,0 +1,134 @@
+/**
+ * Merge cost against space size: a change request editing 10 pages, merged three ways (main moved
+ * meanwhile by another change request editing 10 other pages), in a 100-page and a 10,000-page
+ * space. Reports the REST merge time (median of several runs) and the ratio. Appends to bench/results.md.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { issueToken } from '../src/auth/tokens.js';
+import { readConfig } from '../src/config.js';
+import { connect, embeddedTarget, targetFromUrl, type Database, type PoolTarget } from '../src/db/database.js';
+import { startEmbedded } from '../src/db/embedded.js';
+import { migrate } from '../src/db/migrate.js';
+import { Content, ContentWriter, putObjects, type PageEntry } from '../src/modules/content/store.js';
+import { createOrganization } from '../src/modules/orgs/service.js';
+import { createUser } from '../src/modules/users/service.js';
+import { startServer } from '../src/server.js';
+import { newId } from '../src/ids.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+/** Fills a space's main revision with `count` pages (10 top-level sections), straight through the store. */
+async function seedPages(db: Database, spaceId: string, count: number): Promise<string[]> {
+  const space = (await db.prisma.space.findUnique({ where: { id: spaceId } }))!;
+  const base = await Content.load(db.prisma, (await db.prisma.revision.findUnique({ where: { id: space.revisionId } }))!.manifest);
+  const writer = new ContentWriter(base);
+  const now = new Date().toISOString();
+  const bodies = Array.from({ length: count }, (_, i) => ({ kind: 'body', data: { markdown: `# Page ${i}\n\n${'Some documentation text. '.repeat(20)}\n\nline a\nline b\nline c\n` } }));
+  const hashes: string[] = [];
+  for (let i = 0; i < bodies.length; i += 1000) hashes.push(...(await putObjects(db.prisma, bodies.slice(i, i + 1000))));
+  const ids: string[] = [];
+  const sections: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = newId();
+    const parent = i < 10 ? null : sections[i % 10]!;
+    if (i < 10) sections.push(id);
+    const entry: PageEntry = { id, parent, position: i, type: 'document', title: `Page ${i}`, slug: `page-${i}`, body: hashes[i], createdAt: now, updatedAt: now };
+    await writer.put(entry);
+    ids.push(id);
+  }
+  const manifest = await writer.write(db.prisma);
+  const revision = newId();
+  await db.prisma.revision.create({ data: { id: revision, spaceId, parents: [space.revisionId], manifest } });
+  await db.prisma.space.update({ where: { id: spaceId }, data: { revisionId: revision } });
+  return ids;
+}
+
+async function main() {
+  let server: PoolTarget;
+  let stop = async () => {};
+  let dataDir: string | undefined;
+  if (process.env.DATABASE_URL) server = { ...targetFromUrl(process.env.DATABASE_URL), database: 'postgres' };
+  else {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-'));
+    fs.chmodSync(dataDir, 0o755);
+    const embedded = await startEmbedded(dataDir, 'test');
+    server = embeddedTarget(embedded);
+    stop = () => embedded.stop();
+  }
+  const database = `lectern_bench_merge_${process.pid}`;
+  const admin = new pg.Client(server);
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${database}"`);
+  const db = connect({ ...server, database });
+  await migrate(db.pool);
+  const user = await createUser(db.prisma, { email: 'bench@merge.test', name: 'Bench' });
+  const org = await createOrganization(db.prisma, { title: 'Merge bench', ownerId: user.id });
+  const token = await issueToken(db.prisma, user.id);
+  const app = await startServer({ ...readConfig({}), port: 0 }, { db });
+  const call = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${app.url}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const json = (await res.json()) as any;
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const edit = (ids: string[], tag: string, line: 'a' | 'c') =>
+    ids.map((page) => ({ type: 'update_page', page, markdown: `# Page\n\n${'Some documentation text. '.repeat(20)}\n\nline a${line === 'a' ? ` ${tag}` : ''}\nline b\nline c${line === 'c' ? ` ${tag}` : ''}\n` }));
+
+  const rows: string[] = [];
+  const medians: number[] = [];
+  for (const size of [100, 10_000]) {
+    const space = await call('POST', `/v1/orgs/${org.id}/spaces`, { title: `${size} pages` });
+    const t0 = performance.now();
+    const ids = await seedPages(db, space.id, size);
+    const seedMs = performance.now() - t0;
+    const times: number[] = [];
+    const statements: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      // Both change requests touch the same 10 pages in different lines: a real three-way body merge.
+      const pages = ids.slice(10 + run * 10, 20 + run * 10);
+      const other = await call('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'other' });
+      const cr = await call('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'measured' });
+      await call('POST', `/v1/spaces/${space.id}/change-requests/${other.id}/content`, { changes: edit(pages, `other ${run}`, 'a') });
+      await call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: edit(pages, `cr ${run}`, 'c') });
+      await call('POST', `/v1/spaces/${space.id}/change-requests/${other.id}/merge`);
+      const before = db.statements.count;
+      const t = performance.now();
+      const result = await call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`);
+      times.push(performance.now() - t);
+      statements.push(db.statements.count - before);
+      if (result.result !== 'merge') throw new Error('merge failed');
+    }
+    times.sort((a, b) => a - b);
+    const median = times[Math.floor(times.length / 2)]!;
+    medians.push(median);
+    rows.push(`| ${size} | ${seedMs.toFixed(0)} | ${median.toFixed(1)} | ${times[0]!.toFixed(1)} | ${times.at(-1)!.toFixed(1)} | ${statements[Math.floor(statements.length / 2)]} |`);
+    console.log(rows.at(-1));
+  }
+  const table = [
+    '',
+    `## Merge: a change request editing 10 pages, three-way (main moved) — ${new Date().toISOString()}, ${process.env.DATABASE_URL ? 'PostgreSQL at DATABASE_URL' : 'embedded PostgreSQL'}, ${RUNS} runs`,
+    '',
+    '| pages in space | seeding ms | merge p50 ms (REST) | min | max | SQL statements |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `Ratio 10,000 / 100 pages: ${(medians[1]! / medians[0]!).toFixed(2)}`,
+    '',
+  ].join('\n');
+  console.log(table);
+  fs.appendFileSync(path.join(import.meta.dirname, 'results.md'), table);
+  await app.close();
+  await db.close();
+  await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  await admin.end();
+  await stop();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
