@@ -4,14 +4,11 @@
  * space. Reports the REST merge time (median of several runs) and the ratio. Appends to bench/results.md.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { issueToken } from '../src/auth/tokens.js';
 import { readConfig } from '../src/config.js';
-import { connect, embeddedTarget, targetFromUrl, type Database, type PoolTarget } from '../src/db/database.js';
-import { startEmbedded } from '../src/db/embedded.js';
-import { migrate } from '../src/db/migrate.js';
+import type { Database } from '../src/db/database.js';
+import { openBenchDatabase } from './support.js';
 import { Content, ContentWriter, putObjects, type PageEntry } from '../src/modules/content/store.js';
 import { createOrganization } from '../src/modules/orgs/service.js';
 import { createUser } from '../src/modules/users/service.js';
@@ -47,23 +44,8 @@ async function seedPages(db: Database, spaceId: string, count: number): Promise<
 }
 
 async function main() {
-  let server: PoolTarget;
-  let stop = async () => {};
-  let dataDir: string | undefined;
-  if (process.env.DATABASE_URL) server = { ...targetFromUrl(process.env.DATABASE_URL), database: 'postgres' };
-  else {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-'));
-    fs.chmodSync(dataDir, 0o755);
-    const embedded = await startEmbedded(dataDir, 'test');
-    server = embeddedTarget(embedded);
-    stop = () => embedded.stop();
-  }
-  const database = `lectern_bench_merge_${process.pid}`;
-  const admin = new pg.Client(server);
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}"`);
-  const db = connect({ ...server, database });
-  await migrate(db.pool);
+  const bench = await openBenchDatabase('merge');
+  const { db } = bench;
   const user = await createUser(db.prisma, { email: 'bench@merge.test', name: 'Bench' });
   const org = await createOrganization(db.prisma, { title: 'Merge bench', ownerId: user.id });
   const token = await issueToken(db.prisma, user.id);
@@ -109,7 +91,7 @@ async function main() {
   }
   const table = [
     '',
-    `## Merge: a change request editing 10 pages, three-way (main moved) — ${new Date().toISOString()}, ${process.env.DATABASE_URL ? 'PostgreSQL at DATABASE_URL' : 'embedded PostgreSQL'}, ${RUNS} runs`,
+    `## Merge: a change request editing 10 pages, three-way (main moved) — ${new Date().toISOString()}, ${bench.mode}, ${RUNS} runs`,
     '',
     '| pages in space | seeding ms | merge p50 ms (REST) | min | max | SQL statements |',
     '|---|---|---|---|---|---|',
@@ -121,11 +103,7 @@ async function main() {
   console.log(table);
   fs.appendFileSync(path.join(import.meta.dirname, 'results.md'), table);
   await app.close();
-  await db.close();
-  await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-  await admin.end();
-  await stop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await bench.close();
 }
 
 main().catch((error) => {

@@ -10,9 +10,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { issueToken } from '../src/auth/tokens.js';
 import { readConfig } from '../src/config.js';
-import { connect, embeddedTarget, targetFromUrl, type PoolTarget } from '../src/db/database.js';
-import { startEmbedded } from '../src/db/embedded.js';
-import { migrate } from '../src/db/migrate.js';
+import { openBenchDatabase } from './support.js';
 import { createOrganization } from '../src/modules/orgs/service.js';
 import { createUser } from '../src/modules/users/service.js';
 import { SPACE_FIELDS } from '../src/modules/spaces/routes.js';
@@ -23,23 +21,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const SPACES = 100;
 
 async function main() {
-  let server: PoolTarget;
-  let stopEmbedded = async () => {};
-  let dataDir: string | undefined;
-  if (process.env.DATABASE_URL) server = { ...targetFromUrl(process.env.DATABASE_URL), database: 'postgres' };
-  else {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lb-'));
-    fs.chmodSync(dataDir, 0o755);
-    const embedded = await startEmbedded(dataDir, 'test');
-    server = embeddedTarget(embedded);
-    stopEmbedded = () => embedded.stop();
-  }
-  const database = `lectern_bench_${process.pid}`;
-  const admin = new pg.Client(server);
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}"`);
-  const db = connect({ ...server, database });
-  await migrate(db.pool);
+  const bench = await openBenchDatabase('http');
+  const { db, server, database } = bench;
 
   // Seed: an organization with SPACES spaces spread over 10 collections, read by a member.
   const owner = await createUser(db.prisma, { email: 'owner@bench.test', name: 'Owner' });
@@ -124,7 +107,7 @@ async function main() {
   }
 
   const table = [
-    `Lectern bench — ${new Date().toISOString()} — ${process.env.DATABASE_URL ? 'PostgreSQL at DATABASE_URL' : 'embedded PostgreSQL'}, ${os.cpus().length} cores, concurrency ${CONCURRENCY}, ${DURATION_MS} ms per row`,
+    `Lectern bench — ${new Date().toISOString()} — ${bench.mode}, ${os.cpus().length} cores, concurrency ${CONCURRENCY}, ${DURATION_MS} ms per row`,
     '',
     '| data | via | req/s | p50 ms | p99 ms | SQL statements / request |',
     '|---|---|---|---|---|---|',
@@ -138,11 +121,7 @@ async function main() {
 
   await raw.end();
   await app.close();
-  await db.close();
-  await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-  await admin.end();
-  await stopEmbedded();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await bench.close();
 }
 
 main().catch((error) => {

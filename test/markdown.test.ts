@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module';
 import type { JSONDocument } from '@gitbook/api';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { componentValidator } from './support/openapi.js';
 import {
   documentFromMarkdown,
   parseMarkdown,
@@ -12,33 +10,8 @@ import {
   type MarkdownDocument,
 } from '../src/modules/content/markdown.js';
 
-// ---------------------------------------------------------------------------------------------
-// The official schema (@gitbook/api's OpenAPI description), compiled like test/support/openapi.ts.
-// ---------------------------------------------------------------------------------------------
-
-const require = createRequire(import.meta.url);
-const spec = normalizeNullable(structuredClone(require('@gitbook/api/spec/openapi.json')));
-
-/** OpenAPI 3.0 `nullable` without a `type` becomes `anyOf [schema, null]` (as in test/support/openapi.ts). */
-function normalizeNullable(node: any): any {
-  if (Array.isArray(node)) return node.map(normalizeNullable);
-  if (!node || typeof node !== 'object') return node;
-  const out: any = {};
-  for (const [k, v] of Object.entries(node)) out[k] = normalizeNullable(v);
-  if (out.nullable === true && out.type === undefined) {
-    delete out.nullable;
-    const { description, ...rest } = out;
-    return { ...(description ? { description } : {}), anyOf: [rest, { type: 'null' }] };
-  }
-  return out;
-}
-
-const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, discriminator: false });
-(addFormatsModule as unknown as (a: Ajv) => void)(ajv);
-ajv.addFormat('emoji', true);
-ajv.addFormat('icon', true);
-ajv.addSchema({ ...spec, $id: 'openapi' });
-const validateDocument = ajv.compile({ $ref: 'openapi#/components/schemas/JSONDocument' });
+// The official schema (@gitbook/api's OpenAPI description), compiled by test/support/openapi.ts.
+const validateDocument = componentValidator('JSONDocument');
 
 function expectValidDocument(document: unknown) {
   const ok = validateDocument(document);

@@ -26,6 +26,7 @@ function normalizeNullable(node: any): any {
 const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, discriminator: false });
 (addFormatsModule as unknown as (a: Ajv) => void)(ajv);
 ajv.addFormat('emoji', true);
+ajv.addFormat('icon', true);
 ajv.addSchema({ ...spec, $id: 'openapi' });
 
 const pointer = (...segments: string[]) => segments.map((s) => encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
@@ -67,4 +68,9 @@ export function assertMatchesSpec(operationId: string, status: number, body: unk
   if (!validate(body)) {
     throw new Error(`${operationId} ${status}: body does not match the official schema:\n${JSON.stringify(validate.errors?.slice(0, 8), null, 2)}\nbody: ${JSON.stringify(body).slice(0, 1500)}`);
   }
+}
+
+/** A validator for one component schema of the official spec (e.g. `JSONDocument`). */
+export function componentValidator(name: string): ValidateFunction {
+  return ajv.compile({ $ref: `openapi#/components/schemas/${name}` });
 }
