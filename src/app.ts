@@ -8,6 +8,7 @@ import { errorBody } from './errors.js';
 import { schema } from './graphql/schema.js';
 import { createRestAdapter, errorResponse, json, prepareRoutes } from './rest/adapter.js';
 import { routes } from './rest/routes.js';
+import { serveDownload } from './downloads.js';
 
 interface ServerContext {
   services: Services;
@@ -20,7 +21,7 @@ const wantsGraphiQL = (request: Request) =>
 
 /**
  * The whole HTTP application as one fetch handler: /graphql (yoga), /v1 (the REST adapter, which
- * runs GraphQL operations in-process), /healthz and /readyz.
+ * runs GraphQL operations in-process), the token-less downloads (/files, /exports), /healthz and /readyz.
  */
 export function createApp(services: Services) {
   const yoga = createYoga<ServerContext>({
@@ -72,6 +73,7 @@ export function createApp(services: Services) {
         return json(503, { status: 'database unavailable' });
       }
     }
+    if (pathname.startsWith('/exports/') || pathname.startsWith('/files/')) return serveDownload(services, request, pathname);
     const isRest = pathname === '/v1' || pathname.startsWith('/v1/');
     const isGraphQL = pathname === '/graphql';
     if (!isRest && !isGraphQL) return errorResponse(404, 'No such endpoint');

@@ -14,8 +14,12 @@ export function createUrls(publicUrl: string) {
       location: api(`/spaces/${spaceId}/change-requests/${id}`),
       app: app(`/s/${spaceId}/~/changes/${number}`),
     }),
-    /** File bytes, addressed by content hash (unguessable): served without a token, like a signed URL. */
-    fileDownload: (blob: string, name: string) => `${publicUrl}/files/${blob}/${encodeURIComponent(name)}`,
+    /**
+     * File bytes, addressed by content hash (unguessable): served without a token, like a signed URL.
+     * The declared content type rides along (the blob itself is bytes only; equal bytes are shared).
+     */
+    fileDownload: (blob: string, name: string, contentType?: string) =>
+      `${publicUrl}/files/${blob}/${encodeURIComponent(name)}${contentType ? `?type=${encodeURIComponent(contentType)}` : ''}`,
     pdfExport: (id: string) => `${publicUrl}/exports/${id}.pdf`,
   };
 }

@@ -8,5 +8,7 @@ import '../modules/collections/collection.js';
 import '../modules/spaces/space.js';
 import '../modules/content/revision.js';
 import '../modules/change-requests/change-request.js';
+import '../modules/links/links.js';
+import '../modules/search/search.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

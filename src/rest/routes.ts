@@ -6,5 +6,7 @@ import { spaceRoutes } from '../modules/spaces/routes.js';
 import { collectionRoutes } from '../modules/collections/routes.js';
 import { contentRoutes } from '../modules/content/routes.js';
 import { changeRequestRoutes } from '../modules/change-requests/routes.js';
+import { linkRoutes } from '../modules/links/routes.js';
+import { searchRoutes } from '../modules/search/routes.js';
 
-export const routes: RestRoute[] = [...userRoutes, ...organizationRoutes, ...spaceRoutes, ...collectionRoutes, ...contentRoutes, ...changeRequestRoutes];
+export const routes: RestRoute[] = [...userRoutes, ...organizationRoutes, ...spaceRoutes, ...collectionRoutes, ...contentRoutes, ...changeRequestRoutes, ...linkRoutes, ...searchRoutes];

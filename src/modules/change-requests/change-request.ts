@@ -20,6 +20,8 @@ import {
   writeChangeRequestContent,
   writeSpaceContent,
 } from './service.js';
+import { createPdfExport } from './exports.js';
+import { applyTemplate, TEMPLATES } from '../content/templates.js';
 
 const ChangeRequestUrls = builder.objectRef<{ app: string; location: string }>('ChangeRequestUrls').implement({
   fields: (t) => ({ app: t.exposeString('app'), location: t.exposeString('location') }),
@@ -99,6 +101,29 @@ const ContentWriteResult = builder.objectRef<{ revision: string; pages: string[]
   }),
 });
 
+type Review = Awaited<ReturnType<typeof reviewChangeRequest>>;
+const ReviewUrls = builder.objectRef<{ location: string }>('ChangeRequestReviewUrls').implement({ fields: (t) => ({ location: t.exposeString('location') }) });
+const ChangeRequestReviewType = builder.objectRef<Review>('ChangeRequestReview').implement({
+  description: "One reviewer's review of a change request (one per reviewer; a new one replaces it)",
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'change-request-review' }),
+    id: t.id({ resolve: ({ review }) => `${review.changeRequestId}-${review.userId}` }),
+    revision: t.string({ description: 'The revision reviewed', resolve: ({ review }) => review.revisionId }),
+    reviewer: t.field({ type: UserType, resolve: async ({ review }, _a, ctx) => (await ctx.loaders.user.load(review.userId)) ?? ctx.caller }),
+    status: t.string({ resolve: ({ review }) => review.status }),
+    outdated: t.boolean({ description: 'True once the change request moved past the reviewed revision', resolve: ({ review, changeRequest }) => review.revisionId !== changeRequest.revisionId }),
+    createdAt: t.field({ type: 'DateTime', resolve: ({ review }) => review.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: ({ review }) => review.createdAt }),
+    urls: t.field({
+      type: ReviewUrls,
+      resolve: ({ review, changeRequest: cr }, _a, ctx) => ({ location: `${ctx.urls.changeRequest(cr.spaceId, cr.id, cr.number).location}/reviews/${review.changeRequestId}-${review.userId}` }),
+    }),
+  }),
+});
+const PdfExportType = builder.objectRef<{ url: string }>('PdfExport').implement({
+  fields: (t) => ({ url: t.exposeString('url', { description: 'Temporary URL of the PDF (valid for one hour, no token needed)' }) }),
+});
+
 const crArgs = <T extends SchemaTypes>(t: { arg: ArgBuilder<T> }) => ({
   spaceId: t.arg.id({ required: true }),
   changeRequestId: t.arg.string({ required: true }),
@@ -108,8 +133,15 @@ const CreateChangeRequestInput = builder.inputType('CreateChangeRequestInput', {
 const UpdateChangeRequestInput = builder.inputType('UpdateChangeRequestInput', {
   fields: (t) => ({ subject: t.string(), description: t.field({ type: 'JSON' }), status: t.string() }),
 });
+const ApplySpaceTemplateInput = builder.inputType('ApplySpaceTemplateInput', {
+  fields: (t) => ({
+    id: t.string({ required: true, description: `Template id: ${Object.keys(TEMPLATES).join(', ')}` }),
+    params: t.field({ type: 'JSON', description: '{ contentRefs }' }),
+    changeRequestId: t.string({ description: 'Apply to this change request (id or number) rather than live to main' }),
+  }),
+});
 const ContentChangesInput = builder.inputType('ContentChangesInput', {
-  fields: (t) => ({ changes: t.field({ type: ['JSON'], required: true, description: 'insert_page, update_page, delete_page, revert_page, insert_files (at most 50)' }) }),
+  fields: (t) => ({ changes: t.field({ type: ['JSON'], required: true, description: 'insert_page, update_page, delete_page, revert_page, insert_files, update_variables (at most 50)' }) }),
 });
 
 builder.mutationFields((t) => ({
@@ -130,7 +162,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => updateChangeRequestFromMain(ctx, String(args.spaceId), args.changeRequestId),
   }),
   reviewChangeRequest: t.field({
-    type: ChangeRequestType,
+    type: ChangeRequestReviewType,
     args: { ...crArgs(t), status: t.arg.string({ required: true, description: 'approved or changes-requested' }) },
     resolve: (_r, args, ctx) => reviewChangeRequest(ctx, String(args.spaceId), args.changeRequestId, args.status),
   }),
@@ -138,6 +170,17 @@ builder.mutationFields((t) => ({
     type: ContentWriteResult,
     args: { ...crArgs(t), input: t.arg({ type: ContentChangesInput, required: true }) },
     resolve: (_r, args, ctx) => writeChangeRequestContent(ctx, String(args.spaceId), args.changeRequestId, args.input.changes as never),
+  }),
+  exportChangeRequestPdf: t.field({
+    type: PdfExportType,
+    description: "A temporary URL of the change request's content (or of one page) as a PDF",
+    args: { ...crArgs(t), page: t.arg.string({ required: false, description: 'Only this page' }) },
+    resolve: (_r, args, ctx) => createPdfExport(ctx, String(args.spaceId), args.changeRequestId, args.page),
+  }),
+  applyTemplateToSpace: t.field({
+    type: ContentWriteResult,
+    args: { spaceId: t.arg.id({ required: true }), input: t.arg({ type: ApplySpaceTemplateInput, required: true }) },
+    resolve: (_r, args, ctx) => applyTemplate(ctx, String(args.spaceId), args.input),
   }),
   writeSpaceContent: t.field({
     type: ContentWriteResult,

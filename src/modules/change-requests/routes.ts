@@ -1,4 +1,5 @@
-import { LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
+import { badRequest } from '../../errors.js';
+import { boolParam, LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
 import { USER_FIELDS } from '../users/routes.js';
 
 export const CHANGE_REQUEST_FIELDS = /* GraphQL */ `
@@ -86,11 +87,30 @@ export const changeRequestRoutes: RestRoute[] = [
     method: 'POST',
     path: '/spaces/:spaceId/change-requests/:changeRequestId/reviews',
     operationId: 'submitChangeRequestReview',
-    document: `mutation Review($spaceId: ID!, $changeRequestId: String!, $status: String!) { reviewChangeRequest(spaceId: $spaceId, changeRequestId: $changeRequestId, status: $status) { id } }`,
+    document: `mutation Review($spaceId: ID!, $changeRequestId: String!, $status: String!) {
+      reviewChangeRequest(spaceId: $spaceId, changeRequestId: $changeRequestId, status: $status) {
+        object id revision reviewer { ...UserFields } status outdated createdAt updatedAt urls { location }
+      }
+    } ${USER_FIELDS}`,
+    // The official body may also carry a comment (not kept: review comments are not modelled).
     variables: (req) => ({ ...cr(req), status: req.body.status }),
-    // The official body also carries a comment; the answer here is the review's status.
-    result: (data) => ({ object: 'change-request-review', changeRequest: data.reviewChangeRequest.id }),
+    result: (data) => data.reviewChangeRequest,
     status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/spaces/:spaceId/change-requests/:changeRequestId/pdf',
+    operationId: 'getChangeRequestPDF',
+    // Asking for a PDF records an export (its random id is the URL's capability), hence a mutation.
+    document: `mutation ChangeRequestPdf($spaceId: ID!, $changeRequestId: String!, $page: String) {
+      exportChangeRequestPdf(spaceId: $spaceId, changeRequestId: $changeRequestId, page: $page) { url }
+    }`,
+    variables: (req) => {
+      // `only=true` asks for one page: then `page` must name it.
+      if (boolParam(req.query, 'only') && req.query.page === undefined) throw badRequest('page', 'is required when only is true');
+      return { ...cr(req), page: req.query.page };
+    },
+    result: (data) => data.exportChangeRequestPdf,
   },
   {
     method: 'POST',

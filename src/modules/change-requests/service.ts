@@ -1,13 +1,14 @@
 import type { Context } from '../../context.js';
 import { requireOrg, requireSpace, spacePermissions, spaceRole, visibleContentFilter } from '../../auth/permissions.js';
 import { badRequest, conflict, forbidden, LecternError, notFound, preconditionFailed } from '../../errors.js';
-import type { ChangeRequest, Prisma, Space } from '../../generated/prisma/client.js';
+import { Prisma, type ChangeRequest, type Space } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { applyChanges, type ContentChange } from '../content/changes.js';
 import { mergeContents, type MergeConflict } from '../content/merge.js';
-import { Content } from '../content/store.js';
+import { Content, ContentWriter, type PageEntry } from '../content/store.js';
+import { uniqueSlug } from '../content/tree.js';
 import { reindexSpace } from '../content/search-index.js';
 
 type Tx = Prisma.TransactionClient;
@@ -107,8 +108,13 @@ export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNum
   if (input.description !== undefined) {
     const doc = input.description === null ? null : check.object('description', input.description);
     if (doc && doc.object !== 'document') throw badRequest('description.object', 'must be "document"');
+    if (doc && (typeof doc.data !== 'object' || doc.data === null || Array.isArray(doc.data))) throw badRequest('description.data', 'must be an object');
     if (doc && !Array.isArray(doc.nodes)) throw badRequest('description.nodes', 'must be an array');
-    data.description = doc === null ? ({ set: null } as never) : (doc as Prisma.InputJsonValue);
+    (doc?.nodes as unknown[] | undefined)?.forEach((node, i) => {
+      const block = node as Record<string, unknown> | null;
+      if (!block || typeof block !== 'object' || block.object !== 'block' || typeof block.type !== 'string') throw badRequest(`description.nodes[${i}]`, 'must be a block');
+    });
+    data.description = doc === null ? Prisma.DbNull : (doc as Prisma.InputJsonValue);
   }
   if (input.status !== undefined && input.status !== null) {
     if (!['draft', 'open', 'archived'].includes(input.status)) throw badRequest('status', 'must be draft, open or archived');
@@ -120,6 +126,33 @@ export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNum
 async function contentOf(tx: Tx, revisionId: string): Promise<Content> {
   const revision = await tx.revision.findUnique({ where: { id: revisionId } });
   return Content.load(tx, revision?.manifest ?? '');
+}
+
+/**
+ * Both sides may have given a sibling the same slug (two change requests each adding "Intro", say),
+ * which a page-by-page merge cannot see. Keeps slugs unique among siblings: a page keeping its
+ * slug on main (`main`) keeps it, the others get a suffix. Answers the manifest to use.
+ */
+async function uniqueSlugsAfterMerge(tx: Tx, manifest: string, main: Content): Promise<string> {
+  const merged = await Content.load(tx, manifest);
+  const bySiblings = new Map<string, PageEntry[]>();
+  for (const page of await merged.allPages()) {
+    const key = `${page.parent ?? ''}\0${page.slug}`;
+    bySiblings.set(key, [...(bySiblings.get(key) ?? []), page]);
+  }
+  const clashes = [...bySiblings.values()].filter((pages) => pages.length > 1);
+  if (!clashes.length) return manifest;
+  const writer = new ContentWriter(merged);
+  const mainSlugs = await main.pages(clashes.flat().map((p) => p.id));
+  for (const pages of clashes) {
+    // The page main knows under this slug first, then by id (deterministic).
+    pages.sort((a, b) => Number(mainSlugs.get(b.id)?.slug === b.slug) - Number(mainSlugs.get(a.id)?.slug === a.slug) || (a.id < b.id ? -1 : 1));
+    for (const page of pages.slice(1)) {
+      const siblings = (await writer.allPages()).filter((p) => p.parent === page.parent);
+      await writer.put({ ...page, slug: uniqueSlug(page.slug, siblings, page.id) });
+    }
+  }
+  return writer.write(tx);
 }
 
 function conflictError(conflicts: MergeConflict[]) {
@@ -172,9 +205,10 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
         const [base, ours, theirs] = await Promise.all([contentOf(tx, cr.revisionMergedAncestor), contentOf(tx, space.revisionId), contentOf(tx, cr.revisionId)]);
         const merged = await mergeContents(tx, base, ours, theirs);
         if (!merged.manifest) throw conflictError(merged.conflicts);
+        const manifest = await uniqueSlugsAfterMerge(tx, merged.manifest, ours);
         revision = newId();
         await tx.revision.create({
-          data: { id: revision, spaceId, parents: [space.revisionId, cr.revisionId], type: 'merge', manifest: merged.manifest, createdById: ctx.caller.id },
+          data: { id: revision, spaceId, parents: [space.revisionId, cr.revisionId], type: 'merge', manifest, createdById: ctx.caller.id },
         });
       }
       await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision } });
@@ -204,9 +238,10 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
         const [base, ours, theirs] = await Promise.all([contentOf(tx, cr.revisionMergedAncestor), contentOf(tx, cr.revisionId), contentOf(tx, space.revisionId)]);
         const merged = await mergeContents(tx, base, ours, theirs);
         if (!merged.manifest) throw conflictError(merged.conflicts);
+        const manifest = await uniqueSlugsAfterMerge(tx, merged.manifest, theirs);
         head = newId();
         await tx.revision.create({
-          data: { id: head, spaceId, parents: [cr.revisionId, space.revisionId], type: 'update', manifest: merged.manifest, changeRequestId: cr.id, createdById: ctx.caller.id },
+          data: { id: head, spaceId, parents: [cr.revisionId, space.revisionId], type: 'update', manifest, changeRequestId: cr.id, createdById: ctx.caller.id },
         });
       }
       await tx.changeRequest.update({ where: { id: cr.id }, data: { revisionId: head, revisionMergedAncestor: space.revisionId } });
@@ -274,10 +309,10 @@ export async function reviewChangeRequest(ctx: Context, spaceId: string, idOrNum
   await requireSpace(ctx, spaceId, 'review');
   if (!['approved', 'changes-requested'].includes(status)) throw badRequest('status', 'must be approved or changes-requested');
   assertWritable(cr);
-  await ctx.prisma.changeRequestReview.upsert({
+  const review = await ctx.prisma.changeRequestReview.upsert({
     where: { changeRequestId_userId: { changeRequestId: cr.id, userId: ctx.caller.id } },
     create: { changeRequestId: cr.id, userId: ctx.caller.id, status, revisionId: cr.revisionId },
     update: { status, revisionId: cr.revisionId, createdAt: new Date() },
   });
-  return cr;
+  return { review, changeRequest: cr };
 }

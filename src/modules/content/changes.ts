@@ -24,7 +24,8 @@ export type ContentChange =
   | { type: 'update_page'; page: string; title?: string; parent?: string | null; position?: PagePosition | null; markdown?: string; href?: string; emoji?: string | null; description?: string | null; hidden?: boolean }
   | { type: 'delete_page'; page: string }
   | { type: 'revert_page'; page: string }
-  | { type: 'insert_files'; files: { name: string; contentType?: string; data: string }[] };
+  | { type: 'insert_files'; files: { name: string; contentType?: string; data: string }[] }
+  | { type: 'update_variables'; variables: Record<string, string | null> };
 
 export interface AppliedChanges {
   /** Ids of the pages inserted, in the order of the insert_page changes. */
@@ -35,6 +36,19 @@ export interface AppliedChanges {
 type Db = Prisma.TransactionClient;
 
 const FRONT_MATTER_FIELDS = ['title', 'description', 'emoji', 'hidden'] as const;
+
+/** Strict base64: groups of four, padding only at the end (unpadded tails of 2 or 3 allowed). */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$/;
+/** A media type without parameters (`image/png`): it becomes a response header when downloaded. */
+const MEDIA_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
+/** Variable names as `{{ variables.name }}` expressions reference them. */
+const VARIABLE_NAME = /^[\w-]{1,100}$/;
+
+/** The id of the page a change acts on: a non-empty string, else a 400 naming the field. */
+function pageIdOf(change: { page?: unknown }, field: string): string {
+  if (typeof change.page !== 'string' || !change.page) throw badRequest(`${field}.page`, 'is required (a page id)');
+  return change.page;
+}
 
 /** Reads a markdown body: its front matter may set title/description/emoji/hidden. */
 function readMarkdown(field: string, markdown: string) {
@@ -76,6 +90,7 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
   const writer = new ContentWriter(base);
   const at = now.toISOString();
   const result: AppliedChanges = { insertedPages: [], insertedFiles: [] };
+  const variables = { ...base.manifest.variables };
   // The tree is needed for parents, siblings and subtrees: load it once for the batch.
   let pages = await writer.allPages();
   const refresh = async () => (pages = await writer.allPages());
@@ -120,7 +135,7 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
         break;
       }
       case 'update_page': {
-        const current = await writer.get(change.page);
+        const current = await writer.get(pageIdOf(change, field));
         if (!current) throw notFound(`Page ${change.page}`);
         const next: PageEntry = { ...current, updatedAt: at };
         const md = change.markdown !== undefined ? readMarkdown(`${field}.markdown`, change.markdown) : undefined;
@@ -155,12 +170,12 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
         break;
       }
       case 'delete_page': {
-        if (!(await writer.get(change.page))) throw notFound(`Page ${change.page}`);
+        if (!(await writer.get(pageIdOf(change, field)))) throw notFound(`Page ${change.page}`);
         for (const id of subtreeIds(pages, change.page)) await writer.remove(id);
         break;
       }
       case 'revert_page': {
-        const original = await revertTo.page(change.page);
+        const original = await revertTo.page(pageIdOf(change, field));
         const current = await writer.get(change.page);
         if (!original && !current) throw notFound(`Page ${change.page}`);
         if (!original) for (const id of subtreeIds(pages, change.page)) await writer.remove(id);
@@ -168,7 +183,8 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
           if (original.parent && !pages.some((p) => p.id === original.parent)) {
             throw badRequest(`${field}.page`, 'its original parent no longer exists; move it first');
           }
-          await writer.put(original);
+          // Its old slug may have been taken by a sibling since: keep slugs unique among siblings.
+          await writer.put({ ...original, slug: uniqueSlug(original.slug, siblingsOf(original.parent, original.id), original.id) });
         }
         break;
       }
@@ -178,7 +194,13 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
         for (const [j, file] of change.files.entries()) {
           const at2 = `${field}.files[${j}]`;
           if (!file?.name || typeof file.name !== 'string') throw badRequest(`${at2}.name`, 'is required');
-          if (typeof file.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(file.data)) throw badRequest(`${at2}.data`, 'must be base64');
+          if (file.contentType !== undefined && (typeof file.contentType !== 'string' || !MEDIA_TYPE.test(file.contentType))) {
+            throw badRequest(`${at2}.contentType`, 'must be a media type such as image/png');
+          }
+          if (typeof file.data !== 'string') throw badRequest(`${at2}.data`, 'must be base64');
+          // Refuse an oversized upload before decoding it.
+          if (file.data.length > Math.ceil(MAX_FILE_BYTES / 3) * 4) throw badRequest(`${at2}.data`, `files are limited to ${MAX_FILE_BYTES} bytes`);
+          if (!BASE64.test(file.data)) throw badRequest(`${at2}.data`, 'must be base64');
           const bytes = Buffer.from(file.data, 'base64');
           if (bytes.length > MAX_FILE_BYTES) throw badRequest(`${at2}.data`, `files are limited to ${MAX_FILE_BYTES} bytes`);
           const blob = createHash('sha256').update(bytes).digest('hex');
@@ -190,8 +212,20 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
         writer.setFiles(files);
         break;
       }
+      case 'update_variables': {
+        const vars = change.variables as unknown;
+        if (!vars || typeof vars !== 'object' || Array.isArray(vars)) throw badRequest(`${field}.variables`, 'must be an object of name to string (null removes one)');
+        for (const [name, value] of Object.entries(vars)) {
+          if (!VARIABLE_NAME.test(name)) throw badRequest(`${field}.variables.${name}`, 'a name is 1 to 100 letters, digits, _ or -');
+          if (value === null) delete variables[name];
+          else if (typeof value === 'string') variables[name] = value;
+          else throw badRequest(`${field}.variables.${name}`, 'must be a string or null');
+        }
+        writer.setVariables({ ...variables });
+        break;
+      }
       default:
-        throw badRequest(`${field}.type`, 'must be insert_page, update_page, delete_page, revert_page or insert_files');
+        throw badRequest(`${field}.type`, 'must be insert_page, update_page, delete_page, revert_page, insert_files or update_variables');
     }
     await refresh();
   }

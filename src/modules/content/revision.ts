@@ -9,7 +9,7 @@ import { fileById, fileJson, listFiles, pageById, pagesJson, revisionJson, space
  * the same pages flat and typed.
  */
 export const RevisionType = builder.objectRef<ContentView>('Revision');
-const FileType = builder.objectRef<ReturnType<typeof fileJson>>('RevisionFile');
+export const FileType = builder.objectRef<ReturnType<typeof fileJson>>('RevisionFile');
 const FileList = listOf('RevisionFile', FileType);
 
 FileType.implement({

@@ -1,3 +1,4 @@
+import { badRequest } from '../../errors.js';
 import { boolParam, LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
 
 /**
@@ -70,23 +71,41 @@ function declare(args: Record<string, string>) {
     .join('');
 }
 
-export const contentRoutes: RestRoute[] = READS.flatMap((read) => [
-  {
-    method: 'GET' as const,
-    path: `/spaces/:spaceId/content${read.suffix}`,
-    operationId: read.spaceOperation,
-    document: `query ${read.spaceOperation}($spaceId: ID!${declare(read.args)}) { space(id: $spaceId) { content { ${read.selection} } } }`,
-    variables: (req: RestRequest) => ({ spaceId: req.params.spaceId, ...read.variables?.(req) }),
-    result: (data: any) => read.pick(data.space.content),
+/** Applies a template (a few pages) live to main or to a change request. */
+const TEMPLATE_ROUTE: RestRoute = {
+  method: 'POST',
+  path: '/spaces/:spaceId/content/template',
+  operationId: 'applyTemplateToSpace',
+  document: `mutation ApplyTemplate($spaceId: ID!, $input: ApplySpaceTemplateInput!) { applyTemplateToSpace(spaceId: $spaceId, input: $input) { revision } }`,
+  variables: (req: RestRequest) => {
+    if (typeof req.body.id !== 'string' || !req.body.id) throw badRequest('id', 'is required (a template id)');
+    return { spaceId: req.params.spaceId, input: { id: req.body.id, params: req.body.params, changeRequestId: req.body.changeRequestId } };
   },
-  {
-    method: 'GET' as const,
-    path: `/spaces/:spaceId/change-requests/:changeRequestId/content${read.suffix}`,
-    operationId: read.changeRequestOperation,
-    document: `query ${read.changeRequestOperation}($spaceId: ID!, $changeRequestId: String!${declare(read.args)}) {
-      space(id: $spaceId) { changeRequest(id: $changeRequestId) { content { ${read.selection} } } }
-    }`,
-    variables: (req: RestRequest) => ({ spaceId: req.params.spaceId, changeRequestId: req.params.changeRequestId, ...read.variables?.(req) }),
-    result: (data: any) => read.pick(data.space.changeRequest.content),
-  },
-]);
+  // 201 with no content, as the official operation answers.
+  result: () => undefined,
+  status: 201,
+};
+
+export const contentRoutes: RestRoute[] = [
+  ...READS.flatMap((read) => [
+    {
+      method: 'GET' as const,
+      path: `/spaces/:spaceId/content${read.suffix}`,
+      operationId: read.spaceOperation,
+      document: `query ${read.spaceOperation}($spaceId: ID!${declare(read.args)}) { space(id: $spaceId) { content { ${read.selection} } } }`,
+      variables: (req: RestRequest) => ({ spaceId: req.params.spaceId, ...read.variables?.(req) }),
+      result: (data: any) => read.pick(data.space.content),
+    },
+    {
+      method: 'GET' as const,
+      path: `/spaces/:spaceId/change-requests/:changeRequestId/content${read.suffix}`,
+      operationId: read.changeRequestOperation,
+      document: `query ${read.changeRequestOperation}($spaceId: ID!, $changeRequestId: String!${declare(read.args)}) {
+        space(id: $spaceId) { changeRequest(id: $changeRequestId) { content { ${read.selection} } } }
+      }`,
+      variables: (req: RestRequest) => ({ spaceId: req.params.spaceId, changeRequestId: req.params.changeRequestId, ...read.variables?.(req) }),
+      result: (data: any) => read.pick(data.space.changeRequest.content),
+    },
+  ]),
+  TEMPLATE_ROUTE,
+];

@@ -7,6 +7,7 @@ import { paginateArray, type PageArgs } from '../../pagination.js';
 import { documentFromMarkdown } from './markdown.js';
 import { Content, getBodies, type FileEntry } from './store.js';
 import { buildTree, flatten, resolveRelativeLink, type PageNode } from './tree.js';
+import { resolveDocumentRefs, type LinkEnv } from '../links/refs.js';
 
 /** The content a read is about: a space's main revision, or a change request's head. */
 export interface ContentView {
@@ -60,8 +61,11 @@ const DEFAULT_LAYOUT = {
   metadata: true,
 };
 
-/** The GitBook JSON of a page, and of its children (without bodies unless asked). */
-function pageJson(ctx: Context, view: ContentView, node: PageNode, bodies?: Map<string, string>, format?: Format | null): Record<string, unknown> {
+/**
+ * The GitBook JSON of a page, and of its children (without bodies unless asked). With `links`,
+ * documents carry page/file references for their links into the revision (see links/refs.ts).
+ */
+export function pageJson(ctx: Context, view: ContentView, node: PageNode, bodies?: Map<string, string>, format?: Format | null, links?: LinkEnv): Record<string, unknown> {
   const common = {
     id: node.id,
     title: node.title,
@@ -74,7 +78,7 @@ function pageJson(ctx: Context, view: ContentView, node: PageNode, bodies?: Map<
     return { ...common, kind: 'link', type: 'link', href: node.href, target: { kind: 'url', url: node.href } };
   }
   // Groups only exist at the top level (the write path enforces it), as in GitBook.
-  const children = node.children.map((c) => pageJson(ctx, view, c, bodies, format));
+  const children = node.children.map((c) => pageJson(ctx, view, c, bodies, format, links));
   if (node.type === 'group') {
     return { ...common, kind: 'group', type: 'group', slug: node.slug, path: node.path, pages: children };
   }
@@ -91,7 +95,7 @@ function pageJson(ctx: Context, view: ContentView, node: PageNode, bodies?: Map<
     // Lectern keeps no per-page layout yet: GitBook's defaults.
     layout: DEFAULT_LAYOUT,
     ...(markdown !== undefined && format === 'markdown' ? { markdown } : {}),
-    ...(markdown !== undefined && format !== 'markdown' ? { document: documentFromMarkdown(markdown) } : {}),
+    ...(markdown !== undefined && format !== 'markdown' ? { document: links ? resolveDocumentRefs(documentFromMarkdown(markdown), node, links) : documentFromMarkdown(markdown) } : {}),
   };
 }
 
@@ -109,7 +113,7 @@ export async function pageTree(ctx: Context, view: ContentView) {
 }
 
 export function fileJson(ctx: Context, file: FileEntry) {
-  return { id: file.id, name: file.name, contentType: file.contentType, downloadURL: ctx.urls.fileDownload(file.blob, file.name), size: file.size };
+  return { id: file.id, name: file.name, contentType: file.contentType, downloadURL: ctx.urls.fileDownload(file.blob, file.name, file.contentType), size: file.size };
 }
 
 export async function revisionJson(ctx: Context, view: ContentView, _opts: ReadOptions = {}) {
@@ -144,7 +148,7 @@ export interface PageReadOptions extends ReadOptions {
 export async function pageById(ctx: Context, view: ContentView, pageId: string, opts: PageReadOptions = {}) {
   if (opts.evaluated && !['true', 'false', 'deterministic-only'].includes(opts.evaluated)) throw badRequest('evaluated', 'must be true, false or deterministic-only');
   if (opts.dereferenced && !['true', 'false', 'reusable-contents'].includes(opts.dereferenced)) throw badRequest('dereferenced', 'must be true, false or reusable-contents');
-  const { byId } = await pageTree(ctx, view);
+  const { byId, byPath } = await pageTree(ctx, view);
   const node = byId.get(pageId);
   if (!node) throw notFound('Page');
   const bodies = node.body ? await getBodies(ctx.prisma, [node.body]) : new Map<string, string>();
@@ -156,7 +160,9 @@ export async function pageById(ctx: Context, view: ContentView, pageId: string, 
   // Child pages come with their bodies too (the schema requires one on each document page).
   const childBodies = await getBodies(ctx.prisma, flatten(node.children).map((n) => n.body).filter((b): b is string => !!b));
   for (const [hash, md] of childBodies) if (!bodies.has(hash)) bodies.set(hash, md);
-  return pageJson(ctx, view, node, bodies, opts.format ?? 'document');
+  const format = opts.format ?? 'document';
+  const links = format === 'document' ? { byPath, files: await view.content.files(), publicUrl: ctx.config.publicUrl, spaceId: view.space.id } : undefined;
+  return pageJson(ctx, view, node, bodies, format, links);
 }
 
 export async function listFiles(ctx: Context, view: ContentView, args: PageArgs) {

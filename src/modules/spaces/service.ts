@@ -7,6 +7,7 @@ import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { emptyManifest } from '../content/store.js';
+import { copySearchIndex, dropSearchIndexStatement } from '../content/search-index.js';
 import { placeAmongSiblings, type ContentPosition } from '../collections/positions.js';
 
 const ORDER = [{ position: 'asc' as const }, { id: 'asc' as const }];
@@ -130,7 +131,7 @@ export async function duplicateSpace(ctx: Context, id: string) {
   const title = [...source.title].slice(0, 50 - COPY_SUFFIX.length).join('') + COPY_SUFFIX;
   return ctx.prisma.$transaction(async (tx) => {
     const position = await placeAmongSiblings(tx, { organizationId: source.organizationId, parentId: source.parentId }, '', null);
-    return insertSpace(
+    const space = await insertSpace(
       tx,
       {
         organizationId: source.organizationId,
@@ -146,6 +147,11 @@ export async function duplicateSpace(ctx: Context, id: string) {
       },
       { revisionId: source.revisionId, manifest: (await tx.revision.findUnique({ where: { id: source.revisionId } }))?.manifest ?? '' },
     );
+    // The copy is searchable at once: the source's index rows are copied (main of the source is
+    // locked meanwhile, so its index matches the revision read here).
+    const [locked] = await tx.$queryRaw<{ revisionId: string }[]>`SELECT "revisionId" FROM "Space" WHERE id = ${source.id} FOR SHARE`;
+    await copySearchIndex(tx, source.id, locked!.revisionId, space.id, space.revisionId);
+    return space;
   });
 }
 
@@ -187,7 +193,10 @@ export async function transferSpace(ctx: Context, id: string, input: { organizat
 
 /** Permanently removes spaces deleted more than the retention period ago. Safe to run from any process. */
 export async function purgeDeletedSpaces(prisma: PrismaClient, retentionMs: number): Promise<number> {
-  const { count } = await prisma.space.deleteMany({ where: { deletedAt: { lt: new Date(Date.now() - retentionMs) } } });
+  const expiredIds = (await prisma.space.findMany({ where: { deletedAt: { lt: new Date(Date.now() - retentionMs) } }, select: { id: true } })).map((s) => s.id);
+  if (!expiredIds.length) return 0;
+  // The search index has no foreign key to its space (it is derived data): it goes with the space.
+  const [, { count }] = await prisma.$transaction([dropSearchIndexStatement(prisma, expiredIds), prisma.space.deleteMany({ where: { id: { in: expiredIds } } })]);
   return count;
 }
 

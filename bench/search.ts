@@ -1,0 +1,219 @@
+/**
+ * Search in a 10,000-page space: REST latency (HTTP, p50/p99) beside the raw SQL time of the same
+ * statements (the count and the result window the service runs, through `pg`), for queries of
+ * different selectivity; plus the cost of building the index and of keeping it current (a one-page
+ * edit vs a rename above 1,000 pages). The space is built straight through the content store.
+ * Uses DATABASE_URL when set, else an embedded PostgreSQL. Appends its table to bench/results.md.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { issueToken } from '../src/auth/tokens.js';
+import { readConfig } from '../src/config.js';
+import type { Database } from '../src/db/database.js';
+import { newId } from '../src/ids.js';
+import { rebuildSearchIndex, reindexSpace } from '../src/modules/content/search-index.js';
+import { Content, ContentWriter, putBody, type PageEntry } from '../src/modules/content/store.js';
+import { createOrganization } from '../src/modules/orgs/service.js';
+import { spaceSearchSql } from '../src/modules/search/service.js';
+import { createUser } from '../src/modules/users/service.js';
+import { startServer } from '../src/server.js';
+import { openBenchDatabase } from './support.js';
+
+const PAGES = Number(process.env.BENCH_PAGES ?? 10_000);
+const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 1);
+const LIMIT = 20;
+
+// A deterministic vocabulary and text generator: pages read like prose with a Zipf-ish word mix.
+let seed = 42;
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const VOCABULARY = Array.from({ length: 3000 }, (_, i) => `${['lor', 'ip', 'sum', 'dol', 'am', 'et', 'con', 'sec', 'tur', 'adi'][i % 10]}${i.toString(36)}`);
+const words = (n: number) => Array.from({ length: n }, () => VOCABULARY[Math.floor(random() ** 3 * VOCABULARY.length)]).join(' ');
+
+const markdownOf = (i: number) =>
+  [
+    `Page ${i} introduces ${words(12)} and the documentation.`,
+    '',
+    '## Overview',
+    '',
+    `${words(60)}. Cluster group${i % 100} material.`,
+    '',
+    '## Details',
+    '',
+    `${words(80)} unique${i} ${words(40)}.`,
+    '',
+    '### Notes',
+    '',
+    `${words(30)}.`,
+  ].join('\n');
+
+/** A three-level tree (10 top pages, 100 below them, the rest below those), written through the store. */
+async function seedSpace(db: Database, spaceId: string) {
+  const space = (await db.prisma.space.findUnique({ where: { id: spaceId } }))!;
+  const base = await Content.load(db.prisma, (await db.prisma.revision.findUnique({ where: { id: space.revisionId } }))!.manifest);
+  const writer = new ContentWriter(base);
+  const now = new Date().toISOString();
+  const bodies: string[] = [];
+  for (let i = 0; i < PAGES; i += 50) {
+    bodies.push(...(await Promise.all(Array.from({ length: Math.min(50, PAGES - i) }, (_, j) => putBody(db.prisma, markdownOf(i + j), [])))));
+  }
+  const ids: string[] = [];
+  for (let i = 0; i < PAGES; i++) {
+    const id = newId();
+    const parent = i < 10 ? null : i < 110 ? ids[i % 10]! : ids[10 + (i % 100)]!;
+    const entry: PageEntry = { id, parent, position: i, type: 'document', title: `Page ${i}`, slug: `page-${i}`, body: bodies[i], createdAt: now, updatedAt: now };
+    await writer.put(entry);
+    ids.push(id);
+  }
+  const manifest = await writer.write(db.prisma);
+  const revision = newId();
+  await db.prisma.revision.create({ data: { id: revision, spaceId, parents: [space.revisionId], manifest } });
+  await db.prisma.space.update({ where: { id: spaceId }, data: { revisionId: revision } });
+  return { ids, revision, writer: new ContentWriter(await Content.load(db.prisma, manifest)) };
+}
+
+/** A closed loop of CONCURRENCY callers for DURATION_MS; latencies in ms. */
+async function measure(run: () => Promise<void>) {
+  for (let i = 0; i < 10; i++) await run();
+  const latencies: number[] = [];
+  const until = performance.now() + DURATION_MS;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        await run();
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
+  return { count: latencies.length, p50: pct(0.5), p99: pct(0.99) };
+}
+
+async function main() {
+  const bench = await openBenchDatabase('search');
+  const { db, server, database } = bench;
+  const user = await createUser(db.prisma, { email: 'bench@search.test', name: 'Bench' });
+  const org = await createOrganization(db.prisma, { title: 'Search bench', ownerId: user.id });
+  const token = await issueToken(db.prisma, user.id);
+  const app = await startServer({ ...readConfig({}), port: 0 }, { db });
+  const call = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${app.url}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const json = (await res.json()) as any;
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const space = await call('POST', `/v1/orgs/${org.id}/spaces`, { title: `${PAGES} pages` });
+
+  let t = performance.now();
+  const seeded = await seedSpace(db, space.id);
+  const seedMs = performance.now() - t;
+  t = performance.now();
+  await db.prisma.$transaction((tx) => rebuildSearchIndex(tx, space.id, seeded.revision), { timeout: 600_000 });
+  const indexMs = performance.now() - t;
+  const sections = await db.prisma.searchSection.count({ where: { spaceId: space.id } });
+  // What autovacuum would soon do after a bulk load: GIN's pending list merged, statistics taken.
+  await db.pool.query('VACUUM ANALYZE "SearchSection"');
+  console.log(`seeded ${PAGES} pages in ${seedMs.toFixed(0)} ms; index of ${sections} sections built in ${indexMs.toFixed(0)} ms`);
+
+  const raw = new pg.Pool({ ...server, database, max: Math.max(2, CONCURRENCY * 2) });
+  const queries = [
+    { label: 'one page (rare word)', query: `unique${Math.floor(PAGES / 2)}` },
+    { label: '~1% of pages', query: 'group42' },
+    { label: 'phrase', query: '"cluster group7"' },
+    { label: 'two common words', query: `${VOCABULARY[0]} ${VOCABULARY[1]}` },
+    { label: 'every page', query: 'documentation' },
+  ];
+  const rows: string[] = [];
+  for (const { label, query } of queries) {
+    const url = `/v1/spaces/${space.id}/search?query=${encodeURIComponent(query)}&limit=${LIMIT}`;
+    const first = await call('GET', url);
+    const get = async () => {
+      const res = await fetch(`${app.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
+      if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+      await res.arrayBuffer();
+    };
+    const rest = await measure(get);
+    const statementsBefore = db.statements.count;
+    for (let i = 0; i < 10; i++) await get();
+    const statements = (db.statements.count - statementsBefore) / 10;
+    // The same two statements the service sends (in parallel, as it does), straight through pg.
+    const count = spaceSearchSql.count(space.id, query);
+    const window = spaceSearchSql.window(space.id, query, 0, LIMIT);
+    const sql = await measure(async () => {
+      await Promise.all([raw.query(count.text, count.values), raw.query(window.text, window.values)]);
+    });
+    rows.push(
+      `| ${label} | \`${query}\` | ${first.count} | ${rest.p50.toFixed(2)} | ${rest.p99.toFixed(2)} | ${sql.p50.toFixed(2)} | ${sql.p99.toFixed(2)} | ${statements.toFixed(1)} |`,
+    );
+    console.log(rows.at(-1));
+  }
+
+  // Keeping the index current: the reindex step alone, inside a transaction that is rolled back.
+  const reindexCost = async (label: string, change: (w: ContentWriter) => Promise<void>) => {
+    const writer = new ContentWriter(seeded.writer.base);
+    await change(writer);
+    const manifest = await writer.write(db.prisma);
+    const revision = newId();
+    await db.prisma.revision.create({ data: { id: revision, spaceId: space.id, parents: [seeded.revision], manifest } });
+    let ms = 0;
+    let touched = 0;
+    await db.prisma
+      .$transaction(
+        async (tx) => {
+          const t0 = performance.now();
+          await reindexSpace(tx, space.id, seeded.revision, revision);
+          ms = performance.now() - t0;
+          touched = await tx.searchSection.count({ where: { spaceId: space.id, revisionId: revision } });
+          throw new Error('rollback');
+        },
+        { timeout: 600_000 },
+      )
+      .catch((e) => {
+        if ((e as Error).message !== 'rollback') throw e;
+      });
+    return `| ${label} | ${touched} | ${ms.toFixed(1)} |`;
+  };
+  const [leafId, topId] = [seeded.ids[PAGES - 1]!, seeded.ids[3]!];
+  const leaf = (await seeded.writer.get(leafId))!;
+  const top = (await seeded.writer.get(topId))!;
+  const newBody = await putBody(db.prisma, `${markdownOf(0)}\n\nAn edit.`, []);
+  const reindexRows = [
+    await reindexCost('one page body edited', (w) => w.put({ ...leaf, body: newBody })),
+    await reindexCost('one leaf page renamed', (w) => w.put({ ...leaf, title: 'Renamed leaf', slug: 'renamed-leaf' })),
+    await reindexCost(`top page renamed (${Math.round((PAGES - 10) / 10)} pages below)`, (w) => w.put({ ...top, title: 'Renamed top', slug: 'renamed-top' })),
+  ];
+  reindexRows.forEach((r) => console.log(r));
+
+  const table = [
+    '',
+    `## Search: one space of ${PAGES} pages (${sections} sections) — ${new Date().toISOString()}, ${bench.mode}, ${os.cpus().length} cores, concurrency ${CONCURRENCY}, ${DURATION_MS} ms per row`,
+    '',
+    `Seeded through the content store in ${seedMs.toFixed(0)} ms; full index build (rebuildSearchIndex) ${indexMs.toFixed(0)} ms.`,
+    '',
+    `| query | text | pages found | REST p50 ms | REST p99 ms | raw SQL p50 ms | raw SQL p99 ms | SQL statements / request |`,
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `REST: GET /v1/spaces/:id/search?limit=${LIMIT} over HTTP (loopback), statements include the token lookup. Raw SQL: the service's`,
+    'two statements (total and result window with snippets) run in parallel through `pg`.',
+    '',
+    '| keeping the index current (reindexSpace alone) | rows rewritten | ms |',
+    '|---|---|---|',
+    ...reindexRows,
+    '',
+  ].join('\n');
+  console.log(table);
+  fs.appendFileSync(path.join(import.meta.dirname, 'results.md'), table);
+  await raw.end();
+  await app.close();
+  await bench.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
