@@ -3,6 +3,7 @@ import { issueToken } from './auth/tokens.js';
 import { readConfig } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { rebuildSearchIndex } from './modules/content/search-index.js';
 import { createOrganization } from './modules/orgs/service.js';
 import { createUser } from './modules/users/service.js';
 import { startServer } from './server.js';
@@ -14,6 +15,7 @@ const USAGE = `lectern — self-hostable documentation platform API
   lectern user create --email E --name N [--org-title T]
   lectern token create --user USER_ID
   lectern org create --title T --owner USER_ID
+  lectern reindex [--space SPACE_ID]             rebuild the search index (all live spaces, or one)
 `;
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -40,7 +42,7 @@ async function main(argv: string[]) {
   const [command, sub, ...rest] = argv;
   const { values } = parseArgs({
     args: sub && !sub.startsWith('--') ? rest : argv.slice(1),
-    options: { email: { type: 'string' }, name: { type: 'string' }, 'org-title': { type: 'string' }, user: { type: 'string' }, title: { type: 'string' }, owner: { type: 'string' } },
+    options: { space: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, 'org-title': { type: 'string' }, user: { type: 'string' }, title: { type: 'string' }, owner: { type: 'string' } },
     strict: true,
   });
 
@@ -75,6 +77,17 @@ async function main(argv: string[]) {
       return withDatabase(async (db) => print({ token: await issueToken(db.prisma, required(values, 'user'), 'cli') }));
     case 'org create':
       return withDatabase(async (db) => print(await createOrganization(db.prisma, { title: required(values, 'title'), ownerId: required(values, 'owner') })));
+    case 'reindex':
+      return withDatabase(async (db) => {
+        const where = typeof values.space === 'string' ? { id: values.space } : { deletedAt: null };
+        const spaces = await db.prisma.space.findMany({ where, select: { id: true, revisionId: true } });
+        if (typeof values.space === 'string' && !spaces.length) throw new Error(`no space ${values.space}`);
+        for (const space of spaces) {
+          // One transaction per space: a large space takes a while, others are not held up.
+          await db.prisma.$transaction((tx) => rebuildSearchIndex(tx, space.id, space.revisionId), { timeout: 10 * 60_000 });
+        }
+        print({ reindexed: spaces.length });
+      });
     default:
       process.stderr.write(USAGE);
       process.exitCode = command ? 2 : 0;

@@ -49,6 +49,17 @@ describe('lectern CLI on a PostgreSQL server (DATABASE_URL)', () => {
     const org = JSON.parse((await run('node', [BIN, 'org', 'create', '--title', 'Second', '--owner', created.user.id], { env })).stdout);
     expect(org.title).toBe('Second');
 
+    // reindex rebuilds a space's search index from its main content.
+    const space = (await h.call('POST', `/v1/orgs/${created.organization.id}/spaces`, { token: created.token, body: { title: 'Docs' } })).body;
+    const live = await h.call('POST', `/v1/spaces/${space.id}/content`, { token: created.token, body: { changes: [{ type: 'insert_page', title: 'Boilers', markdown: 'Steam engines' }] } });
+    expect(live.status).toBe(200);
+    const indexed = await h.db.prisma.searchSection.count({ where: { spaceId: space.id } });
+    expect(indexed).toBeGreaterThan(0);
+    await h.db.prisma.searchSection.deleteMany({ where: { spaceId: space.id } });
+    const reindexed = JSON.parse((await run('node', [BIN, 'reindex', '--space', space.id], { env })).stdout);
+    expect(reindexed).toEqual({ reindexed: 1 });
+    expect(await h.db.prisma.searchSection.count({ where: { spaceId: space.id } })).toBe(indexed);
+
     const duplicate = await run('node', [BIN, 'user', 'create', '--email', 'ada@example.com', '--name', 'Ada'], { env }).catch((e) => e);
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toContain('already exists');
