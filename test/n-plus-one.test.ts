@@ -83,3 +83,32 @@ describe('nested organization query', () => {
     expect(largeCount).toMatchInlineSnapshot(`7`);
   });
 });
+
+describe('nested content', () => {
+  it("reads every space's page tree in a constant number of statements", async () => {
+    const build = async (spaces: number) => {
+      const owner = await h.owner();
+      for (let i = 0; i < spaces; i++) {
+        const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: `S${i}` } })).body;
+        const res = await h.call('POST', `/v1/spaces/${space.id}/content`, {
+          token: owner.token,
+          body: { changes: [{ type: 'insert_page', title: 'A', markdown: 'a' }, { type: 'insert_page', title: 'B', markdown: 'b' }] },
+        });
+        expect(res.status).toBe(200);
+      }
+      return owner;
+    };
+    const query = `query($id: ID!) { organization(id: $id) { spaces(limit: 100) { items { id content { id pageList { id title path } pages files { count } } } } } }`;
+    const measure = async (owner: Awaited<ReturnType<typeof build>>) => {
+      const before = h.db.statements.count;
+      const res = await h.graphql(owner.token, query, { id: owner.orgId });
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.organization.spaces.items[0].content.pageList).toHaveLength(2);
+      return h.db.statements.count - before;
+    };
+    const small = await measure(await build(2));
+    const large = await measure(await build(8));
+    expect(large).toBe(small);
+    expect(large).toMatchInlineSnapshot(`10`);
+  });
+});

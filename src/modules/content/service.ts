@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { Context } from '../../context.js';
 import { requireSpace } from '../../auth/permissions.js';
 import { badRequest, notFound } from '../../errors.js';
@@ -5,7 +6,7 @@ import type { Revision, Space } from '../../generated/prisma/client.js';
 import { perRequest } from '../../loaders.js';
 import { paginateArray, type PageArgs } from '../../pagination.js';
 import { documentFromMarkdown } from './markdown.js';
-import { Content, getBodies, type FileEntry } from './store.js';
+import { Content, getObjects, type FileEntry } from './store.js';
 import { buildTree, flatten, resolveRelativeLink, type PageNode } from './tree.js';
 import { resolveDocumentRefs, type LinkEnv } from '../links/refs.js';
 
@@ -16,16 +17,40 @@ export interface ContentView {
   content: Content;
 }
 
-/** Contents loaded once per request, by manifest. */
+/**
+ * Contents loaded once per request, by manifest, with their objects fetched through one batching
+ * loader: listing the content of many spaces costs one query per level (revisions, manifests,
+ * shards), not one per space.
+ */
+const objectLoader = perRequest(
+  (ctx: Context) =>
+    new DataLoader<string, unknown>(async (hashes) => {
+      const found = await getObjects<unknown>(ctx.prisma, [...hashes]);
+      return hashes.map((h) => found.get(h));
+    }),
+);
 const contents = perRequest((ctx: Context) => new Map<string, Promise<Content>>());
+
+/** Markdown bodies by hash, through the request's batching loader. */
+export async function bodiesOf(ctx: Context, hashes: string[]): Promise<Map<string, string>> {
+  const values = await objectLoader(ctx).loadMany(hashes);
+  return new Map(hashes.flatMap((h, i) => (values[i] && !(values[i] instanceof Error) ? [[h, (values[i] as { markdown: string }).markdown]] : [])));
+}
 export function loadContent(ctx: Context, manifest: string): Promise<Content> {
   const cache = contents(ctx);
-  if (!cache.has(manifest)) cache.set(manifest, Content.load(ctx.prisma, manifest));
+  if (!cache.has(manifest)) {
+    const loader = objectLoader(ctx);
+    const fetch = async <T>(hashes: string[]) => {
+      const values = await loader.loadMany(hashes);
+      return new Map(hashes.flatMap((h, i) => (values[i] !== undefined && !(values[i] instanceof Error) ? [[h, values[i] as T]] : [])));
+    };
+    cache.set(manifest, Content.load(ctx.prisma, manifest, fetch));
+  }
   return cache.get(manifest)!;
 }
 
 export async function requireRevision(ctx: Context, spaceId: string, revisionId: string): Promise<Revision> {
-  const revision = await ctx.prisma.revision.findUnique({ where: { id: revisionId } });
+  const revision = await ctx.loaders.revision.load(revisionId);
   if (!revision || revision.spaceId !== spaceId) throw notFound('Revision');
   return revision;
 }
@@ -104,7 +129,7 @@ export function pageJson(ctx: Context, view: ContentView, node: PageNode, bodies
  * included: listings carry the markdown (one query for all bodies, no parsing).
  */
 async function treeJson(ctx: Context, view: ContentView, roots: PageNode[], byId: Map<string, PageNode>) {
-  const bodies = await getBodies(ctx.prisma, [...byId.values()].map((n) => n.body).filter((b): b is string => !!b));
+  const bodies = await bodiesOf(ctx, [...byId.values()].map((n) => n.body).filter((b): b is string => !!b));
   return roots.map((n) => pageJson(ctx, view, n, bodies, 'markdown'));
 }
 
@@ -151,14 +176,14 @@ export async function pageById(ctx: Context, view: ContentView, pageId: string, 
   const { byId, byPath } = await pageTree(ctx, view);
   const node = byId.get(pageId);
   if (!node) throw notFound('Page');
-  const bodies = node.body ? await getBodies(ctx.prisma, [node.body]) : new Map<string, string>();
+  const bodies = node.body ? await bodiesOf(ctx, [node.body]) : new Map<string, string>();
   if (node.body && opts.evaluated && opts.evaluated !== 'false') {
     // Evaluating expressions: `{{ variables.name }}` takes the space's (or page's) variable value.
     const vars = view.content.manifest.variables;
     bodies.set(node.body, bodies.get(node.body)!.replace(/\{\{\s*(?:space\.)?(?:vars|variables)\.([\w-]+)\s*\}\}/g, (m, name: string) => vars[name] ?? m));
   }
   // Child pages come with their bodies too (the schema requires one on each document page).
-  const childBodies = await getBodies(ctx.prisma, flatten(node.children).map((n) => n.body).filter((b): b is string => !!b));
+  const childBodies = await bodiesOf(ctx, flatten(node.children).map((n) => n.body).filter((b): b is string => !!b));
   for (const [hash, md] of childBodies) if (!bodies.has(hash)) bodies.set(hash, md);
   const format = opts.format ?? 'document';
   const links = format === 'document' ? { byPath, files: await view.content.files(), publicUrl: ctx.config.publicUrl, spaceId: view.space.id } : undefined;

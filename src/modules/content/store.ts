@@ -95,28 +95,35 @@ export async function emptyManifest(db: Db): Promise<string> {
   return hash!;
 }
 
+/** Fetches objects by hash; a request passes a batching one so many contents load together. */
+export type ObjectFetcher = <T>(hashes: string[]) => Promise<Map<string, T>>;
+
 /** A revision's content, loaded lazily shard by shard. */
 export class Content {
   private shardCache = new Map<number, Shard>();
   private filesCache: FileEntry[] | undefined;
+  private readonly fetch: ObjectFetcher;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     readonly manifest: Manifest,
-  ) {}
+    fetch?: ObjectFetcher,
+  ) {
+    this.fetch = fetch ?? (<T>(hashes: string[]) => getObjects<T>(db, hashes));
+  }
 
-  static async load(db: Db, manifestHash: string): Promise<Content> {
-    if (!manifestHash) return new Content(db, EMPTY_MANIFEST);
-    const manifest = (await getObjects<Manifest>(db, [manifestHash])).get(manifestHash);
+  static async load(db: Db, manifestHash: string, fetch?: ObjectFetcher): Promise<Content> {
+    if (!manifestHash) return new Content(db, EMPTY_MANIFEST, fetch);
+    const manifest = (await (fetch ?? (<T>(h: string[]) => getObjects<T>(db, h)))<Manifest>([manifestHash])).get(manifestHash);
     if (!manifest) throw new Error(`missing manifest ${manifestHash}`);
-    return new Content(db, manifest);
+    return new Content(db, manifest, fetch);
   }
 
   /** Loads the given shards (all when omitted) in one query. */
   async loadShards(indexes?: number[]): Promise<void> {
     const wanted = (indexes ?? [...Array(SHARDS).keys()]).filter((i) => !this.shardCache.has(i));
     const hashes = wanted.map((i) => this.manifest.shards[i]).filter((h): h is string => !!h);
-    const objects = await getObjects<Shard>(this.db, hashes);
+    const objects = await this.fetch<Shard>(hashes);
     for (const i of wanted) this.shardCache.set(i, this.manifest.shards[i] ? objects.get(this.manifest.shards[i]!)! : {});
   }
 
@@ -147,7 +154,7 @@ export class Content {
 
   async files(): Promise<FileEntry[]> {
     if (!this.filesCache) {
-      const files = this.manifest.files ? (await getObjects<{ files: FileEntry[] }>(this.db, [this.manifest.files])).get(this.manifest.files) : undefined;
+      const files = this.manifest.files ? (await this.fetch<{ files: FileEntry[] }>([this.manifest.files])).get(this.manifest.files) : undefined;
       this.filesCache = files?.files ?? [];
     }
     return this.filesCache;

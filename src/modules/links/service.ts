@@ -2,8 +2,8 @@ import type { Context } from '../../context.js';
 import { badRequest, notFound } from '../../errors.js';
 import { perRequest } from '../../loaders.js';
 import { paginateArray, type ListPage, type PageArgs } from '../../pagination.js';
-import { fileJson, pageJson, pageTree, viewOf, type ContentView } from '../content/service.js';
-import { getBodies, type FileEntry } from '../content/store.js';
+import { bodiesOf, fileJson, pageJson, pageTree, viewOf, type ContentView } from '../content/service.js';
+import type { FileEntry } from '../content/store.js';
 import { flatten, type PageNode } from '../content/tree.js';
 import { resolveHref, type LinkEnv, type LinkStatus } from './refs.js';
 
@@ -124,7 +124,7 @@ export type LinkListing = ListPage<UsageJson> & { stats: LinkStats };
  * loaded in one query for the pages shown. A location names a page: its subpages are not repeated.
  */
 async function pageObjects(ctx: Context, view: ContentView, nodes: PageNode[]) {
-  const bodies = await getBodies(ctx.prisma, [...new Set(nodes.map((n) => n.body).filter((b): b is string => !!b))]);
+  const bodies = await bodiesOf(ctx, [...new Set(nodes.map((n) => n.body).filter((b): b is string => !!b))]);
   const made = new Map<PageNode, Record<string, unknown>>();
   return (node: PageNode) => {
     if (!made.has(node)) made.set(node, pageJson(ctx, view, { ...node, children: [] }, bodies, 'markdown'));

@@ -13,6 +13,7 @@ const NO_COUNTS: SpaceCounts = { comments: 0, changeRequests: 0, changeRequestsO
 export function spaceLoaders(prisma: PrismaClient) {
   return {
     space: byId((ids) => prisma.space.findMany({ where: { id: { in: ids } } })),
+    revision: byId((ids) => prisma.revision.findMany({ where: { id: { in: ids } } })),
     /** Counts of a batch of spaces in one statement, however many spaces. */
     spaceCounts: batched<string, SpaceCounts>(async (spaceIds) => {
       const rows = await prisma.$queryRaw<{ id: string; comments: number; total: number; open: number; draft: number }[]>`
