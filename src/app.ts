@@ -3,16 +3,18 @@ import { createYoga } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { User } from './generated/prisma/client.js';
 import { bearerToken, hashToken } from './auth/tokens.js';
-import { createContext, type Services } from './context.js';
+import { createContext, type Services, type Session } from './context.js';
 import { errorBody } from './errors.js';
 import { schema } from './graphql/schema.js';
 import { createRestAdapter, errorResponse, json, prepareRoutes } from './rest/adapter.js';
 import { routes } from './rest/routes.js';
 import { serveDownload } from './downloads.js';
+import { serveSso } from './modules/sso/http.js';
 
 interface ServerContext {
   services: Services;
   caller: User;
+  session: Session;
 }
 
 /** Whether a request to /graphql only wants the GraphiQL page (no operation), which needs no token. */
@@ -27,7 +29,7 @@ export function createApp(services: Services) {
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
-    context: ({ services, caller }) => createContext(services, caller),
+    context: ({ services, caller, session }) => createContext(services, caller, session),
     renderGraphiQL,
     graphiql: { title: 'Lectern GraphiQL', defaultQuery: '# Add your token in Headers: {"Authorization": "Bearer <token>"}\n{ viewer { id displayName } }' },
     maskedErrors: {
@@ -46,20 +48,23 @@ export function createApp(services: Services) {
 
   const prepared = prepareRoutes(schema, routes);
   const rest = createRestAdapter(schema, prepared, async (request, document, variableValues) => {
-    const { contextFactory, execute, schema: envelopedSchema } = yoga.getEnveloped({ request, services, caller: (request as any).caller } as never);
+    const { contextFactory, execute, schema: envelopedSchema } = yoga.getEnveloped({ request, services, caller: (request as any).caller, session: (request as any).session } as never);
     const contextValue = await contextFactory();
     return execute({ schema: envelopedSchema, document, variableValues, contextValue }) as never;
   });
 
-  async function authenticate(request: Request): Promise<User | null> {
+  async function authenticate(request: Request): Promise<{ caller: User; session: Session } | null> {
     const token = bearerToken(request);
     if (!token) return null;
     // Every request runs this: one statement, on the pool directly (Prisma would issue two).
-    const { rows } = await services.db.pool.query<User>(
-      'SELECT u.* FROM "ApiToken" t JOIN "User" u ON u.id = t."userId" WHERE t.hash = $1',
+    // Tokens of SSO sessions expire and carry the organization they reach (src/modules/sso).
+    const { rows } = await services.db.pool.query<User & { __ssoOrganizationId: string | null }>(
+      'SELECT u.*, t."ssoOrganizationId" AS "__ssoOrganizationId" FROM "ApiToken" t JOIN "User" u ON u.id = t."userId" WHERE t.hash = $1 AND (t."expiresAt" IS NULL OR t."expiresAt" > now())',
       [hashToken(token)],
     );
-    return rows[0] ?? null;
+    if (!rows[0]) return null;
+    const { __ssoOrganizationId: ssoOrganizationId, ...caller } = rows[0];
+    return { caller: caller as User, session: { ssoOrganizationId } };
   }
 
   async function handle(request: Request): Promise<Response> {
@@ -74,19 +79,21 @@ export function createApp(services: Services) {
       }
     }
     if (pathname.startsWith('/exports/') || pathname.startsWith('/files/')) return serveDownload(services, request, pathname);
+    if (pathname.startsWith('/sso/')) return serveSso(services, request, pathname);
     const isRest = pathname === '/v1' || pathname.startsWith('/v1/');
     const isGraphQL = pathname === '/graphql';
     if (!isRest && !isGraphQL) return errorResponse(404, 'No such endpoint');
     if (isGraphQL && wantsGraphiQL(request)) return yoga.fetch(request, { services } as ServerContext);
 
-    const caller = await authenticate(request);
-    if (!caller) {
+    const authenticated = await authenticate(request);
+    if (!authenticated) {
       const headers = { 'www-authenticate': 'Bearer' };
       if (isRest) return json(401, errorBody(401, 'Authentication required: send Authorization: Bearer <token>'), headers);
       return json(401, { errors: [{ message: 'Authentication required: send Authorization: Bearer <token>', extensions: { code: 'UNAUTHENTICATED' } }] }, headers);
     }
-    if (isGraphQL) return yoga.fetch(request, { services, caller });
-    Object.assign(request, { caller });
+    const { caller, session } = authenticated;
+    if (isGraphQL) return yoga.fetch(request, { services, caller, session });
+    Object.assign(request, { caller, session });
     return rest.fetch(request);
   }
 

@@ -5,6 +5,7 @@ import type { Urls } from './urls.js';
 import { orgLoaders } from './modules/orgs/loaders.js';
 import { spaceLoaders } from './modules/spaces/loaders.js';
 import { collectionLoaders } from './modules/collections/loaders.js';
+import { siteLoaders } from './modules/sites/loaders.js';
 
 /** What every request shares: the process-wide services. */
 export interface Services {
@@ -13,10 +14,21 @@ export interface Services {
   urls: Urls;
 }
 
+/**
+ * How the caller's token was issued. `ssoOrganizationId`: the organization whose SAML sign-in
+ * issued it (the token then reaches only that organization); null for an ordinary API token.
+ */
+export interface Session {
+  ssoOrganizationId: string | null;
+}
+
+export const ORDINARY_SESSION: Session = { ssoOrganizationId: null };
+
 /** The per-request GraphQL context: the caller and their own dataloaders. */
 export interface Context extends Services {
   prisma: PrismaClient;
   caller: User;
+  session: Session;
   loaders: ReturnType<typeof createLoaders>;
 }
 
@@ -25,9 +37,10 @@ function createLoaders(prisma: PrismaClient, caller: User) {
     ...orgLoaders(prisma, caller),
     ...spaceLoaders(prisma),
     ...collectionLoaders(prisma),
+    ...siteLoaders(prisma),
   };
 }
 
-export function createContext(services: Services, caller: User): Context {
-  return { ...services, prisma: services.db.prisma, caller, loaders: createLoaders(services.db.prisma, caller) };
+export function createContext(services: Services, caller: User, session: Session = ORDINARY_SESSION): Context {
+  return { ...services, prisma: services.db.prisma, caller, session, loaders: createLoaders(services.db.prisma, caller) };
 }

@@ -14,6 +14,13 @@ export function createUrls(publicUrl: string) {
       location: api(`/spaces/${spaceId}/change-requests/${id}`),
       app: app(`/s/${spaceId}/~/changes/${number}`),
     }),
+    /** A comment on a space's main content, or on a change request when `changeRequestId` is set. */
+    comment: (spaceId: string, changeRequestId: string | null, id: string) => ({
+      location: api(`/spaces/${spaceId}${changeRequestId ? `/change-requests/${changeRequestId}` : ''}/comments/${id}`),
+    }),
+    commentReply: (spaceId: string, changeRequestId: string | null, commentId: string, id: string) => ({
+      location: api(`/spaces/${spaceId}${changeRequestId ? `/change-requests/${changeRequestId}` : ''}/comments/${commentId}/replies/${id}`),
+    }),
     /**
      * File bytes, addressed by content hash (unguessable): served without a token, like a signed URL.
      * The declared content type rides along (the blob itself is bytes only; equal bytes are shared).
@@ -21,6 +28,35 @@ export function createUrls(publicUrl: string) {
     fileDownload: (blob: string, name: string, contentType?: string) =>
       `${publicUrl}/files/${blob}/${encodeURIComponent(name)}${contentType ? `?type=${encodeURIComponent(contentType)}` : ''}`,
     pdfExport: (id: string) => `${publicUrl}/exports/${id}.pdf`,
+    site: (organizationId: string, id: string) => ({ location: api(`/orgs/${organizationId}/sites/${id}`), app: app(`/o/${organizationId}/sites/${id}`) }),
+    /**
+     * Where a site (or a page of it: `path` segments) is published: on its proxy origin or custom
+     * hostname when set, else on this server, `/public/<org hostname or id>/sites/<basename or id>`.
+     * `shareKey` (share-link sites) rides along as `?share=`.
+     */
+    publishedSite: (
+      site: { id: string; organizationId: string; hostname: string | null; basename: string | null; proxy: string | null },
+      orgHostname: string | null,
+      opts: { path?: string[]; shareKey?: string | null } = {},
+    ) => {
+      const base = site.proxy
+        ? `https://${site.proxy}`
+        : site.hostname
+          ? `https://${site.hostname}`
+          : `${publicUrl}/public/${encodeURIComponent(orgHostname ?? site.organizationId)}/sites/${encodeURIComponent(site.basename ?? site.id)}`;
+      const path = (opts.path ?? []).filter(Boolean).map((p) => p.split('/').map(encodeURIComponent).join('/')).join('/');
+      return `${base}${path ? `/${path}` : ''}${opts.shareKey ? `?share=${encodeURIComponent(opts.shareKey)}` : ''}`;
+    },
+    samlProvider: (organizationId: string, id: string) => ({ location: api(`/orgs/${organizationId}/saml/${id}`) }),
+    /**
+     * Lectern's service-provider side of one SAML provider (served outside /v1, without a token):
+     * the entity id is also where its metadata is served.
+     */
+    samlService: (id: string) => ({
+      entityID: `${publicUrl}/sso/saml/${id}/metadata`,
+      acsURL: `${publicUrl}/sso/saml/${id}/acs`,
+      startURL: `${publicUrl}/sso/saml/${id}/start`,
+    }),
   };
 }
 

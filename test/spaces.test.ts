@@ -402,12 +402,13 @@ describe('space counts', () => {
     const statuses = ['open', 'open', 'open', 'draft', 'draft', 'merged', 'archived'];
     await h.db.prisma.changeRequest.createMany({ data: statuses.map((status, i) => ({ id: newId(), spaceId: space.id, number: i + 1, status })) });
     await h.db.prisma.changeRequest.create({ data: { id: newId(), spaceId: quiet.id, number: 1, status: 'draft' } });
+    const comment = (spaceId: string, revisionId: string, status: string) => ({ id: newId(), spaceId, status, postedById: owner.id, markdown: 'Note', revisionId });
     await h.db.prisma.comment.createMany({
       data: [
-        { id: newId(), spaceId: space.id, status: 'open' },
-        { id: newId(), spaceId: space.id, status: 'open' },
-        { id: newId(), spaceId: space.id, status: 'resolved' },
-        { id: newId(), spaceId: quiet.id, status: 'resolved' },
+        comment(space.id, space.revision, 'open'),
+        comment(space.id, space.revision, 'open'),
+        comment(space.id, space.revision, 'resolved'),
+        comment(quiet.id, quiet.revision, 'resolved'),
       ],
     });
     const expected = { comments: 2, changeRequests: 7, changeRequestsOpen: 3, changeRequestsDraft: 2 };

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { Context } from '../context.js';
 import { perRequest } from '../loaders.js';
 import { forbidden, notFound } from '../errors.js';
-import type { Collection, Member, Organization, Space } from '../generated/prisma/client.js';
+import type { Collection, Member, Organization, Site, Space } from '../generated/prisma/client.js';
 import { atLeast, higher, isRole, type RoleName } from './roles.js';
 
 /**
@@ -15,11 +15,41 @@ import { atLeast, higher, isRole, type RoleName } from './roles.js';
  *   Guests get nothing by default. Public and unlisted spaces can be read by any signed-in caller.
  * - A caller who cannot even read a resource gets 404 (its existence is not revealed); one who can
  *   read but lacks the needed role gets 403.
+ * - Single sign-on can set a membership aside for a request (`ssoBarrier` below).
  */
 
 async function activeMembership(ctx: Context, organizationId: string): Promise<Member | null> {
   const member = await ctx.loaders.callerMembership.load(organizationId);
-  return member && !member.disabled ? member : null;
+  if (!member || member.disabled) return null;
+  return (await ssoBarrier(ctx, organizationId, member)) ? null : member;
+}
+
+/**
+ * Single sign-on (src/modules/sso) decides which memberships a request may use:
+ * - a token issued by an organization's SAML sign-in reaches only that organization: anywhere else
+ *   its holder counts as a non-member ('other-organization');
+ * - in an organization with `sso: true`, a member who is not an admin counts as a non-member
+ *   unless the token was issued by that organization's SAML sign-in ('sso-required'). Admins keep
+ *   access with any token, so turning SSO on (or repairing a broken identity provider) cannot lock
+ *   an organization out.
+ */
+export async function ssoBarrier(ctx: Context, organizationId: string, member: Pick<Member, 'role'>): Promise<'other-organization' | 'sso-required' | null> {
+  const scope = ctx.session.ssoOrganizationId;
+  if (scope !== null) return scope === organizationId ? null : 'other-organization';
+  if (member.role === 'admin') return null;
+  const org = await ctx.loaders.organization.load(organizationId);
+  return org?.sso ? 'sso-required' : null;
+}
+
+/** What a caller who cannot see a resource of an organization gets: 404, or 403 when only single sign-on stands in the way. */
+async function hidden(ctx: Context, organizationId: string, what: string) {
+  const member = await ctx.loaders.callerMembership.load(organizationId);
+  if (member && !member.disabled && (await ssoBarrier(ctx, organizationId, member)) === 'sso-required') {
+    return forbidden(
+      `This organization requires single sign-on: sign in through its identity provider (GET /v1/orgs/${organizationId}/sso lists the start URLs)`,
+    );
+  }
+  return notFound(what);
 }
 
 /** The caller's role in an organization; undefined when not a member at all. */
@@ -55,7 +85,8 @@ export async function spaceRole(ctx: Context, space: Space): Promise<RoleName | 
 /** The organization, if the caller is a member with at least `min` (any member, guests included, for 'member'). */
 export async function requireOrg(ctx: Context, organizationId: string, min: RoleName | 'member' = 'member'): Promise<Organization> {
   const [org, member] = await Promise.all([ctx.loaders.organization.load(organizationId), activeMembership(ctx, organizationId)]);
-  if (!org || !member) throw notFound('Organization');
+  if (!org) throw notFound('Organization');
+  if (!member) throw await hidden(ctx, organizationId, 'Organization');
   if (min !== 'member' && !atLeast(member.role as RoleName | null, min)) {
     throw forbidden(`You need the ${min} role in this organization to do this`);
   }
@@ -66,7 +97,7 @@ export async function requireCollection(ctx: Context, collectionId: string, min:
   const collection = await ctx.loaders.collection.load(collectionId);
   if (!collection) throw notFound('Collection');
   const role = await collectionRole(ctx, collection);
-  if (!role) throw notFound('Collection');
+  if (!role) throw await hidden(ctx, collection.organizationId, 'Collection');
   if (!atLeast(role, min)) throw forbidden(`You need the ${min} role on this collection to do this`);
   return collection;
 }
@@ -76,9 +107,51 @@ export async function requireSpace(ctx: Context, spaceId: string, min: RoleName 
   const space = await ctx.loaders.space.load(spaceId);
   if (!space || (space.deletedAt && !opts.deleted) || (!space.deletedAt && opts.deleted)) throw notFound('Space');
   const role = await spaceRole(ctx, space);
-  if (!role) throw notFound('Space');
+  if (!role) throw await hidden(ctx, space.organizationId, 'Space');
   if (!atLeast(role, min)) throw forbidden(`You need the ${min} role on this space to do this`);
   return space;
+}
+
+/**
+ * Sites (docs sites: settings, structure, share links, adaptive schema) belong to an organization.
+ * Any member (guests included) reads them; changing them needs the organization role that creates
+ * content, `create` (or `admin`). A site the caller cannot see — an outsider, or a site of another
+ * organization than the path's — is a 404; a member without the role gets 403. The secret keys of
+ * share links (in their `urls.published`) are shown only to those who may change the site.
+ * A site's published profile has its own audience: `publishedSiteAudience`.
+ */
+export const SITE_WRITE_ROLE: RoleName = 'create';
+
+export async function requireSite(ctx: Context, organizationId: string, siteId: string, action: 'read' | 'write' = 'read'): Promise<Site> {
+  await requireOrg(ctx, organizationId);
+  const site = await ctx.loaders.site.load(siteId);
+  if (!site || site.organizationId !== organizationId) throw notFound('Site');
+  if (action === 'write') await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
+  return site;
+}
+
+/** Whether the caller may change an organization's sites (and so see share-link keys). */
+export async function canWriteSites(ctx: Context, organizationId: string): Promise<boolean> {
+  return atLeast(await orgRole(ctx, organizationId), SITE_WRITE_ROLE);
+}
+
+/**
+ * Who sees a site's published profile: nobody while it is unpublished; then, by its visibility,
+ * `public` and `unlisted`: every signed-in caller; `share-link`: members of the organization, and
+ * anyone presenting the key of one of the site's active share links; `visitor-auth`: members only
+ * (this server issues no visitor tokens). Anyone else gets 404, as for a site that does not exist.
+ */
+export function publishedSiteAudience(site: Site, caller: { member: boolean; activeShareKey: boolean }): boolean {
+  if (!site.published) return false;
+  switch (site.visibility) {
+    case 'public':
+    case 'unlisted':
+      return true;
+    case 'share-link':
+      return caller.member || caller.activeShareKey;
+    default:
+      return caller.member;
+  }
 }
 
 export function organizationPermissions(role: RoleName | null | undefined) {
@@ -123,6 +196,28 @@ export function spacePermissions(role: RoleName | null) {
     review: atLeast(role, 'review'),
     installIntegration: atLeast(role, 'admin'),
   };
+}
+
+/**
+ * A comment or comment reply, for a caller with `role` on its space: whoever reads the space sees
+ * it; the `comment` role is needed to post, reply, react and resolve; authors edit their own (while
+ * they keep the `comment` role); authors and space admins delete.
+ */
+export function commentPermissions(role: RoleName | null, isAuthor: boolean) {
+  const canComment = atLeast(role, 'comment');
+  return {
+    view: atLeast(role, 'read'),
+    edit: isAuthor && canComment,
+    reply: canComment,
+    delete: (isAuthor && canComment) || atLeast(role, 'admin'),
+  };
+}
+
+/** Refuses (403) a comment action the caller's `commentPermissions` do not allow. */
+export function requireCommentAction(permissions: ReturnType<typeof commentPermissions>, action: 'edit' | 'reply' | 'delete', what = 'comment') {
+  if (permissions[action]) return;
+  const needs = { edit: `Only its author can edit this ${what}`, reply: 'You need the comment role on this space to do this', delete: `Only its author or a space admin can delete this ${what}` };
+  throw forbidden(needs[action]);
 }
 
 /**

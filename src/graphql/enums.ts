@@ -6,7 +6,7 @@ import { ROLES } from '../auth/roles.js';
  * declared here with GraphQL name = the REST string with `-` as `_`, and internal value = the
  * REST string; the REST adapter maps both ways from the schema, so nothing else converts.
  */
-function restEnum<const V extends string>(name: string, values: readonly V[], description?: string) {
+export function restEnum<const V extends string>(name: string, values: readonly V[], description?: string) {
   return builder.enumType(name, {
     description,
     values: Object.fromEntries(values.map((v) => [v.replace(/-/g, '_'), { value: v }])) as Record<string, { value: V }>,

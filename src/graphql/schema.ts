@@ -10,5 +10,10 @@ import '../modules/content/revision.js';
 import '../modules/change-requests/change-request.js';
 import '../modules/links/links.js';
 import '../modules/search/search.js';
+import '../modules/comments/comment.js';
+import '../modules/teams/team.js';
+import '../modules/invites/invite.js';
+import '../modules/sso/provider.js';
+import '../modules/sites/types.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -77,6 +77,7 @@ export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[]
       const restRequest: RestRequest = {
         params: Object.fromEntries(Object.entries(request.params).map(([k, v]) => [k, decodeURIComponent(v)])),
         query: Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])),
+        queryLists: Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string')])),
         body,
       };
       let variables: Record<string, unknown>;

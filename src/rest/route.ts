@@ -3,7 +3,10 @@ import { badRequest } from '../errors.js';
 /** What a REST request offers to build GraphQL variables from. */
 export interface RestRequest {
   params: Record<string, string>;
+  /** Each query parameter's first value. */
   query: Record<string, string | undefined>;
+  /** Every value of each query parameter (`authors=a&authors=b`), for array parameters: see `listParam`. */
+  queryLists: Record<string, string[]>;
   body: Record<string, unknown>;
 }
 
@@ -42,6 +45,15 @@ export function boolParam(query: RestRequest['query'], name: string): boolean | 
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw badRequest(name, 'must be true or false');
+}
+
+/**
+ * An array query parameter: repeated (`authors=a&authors=b`, as the official client sends it) or
+ * with brackets (`authors[]=a`); empty values are ignored; undefined when absent.
+ */
+export function listParam(req: RestRequest, name: string): string[] | undefined {
+  const values = [...(req.queryLists[name] ?? []), ...(req.queryLists[`${name}[]`] ?? [])].filter((v) => v !== '');
+  return values.length ? values : undefined;
 }
 
 /** `page` and `limit` of every list route. */

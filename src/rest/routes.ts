@@ -8,5 +8,10 @@ import { contentRoutes } from '../modules/content/routes.js';
 import { changeRequestRoutes } from '../modules/change-requests/routes.js';
 import { linkRoutes } from '../modules/links/routes.js';
 import { searchRoutes } from '../modules/search/routes.js';
+import { commentRoutes } from '../modules/comments/routes.js';
+import { teamRoutes } from '../modules/teams/routes.js';
+import { inviteRoutes } from '../modules/invites/routes.js';
+import { ssoRoutes } from '../modules/sso/routes.js';
+import { siteRoutes } from '../modules/sites/routes.js';
 
-export const routes: RestRoute[] = [...userRoutes, ...organizationRoutes, ...spaceRoutes, ...collectionRoutes, ...contentRoutes, ...changeRequestRoutes, ...linkRoutes, ...searchRoutes];
+export const routes: RestRoute[] = [...userRoutes, ...organizationRoutes, ...spaceRoutes, ...collectionRoutes, ...contentRoutes, ...changeRequestRoutes, ...linkRoutes, ...searchRoutes, ...commentRoutes, ...teamRoutes, ...inviteRoutes, ...ssoRoutes, ...siteRoutes];

@@ -2,16 +2,16 @@ import {
   getNamedType,
   getNullableType,
   isEnumType,
+  isCompositeType,
   isInputObjectType,
   isListType,
-  isObjectType,
   Kind,
   typeFromAST,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLCompositeType,
   type GraphQLEnumType,
   type GraphQLInputType,
-  type GraphQLObjectType,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -34,20 +34,24 @@ export function outputPlan(schema: GraphQLSchema, document: DocumentNode): Outpu
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
   const root = operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
 
-  const walk = (parent: GraphQLObjectType, selectionSet: SelectionSetNode, plan: OutputPlan = {}): OutputPlan => {
+  // A fragment on a type condition (`... on SiteSection`) is walked with that type, so the members
+  // of unions and interfaces get their plan too (their fields merge by response key).
+  const conditionType = (name: string | undefined, fallback: GraphQLCompositeType) => (name ? (schema.getType(name) as GraphQLCompositeType) : fallback);
+  const walk = (parent: GraphQLCompositeType, selectionSet: SelectionSetNode, plan: OutputPlan = {}): OutputPlan => {
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
-        walk(parent, fragments.get(selection.name.value)!.selectionSet, plan);
+        const fragment = fragments.get(selection.name.value)!;
+        walk(conditionType(fragment.typeCondition.name.value, parent), fragment.selectionSet, plan);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        walk(parent, selection.selectionSet, plan);
+        walk(conditionType(selection.typeCondition?.name.value, parent), selection.selectionSet, plan);
       } else {
-        const field = parent.getFields()[selection.name.value];
+        const field = 'getFields' in parent ? parent.getFields()[selection.name.value] : undefined;
         if (!field) continue; // __typename
         const key = selection.alias?.value ?? selection.name.value;
         const named = getNamedType(field.type);
         const entry = (plan[key] ??= { keepNull: Boolean(field.extensions?.restKeepNull) });
         if (isEnumType(named)) entry.enumType = named;
-        if (isObjectType(named) && selection.selectionSet) entry.children = walk(named, selection.selectionSet, entry.children ?? {});
+        if (isCompositeType(named) && selection.selectionSet) entry.children = walk(named, selection.selectionSet, entry.children ?? {});
       }
     }
     return plan;

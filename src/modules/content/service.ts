@@ -159,9 +159,20 @@ export async function revisionJson(ctx: Context, view: ContentView, _opts: ReadO
   };
 }
 
-export async function pagesJson(ctx: Context, view: ContentView) {
+async function buildPagesJson(ctx: Context, view: ContentView) {
   const { roots, byId } = await pageTree(ctx, view);
   return { pages: await treeJson(ctx, view, roots, byId) };
+}
+
+// Built once per space and revision per request: a nested query that reaches the same space many
+// times (a site's sections listing it as a variant) renders its page tree once.
+const pagesJsonMemo = perRequest((_ctx: Context) => new Map<string, ReturnType<typeof buildPagesJson>>());
+
+export function pagesJson(ctx: Context, view: ContentView) {
+  const memo = pagesJsonMemo(ctx);
+  const key = `${view.space.id}:${view.revision.id}`;
+  if (!memo.has(key)) memo.set(key, buildPagesJson(ctx, view));
+  return memo.get(key)!;
 }
 
 export interface PageReadOptions extends ReadOptions {

@@ -5,6 +5,7 @@ import { listOf, pageArgs } from '../../graphql/lists.js';
 import { UserType } from '../users/user.js';
 import { OrganizationType } from './organization.js';
 import { getMember, listMembers, removeMember, updateMemberRole } from './member-service.js';
+import { memberTeamCount } from '../teams/loaders.js';
 
 export const MemberType = builder.prismaObject('Member', {
   fields: (t) => ({
@@ -20,8 +21,7 @@ export const MemberType = builder.prismaObject('Member', {
       description: 'Live spaces of the organization this member reaches through their role (guests: none)',
       resolve: (m, _a, ctx) => (m.role == null ? 0 : ctx.loaders.organizationSpaceCount.load(m.organizationId)),
     }),
-    // Teams arrive with the teams issue; until then nobody is in one.
-    teams: t.int({ resolve: () => 0 }),
+    teams: t.int({ description: 'Teams of the organization the member is in', resolve: (m, _a, ctx) => memberTeamCount(ctx, m.organizationId, m.userId) }),
   }),
 });
 

@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.js';
 import { BillingProductEnum, OrganizationTypeEnum, RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { orgRole, organizationPermissions, requireOrg } from '../../auth/permissions.js';
-import { deleteInviteLink, joinOrganization, listOrganizations, updateOrganization } from './service.js';
+import { joinOrganization, listOrganizations, updateOrganization } from './service.js';
 
 const OrganizationUrls = builder.objectRef<{ location: string; app: string; logo?: string }>('OrganizationUrls').implement({
   fields: (t) => ({
@@ -106,10 +106,5 @@ builder.mutationFields((t) => ({
     description: 'Join an organization that allows the email domain of your verified email',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => joinOrganization(ctx, String(id)),
-  }),
-  deleteInviteLink: t.boolean({
-    description: 'Delete an invite link; false when it did not exist',
-    args: { organizationId: t.arg.id({ required: true }), inviteId: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => deleteInviteLink(ctx, String(args.organizationId), String(args.inviteId)),
   }),
 }));

@@ -8,7 +8,7 @@ fragment OrganizationFields on Organization {
   permissions { view admin ownTeam createContent createOpenAPISpec ingestConversations viewBilling listMembers listTeams listIntegrations listInstallations installIntegration }
 }`;
 
-const MEMBER_FIELDS = /* GraphQL */ `
+export const MEMBER_FIELDS = /* GraphQL */ `
 fragment MemberFields on Member { object id role user { ...UserFields } disabled joinedAt lastSeenAt sso spaces teams }
 ${USER_FIELDS}`;
 
@@ -47,15 +47,6 @@ export const organizationRoutes: RestRoute[] = [
     variables: (req) => ({ id: req.params.organizationId }),
     result: () => undefined,
     status: 204,
-  },
-  {
-    method: 'DELETE',
-    path: '/orgs/:organizationId/link-invites/:inviteId',
-    operationId: 'deleteOrganizationInviteById',
-    document: `mutation DeleteInvite($organizationId: ID!, $inviteId: ID!) { deleteInviteLink(organizationId: $organizationId, inviteId: $inviteId) }`,
-    variables: (req) => ({ ...orgId(req), inviteId: req.params.inviteId }),
-    result: () => undefined,
-    status: (data) => deletedStatus(data.deleteInviteLink),
   },
   {
     method: 'GET',

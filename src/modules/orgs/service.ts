@@ -6,6 +6,7 @@ import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
+import { assertMayJoin } from '../invites/service.js';
 
 export async function createOrganization(prisma: PrismaClient, input: { title: string; ownerId: string }) {
   const title = check.text('title', input.title?.trim() ?? '', { min: 2, max: 255 });
@@ -18,7 +19,9 @@ export async function createOrganization(prisma: PrismaClient, input: { title: s
 }
 
 export function listOrganizations(ctx: Context, args: PageArgs) {
-  const where = { members: { some: { userId: ctx.caller.id, disabled: false } } };
+  // A token from an organization's single sign-on reaches only that organization.
+  const scope = ctx.session.ssoOrganizationId;
+  const where = { members: { some: { userId: ctx.caller.id, disabled: false } }, ...(scope ? { id: scope } : {}) };
   return paginate(
     args,
     () => ctx.prisma.organization.count({ where }),
@@ -103,6 +106,7 @@ export async function joinOrganization(ctx: Context, id: string) {
   if (!org) throw notFound('Organization');
   const existing = await ctx.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: id, userId: ctx.caller.id } } });
   if (existing) return true;
+  assertMayJoin(ctx, org);
   const domain = ctx.caller.email.split('@')[1]?.toLowerCase();
   if (!ctx.caller.emailVerified || !domain || !org.emailDomains.includes(domain)) {
     throw forbidden('Your verified email domain is not allowed to join this organization');
@@ -113,9 +117,3 @@ export async function joinOrganization(ctx: Context, id: string) {
   return true;
 }
 
-/** Deletes an invite link; false when there was none (the REST answer is then 204, else 205). */
-export async function deleteInviteLink(ctx: Context, organizationId: string, inviteId: string) {
-  await requireOrg(ctx, organizationId, 'admin');
-  const { count } = await ctx.prisma.inviteLink.deleteMany({ where: { id: inviteId, organizationId } });
-  return count > 0;
-}

@@ -1,0 +1,103 @@
+import { builder } from '../../graphql/builder.js';
+import { RoleEnum } from '../../graphql/enums.js';
+import { listOf, pageArgs } from '../../graphql/lists.js';
+import { OrganizationType } from '../orgs/organization.js';
+import {
+  createInviteLink,
+  deleteInviteLink,
+  getInviteLink,
+  inviteRedundant,
+  inviteUsers,
+  joinWithInviteLink,
+  listInviteLinks,
+  updateInviteLink,
+} from './service.js';
+
+/** An invite link to an organization (the official InviteLinkToOrganization). */
+export const InviteLinkType = builder.prismaObject('InviteLink', {
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'invite' }),
+    id: t.exposeID('id', { description: 'The invite’s secret: whoever holds it can join' }),
+    role: t.field({ type: RoleEnum, nullable: true, extensions: { restKeepNull: true }, resolve: (i) => i.role }),
+    redundant: t.boolean({
+      description: 'Whether the caller already has everything the invite gives',
+      resolve: (i, _a, ctx) => inviteRedundant(ctx, i),
+    }),
+  }),
+});
+
+const InviteLinkList = listOf('InviteLink', InviteLinkType);
+
+builder.objectFields(OrganizationType, (t) => ({
+  invites: t.field({ type: InviteLinkList, args: pageArgs(t), resolve: (org, args, ctx) => listInviteLinks(ctx, org.id, args) }),
+  invite: t.field({
+    type: InviteLinkType,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (org, { id }, ctx) => getInviteLink(ctx, org.id, String(id)),
+  }),
+}));
+
+const InviteLinkInput = builder.inputType('InviteLinkInput', {
+  description: 'An invite to the organization with `role` (null: guest); `space`, `collection` and `level` (invites to one space or collection) are refused',
+  fields: (t) => ({
+    role: t.field({ type: RoleEnum }),
+    level: t.field({ type: RoleEnum }),
+    space: t.id(),
+    collection: t.id(),
+  }),
+});
+
+const UpdateInviteLinkInput = builder.inputType('UpdateInviteLinkInput', {
+  fields: (t) => ({ role: t.field({ type: RoleEnum }), level: t.field({ type: RoleEnum }) }),
+});
+
+const InviteUsersInput = builder.inputType('InviteUsersInput', {
+  fields: (t) => ({
+    emails: t.field({ type: ['JSON'], required: true, description: 'Each an email, or { email, role }' }),
+    role: t.field({ type: RoleEnum, description: 'Role of the entries without one (absent: the organization’s default role; null: guest)' }),
+    sso: t.boolean({ description: 'Add the new members as SSO members' }),
+  }),
+});
+
+const InviteUsersResult = builder.objectRef<{ users: string[]; invited: number }>('InviteUsersResult').implement({
+  fields: (t) => ({
+    users: t.exposeStringList('users', { description: 'Ids of the users added to the organization' }),
+    invited: t.exposeInt('invited', { description: 'How many users were added' }),
+  }),
+});
+
+const inviteArgs = (t: { arg: { id: (o: { required: true }) => any } }) => ({
+  organizationId: t.arg.id({ required: true }),
+  inviteId: t.arg.id({ required: true }),
+});
+
+const ids = (id: string | number | null | undefined) => (id == null ? id : String(id));
+
+builder.mutationFields((t) => ({
+  createInviteLink: t.field({
+    type: InviteLinkType,
+    args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: InviteLinkInput, required: true }) },
+    resolve: (_r, { organizationId, input }, ctx) =>
+      createInviteLink(ctx, String(organizationId), { ...input, space: ids(input.space), collection: ids(input.collection) }),
+  }),
+  updateInviteLink: t.field({
+    type: InviteLinkType,
+    args: { ...inviteArgs(t), input: t.arg({ type: UpdateInviteLinkInput, required: true }) },
+    resolve: (_r, args, ctx) => updateInviteLink(ctx, String(args.organizationId), String(args.inviteId), args.input),
+  }),
+  deleteInviteLink: t.boolean({
+    description: 'Delete an invite link; false when it did not exist',
+    args: inviteArgs(t),
+    resolve: (_r, args, ctx) => deleteInviteLink(ctx, String(args.organizationId), String(args.inviteId)),
+  }),
+  joinOrganizationWithInvite: t.boolean({
+    description: 'Join an organization through one of its invite links',
+    args: inviteArgs(t),
+    resolve: (_r, args, ctx) => joinWithInviteLink(ctx, String(args.organizationId), String(args.inviteId)),
+  }),
+  inviteUsersToOrganization: t.field({
+    type: InviteUsersResult,
+    args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: InviteUsersInput, required: true }) },
+    resolve: (_r, { organizationId, input }, ctx) => inviteUsers(ctx, String(organizationId), input),
+  }),
+}));

@@ -1,0 +1,76 @@
+import { deletedStatus, LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
+
+const INVITE_FIELDS = /* GraphQL */ `fragment InviteLinkFields on InviteLink { object id role redundant }`;
+
+const ids = (req: RestRequest) => ({ organizationId: req.params.organizationId, inviteId: req.params.inviteId });
+
+export const inviteRoutes: RestRoute[] = [
+  {
+    method: 'GET',
+    path: '/orgs/:organizationId/link-invites',
+    operationId: 'listOrganizationInviteLinks',
+    document: `query InviteLinks($organizationId: ID!, $page: String, $limit: Int) {
+      organization(id: $organizationId) { invites(page: $page, limit: $limit) { items { ...InviteLinkFields } ${LIST_FIELDS} } }
+    } ${INVITE_FIELDS}`,
+    variables: (req) => ({ organizationId: req.params.organizationId, ...listVariables(req) }),
+    result: (data) => data.organization.invites,
+  },
+  {
+    method: 'POST',
+    path: '/orgs/:organizationId/link-invites',
+    operationId: 'createOrganizationInvite',
+    document: `mutation CreateInviteLink($organizationId: ID!, $input: InviteLinkInput!) {
+      createInviteLink(organizationId: $organizationId, input: $input) { ...InviteLinkFields }
+    } ${INVITE_FIELDS}`,
+    variables: (req) => ({ organizationId: req.params.organizationId, input: req.body }),
+    result: (data) => data.createInviteLink,
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/orgs/:organizationId/link-invites/:inviteId',
+    operationId: 'getOrganizationInviteLink',
+    document: `query InviteLink($organizationId: ID!, $inviteId: ID!) {
+      organization(id: $organizationId) { invite(id: $inviteId) { ...InviteLinkFields } }
+    } ${INVITE_FIELDS}`,
+    variables: ids,
+    result: (data) => data.organization.invite,
+  },
+  {
+    method: 'PATCH',
+    path: '/orgs/:organizationId/link-invites/:inviteId',
+    operationId: 'updateOrganizationInviteById',
+    document: `mutation UpdateInviteLink($organizationId: ID!, $inviteId: ID!, $input: UpdateInviteLinkInput!) {
+      updateInviteLink(organizationId: $organizationId, inviteId: $inviteId, input: $input) { ...InviteLinkFields }
+    } ${INVITE_FIELDS}`,
+    variables: (req) => ({ ...ids(req), input: req.body }),
+    result: (data) => data.updateInviteLink,
+  },
+  {
+    method: 'DELETE',
+    path: '/orgs/:organizationId/link-invites/:inviteId',
+    operationId: 'deleteOrganizationInviteById',
+    document: `mutation DeleteInvite($organizationId: ID!, $inviteId: ID!) { deleteInviteLink(organizationId: $organizationId, inviteId: $inviteId) }`,
+    variables: ids,
+    result: () => undefined,
+    status: (data) => deletedStatus(data.deleteInviteLink),
+  },
+  {
+    method: 'POST',
+    path: '/orgs/:organizationId/invites/:inviteId',
+    operationId: 'joinOrganizationWithInvite',
+    document: `mutation JoinWithInvite($organizationId: ID!, $inviteId: ID!) { joinOrganizationWithInvite(organizationId: $organizationId, inviteId: $inviteId) }`,
+    variables: ids,
+    result: () => ({}),
+  },
+  {
+    method: 'POST',
+    path: '/orgs/:organizationId/invites',
+    operationId: 'inviteUsersToOrganization',
+    document: `mutation InviteUsers($organizationId: ID!, $input: InviteUsersInput!) {
+      inviteUsersToOrganization(organizationId: $organizationId, input: $input) { users invited }
+    }`,
+    variables: (req) => ({ organizationId: req.params.organizationId, input: req.body }),
+    result: (data) => data.inviteUsersToOrganization,
+  },
+];

@@ -1,0 +1,186 @@
+import type { Context } from '../../context.js';
+import { orgRole, requireOrg } from '../../auth/permissions.js';
+import { atLeast, higher, type RoleName } from '../../auth/roles.js';
+import { badRequest, forbidden, notFound } from '../../errors.js';
+import type { InviteLink, Organization } from '../../generated/prisma/client.js';
+import { newId } from '../../ids.js';
+import { paginate, type PageArgs } from '../../pagination.js';
+import * as check from '../../validate.js';
+
+/**
+ * Invitations to an organization.
+ * - Invite links: an admin creates a link carrying a role (null: guest); whoever holds its id can
+ *   join the organization with that role (`POST /orgs/{id}/invites/{inviteId}`). The id is the
+ *   secret: 32 base62 characters (~190 random bits), shown only to the organization's admins.
+ *   Links work only while the organization's `inviteLinks` is on. Only invites to the organization
+ *   itself exist here (the official API also knows invites to one space or collection: refused).
+ * - Email invites: an admin adds people by email at once; an email without an account gets one
+ *   (unverified: Lectern sends no mail), which its owner reaches through the organization's SSO
+ *   or a token from the operator.
+ * - Joining (by invite link, or by email domain: orgs/service.ts) follows `assertMayJoin`.
+ */
+
+/** The id of a new invite link: its only secret. */
+const newInviteId = () => newId(32);
+
+/**
+ * Whether the caller may join `org` on their own (invite link, email domain):
+ * - not with a token issued by another organization's single sign-on (it reaches only that one);
+ * - not into an organization that enforces single sign-on: its members join by signing in through
+ *   its identity provider, which adds them.
+ */
+export function assertMayJoin(ctx: Context, org: Organization) {
+  const scope = ctx.session.ssoOrganizationId;
+  if (scope !== null && scope !== org.id) {
+    throw forbidden('This token comes from the single sign-on of another organization and reaches only that organization');
+  }
+  if (org.sso && scope !== org.id) {
+    throw forbidden(`This organization requires single sign-on: join by signing in through its identity provider (GET /v1/orgs/${org.id}/sso lists the start URLs)`);
+  }
+}
+
+/** Whether the caller already has everything the invite would give (any member, for a guest invite). */
+export async function inviteRedundant(ctx: Context, invite: InviteLink) {
+  const role = await orgRole(ctx, invite.organizationId);
+  if (role === undefined) return false;
+  return invite.role == null || atLeast(role, invite.role);
+}
+
+export async function listInviteLinks(ctx: Context, organizationId: string, args: PageArgs) {
+  await requireOrg(ctx, organizationId, 'admin');
+  const where = { organizationId };
+  return paginate(
+    args,
+    () => ctx.prisma.inviteLink.count({ where }),
+    (w) => ctx.prisma.inviteLink.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...w }),
+  );
+}
+
+export async function getInviteLink(ctx: Context, organizationId: string, inviteId: string) {
+  await requireOrg(ctx, organizationId, 'admin');
+  const invite = await ctx.prisma.inviteLink.findFirst({ where: { id: inviteId, organizationId } });
+  if (!invite) throw notFound('Invite');
+  return invite;
+}
+
+export interface InviteLinkInput {
+  role?: RoleName | null;
+  level?: RoleName | null;
+  space?: string | null;
+  collection?: string | null;
+}
+
+/** The role of an organization invite; the space and collection variants are refused. */
+function inviteRole(input: InviteLinkInput): RoleName | null {
+  for (const field of ['space', 'collection', 'level'] as const) {
+    if (input[field] !== undefined) throw badRequest(field, 'invites to a single space or collection are not supported: invite to the organization with a role');
+  }
+  if (input.role === undefined) throw badRequest('role', 'is required (a role, or null for a guest)');
+  return input.role;
+}
+
+export async function createInviteLink(ctx: Context, organizationId: string, input: InviteLinkInput) {
+  const org = await requireOrg(ctx, organizationId, 'admin');
+  const role = inviteRole(input);
+  if (!org.inviteLinks) throw forbidden('Invite links are turned off in this organization (its inviteLinks setting)');
+  return ctx.prisma.inviteLink.create({ data: { id: newInviteId(), organizationId, role, createdById: ctx.caller.id } });
+}
+
+export async function updateInviteLink(ctx: Context, organizationId: string, inviteId: string, input: InviteLinkInput) {
+  await getInviteLink(ctx, organizationId, inviteId);
+  const role = inviteRole(input);
+  return ctx.prisma.inviteLink.update({ where: { id: inviteId }, data: { role } });
+}
+
+/** Deletes an invite link; false when there was none (the REST answer is then 204, else 205). */
+export async function deleteInviteLink(ctx: Context, organizationId: string, inviteId: string) {
+  await requireOrg(ctx, organizationId, 'admin');
+  const { count } = await ctx.prisma.inviteLink.deleteMany({ where: { id: inviteId, organizationId } });
+  return count > 0;
+}
+
+/**
+ * Joins the organization through an invite link. A new member gets the link's role; a member
+ * whose role is lower is raised to it (a link never lowers a role); a disabled member stays out.
+ */
+export async function joinWithInviteLink(ctx: Context, organizationId: string, inviteId: string) {
+  const [org, invite] = await Promise.all([
+    ctx.loaders.organization.load(organizationId),
+    ctx.prisma.inviteLink.findFirst({ where: { id: inviteId, organizationId } }),
+  ]);
+  if (!org || !invite) throw notFound('Invite');
+  if (!org.inviteLinks) throw forbidden('Invite links are turned off in this organization');
+  assertMayJoin(ctx, org);
+  await ctx.prisma.$transaction(async (tx) => {
+    const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: ctx.caller.id } } });
+    if (!member) {
+      // skipDuplicates: a concurrent join by the same caller is not an error (joining is idempotent).
+      await tx.member.createMany({ data: [{ organizationId, userId: ctx.caller.id, role: invite.role }], skipDuplicates: true });
+      return;
+    }
+    if (member.disabled) throw forbidden('Your membership of this organization is disabled');
+    const raised = member.role == null ? invite.role : higher(member.role as RoleName, invite.role);
+    if (raised !== member.role) {
+      await tx.member.update({ where: { organizationId_userId: { organizationId, userId: ctx.caller.id } }, data: { role: raised } });
+    }
+  });
+  ctx.loaders.callerMembership.clear(organizationId);
+  return true;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const MAX_EMAILS = 100;
+
+export interface InviteUsersInput {
+  emails: unknown[];
+  role?: RoleName | null;
+  sso?: boolean | null;
+}
+
+/**
+ * Adds people to the organization by email (admins). Each entry is an email or `{ email, role }`;
+ * `role` is the default for the others (absent: the organization's default role). Emails that are
+ * already members are left as they are. `sso` marks the new members as SSO members. Answers the
+ * ids of the users added and their number.
+ */
+export async function inviteUsers(ctx: Context, organizationId: string, input: InviteUsersInput) {
+  const org = await requireOrg(ctx, organizationId, 'admin');
+  if (input.emails.length === 0) throw badRequest('emails', 'must list at least one email');
+  if (input.emails.length > MAX_EMAILS) throw badRequest('emails', `may list at most ${MAX_EMAILS} emails at once`);
+  const defaultRole: RoleName | null = input.role !== undefined ? input.role : (org.defaultRole as RoleName | null);
+  const wanted = new Map<string, RoleName | null>();
+  input.emails.forEach((entry, i) => {
+    let email: unknown = entry;
+    let role = defaultRole;
+    if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) {
+      const value = entry as Record<string, unknown>;
+      const unknown = Object.keys(value).find((k) => k !== 'email' && k !== 'role');
+      if (unknown) throw badRequest(`emails[${i}].${unknown}`, 'is not a known field');
+      if (!('role' in value)) throw badRequest(`emails[${i}].role`, 'is required (a role, or null for a guest)');
+      email = value.email;
+      role = check.role(`emails[${i}].role`, value.role);
+    }
+    if (typeof email !== 'string' || !EMAIL.test(email.trim())) throw badRequest(`emails[${i}]`, 'must be an email address or { email, role }');
+    const normalized = email.trim().toLowerCase();
+    if (!wanted.has(normalized)) wanted.set(normalized, role);
+  });
+
+  const sso = input.sso ?? false;
+  const added = await ctx.prisma.$transaction(async (tx) => {
+    const emails = [...wanted.keys()];
+    const users = await tx.user.findMany({ where: { email: { in: emails } }, select: { id: true, email: true } });
+    const byEmail = new Map(users.map((u) => [u.email, u.id]));
+    const missing = emails.filter((e) => !byEmail.has(e));
+    if (missing.length) {
+      const created = missing.map((email) => ({ id: newId(), email, displayName: email.split('@')[0]!, emailVerified: false }));
+      await tx.user.createMany({ data: created });
+      for (const u of created) byEmail.set(u.email, u.id);
+    }
+    const ids = emails.map((e) => byEmail.get(e)!);
+    const members = new Set((await tx.member.findMany({ where: { organizationId, userId: { in: ids } }, select: { userId: true } })).map((m) => m.userId));
+    const fresh = emails.filter((e) => !members.has(byEmail.get(e)!));
+    await tx.member.createMany({ data: fresh.map((e) => ({ organizationId, userId: byEmail.get(e)!, role: wanted.get(e)!, sso })) });
+    return fresh.map((e) => byEmail.get(e)!);
+  });
+  return { users: added, invited: added.length };
+}

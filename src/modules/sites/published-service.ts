@@ -1,0 +1,74 @@
+import type { Context } from '../../context.js';
+import { orgRole, publishedSiteAudience } from '../../auth/permissions.js';
+import { notFound } from '../../errors.js';
+import type { Site } from '../../generated/prisma/client.js';
+import { acceptShareKey, isActiveShareKey } from './links.js';
+import type { SiteView } from './structure.js';
+
+/**
+ * A site's published profile, for whoever its visibility lets in (see `publishedSiteAudience`):
+ * 404 for an unpublished site and for a caller who may not see it, exactly as for a missing site.
+ * A share key that opens the site rides along in the profile's published URLs.
+ */
+export async function publishedSite(ctx: Context, organizationId: string, siteId: string, shareKey: string | null | undefined): Promise<Site> {
+  const site = await ctx.loaders.site.load(siteId);
+  if (!site || site.organizationId !== organizationId) throw notFound('Site');
+  const member = (await orgRole(ctx, organizationId)) !== undefined;
+  const activeShareKey = shareKey != null && (await isActiveShareKey(ctx, siteId, shareKey));
+  if (!publishedSiteAudience(site, { member, activeShareKey })) throw notFound('Site');
+  if (activeShareKey) await acceptShareKey(ctx, site, shareKey);
+  return site;
+}
+
+/**
+ * The customization of a published site and of its site spaces. This server stores no
+ * customization yet (no route sets one), so every site reads the defaults below — values of the
+ * official `SiteCustomizationSettings` — titled after the site.
+ */
+export function defaultCustomization(title: string) {
+  const color = (light: string, dark: string) => ({ light, dark });
+  return {
+    title,
+    styling: {
+      theme: 'clean',
+      primaryColor: color('#346DDB', '#346DDB'),
+      infoColor: color('#787878', '#787878'),
+      successColor: color('#00C950', '#00C950'),
+      warningColor: color('#FE9A00', '#FE9A00'),
+      dangerColor: color('#FB2C36', '#FB2C36'),
+      corners: 'rounded',
+      depth: 'subtle',
+      links: 'default',
+      font: 'Inter',
+      monospaceFont: 'IBMPlexMono',
+      background: 'plain',
+      icons: 'regular',
+      sidebar: { background: 'default', list: 'default' },
+      search: 'subtle',
+    },
+    internationalization: { locale: 'en' },
+    favicon: {},
+    header: { preset: 'default', links: [] },
+    footer: { groups: [] },
+    themes: { default: 'light', toggeable: true },
+    pdf: { enabled: true },
+    feedback: { enabled: false },
+    ai: { mode: 'search' },
+    advancedCustomization: { enabled: true },
+    git: { showEditLink: false },
+    pageActions: { externalAI: true, markdown: true, mcp: true },
+    externalLinks: { target: 'self' },
+    pagination: { enabled: true },
+    trademark: { enabled: true },
+    privacyPolicy: {},
+    socialPreview: {},
+    insights: { trackingCookie: true },
+  };
+}
+
+export function customizations(view: SiteView) {
+  return {
+    site: defaultCustomization(view.site.title),
+    siteSpaces: Object.fromEntries(view.siteSpaces.map((ss) => [ss.id, defaultCustomization(view.site.title)])),
+  };
+}

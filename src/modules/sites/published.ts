@@ -1,0 +1,72 @@
+import type { Site } from '../../generated/prisma/client.js';
+import { builder } from '../../graphql/builder.js';
+import { acceptShareKey } from './links.js';
+import { customizations, publishedSite } from './published-service.js';
+import { requireSiteMember } from './site-service.js';
+import { SiteRef, SiteSectionGroupRef, SiteSectionRef, SiteStructureItem, SiteStructureTypeEnum } from './refs.js';
+import { siteView, siteViewById, type SiteView } from './structure.js';
+
+/**
+ * A site's structure: its sections and groups (`sections`) or, for a site without sections, its
+ * root site spaces (`siteSpaces`).
+ */
+const SiteStructureType = builder.objectRef<SiteView>('SiteStructure').implement({
+  fields: (t) => ({
+    type: t.field({ type: SiteStructureTypeEnum, resolve: (view) => (view.sectioned ? 'sections' : 'siteSpaces') }),
+    structure: t.field({
+      type: [SiteStructureItem],
+      description: 'The top level: sections and groups, or the root site spaces',
+      resolve: (view) => (view.sectioned ? view.children(null) : view.spacesIn(null)),
+    }),
+    sections: t.field({ type: [SiteSectionRef], description: 'Every section, depth first', resolve: (view) => view.sections }),
+    groups: t.field({ type: [SiteSectionGroupRef], description: 'Every section group, depth first', resolve: (view) => view.groups }),
+  }),
+});
+
+builder.objectField(SiteSectionGroupRef, 'siteStructure', (t) =>
+  t.field({ type: SiteStructureType, description: "The structure of the group's site", resolve: (group, _a, ctx) => siteViewById(ctx, group.siteId) }),
+);
+
+builder.objectField(SiteRef, 'structure', (t) =>
+  t.field({
+    type: SiteStructureType,
+    args: { shareKey: t.arg.string({ required: false, description: 'Key of an active share link: the published URLs carry it' }) },
+    resolve: async (site, args, ctx) => {
+      await requireSiteMember(ctx, site);
+      await acceptShareKey(ctx, site, args.shareKey);
+      return siteView(ctx, site);
+    },
+  }),
+);
+
+const SiteScript = builder.objectRef<{ script: string; contentSecurityPolicy?: string; cookies: boolean }>('SiteIntegrationScript').implement({
+  fields: (t) => ({
+    script: t.exposeString('script'),
+    contentSecurityPolicy: t.exposeString('contentSecurityPolicy', { nullable: true }),
+    cookies: t.exposeBoolean('cookies'),
+  }),
+});
+
+const PublishedContentSite = builder.objectRef<Site>('PublishedContentSite').implement({
+  description: 'What a published site shows its visitors: the site, its structure, customizations and scripts',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'published-content-site' }),
+    site: t.field({ type: SiteRef, resolve: (site) => site }),
+    structure: t.field({ type: SiteStructureType, resolve: (site, _a, ctx) => siteView(ctx, site) }),
+    customizations: t.field({
+      type: 'JSON',
+      description: '{ site, siteSpaces: { [siteSpaceId]: customization } } (the defaults: no customization is stored yet)',
+      resolve: async (site, _a, ctx) => customizations(await siteView(ctx, site)),
+    }),
+    scripts: t.field({ type: [SiteScript], description: 'Integration scripts: none (no integrations on this server)', resolve: () => [] }),
+  }),
+});
+
+builder.queryField('publishedSite', (t) =>
+  t.field({
+    type: PublishedContentSite,
+    description: "A site's published profile, for the audience its visibility allows (members, anyone, or share-link key holders)",
+    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), shareKey: t.arg.string({ required: false }) },
+    resolve: (_r, args, ctx) => publishedSite(ctx, String(args.organizationId), String(args.id), args.shareKey),
+  }),
+);

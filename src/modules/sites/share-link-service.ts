@@ -1,0 +1,64 @@
+import type { Context } from '../../context.js';
+import { canWriteSites, requireOrg, requireSite, SITE_WRITE_ROLE } from '../../auth/permissions.js';
+import { badRequest, notFound } from '../../errors.js';
+import type { Prisma, Site, SiteShareLink } from '../../generated/prisma/client.js';
+import { newId } from '../../ids.js';
+import { paginateArray, type PageArgs } from '../../pagination.js';
+import * as check from '../../validate.js';
+import { invalidateSite } from './structure.js';
+
+/**
+ * Share links open a `share-link` site to whoever holds their key. The key is 32 random base62
+ * characters (~190 bits, from the CSPRNG), distinct from the link's id, and only an active link's
+ * key opens the site. Keys appear only in `urls.published`, shown to those who may change the site.
+ */
+const KEY_LENGTH = 32;
+
+export async function listShareLinks(ctx: Context, site: Site, args: PageArgs) {
+  await requireSite(ctx, site.organizationId, site.id);
+  return paginateArray(args, await ctx.loaders.siteShareLinks.load(site.id));
+}
+
+export async function createShareLink(ctx: Context, organizationId: string, siteId: string, body: { name: string }): Promise<SiteShareLink> {
+  await requireSite(ctx, organizationId, siteId, 'write');
+  const name = check.text('name', body.name, { max: 50 });
+  const link = await ctx.prisma.siteShareLink.create({ data: { id: newId(), siteId, key: newId(KEY_LENGTH), name } });
+  invalidateSite(ctx, siteId);
+  return link;
+}
+
+export async function updateShareLink(ctx: Context, organizationId: string, siteId: string, id: string, body: { active?: boolean | null; name?: string | null }) {
+  await requireSite(ctx, organizationId, siteId, 'write');
+  if (body.active === undefined && body.name === undefined) throw badRequest('body', 'give active or name');
+  const data: Prisma.SiteShareLinkUpdateInput = {};
+  if (body.active !== undefined) {
+    if (body.active === null) throw badRequest('active', 'cannot be null');
+    data.active = body.active;
+  }
+  if (body.name !== undefined) {
+    if (body.name === null) throw badRequest('name', 'cannot be null');
+    data.name = check.text('name', body.name, { max: 50 });
+  }
+  const { count } = await ctx.prisma.siteShareLink.updateMany({ where: { id, siteId }, data });
+  invalidateSite(ctx, siteId);
+  if (!count) throw notFound('Share link');
+  return ctx.prisma.siteShareLink.findUniqueOrThrow({ where: { id } });
+}
+
+/** Deletes a share link (its key stops working at once); false when the site has no such link. */
+export async function deleteShareLink(ctx: Context, organizationId: string, siteId: string, id: string): Promise<boolean> {
+  await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
+  const site = await ctx.loaders.site.load(siteId);
+  if (!site || site.organizationId !== organizationId) return false;
+  const { count } = await ctx.prisma.siteShareLink.deleteMany({ where: { id, siteId } });
+  invalidateSite(ctx, siteId);
+  return count > 0;
+}
+
+/** A share link's published URL (it carries the key): only for callers who may change the site. */
+export async function shareLinkUrl(ctx: Context, link: SiteShareLink): Promise<string | null> {
+  const site = await ctx.loaders.site.load(link.siteId);
+  if (!site || !(await canWriteSites(ctx, site.organizationId))) return null;
+  const org = await ctx.loaders.organization.load(site.organizationId);
+  return ctx.urls.publishedSite(site, org?.hostname ?? null, { shareKey: link.key });
+}

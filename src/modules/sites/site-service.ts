@@ -1,0 +1,196 @@
+import type { Context } from '../../context.js';
+import { requireOrg, requireSite, requireSpace, SITE_WRITE_ROLE } from '../../auth/permissions.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
+import type { Prisma, Site, Space } from '../../generated/prisma/client.js';
+import { newId } from '../../ids.js';
+import { paginateArray, type PageArgs } from '../../pagination.js';
+import * as input from './input.js';
+import { byPosition, positionAtEnd } from './positions.js';
+import { invalidateSite, lockedView, type SiteView } from './structure.js';
+
+type Tx = Prisma.TransactionClient;
+
+/** A space that may be linked into a site of `organizationId`: one the caller can read (404 otherwise), of that organization (400 otherwise). */
+export async function requireSiteSpaceTarget(ctx: Context, organizationId: string, spaceId: string, field: string): Promise<Space> {
+  if (!spaceId) throw badRequest(field, 'must be a space id');
+  const space = await requireSpace(ctx, spaceId, 'read');
+  if (space.organizationId !== organizationId) throw badRequest(field, 'is a space of another organization');
+  return space;
+}
+
+/** Runs a structural write of a site under its row lock, then forgets what the request had read of it. */
+export async function writeSite<T>(ctx: Context, siteId: string, write: (tx: Tx, view: SiteView) => Promise<T>): Promise<T> {
+  try {
+    return await ctx.prisma.$transaction(async (tx) => {
+      const view = await lockedView(tx, siteId);
+      if (!view) throw notFound('Site');
+      return write(tx, view);
+    });
+  } finally {
+    invalidateSite(ctx, siteId);
+  }
+}
+
+/**
+ * Appends a site space for `space` under a section (null: the site's root), with a path unique
+ * there. Reads the siblings fresh (several inserts can run in one transaction).
+ */
+export async function insertSiteSpace(tx: Tx, siteId: string, sectionId: string | null, space: Space) {
+  const siblings = await tx.siteSpace.findMany({ where: { siteId, sectionId }, select: { id: true, position: true, path: true } });
+  const path = input.uniquePath(space.title, siblings.map((s) => s.path), 'space');
+  const position = await positionAtEnd(tx, siblings.map((s) => ({ id: s.id, position: s.position, kind: 'siteSpace' as const })).sort(byPosition));
+  return tx.siteSpace.create({ data: { id: newId(), siteId, sectionId, spaceId: space.id, path, position } });
+}
+
+export interface ListSitesArgs extends PageArgs {
+  space?: string | null;
+  title?: string | null;
+  published?: boolean | null;
+  type?: readonly string[] | null;
+}
+
+/**
+ * The sites of an organization, oldest first, filtered by a space they contain, a title
+ * (case-insensitive substring), their published status and their types.
+ */
+export async function listSites(ctx: Context, organizationId: string, args: ListSitesArgs) {
+  await requireOrg(ctx, organizationId);
+  let sites = await ctx.loaders.organizationSites.load(organizationId);
+  if (args.title != null) {
+    const needle = args.title.toLowerCase();
+    sites = sites.filter((s) => s.title.toLowerCase().includes(needle));
+  }
+  if (args.published != null) sites = sites.filter((s) => s.published === args.published);
+  if (args.type?.length) sites = sites.filter((s) => args.type!.includes(s.type));
+  if (args.space != null) {
+    const siteSpaces = await ctx.loaders.siteSpaces.loadMany(sites.map((s) => s.id));
+    sites = sites.filter((_s, i) => {
+      const rows = siteSpaces[i];
+      return Array.isArray(rows) && rows.some((ss) => ss.spaceId === args.space);
+    });
+  }
+  return paginateArray(args, sites);
+}
+
+export const getSite = (ctx: Context, organizationId: string, id: string) => requireSite(ctx, organizationId, id);
+
+/**
+ * The management side of a site (its lists, share links, adaptive schema) is for members of its
+ * organization, also when the site was reached through a published profile by an outsider.
+ */
+export const requireSiteMember = (ctx: Context, site: Site) => requireSite(ctx, site.organizationId, site.id);
+
+export interface CreateSiteInput {
+  type?: string | null;
+  title?: string | null;
+  visibility?: string | null;
+  spaces?: readonly string[] | null;
+}
+
+/** A new, unpublished site; the given spaces become its (root) site spaces, in order. */
+export async function createSite(ctx: Context, organizationId: string, body: CreateSiteInput) {
+  await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
+  const title = input.title('title', body.title, { min: 2, max: 128 }) ?? 'Untitled site';
+  if (body.type === null) throw badRequest('type', 'cannot be null');
+  if (body.visibility === null) throw badRequest('visibility', 'cannot be null');
+  const spaceIds = body.spaces ?? [];
+  spaceIds.forEach((id, i) => {
+    if (spaceIds.indexOf(id) !== i) throw badRequest(`spaces[${i}]`, 'lists a space twice');
+  });
+  const spaces: Space[] = [];
+  for (const [i, id] of spaceIds.entries()) spaces.push(await requireSiteSpaceTarget(ctx, organizationId, id, `spaces[${i}]`));
+  const id = newId();
+  await ctx.prisma.$transaction(async (tx) => {
+    await tx.site.create({ data: { id, organizationId, title, type: body.type ?? 'basic', visibility: body.visibility ?? 'public' } });
+    for (const space of spaces) await insertSiteSpace(tx, id, null, space);
+  });
+  invalidateSite(ctx, id);
+  ctx.loaders.organizationSites.clear(organizationId);
+  return requireSite(ctx, organizationId, id);
+}
+
+export interface UpdateSiteInput {
+  title?: string | null;
+  visibility?: string | null;
+  basename?: string | null;
+  hostname?: string | null;
+  adaptiveContent?: { enabled?: boolean | null } | null;
+  agentsContext?: string | null;
+  defaultSiteSpace?: string | null;
+  defaultSiteSection?: string | null;
+  proxy?: string | null;
+}
+
+/**
+ * Updates a site. `defaultSiteSection` names one of its sections; `defaultSiteSpace` a site space
+ * of its root (a site without sections) or of its default section (after `defaultSiteSection`
+ * applies); `proxy: null` removes the proxy, as `basename: null` and `hostname: null` do theirs.
+ * `hostname` (the custom domain, unique across sites) is accepted here too, although the official
+ * body leaves it out: nothing else would set it.
+ */
+export async function updateSite(ctx: Context, organizationId: string, id: string, body: UpdateSiteInput) {
+  await requireSite(ctx, organizationId, id, 'write');
+  const data: Prisma.SiteUpdateInput = {};
+  if (body.title !== undefined) data.title = input.title('title', body.title, { min: 2, max: 128 });
+  for (const key of ['visibility', 'agentsContext'] as const) {
+    if (body[key] === null) throw badRequest(key, 'cannot be null');
+    if (body[key] !== undefined) data[key] = body[key];
+  }
+  if (body.basename !== undefined) data.basename = input.basename('basename', body.basename);
+  if (body.proxy !== undefined) data.proxy = input.proxy('proxy', body.proxy);
+  if (body.hostname !== undefined) data.hostname = input.hostname('hostname', body.hostname);
+  if (body.adaptiveContent !== undefined) {
+    if (typeof body.adaptiveContent?.enabled !== 'boolean') throw badRequest('adaptiveContent.enabled', 'must be true or false');
+    data.adaptiveContent = body.adaptiveContent.enabled;
+  }
+  if (body.defaultSiteSection === null) throw badRequest('defaultSiteSection', 'cannot be null');
+  if (body.defaultSiteSpace === null) throw badRequest('defaultSiteSpace', 'cannot be null');
+  const { defaultSiteSection, defaultSiteSpace } = body;
+  try {
+    return await writeSite(ctx, id, async (tx, view) => {
+      if (data.hostname && (await tx.site.findFirst({ where: { hostname: data.hostname as string, NOT: { id } }, select: { id: true } }))) {
+        throw conflict('hostname: another site already uses this hostname');
+      }
+      let defaultSectionId = view.defaultSectionId;
+      if (defaultSiteSection !== undefined) {
+        if (!view.section(defaultSiteSection)) throw badRequest('defaultSiteSection', 'is not a section of this site');
+        data.defaultSiteSectionId = defaultSectionId = defaultSiteSection;
+      }
+      if (defaultSiteSpace !== undefined) {
+        const siteSpace = view.siteSpace(defaultSiteSpace);
+        if (!view.sectioned) {
+          if (!siteSpace || siteSpace.sectionId !== null) throw badRequest('defaultSiteSpace', 'is not a site space of this site');
+          data.defaultSiteSpaceId = siteSpace.id;
+        } else {
+          if (!siteSpace || siteSpace.sectionId !== defaultSectionId) throw badRequest('defaultSiteSpace', "is not a site space of the site's default section");
+          await tx.siteSection.update({ where: { id: defaultSectionId! }, data: { defaultSiteSpaceId: siteSpace.id } });
+        }
+      }
+      return tx.site.update({ where: { id }, data });
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'P2002') throw conflict('hostname: another site already uses this hostname');
+    throw error;
+  } finally {
+    ctx.loaders.organizationSites.clear(organizationId);
+  }
+}
+
+/** Deletes a site with its structure and share links; false when there was no such site. */
+export async function deleteSite(ctx: Context, organizationId: string, id: string): Promise<boolean> {
+  await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
+  const { count } = await ctx.prisma.site.deleteMany({ where: { id, organizationId } });
+  invalidateSite(ctx, id);
+  ctx.loaders.organizationSites.clear(organizationId);
+  return count > 0;
+}
+
+/** Publishes (or, `published: false`, unpublishes) a site; doing it twice changes nothing more. */
+export async function setPublished(ctx: Context, organizationId: string, id: string, published: boolean): Promise<Site> {
+  await requireSite(ctx, organizationId, id, 'write');
+  const site = await ctx.prisma.site.update({ where: { id }, data: { published } });
+  invalidateSite(ctx, id);
+  ctx.loaders.organizationSites.clear(organizationId);
+  ctx.loaders.site.prime(id, site);
+  return site;
+}

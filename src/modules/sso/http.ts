@@ -1,0 +1,83 @@
+import type { Services } from '../../context.js';
+import { errorResponse, json } from '../../rest/adapter.js';
+import { purgeNonces, samlFor, signIn, SsoRefused } from './saml.js';
+
+/**
+ * The browser side of single sign-on, outside /v1 and without a token (src/app.ts routes /sso/ here):
+ *
+ * - `GET /sso/saml/{provider}/start[?redirect=<url>]`: redirects (302) to the identity provider
+ *   with an AuthnRequest. `redirect`, when given, must be a URL on Lectern's own public origin; it
+ *   travels as the RelayState.
+ * - `POST /sso/saml/{provider}/acs` (form: SAMLResponse, RelayState): validates the response and
+ *   signs the person in. The answer is JSON `{ token, expiresAt, user: { id, email, displayName },
+ *   organization }` (200, not cached) — or, when the RelayState is a URL on Lectern's public origin,
+ *   a 303 redirect to it with `#token=<token>&expiresAt=<ISO date>` in the fragment (a fragment is
+ *   not sent to servers nor kept in logs). A refused response answers 401 (403 when the person may
+ *   not sign in, 400 when the assertion lacks an email) in the usual error shape.
+ * - `GET /sso/saml/{provider}/metadata`: the service provider's SAML metadata (its entity id is this URL).
+ */
+const ROUTE = /^\/sso\/saml\/([^/]+)\/(start|acs|metadata)$/;
+const NO_STORE = { 'cache-control': 'no-store' };
+
+/** A URL on Lectern's public origin, or null. */
+function sameOrigin(services: Services, value: string | null | undefined): URL | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.origin === new URL(services.config.publicUrl).origin ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function serveSso(services: Services, request: Request, pathname: string): Promise<Response> {
+  const match = pathname.match(ROUTE);
+  if (!match) return errorResponse(404, 'No such endpoint');
+  const [, providerId, action] = match as unknown as [string, string, 'start' | 'acs' | 'metadata'];
+  const method = action === 'acs' ? 'POST' : 'GET';
+  if (request.method !== method) return json(405, { error: { code: 405, message: `Only ${method} is allowed here` } }, { allow: method });
+
+  const prisma = services.db.prisma;
+  const provider = await prisma.samlProvider.findUnique({ where: { id: decodeURIComponent(providerId) } });
+  if (!provider) return errorResponse(404, 'SAML provider not found');
+
+  if (action === 'metadata') {
+    const xml = samlFor(services, provider).generateServiceProviderMetadata(null);
+    return new Response(xml, { status: 200, headers: { 'content-type': 'application/samlmetadata+xml; charset=utf-8' } });
+  }
+
+  await purgeNonces(prisma);
+  if (action === 'start') {
+    const redirect = new URL(request.url).searchParams.get('redirect');
+    if (redirect !== null && !sameOrigin(services, redirect)) {
+      return errorResponse(400, `redirect: must be a URL on ${new URL(services.config.publicUrl).origin}`);
+    }
+    const location = await samlFor(services, provider).getAuthorizeUrlAsync(redirect ?? '', undefined, {});
+    return new Response(null, { status: 302, headers: { location, ...NO_STORE } });
+  }
+
+  const form = new URLSearchParams(await request.text());
+  const samlResponse = form.get('SAMLResponse');
+  if (!samlResponse) return errorResponse(400, 'SAMLResponse: is required (an HTTP-POST binding form field)');
+  try {
+    const done = await signIn(services, provider, samlResponse);
+    const relay = sameOrigin(services, form.get('RelayState'));
+    if (relay) {
+      relay.hash = new URLSearchParams({ token: done.token, expiresAt: done.expiresAt.toISOString() }).toString();
+      return new Response(null, { status: 303, headers: { location: relay.toString(), ...NO_STORE } });
+    }
+    return json(
+      200,
+      {
+        token: done.token,
+        expiresAt: done.expiresAt.toISOString(),
+        user: { id: done.user.id, email: done.user.email, displayName: done.user.displayName },
+        organization: done.organizationId,
+      },
+      NO_STORE,
+    );
+  } catch (error) {
+    if (error instanceof SsoRefused) return errorResponse(error.status, error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,220 @@
+import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import type { Services } from '../../context.js';
+import { issueToken } from '../../auth/tokens.js';
+import { Prisma, type PrismaClient, type SamlProvider, type User } from '../../generated/prisma/client.js';
+import { newId } from '../../ids.js';
+
+/**
+ * The service-provider side of SAML 2.0 (Web Browser SSO profile), on @node-saml/node-saml.
+ *
+ * - Start (`GET /sso/saml/{provider}/start`): an AuthnRequest to the provider's `ssoURL`
+ *   (HTTP-Redirect binding). Its id is kept (table SamlNonce) so the response can be matched.
+ * - ACS (`POST /sso/saml/{provider}/acs`, HTTP-POST binding): the assertion must be signed with the
+ *   provider's certificate, addressed to this provider's service entity id (audience), issued by
+ *   the provider's `entityID`, within its validity window and at most 10 minutes old, for this ACS
+ *   URL (Recipient, when given), and never seen before (assertion ids are kept until they could no
+ *   longer be valid). A response to an AuthnRequest must answer one this server made (InResponseTo);
+ *   unsolicited (IdP-initiated) responses are accepted on the same conditions.
+ * - The person is found by the provider's NameID (linked on their first sign-in), else by email:
+ *   an existing account is linked only when it is already a member of the organization (an admin
+ *   invited it), so no organization's identity provider can take over an account that is not its
+ *   member; else a new account is made (email unverified: Lectern did not verify it).
+ * - A newcomer joins the organization with the provider's `defaultRole`; on a first sign-in
+ *   through the provider, the person is also put in its `defaultTeam`. A member's role is never
+ *   changed by signing in; a disabled member is refused.
+ * - The answer is a new API token that reaches only this organization and expires after 12 hours.
+ */
+
+export const SSO_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
+const REQUEST_TTL_MS = 10 * 60 * 1000;
+const ASSERTION_MAX_AGE_MS = 10 * 60 * 1000;
+const CLOCK_SKEW_MS = 2 * 60 * 1000;
+
+/** A refusal of the sign-in, answered with `status` and a message (no internals). */
+export class SsoRefused extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** AuthnRequest ids in the database, so any Lectern process can receive the response. */
+class RequestIdStore implements CacheProvider {
+  constructor(
+    private prisma: PrismaClient,
+    private providerId: string,
+  ) {}
+
+  private key(id: string) {
+    return `req:${this.providerId}:${id}`;
+  }
+
+  async saveAsync(id: string, value: string) {
+    await this.prisma.samlNonce.create({ data: { key: this.key(id), value, expiresAt: new Date(Date.now() + REQUEST_TTL_MS) } });
+    return { value, createdAt: Date.now() };
+  }
+
+  async getAsync(id: string) {
+    const row = await this.prisma.samlNonce.findUnique({ where: { key: this.key(id) } });
+    return row && row.expiresAt > new Date() ? row.value : null;
+  }
+
+  async removeAsync(id: string | null) {
+    if (!id) return null;
+    const { count } = await this.prisma.samlNonce.deleteMany({ where: { key: this.key(id) } });
+    return count ? id : null;
+  }
+}
+
+export function samlFor(services: Services, provider: SamlProvider) {
+  const sp = services.urls.samlService(provider.id);
+  return new SAML({
+    entryPoint: provider.ssoURL,
+    issuer: sp.entityID,
+    callbackUrl: sp.acsURL,
+    audience: sp.entityID,
+    idpCert: provider.certificate,
+    // Only the assertion's signature is required (many providers do not sign the whole response);
+    // a signed response is accepted as well.
+    wantAssertionsSigned: true,
+    wantAuthnResponseSigned: false,
+    validateInResponseTo: ValidateInResponseTo.ifPresent,
+    requestIdExpirationPeriodMs: REQUEST_TTL_MS,
+    cacheProvider: new RequestIdStore(services.db.prisma, provider.id),
+    acceptedClockSkewMs: CLOCK_SKEW_MS,
+    maxAssertionAgeMs: ASSERTION_MAX_AGE_MS,
+    // Let the provider choose the NameID format; the email comes from it or from an attribute.
+    identifierFormat: null,
+    disableRequestedAuthnContext: true,
+  });
+}
+
+/** Removes expired one-time values (run on every start and ACS request: one indexed statement). */
+export async function purgeNonces(prisma: PrismaClient) {
+  await prisma.samlNonce.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const first = (value: unknown): string | undefined => {
+  const v = Array.isArray(value) ? value[0] : value;
+  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+};
+
+/** The person's email: an email attribute, else a NameID that is an email. */
+function emailOf(profile: Profile): string | undefined {
+  const candidates = [
+    profile.email,
+    profile.mail,
+    profile['http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress'],
+    profile.nameID,
+  ];
+  for (const c of candidates) {
+    const v = first(c);
+    if (v && EMAIL.test(v)) return v.toLowerCase();
+  }
+  return undefined;
+}
+
+function displayNameOf(profile: Profile, email: string): string {
+  const named = first(profile.displayName) ?? first(profile['http://schemas.microsoft.com/identity/claims/displayname']) ?? first(profile.name);
+  if (named) return named.slice(0, 255);
+  const given = first(profile.givenName) ?? first(profile.firstName);
+  const family = first(profile.sn) ?? first(profile.surname) ?? first(profile.lastName);
+  const joined = [given, family].filter(Boolean).join(' ');
+  return (joined || email.split('@')[0]!).slice(0, 255);
+}
+
+type Parsed = { Assertion?: { $?: { ID?: string }; Subject?: { SubjectConfirmation?: { SubjectConfirmationData?: { $?: { Recipient?: string } }[] }[] }[] } };
+
+/** Checks node-saml leaves to its caller: the issuer, the Recipient, and replays. */
+async function checkAssertion(services: Services, provider: SamlProvider, profile: Profile) {
+  if (profile.issuer !== provider.entityID) {
+    throw new SsoRefused(401, `SAML assertion refused: issued by "${profile.issuer ?? ''}", not by this provider's entity id`);
+  }
+  const assertion = (profile.getAssertion?.() as Parsed | undefined)?.Assertion;
+  const acsURL = services.urls.samlService(provider.id).acsURL;
+  const recipients = (assertion?.Subject?.[0]?.SubjectConfirmation ?? [])
+    .map((c) => c.SubjectConfirmationData?.[0]?.$?.Recipient)
+    .filter((r): r is string => typeof r === 'string');
+  if (recipients.length && !recipients.includes(acsURL)) throw new SsoRefused(401, 'SAML assertion refused: it is for another recipient');
+  const id = assertion?.$?.ID;
+  if (!id) throw new SsoRefused(401, 'SAML assertion refused: it has no ID');
+  try {
+    await services.db.prisma.samlNonce.create({
+      data: { key: `asr:${provider.id}:${id}`, value: '', expiresAt: new Date(Date.now() + ASSERTION_MAX_AGE_MS + 2 * CLOCK_SKEW_MS) },
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+      throw new SsoRefused(401, 'SAML assertion refused: it was already used');
+    }
+    throw error;
+  }
+}
+
+export interface SignedIn {
+  token: string;
+  expiresAt: Date;
+  user: User;
+  organizationId: string;
+}
+
+/** Validates a SAMLResponse (base64, from the ACS form) and signs its subject in. */
+export async function signIn(services: Services, provider: SamlProvider, samlResponse: string): Promise<SignedIn> {
+  const prisma = services.db.prisma;
+  let profile: Profile | null;
+  try {
+    ({ profile } = await samlFor(services, provider).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+  } catch (error) {
+    // node-saml's messages say what failed (signature, audience, validity…) and hold no secrets.
+    throw new SsoRefused(401, `SAML response refused: ${error instanceof Error ? error.message : 'invalid'}`);
+  }
+  if (!profile?.nameID) throw new SsoRefused(401, 'SAML response refused: it signs no one in');
+  await checkAssertion(services, provider, profile);
+  const email = emailOf(profile);
+  if (!email) throw new SsoRefused(400, 'SAML assertion has no email: send it as the NameID or as an email attribute');
+  const organizationId = provider.organizationId;
+  const nameID = profile.nameID;
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + SSO_TOKEN_TTL_MS);
+
+  return prisma.$transaction(async (tx) => {
+    const identity = await tx.samlIdentity.findUnique({ where: { providerId_nameID: { providerId: provider.id, nameID } }, include: { user: true } });
+    let user = identity?.user ?? null;
+    if (!user) {
+      user = await tx.user.findUnique({ where: { email } });
+      if (user) {
+        const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: user.id } } });
+        if (!member) {
+          throw new SsoRefused(
+            403,
+            'An account with this email exists and is not a member of this organization: an admin must invite it (POST /v1/orgs/{id}/invites) before it can sign in through single sign-on',
+          );
+        }
+      } else {
+        user = await tx.user.create({ data: { id: newId(), email, displayName: displayNameOf(profile, email), emailVerified: false } });
+      }
+      await tx.samlIdentity.create({ data: { providerId: provider.id, nameID, userId: user.id } });
+    } else {
+      await tx.samlIdentity.update({ where: { providerId_nameID: { providerId: provider.id, nameID } }, data: { lastSignInAt: now } });
+    }
+
+    const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: user.id } } });
+    if (member?.disabled) throw new SsoRefused(403, 'Your membership of this organization is disabled');
+    if (member) {
+      await tx.member.update({ where: { organizationId_userId: { organizationId, userId: user.id } }, data: { sso: true, lastSeenAt: now } });
+    } else {
+      await tx.member.create({ data: { organizationId, userId: user.id, role: provider.defaultRole, sso: true, lastSeenAt: now } });
+    }
+    if (!identity && provider.defaultTeamId) {
+      await tx.teamMember.createMany({
+        data: [{ teamId: provider.defaultTeamId, organizationId, userId: user.id, role: 'member' }],
+        skipDuplicates: true,
+      });
+    }
+    const token = await issueToken(tx as unknown as PrismaClient, user.id, `SSO: ${provider.label}`, { organizationId, expiresAt });
+    return { token, expiresAt, user, organizationId };
+  });
+}
