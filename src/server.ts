@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { createServerAdapter } from '@whatwg-node/server';
 import { createApp } from './app.js';
+import { startWorker } from './jobs/queue.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -16,14 +17,17 @@ export interface RunningServer {
 }
 
 /** Opens the database, applies pending migrations, and serves HTTP until `close()`. */
-export async function startServer(config: Config, opts: { db?: Database; log?: (line: string) => void } = {}): Promise<RunningServer> {
+export async function startServer(config: Config, opts: { db?: Database; log?: (line: string) => void; worker?: boolean } = {}): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
   const started = Date.now();
   const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, role: 'server' }));
   const { applied } = await migrate(db.pool);
   log(`database: ${db.describe}; migrations applied: ${applied.length ? applied.join(', ') : 'none pending'} (${Date.now() - started} ms)`);
 
-  const app = createApp({ db, config, urls: createUrls(config.publicUrl) });
+  const services = { db, config, urls: createUrls(config.publicUrl) };
+  const app = createApp(services);
+  // Background jobs run in every server process; the queue makes sure each runs once.
+  const worker = opts.worker === false ? null : startWorker(services, { log });
 
   // Deleted spaces are removed for good after the retention period: a scheduled purge, run by every
   // process (the delete is idempotent, so several processes on one database are harmless).
@@ -58,6 +62,7 @@ export async function startServer(config: Config, opts: { db?: Database; log?: (
     close: () =>
       (closing ??= (async () => {
         clearInterval(purgeTimer);
+        await worker?.stop();
         // Stop accepting; in-flight requests finish; idle keep-alive sockets are closed.
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -63,7 +63,7 @@ describe('lectern CLI on a PostgreSQL server (DATABASE_URL)', () => {
     const duplicate = await run('node', [BIN, 'user', 'create', '--email', 'ada@example.com', '--name', 'Ada'], { env }).catch((e) => e);
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toContain('already exists');
-  });
+  }, 120_000);
 });
 
 describe('embedded PostgreSQL', () => {
