@@ -54,7 +54,12 @@ function connectionFields() {
  * WITH (FORCE).
  */
 type Fields = ReturnType<typeof connectionFields>;
-const poolFor = (fields: Fields) => new pg.Pool({ ...fields, Client: CatalogAsTextClient } as pg.PoolConfig);
+const poolFor = (fields: Fields) => {
+  const pool = new pg.Pool({ ...fields, Client: CatalogAsTextClient } as pg.PoolConfig);
+  // Dropping the shadow database cuts its idle connections: not an error of the command.
+  pool.on('error', () => {});
+  return pool;
+};
 
 class PrismaPgWithShadow extends PrismaPg {
   constructor(private readonly fields: Fields) {

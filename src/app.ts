@@ -2,9 +2,10 @@ import { GraphQLError } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { User } from './generated/prisma/client.js';
-import { bearerToken, hashToken } from './auth/tokens.js';
+import { bearerToken } from './auth/tokens.js';
 import { createContext, type Services, type Session } from './context.js';
-import { errorBody } from './errors.js';
+import { errorBody, isDatabaseUnavailable } from './errors.js';
+import { authenticate, rateHeaders } from './auth/authenticate.js';
 import { schema } from './graphql/schema.js';
 import { createRestAdapter, errorResponse, json, prepareRoutes } from './rest/adapter.js';
 import { routes } from './rest/routes.js';
@@ -38,6 +39,7 @@ export function createApp(services: Services) {
       maskError(error, message) {
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
+        if (isDatabaseUnavailable(original)) return new GraphQLError('The database is unavailable; retry shortly', { extensions: { code: 'UNAVAILABLE', http: { status: 503 } } });
         console.error('unexpected error in a resolver:', original instanceof Error ? original.stack : original);
         return new GraphQLError(message, { extensions: { code: 'INTERNAL', http: { status: 500 } } });
       },
@@ -52,20 +54,6 @@ export function createApp(services: Services) {
     const contextValue = await contextFactory();
     return execute({ schema: envelopedSchema, document, variableValues, contextValue }) as never;
   });
-
-  async function authenticate(request: Request): Promise<{ caller: User; session: Session } | null> {
-    const token = bearerToken(request);
-    if (!token) return null;
-    // Every request runs this: one statement, on the pool directly (Prisma would issue two).
-    // Tokens of SSO sessions expire and carry the organization they reach (src/modules/sso).
-    const { rows } = await services.db.pool.query<User & { __ssoOrganizationId: string | null }>(
-      'SELECT u.*, t."ssoOrganizationId" AS "__ssoOrganizationId" FROM "ApiToken" t JOIN "User" u ON u.id = t."userId" WHERE t.hash = $1 AND (t."expiresAt" IS NULL OR t."expiresAt" > now())',
-      [hashToken(token)],
-    );
-    if (!rows[0]) return null;
-    const { __ssoOrganizationId: ssoOrganizationId, ...caller } = rows[0];
-    return { caller: caller as User, session: { ssoOrganizationId } };
-  }
 
   async function handle(request: Request): Promise<Response> {
     const { pathname } = new URL(request.url);
@@ -85,16 +73,33 @@ export function createApp(services: Services) {
     if (!isRest && !isGraphQL) return errorResponse(404, 'No such endpoint');
     if (isGraphQL && wantsGraphiQL(request)) return yoga.fetch(request, { services } as ServerContext);
 
-    const authenticated = await authenticate(request);
+    // A body over the limit is refused before anything reads it (413).
+    const declared = Number(request.headers.get('content-length') ?? 0);
+    if (declared > services.config.maxBodyBytes) return errorResponse(413, `body: larger than ${services.config.maxBodyBytes} bytes`);
+    if (request.body && !request.headers.get('content-length')) {
+      const bytes = await request.arrayBuffer();
+      if (bytes.byteLength > services.config.maxBodyBytes) return errorResponse(413, `body: larger than ${services.config.maxBodyBytes} bytes`);
+      request = new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
+    }
+
+    const token = bearerToken(request);
+    const authenticated = token ? await authenticate(services.db, token, services.config.rateLimit) : null;
     if (!authenticated) {
       const headers = { 'www-authenticate': 'Bearer' };
       if (isRest) return json(401, errorBody(401, 'Authentication required: send Authorization: Bearer <token>'), headers);
       return json(401, { errors: [{ message: 'Authentication required: send Authorization: Bearer <token>', extensions: { code: 'UNAUTHENTICATED' } }] }, headers);
     }
-    const { caller, session } = authenticated;
-    if (isGraphQL) return yoga.fetch(request, { services, caller, session });
-    Object.assign(request, { caller, session });
-    return rest.fetch(request);
+    const { caller, session, rate } = authenticated;
+    const limits = rateHeaders(rate);
+    if (rate?.exceeded) return json(429, errorBody(429, `Rate limit of ${rate.limit} requests per ${services.config.rateLimit.windowSeconds} s exceeded; retry after ${limits['retry-after']} s`), limits);
+    let response: Response;
+    if (isGraphQL) response = await yoga.fetch(request, { services, caller, session });
+    else {
+      Object.assign(request, { caller, session });
+      response = await rest.fetch(request);
+    }
+    for (const [name, value] of Object.entries(limits)) response.headers.set(name, value);
+    return response;
   }
 
   return {
@@ -104,6 +109,7 @@ export function createApp(services: Services) {
       try {
         return await handle(request);
       } catch (error) {
+        if (isDatabaseUnavailable(error)) return errorResponse(503, 'The database is unavailable; retry shortly');
         // Never leak internals: log the detail, answer a generic 500.
         console.error('unhandled error', error instanceof Error ? error.stack : error);
         return errorResponse(500, 'Unexpected error');

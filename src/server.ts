@@ -2,6 +2,7 @@ import http from 'node:http';
 import { createServerAdapter } from '@whatwg-node/server';
 import { createApp } from './app.js';
 import { startWorker } from './jobs/queue.js';
+import { purgeRateLimitWindows } from './auth/authenticate.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -32,7 +33,8 @@ export async function startServer(config: Config, opts: { db?: Database; log?: (
   // Deleted spaces are removed for good after the retention period: a scheduled purge, run by every
   // process (the delete is idempotent, so several processes on one database are harmless).
   const purge = () =>
-    purgeDeletedSpaces(db.prisma, config.spaceRetentionMs)
+    purgeRateLimitWindows(db, config.rateLimit.windowSeconds)
+      .then(() => purgeDeletedSpaces(db.prisma, config.spaceRetentionMs))
       .then((n) => n && log(`purged ${n} space(s) deleted more than 7 days ago`))
       .catch((e) => log(`purge failed: ${e instanceof Error ? e.message : e}`));
   await purge();

