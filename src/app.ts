@@ -11,6 +11,7 @@ import { createRestAdapter, errorResponse, json, prepareRoutes } from './rest/ad
 import { routes } from './rest/routes.js';
 import { serveDownload } from './downloads.js';
 import { serveSso } from './modules/sso/http.js';
+import { serveOpenAPIText } from './modules/openapi/http.js';
 
 interface ServerContext {
   services: Services;
@@ -39,6 +40,10 @@ export function createApp(services: Services) {
       maskError(error, message) {
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
+        // Text PostgreSQL cannot store (NUL, invalid UTF-8) is bad input, not a failure.
+        if (/invalid byte sequence|unsupported Unicode escape|22021|22P05/.test(String((original as { message?: string })?.message ?? ''))) {
+          return new GraphQLError('Input contains a NUL character or invalid Unicode', { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+        }
         if (isDatabaseUnavailable(original)) return new GraphQLError('The database is unavailable; retry shortly', { extensions: { code: 'UNAVAILABLE', http: { status: 503 } } });
         console.error('unexpected error in a resolver:', original instanceof Error ? original.stack : original);
         return new GraphQLError(message, { extensions: { code: 'INTERNAL', http: { status: 500 } } });
@@ -68,6 +73,7 @@ export function createApp(services: Services) {
     }
     if (pathname.startsWith('/exports/') || pathname.startsWith('/files/')) return serveDownload(services, request, pathname);
     if (pathname.startsWith('/sso/')) return serveSso(services, request, pathname);
+    if (pathname.startsWith('/openapi/')) return serveOpenAPIText(services, request, pathname);
     const isRest = pathname === '/v1' || pathname.startsWith('/v1/');
     const isGraphQL = pathname === '/graphql';
     if (!isRest && !isGraphQL) return errorResponse(404, 'No such endpoint');

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import type { AnalyserConfig } from './modules/conversations/analyser.js';
+import type { TranslatorConfig } from './modules/translations/translator.js';
 
 /** Settings read from the environment, once. */
 export interface Config {
@@ -13,6 +15,10 @@ export interface Config {
   rateLimit: { limit: number; windowSeconds: number };
   /** Largest request body accepted (LECTERN_MAX_BODY_BYTES); larger ones get 413. */
   maxBodyBytes: number;
+  /** The translator of translation runs (LECTERN_TRANSLATOR_URL…); null when none is configured. */
+  translator: TranslatorConfig | null;
+  /** The conversation analyser (LECTERN_CONVERSATIONS_ANALYSER: builtin, the default, or openai). */
+  conversationAnalyser: AnalyserConfig;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -28,5 +34,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: { limit: Number(env.LECTERN_RATE_LIMIT ?? 1200), windowSeconds: 60 },
     // The write path takes up to 50 files of 1 MB (base64) in one batch.
     maxBodyBytes: Number(env.LECTERN_MAX_BODY_BYTES ?? 80 * 1024 * 1024),
+    translator: env.LECTERN_TRANSLATOR_URL
+      ? { url: env.LECTERN_TRANSLATOR_URL, apiKey: env.LECTERN_TRANSLATOR_API_KEY || undefined, timeoutMs: Number(env.LECTERN_TRANSLATOR_TIMEOUT_MS || 60_000) }
+      : null,
+    conversationAnalyser:
+      env.LECTERN_CONVERSATIONS_ANALYSER === 'openai'
+        ? { kind: 'openai', url: env.LECTERN_ANALYSER_URL || 'https://api.openai.com/v1', model: env.LECTERN_ANALYSER_MODEL || 'gpt-4o-mini', apiKey: env.LECTERN_ANALYSER_API_KEY || undefined }
+        : { kind: 'builtin' },
   };
 }

@@ -57,6 +57,25 @@ export function createUrls(publicUrl: string) {
       acsURL: `${publicUrl}/sso/saml/${id}/acs`,
       startURL: `${publicUrl}/sso/saml/${id}/start`,
     }),
+    openAPISpec: (organizationId: string, slug: string) => ({
+      location: api(`/orgs/${organizationId}/openapi/${slug}`),
+      app: app(`/o/${organizationId}/openapi/${slug}`),
+    }),
+    openAPISpecVersion: (organizationId: string, slug: string, id: string) => ({ location: api(`/orgs/${organizationId}/openapi/${slug}/versions/${id}`) }),
+    /**
+     * Spec texts served outside /v1 (src/modules/openapi/http.ts): a spec's latest processed
+     * version (its `urls.published` while public), and one version's text.
+     */
+    openAPIPublished: (organizationId: string, slug: string) => `${publicUrl}/openapi/${organizationId}/${slug}`,
+    openAPIVersionText: (organizationId: string, slug: string, id: string) => `${publicUrl}/openapi/${organizationId}/${slug}/versions/${id}`,
+    conversation: (organizationId: string, id: string) => ({ location: api(`/orgs/${organizationId}/conversations/${id}`) }),
+    conversationIssue: (organizationId: string, id: string) => ({ location: api(`/orgs/${organizationId}/conversations-issues/${id}`) }),
+    issuesCluster: (organizationId: string, id: string) => ({
+      location: api(`/orgs/${organizationId}/conversations-clusters/${id}`),
+      app: app(`/o/${organizationId}/conversations/clusters/${id}`),
+    }),
+    translation: (organizationId: string, id: string) => ({ location: api(`/orgs/${organizationId}/translations/${id}`) }),
+    agentInstructions: (organizationId: string) => ({ location: api(`/orgs/${organizationId}/agent-instructions`) }),
   };
 }
 

@@ -95,3 +95,58 @@ export function object(field: string, value: unknown): Record<string, unknown> {
   if (!isObject(value)) throw badRequest(field, 'must be an object');
   return value;
 }
+
+/** Largest rich-text document accepted (its JSON), e.g. instructions. */
+export const DOCUMENT_MAX_CHARS = 200_000;
+
+/**
+ * A rich-text document (the official JSONDocument): `{ object: 'document', data: {…}, nodes }`
+ * whose nodes are blocks; a block holds blocks, inlines and texts; an inline holds inlines and
+ * texts; a text holds leaves `{ object: 'leaf', text, marks: [{ object: 'mark', type }] }`.
+ * Blocks and inlines need a `type`; tables and expandables keep their content in `fragments`.
+ */
+export function richTextDocument(field: string, value: unknown): Record<string, unknown> {
+  const doc = object(field, value);
+  if (doc.object !== 'document') throw badRequest(`${field}.object`, 'must be "document"');
+  if (!isObject(doc.data)) throw badRequest(`${field}.data`, 'must be an object');
+  if (doc.data.schemaVersion !== undefined && !Number.isInteger(doc.data.schemaVersion)) throw badRequest(`${field}.data.schemaVersion`, 'must be an integer');
+  if (!Array.isArray(doc.nodes)) throw badRequest(`${field}.nodes`, 'must be an array');
+  if (JSON.stringify(doc).length > DOCUMENT_MAX_CHARS) throw badRequest(field, `must be at most ${DOCUMENT_MAX_CHARS} characters of JSON`);
+  doc.nodes.forEach((n, i) => documentNode(`${field}.nodes[${i}]`, n, ['block'], 1));
+  return doc;
+}
+
+function documentNode(at: string, value: unknown, allowed: readonly string[], depth: number): void {
+  if (depth > 32) throw badRequest(at, 'is nested too deeply');
+  if (!isObject(value)) throw badRequest(at, 'must be a node object');
+  const kind = value.object as string;
+  if (!allowed.includes(kind)) throw badRequest(`${at}.object`, `must be ${allowed.map((a) => `"${a}"`).join(' or ')}`);
+  if (kind === 'text') {
+    if (!Array.isArray(value.leaves)) throw badRequest(`${at}.leaves`, 'must be an array');
+    value.leaves.forEach((leaf, i) => {
+      const l = `${at}.leaves[${i}]`;
+      if (!isObject(leaf) || leaf.object !== 'leaf') throw badRequest(`${l}.object`, 'must be "leaf"');
+      if (typeof leaf.text !== 'string') throw badRequest(`${l}.text`, 'must be a string');
+      if (!Array.isArray(leaf.marks)) throw badRequest(`${l}.marks`, 'must be an array');
+      leaf.marks.forEach((mark, j) => {
+        if (!isObject(mark) || mark.object !== 'mark' || typeof mark.type !== 'string') throw badRequest(`${l}.marks[${j}]`, 'must be a mark { object: "mark", type }');
+      });
+    });
+    return;
+  }
+  if (typeof value.type !== 'string' || !value.type) throw badRequest(`${at}.type`, 'is required');
+  if (value.data !== undefined && !isObject(value.data)) throw badRequest(`${at}.data`, 'must be an object');
+  const children = kind === 'block' ? ['block', 'inline', 'text'] : ['inline', 'text'];
+  if (value.nodes !== undefined) {
+    if (!Array.isArray(value.nodes)) throw badRequest(`${at}.nodes`, 'must be an array');
+    value.nodes.forEach((n, i) => documentNode(`${at}.nodes[${i}]`, n, children, depth + 1));
+  }
+  if (value.fragments !== undefined) {
+    if (!Array.isArray(value.fragments)) throw badRequest(`${at}.fragments`, 'must be an array');
+    value.fragments.forEach((fragment, i) => {
+      const f = `${at}.fragments[${i}]`;
+      if (!isObject(fragment) || fragment.object !== 'fragment' || !Array.isArray(fragment.nodes)) throw badRequest(f, 'must be a fragment { object: "fragment", nodes }');
+      fragment.nodes.forEach((n, j) => documentNode(`${f}.nodes[${j}]`, n, ['block'], depth + 1));
+    });
+  }
+}

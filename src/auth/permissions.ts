@@ -154,6 +154,17 @@ export function publishedSiteAudience(site: Site, caller: { member: boolean; act
   }
 }
 
+/**
+ * OpenAPI specs (src/modules/openapi) belong to an organization: every member (guests included)
+ * reads them and their versions; creating, updating, deleting them and changing their visibility
+ * needs the organization role that `createOpenAPISpec` reports, `create` (or `admin`).
+ */
+export const OPENAPI_WRITE_ROLE: RoleName = 'create';
+
+export function openAPISpecPermissions(role: RoleName | null | undefined) {
+  return { view: role !== undefined, edit: atLeast(role, OPENAPI_WRITE_ROLE) };
+}
+
 export function organizationPermissions(role: RoleName | null | undefined) {
   const member = role !== undefined;
   const nonGuest = role != null;
@@ -163,7 +174,7 @@ export function organizationPermissions(role: RoleName | null | undefined) {
     admin,
     ownTeam: admin,
     createContent: atLeast(role, 'create'),
-    createOpenAPISpec: atLeast(role, 'create'),
+    createOpenAPISpec: atLeast(role, OPENAPI_WRITE_ROLE),
     ingestConversations: admin,
     viewBilling: admin,
     listMembers: nonGuest,

@@ -15,5 +15,9 @@ import '../modules/teams/team.js';
 import '../modules/invites/invite.js';
 import '../modules/sso/provider.js';
 import '../modules/sites/types.js';
+import '../modules/openapi/spec.js';
+import '../modules/conversations/conversation.js';
+import '../modules/translations/translation.js';
+import '../modules/agent-instructions/agent-instructions.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -49,12 +49,17 @@ function describeInputError(message: string): string {
   return message;
 }
 
-async function readBody(request: Request): Promise<Record<string, unknown> | Response> {
+/** The JSON body: an object, or (routes with `acceptsArrayBody`) an array of objects. */
+async function readBody(request: Request, acceptsArray = false): Promise<Record<string, unknown> | Record<string, unknown>[] | Response> {
   const text = await request.text();
   if (!text.trim()) return {};
   try {
     const body = JSON.parse(text) as unknown;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return errorResponse(400, 'body: must be a JSON object');
+    if (acceptsArray && Array.isArray(body)) {
+      const bad = body.findIndex((item) => typeof item !== 'object' || item === null || Array.isArray(item));
+      return bad < 0 ? (body as Record<string, unknown>[]) : errorResponse(400, `body[${bad}]: must be a JSON object`);
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return errorResponse(400, `body: must be a JSON object${acceptsArray ? ' or an array of objects' : ''}`);
     return body as Record<string, unknown>;
   } catch {
     return errorResponse(400, 'body: malformed JSON');
@@ -72,13 +77,14 @@ export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[]
 
   for (const route of routes) {
     router[route.method.toLowerCase() as 'get'](route.path, async (request: IRequest) => {
-      const body = route.method === 'GET' || route.method === 'DELETE' ? {} : await readBody(request as unknown as Request);
+      const body = route.method === 'GET' || route.method === 'DELETE' ? {} : await readBody(request as unknown as Request, route.acceptsArrayBody);
       if (body instanceof Response) return body;
       const restRequest: RestRequest = {
         params: Object.fromEntries(Object.entries(request.params).map(([k, v]) => [k, decodeURIComponent(v)])),
         query: Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])),
         queryLists: Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string')])),
-        body,
+        body: Array.isArray(body) ? {} : body,
+        ...(Array.isArray(body) ? { bodyList: body } : {}),
       };
       let variables: Record<string, unknown>;
       try {

@@ -8,6 +8,8 @@ export interface RestRequest {
   /** Every value of each query parameter (`authors=a&authors=b`), for array parameters: see `listParam`. */
   queryLists: Record<string, string[]>;
   body: Record<string, unknown>;
+  /** The body when it is a JSON array (only for routes with `acceptsArrayBody`). */
+  bodyList?: Record<string, unknown>[];
 }
 
 /**
@@ -25,6 +27,8 @@ export interface RestRoute {
   /** Picks the response body out of `data`; undefined answers with an empty body. */
   result: (data: any) => unknown;
   status?: number | ((data: any) => number);
+  /** The body may be a JSON array of objects (given to `variables` as `bodyList`), as well as an object. */
+  acceptsArrayBody?: boolean;
 }
 
 /** 205 when something was deleted, 204 when there was nothing to delete. */

@@ -13,5 +13,9 @@ import { teamRoutes } from '../modules/teams/routes.js';
 import { inviteRoutes } from '../modules/invites/routes.js';
 import { ssoRoutes } from '../modules/sso/routes.js';
 import { siteRoutes } from '../modules/sites/routes.js';
+import { openAPIRoutes } from '../modules/openapi/routes.js';
+import { conversationRoutes } from '../modules/conversations/routes.js';
+import { translationRoutes } from '../modules/translations/routes.js';
+import { agentInstructionsRoutes } from '../modules/agent-instructions/routes.js';
 
-export const routes: RestRoute[] = [...userRoutes, ...organizationRoutes, ...spaceRoutes, ...collectionRoutes, ...contentRoutes, ...changeRequestRoutes, ...linkRoutes, ...searchRoutes, ...commentRoutes, ...teamRoutes, ...inviteRoutes, ...ssoRoutes, ...siteRoutes];
+export const routes: RestRoute[] = [...userRoutes, ...organizationRoutes, ...spaceRoutes, ...collectionRoutes, ...contentRoutes, ...changeRequestRoutes, ...linkRoutes, ...searchRoutes, ...commentRoutes, ...teamRoutes, ...inviteRoutes, ...ssoRoutes, ...siteRoutes, ...openAPIRoutes, ...conversationRoutes, ...translationRoutes, ...agentInstructionsRoutes];

@@ -84,9 +84,20 @@ export function restInputToVariables(schema: GraphQLSchema, document: DocumentNo
     const name = def.variable.name.value;
     const type = typeFromAST(schema, def.type as never) as GraphQLInputType | undefined;
     // Body fields are named as in the body (`editMode`), other variables by their own name.
+    assertStorableStrings(out[name], name === 'input' ? '' : name);
     if (type && name in out) out[name] = convertInput(out[name], type, name === 'input' ? '' : name);
   }
   return out;
+}
+
+/** NUL and unpaired surrogates cannot be stored in PostgreSQL text: refused, naming the field. */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export function assertStorableStrings(value: unknown, path: string): void {
+  if (typeof value === 'string') {
+    if (UNSTORABLE.test(value)) throw badRequest(path || 'body', 'contains a NUL character or an unpaired surrogate');
+  } else if (Array.isArray(value)) value.forEach((v, i) => assertStorableStrings(v, `${path}[${i}]`));
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) assertStorableStrings(v, path ? `${path}.${k}` : k);
 }
 
 function convertInput(value: unknown, type: GraphQLInputType, path: string): unknown {

@@ -23,7 +23,7 @@ export interface CreateSpaceInput {
 
 /** Creates a space row and its first (empty) revision, inside the caller's transaction. */
 /** Creates a space row and its first revision (empty content, or `from` a revision's content). */
-async function insertSpace(tx: Tx, data: Omit<Prisma.SpaceUncheckedCreateInput, 'id' | 'revisionId'>, from?: { revisionId: string; manifest: string }) {
+export async function insertSpace(tx: Tx, data: Omit<Prisma.SpaceUncheckedCreateInput, 'id' | 'revisionId'>, from?: { revisionId: string; manifest: string }) {
   const id = newId();
   const revisionId = newId();
   const space = await tx.space.create({ data: { ...data, id, revisionId } });

@@ -1,0 +1,252 @@
+import type { Services } from '../../context.js';
+import type { Prisma, Space } from '../../generated/prisma/client.js';
+import { newId } from '../../ids.js';
+import { registerJobHandler } from '../../jobs/queue.js';
+import { placeAmongSiblings } from '../collections/positions.js';
+import { parseMarkdown } from '../content/markdown.js';
+import { reindexSpace } from '../content/search-index.js';
+import { canonicalJson, Content, ContentWriter, getBodies, putBody, type PageEntry } from '../content/store.js';
+import { shorten } from '../conversations/extract.js';
+import { wordCount } from '../conversations/text.js';
+import { insertSpace } from '../spaces/service.js';
+import { TranslatableMarkdown } from './segments.js';
+import { translatorFor, type Translator } from './translator.js';
+
+/**
+ * A translation run (job `translations.run`, queued by POST …/run): translates the source space's
+ * current revision into the translation's result space, creating that space on the first run (in
+ * the source's collection, right after it, with the target language). Each page keeps its place,
+ * type, slug (so relative links keep working), emoji and visibility; its title, description and
+ * body are translated — bodies through ./segments.ts, which changes text only.
+ *
+ * Incremental: the translation remembers, per source page, the target page it wrote and the body
+ * hash, title and description it translated. A later run translates only what changed since
+ * (new pages, changed bodies or titles); unchanged pages keep their translation — also any edit
+ * made to it in the result space — and only follow the source's structure; pages deleted from the
+ * source are deleted from the result. Files and variables are copied as they are.
+ *
+ * Status: pending (queued) → running → completed; a run that cannot finish is retried (status
+ * pending, with the reason) up to RUN_ATTEMPTS times, then `failed` with the reason. The network
+ * calls happen outside any transaction; the result is written in one transaction, checked against
+ * the translation's run count so two concurrent runs cannot both write.
+ */
+export const RUN_JOB = 'translations.run';
+export const RUN_ATTEMPTS = 3;
+
+/** What a run remembers of each source page it translated. */
+interface TranslatedPage {
+  /** The target page's id. */
+  page: string;
+  title: string;
+  description: string;
+  body: string | null;
+}
+
+/** A failure that retrying cannot fix. */
+class PermanentFailure extends Error {}
+
+registerJobHandler(RUN_JOB, async (payload: { translationId: string }, services, job) => {
+  try {
+    await runTranslationNow(services, payload.translationId);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const permanent = error instanceof PermanentFailure;
+    const last = permanent || job.attempts >= RUN_ATTEMPTS;
+    await services.db.prisma.translation.updateMany({
+      where: { id: payload.translationId },
+      data: last ? { status: 'failed', failureReason: message.slice(0, 1000) } : { status: 'pending', failureReason: `attempt ${job.attempts} of ${RUN_ATTEMPTS} failed, retrying: ${message}`.slice(0, 1000) },
+    });
+    if (!permanent) throw error;
+  }
+});
+
+/** Plain text of a rich-text document (the instructions given to the translator). */
+export function documentText(doc: unknown): string {
+  const out: string[] = [];
+  const walk = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    const n = node as { object?: string; leaves?: { text?: unknown }[]; nodes?: unknown[]; fragments?: unknown[] };
+    if (n.object === 'text') out.push((n.leaves ?? []).map((l) => (typeof l.text === 'string' ? l.text : '')).join(''));
+    for (const child of n.nodes ?? []) walk(child);
+    for (const fragment of n.fragments ?? []) walk(fragment);
+    if (n.object === 'block') out.push('\n');
+  };
+  walk(doc);
+  return out.join('').replace(/\n{2,}/g, '\n').trim();
+}
+
+/** Runs one translation now (the job handler's work; tests call it through the queue). */
+export async function runTranslationNow(services: Services, translationId: string, translator: Translator | null = translatorFor(services.config)): Promise<void> {
+  const prisma = services.db.prisma;
+  const started = Date.now();
+  const claimed = await prisma.translation.updateMany({ where: { id: translationId }, data: { status: 'running' } });
+  if (!claimed.count) return; // deleted since it was queued
+  const translation = (await prisma.translation.findUnique({ where: { id: translationId } }))!;
+  if (!translator) throw new PermanentFailure('No translator is configured: set LECTERN_TRANSLATOR_URL to a LibreTranslate-compatible API');
+  const source = await prisma.space.findUnique({ where: { id: translation.sourceSpaceId } });
+  if (!source || source.deletedAt) throw new PermanentFailure('The source space was deleted');
+  const sourceContent = await contentOf(prisma, source.revisionId);
+  const sourcePages = (await sourceContent.allPages()).sort((a, b) => (a.id < b.id ? -1 : 1));
+
+  let target: Space | null = translation.resultSpaceId ? await prisma.space.findUnique({ where: { id: translation.resultSpaceId } }) : null;
+  if (target?.deletedAt) target = null; // its space was deleted: the run starts a new one
+  const targetPages = new Map(target ? (await (await contentOf(prisma, target.revisionId)).allPages()).map((p) => [p.id, p]) : []);
+  const previous = (target ? translation.pages : {}) as unknown as Record<string, TranslatedPage>;
+
+  // What to translate: pages new to the translation, or whose title, description or body changed.
+  const work: { page: PageEntry; title: boolean; description: boolean; body: boolean }[] = [];
+  for (const page of sourcePages) {
+    const before = previous[page.id];
+    const existing = before ? targetPages.get(before.page) : undefined;
+    const fresh = !before || !existing || existing.type !== page.type;
+    const item = {
+      page,
+      title: fresh || before!.title !== page.title,
+      description: !!page.description && (fresh || before!.description !== page.description),
+      body: page.type === 'document' && !!page.body && (fresh || before!.body !== page.body),
+    };
+    if (item.title || item.description || item.body) work.push(item);
+  }
+  const bodies = await getBodies(prisma, work.filter((w) => w.body).map((w) => w.page.body!));
+  const texts: string[] = [];
+  let words = 0;
+  const plans = work.map((w) => {
+    const plan = { ...w, titleAt: -1, descriptionAt: -1, markdown: null as TranslatableMarkdown | null, bodyAt: -1 };
+    if (w.title) {
+      plan.titleAt = texts.push(w.page.title) - 1;
+      words += wordCount(w.page.title);
+    }
+    if (w.description) {
+      plan.descriptionAt = texts.push(w.page.description!) - 1;
+      words += wordCount(w.page.description!);
+    }
+    if (w.body) {
+      const markdown = new TranslatableMarkdown(bodies.get(w.page.body!) ?? '');
+      plan.markdown = markdown;
+      plan.bodyAt = texts.length;
+      texts.push(...markdown.texts);
+      words += markdown.words;
+    }
+    return plan;
+  });
+  const translated = texts.length
+    ? await translator.translate(texts, {
+        source: translation.sourceLanguage,
+        target: translation.language,
+        instructions: translation.instructions ? documentText(translation.instructions) || null : null,
+      })
+    : [];
+  if (translated.length !== texts.length) throw new Error('the translator answered a different number of texts');
+
+  await prisma.$transaction(
+    async (tx) => {
+      const [locked] = await tx.$queryRaw<{ runs: number }[]>`SELECT runs FROM "Translation" WHERE id = ${translationId} FOR UPDATE`;
+      if (!locked) return; // deleted meanwhile
+      if (locked.runs !== translation.runs) throw new Error('another run of this translation finished first');
+      const now = new Date();
+      const at = now.toISOString();
+      let space = target ? await tx.space.findUnique({ where: { id: target.id } }) : null;
+      if (!space || space.deletedAt) space = await createResultSpace(tx, source, translation.language);
+      await tx.$queryRaw`SELECT id FROM "Space" WHERE id = ${space.id} FOR UPDATE`;
+      space = (await tx.space.findUnique({ where: { id: space.id } }))!;
+      const base = await contentOf(tx, space.revisionId);
+      const writer = new ContentWriter(base);
+
+      // Target ids first, so parents resolve whatever the order.
+      const ids = new Map(sourcePages.map((p) => [p.id, previous[p.id]?.page ?? newId()]));
+      const planned = new Map(plans.map((p) => [p.page.id, p]));
+      const remembered: Record<string, TranslatedPage> = {};
+      for (const page of sourcePages) {
+        const id = ids.get(page.id)!;
+        const existing = await writer.get(id);
+        const plan = planned.get(page.id);
+        const entry: PageEntry = {
+          id,
+          parent: page.parent ? (ids.get(page.parent) ?? null) : null,
+          position: page.position,
+          type: page.type,
+          title: plan?.title ? translated[plan.titleAt]!.trim() || page.title : (existing?.title ?? page.title),
+          slug: page.slug,
+          ...(page.emoji ? { emoji: page.emoji } : {}),
+          ...(page.hidden ? { hidden: true } : {}),
+          ...(page.href !== undefined ? { href: page.href } : {}),
+          createdAt: existing?.createdAt ?? at,
+          updatedAt: at,
+        };
+        const description = plan?.description ? translated[plan.descriptionAt]!.trim() : page.description ? existing?.description : undefined;
+        if (description) entry.description = description;
+        if (page.type === 'document') {
+          if (plan?.body && plan.markdown) {
+            const markdown = plan.markdown.apply(translated.slice(plan.bodyAt, plan.bodyAt + plan.markdown.texts.length));
+            entry.body = await putBody(tx, markdown, parseMarkdown(markdown).links);
+          } else entry.body = existing?.body ?? page.body;
+        }
+        const { updatedAt: _a, ...comparable } = entry;
+        const { updatedAt: _b, ...before } = existing ?? ({} as PageEntry);
+        if (!existing || canonicalJson(comparable) !== canonicalJson(before)) await writer.put(entry);
+        remembered[page.id] = { page: id, title: page.title, description: page.description ?? '', body: page.body ?? null };
+      }
+      const kept = new Set(sourcePages.map((p) => p.id));
+      for (const [sourceId, before] of Object.entries(previous)) {
+        if (!kept.has(sourceId) && (await writer.get(before.page))) await writer.remove(before.page);
+      }
+      const [sourceFiles, targetFiles] = await Promise.all([sourceContent.files(), base.files()]);
+      if (canonicalJson(sourceFiles) !== canonicalJson(targetFiles)) writer.setFiles(sourceFiles);
+      writer.setVariables({ ...sourceContent.manifest.variables });
+
+      let revision = space.revisionId;
+      if (writer.changed) {
+        const manifest = await writer.write(tx);
+        revision = newId();
+        await tx.revision.create({ data: { id: revision, spaceId: space.id, parents: [space.revisionId], type: 'edits', manifest, createdById: translation.createdById } });
+        await tx.space.update({ where: { id: space.id }, data: { revisionId: revision } });
+        await reindexSpace(tx, space.id, space.revisionId, revision);
+      }
+      const translatedPages = plans.length;
+      const newPages = plans.filter((p) => !(p.page.id in (translation.pages as Record<string, unknown>))).length;
+      const duration = Date.now() - started;
+      await tx.translation.update({
+        where: { id: translationId },
+        data: {
+          status: 'completed',
+          failureReason: null,
+          resultSpaceId: space.id,
+          resultRevisionId: revision,
+          sourceRevisionId: source.revisionId,
+          pages: remembered as unknown as Prisma.InputJsonValue,
+          runs: { increment: 1 },
+          totalWords: { increment: words },
+          totalPages: { increment: newPages },
+          totalDurationMs: { increment: duration },
+          latestRunDurationMs: duration,
+          latestPages: translatedPages,
+          latestWords: words,
+        },
+      });
+    },
+    { timeout: 120_000 },
+  );
+}
+
+type Db = Pick<Prisma.TransactionClient, 'revision' | 'contentObject' | '$queryRaw' | 'fileBlob' | 'bodyLink'>;
+
+async function contentOf(db: Db, revisionId: string): Promise<Content> {
+  const revision = await db.revision.findUnique({ where: { id: revisionId } });
+  return Content.load(db as never, revision?.manifest ?? '');
+}
+
+/** The space a translation writes to: next to its source, in the same collection, in the target language. */
+async function createResultSpace(tx: Prisma.TransactionClient, source: Space, language: string) {
+  const position = await placeAmongSiblings(tx, { organizationId: source.organizationId, parentId: source.parentId }, '', { after: { type: 'space', space: source.id } });
+  return insertSpace(tx, {
+    organizationId: source.organizationId,
+    parentId: source.parentId,
+    title: shorten(`${source.title || 'Untitled'} (${language})`, 50),
+    emoji: source.emoji,
+    language,
+    editMode: 'live',
+    defaultLevel: source.defaultLevel,
+    visibility: source.visibility,
+    position,
+  });
+}
