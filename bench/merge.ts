@@ -6,9 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { issueToken } from '../src/auth/tokens.js';
-import { readConfig } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
-import { openBenchDatabase } from './support.js';
+import { benchConfig, openBenchDatabase } from './support.js';
 import { Content, ContentWriter, putObjects, type PageEntry } from '../src/modules/content/store.js';
 import { createOrganization } from '../src/modules/orgs/service.js';
 import { createUser } from '../src/modules/users/service.js';
@@ -49,7 +48,7 @@ async function main() {
   const user = await createUser(db.prisma, { email: 'bench@merge.test', name: 'Bench' });
   const org = await createOrganization(db.prisma, { title: 'Merge bench', ownerId: user.id });
   const token = await issueToken(db.prisma, user.id);
-  const app = await startServer({ ...readConfig({}), port: 0 }, { db });
+  const app = await startServer({ ...benchConfig(), port: 0 }, { db });
   const call = async (method: string, p: string, body?: unknown) => {
     const res = await fetch(`${app.url}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
     const json = (await res.json()) as any;

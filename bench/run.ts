@@ -7,10 +7,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import http from 'node:http';
 import pg from 'pg';
+import { hashToken } from '../src/auth/tokens.js';
 import { issueToken } from '../src/auth/tokens.js';
-import { readConfig } from '../src/config.js';
-import { openBenchDatabase } from './support.js';
+import { benchConfig, openBenchDatabase } from './support.js';
 import { createOrganization } from '../src/modules/orgs/service.js';
 import { createUser } from '../src/modules/users/service.js';
 import { SPACE_FIELDS } from '../src/modules/spaces/routes.js';
@@ -31,7 +32,7 @@ async function main() {
   await db.prisma.member.create({ data: { organizationId: org.id, userId: member.id, role: 'edit' } });
   const token = await issueToken(db.prisma, member.id);
   const ownerToken = await issueToken(db.prisma, owner.id);
-  const app = await startServer({ ...readConfig({}), port: 0 }, { db });
+  const app = await startServer({ ...benchConfig(), port: 0 }, { db });
   const call = (method: string, p: string, body?: unknown, t = token) =>
     fetch(`${app.url}${p}`, { method, headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
   const collections: string[] = [];
@@ -58,8 +59,27 @@ async function main() {
       [org.id],
     );
 
+  // The floor for this stack: a bare HTTP handler doing the same reads with Prisma directly
+  // (token lookup, the space, the caller's membership, the counts), no GraphQL, no adapter.
+  const bare = http.createServer(async (req, res) => {
+    const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    const { rows } = await db.pool.query('SELECT u.id FROM "ApiToken" t JOIN "User" u ON u.id = t."userId" WHERE t.hash = $1', [hashToken(token)]);
+    if (!rows[0]) return res.writeHead(401).end();
+    const space = await db.prisma.space.findUnique({ where: { id: req.url!.split('/').pop()! } });
+    const [member, crs, comments] = await Promise.all([
+      db.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: space!.organizationId, userId: rows[0].id } } }),
+      db.prisma.changeRequest.groupBy({ by: ['status'], where: { spaceId: space!.id }, _count: { _all: true } }),
+      db.prisma.comment.count({ where: { spaceId: space!.id, status: 'open' } }),
+    ]);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'space', ...space, role: member?.role, crs, comments }));
+  });
+  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+  const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}`;
+  const bareSpace = () => fetch(`${bareUrl}/bare/spaces/${spaceId}`, { headers: { authorization: `Bearer ${token}` } });
+
   const scenarios: { name: string; via: string; run: () => Promise<unknown>; http: boolean }[] = [
     { name: 'one space', via: 'REST GET /v1/spaces/:id', run: () => call('GET', `/v1/spaces/${spaceId}`), http: true },
+    { name: 'one space', via: 'bare Prisma handler (floor)', run: bareSpace, http: true },
     { name: 'one space', via: 'GraphQL space(id)', run: gql(`query($id: ID!) { space(id: $id) { ...SpaceFields } } ${SPACE_FIELDS}`, { id: spaceId }), http: true },
     { name: 'one space', via: 'raw SQL (pg)', run: rawSpace, http: false },
     { name: `${SPACES} spaces`, via: 'REST GET /v1/orgs/:id/spaces?limit=100', run: () => call('GET', `/v1/orgs/${org.id}/spaces?limit=100`), http: true },
@@ -120,6 +140,7 @@ async function main() {
   console.log(`\n${table}`);
 
   await raw.end();
+  bare.close();
   await app.close();
   await bench.close();
 }

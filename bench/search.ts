@@ -10,7 +10,6 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { issueToken } from '../src/auth/tokens.js';
-import { readConfig } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
 import { newId } from '../src/ids.js';
 import { rebuildSearchIndex, reindexSpace } from '../src/modules/content/search-index.js';
@@ -19,7 +18,7 @@ import { createOrganization } from '../src/modules/orgs/service.js';
 import { spaceSearchSql } from '../src/modules/search/service.js';
 import { createUser } from '../src/modules/users/service.js';
 import { startServer } from '../src/server.js';
-import { openBenchDatabase } from './support.js';
+import { benchConfig, openBenchDatabase } from './support.js';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 10_000);
 const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
@@ -99,7 +98,7 @@ async function main() {
   const user = await createUser(db.prisma, { email: 'bench@search.test', name: 'Bench' });
   const org = await createOrganization(db.prisma, { title: 'Search bench', ownerId: user.id });
   const token = await issueToken(db.prisma, user.id);
-  const app = await startServer({ ...readConfig({}), port: 0 }, { db });
+  const app = await startServer({ ...benchConfig(), port: 0 }, { db });
   const call = async (method: string, p: string, body?: unknown) => {
     const res = await fetch(`${app.url}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
     const json = (await res.json()) as any;

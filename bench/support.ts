@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { readConfig } from '../src/config.js';
 import { connect, embeddedTarget, targetFromUrl, type Database, type PoolTarget } from '../src/db/database.js';
 import { startEmbedded } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
@@ -49,4 +50,9 @@ export async function openBenchDatabase(name: string): Promise<BenchDatabase> {
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Server settings for a bench: rate limiting stays on (its counter is part of the cost) but never trips. */
+export function benchConfig() {
+  return { ...readConfig({}), rateLimit: { limit: 1_000_000_000, windowSeconds: 60 } };
 }
