@@ -24,6 +24,8 @@ export interface Harness {
   config: Config;
   /** Calls the app in-process (the same fetch handler the HTTP server runs). */
   call(method: string, path: string, opts?: { token?: string | null; body?: unknown; rawBody?: string }): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Operations answered with a success through `rest()`, for "every operation was exercised" checks. */
+  coveredOperations: Set<string>;
   /** A REST call whose body must match the official schema of `operationId` for its status. */
   rest(operationId: string, method: string, path: string, opts?: { token?: string | null; body?: unknown }): Promise<{ status: number; body: any }>;
   graphql(token: string, query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: any }>;
@@ -76,9 +78,11 @@ export async function setupHarness(): Promise<Harness> {
     app,
     config,
     call,
+    coveredOperations: new Set<string>(),
     async rest(operationId, method, path, opts) {
       const result = await call(method, path, opts);
       assertMatchesSpec(operationId, result.status, result.body);
+      if (result.status < 300) harness.coveredOperations.add(operationId);
       return result;
     },
     async graphql(token, query, variables) {
