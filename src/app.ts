@@ -1,5 +1,5 @@
-import { GraphQLError } from 'graphql';
-import { createYoga } from 'graphql-yoga';
+import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { User } from './generated/prisma/client.js';
 import { bearerToken } from './auth/tokens.js';
@@ -12,6 +12,10 @@ import { routes } from './rest/routes.js';
 import { serveDownload } from './downloads.js';
 import { serveSso } from './modules/sso/http.js';
 import { serveOpenAPIText } from './modules/openapi/http.js';
+
+const disableIntrospection: Plugin = {
+  onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule),
+};
 
 interface ServerContext {
   services: Services;
@@ -33,6 +37,8 @@ export function createApp(services: Services) {
     graphqlEndpoint: '/graphql',
     context: ({ services, caller, session }) => createContext(services, caller, session),
     renderGraphiQL,
+    // Introspection can be turned off (production): a validation rule refuses __schema/__type.
+    plugins: services.config.introspection ? [] : [disableIntrospection],
     graphiql: { title: 'Lectern GraphiQL', defaultQuery: '# Add your token in Headers: {"Authorization": "Bearer <token>"}\n{ viewer { id displayName } }' },
     maskedErrors: {
       // Our own errors (and GraphQL's validation errors) reach the client; anything else is logged
@@ -77,7 +83,10 @@ export function createApp(services: Services) {
     const isRest = pathname === '/v1' || pathname.startsWith('/v1/');
     const isGraphQL = pathname === '/graphql';
     if (!isRest && !isGraphQL) return errorResponse(404, 'No such endpoint');
-    if (isGraphQL && wantsGraphiQL(request)) return yoga.fetch(request, { services } as ServerContext);
+    if (isGraphQL && wantsGraphiQL(request)) {
+      if (!services.config.graphiql) return errorResponse(404, 'GraphiQL is turned off on this server');
+      return yoga.fetch(request, { services } as ServerContext);
+    }
 
     // A body over the limit is refused before anything reads it (413).
     const declared = Number(request.headers.get('content-length') ?? 0);

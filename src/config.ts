@@ -15,6 +15,10 @@ export interface Config {
   rateLimit: { limit: number; windowSeconds: number };
   /** Largest request body accepted (LECTERN_MAX_BODY_BYTES); larger ones get 413. */
   maxBodyBytes: number;
+  /** GraphiQL in browsers (LECTERN_GRAPHIQL=0 turns it off, e.g. in production). */
+  graphiql: boolean;
+  /** GraphQL introspection (LECTERN_INTROSPECTION=0 turns it off). */
+  introspection: boolean;
   /** The translator of translation runs (LECTERN_TRANSLATOR_URL…); null when none is configured. */
   translator: TranslatorConfig | null;
   /** The conversation analyser (LECTERN_CONVERSATIONS_ANALYSER: builtin, the default, or openai). */
@@ -34,6 +38,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: { limit: Number(env.LECTERN_RATE_LIMIT ?? 1200), windowSeconds: 60 },
     // The write path takes up to 50 files of 1 MB (base64) in one batch.
     maxBodyBytes: Number(env.LECTERN_MAX_BODY_BYTES ?? 80 * 1024 * 1024),
+    graphiql: env.LECTERN_GRAPHIQL !== '0',
+    introspection: env.LECTERN_INTROSPECTION !== '0',
     translator: env.LECTERN_TRANSLATOR_URL
       ? { url: env.LECTERN_TRANSLATOR_URL, apiKey: env.LECTERN_TRANSLATOR_API_KEY || undefined, timeoutMs: Number(env.LECTERN_TRANSLATOR_TIMEOUT_MS || 60_000) }
       : null,

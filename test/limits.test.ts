@@ -116,3 +116,20 @@ describe('the database going away', () => {
   }, 60_000);
 });
 
+
+describe('production switches', () => {
+  it('turns GraphiQL and introspection off when configured', async () => {
+    const app = appWith({ graphiql: false, introspection: false });
+    const page = await app.fetch(new Request(`${BASE}/graphql`, { headers: { accept: 'text/html' } }));
+    expect(page.status).toBe(404);
+    const gql = (query: string) =>
+      app.fetch(new Request(`${BASE}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }) }));
+    const introspection = (await (await gql('{ __schema { types { name } } }')).json()) as { errors?: { message: string }[]; data?: unknown };
+    expect(introspection.errors?.[0]?.message).toMatch(/introspection/i);
+    const ordinary = (await (await gql('{ viewer { id } }')).json()) as { data: { viewer: { id: string } } };
+    expect(ordinary.data.viewer.id).toBe(owner.id);
+    // On by default.
+    const open = await appWith({}).fetch(new Request(`${BASE}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __schema { queryType { name } } }' }) }));
+    expect(((await open.json()) as { data: unknown }).data).toEqual({ __schema: { queryType: { name: 'Query' } } });
+  });
+});
