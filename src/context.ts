@@ -6,6 +6,7 @@ import { orgLoaders } from './modules/orgs/loaders.js';
 import { spaceLoaders } from './modules/spaces/loaders.js';
 import { collectionLoaders } from './modules/collections/loaders.js';
 import { siteLoaders } from './modules/sites/loaders.js';
+import { changeRequestLoaders } from './modules/change-requests/loaders.js';
 
 /** What every request shares: the process-wide services. */
 export interface Services {
@@ -38,6 +39,7 @@ function createLoaders(prisma: PrismaClient, caller: User) {
     ...spaceLoaders(prisma),
     ...collectionLoaders(prisma),
     ...siteLoaders(prisma),
+    ...changeRequestLoaders(prisma),
   };
 }
 

@@ -112,3 +112,28 @@ describe('nested content', () => {
     expect(large).toMatchInlineSnapshot(`10`);
   });
 });
+
+describe('change request lists', () => {
+  it('lists change requests (with their open-comment counts) in a constant number of statements', async () => {
+    const build = async (count: number) => {
+      const owner = await h.owner();
+      const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'CRs' } })).body;
+      for (let i = 0; i < count; i++) {
+        const cr = (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: `CR ${i}` } })).body;
+        const posted = await h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/comments`, { token: owner.token, body: { body: { markdown: 'hi' } } });
+        expect(posted.status).toBe(200);
+      }
+      return { owner, space };
+    };
+    const measure = async ({ owner, space }: Awaited<ReturnType<typeof build>>) => {
+      const before = h.db.statements.count;
+      const res = await h.call('GET', `/v1/spaces/${space.id}/change-requests?limit=100`, { token: owner.token });
+      expect(res.status).toBe(200);
+      expect(res.body.items.every((cr: { comments: number }) => cr.comments === 1)).toBe(true);
+      return h.db.statements.count - before;
+    };
+    const small = await measure(await build(2));
+    const large = await measure(await build(10));
+    expect(large).toBe(small);
+  });
+});

@@ -48,7 +48,7 @@ export const ChangeRequestType = builder.prismaObject('ChangeRequest', {
     revisionMerged: t.exposeString('revisionMerged', { nullable: true }),
     comments: t.int({
       description: 'Open comments',
-      resolve: (cr, _a, ctx) => ctx.prisma.comment.count({ where: { changeRequestId: cr.id, status: 'open' } }),
+      resolve: (cr, _a, ctx) => ctx.loaders.changeRequestOpenComments.load(cr.id),
     }),
     outdated: t.boolean({
       description: 'True when main moved since it last merged main in',
