@@ -11,15 +11,6 @@ beforeAll(async () => {
 
 type Owner = TestUser & { orgId: string };
 
-async function world(title = 'Invite Org') {
-  const owner: Owner = await h.owner(title);
-  const reader = await h.user('Reader');
-  const guest = await h.user('Guest');
-  const outsider = await h.user('Outsider');
-  await h.addMember(owner.orgId, reader.id, 'read');
-  await h.addMember(owner.orgId, guest.id, null);
-  return { owner, orgId: owner.orgId, reader, guest, outsider };
-}
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -51,7 +42,7 @@ const membership = (orgId: string, userId: string) =>
 // ---------------------------------------------------------------------------------------------
 describe('POST /orgs/:organizationId/link-invites', () => {
   it('creates an invite link with a role or for guests (201, official schema); ids are long random secrets', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('Invite Org', { creator: false });
     const edit = await createInvite(orgId, owner.token, { role: 'edit' });
     expect(edit).toEqual({ object: 'invite', id: expect.any(String), role: 'edit', redundant: true });
     expect(edit.id).toMatch(/^[0-9A-Za-z]{32}$/);
@@ -63,7 +54,7 @@ describe('POST /orgs/:organizationId/link-invites', () => {
   });
 
   it('refuses bad input with 400 naming the field, and space or collection invites', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('Invite Org', { creator: false });
     const path = `/v1/orgs/${orgId}/link-invites`;
     await refused(400, 'POST', path, { token: owner.token, body: {}, field: 'role' });
     await refused(400, 'POST', path, { token: owner.token, body: { role: 'boss' }, field: 'role' });
@@ -73,7 +64,7 @@ describe('POST /orgs/:organizationId/link-invites', () => {
   });
 
   it('refuses when invite links are turned off (403), non-admins (403), outsiders (404), no token (401)', async () => {
-    const { owner, orgId, reader, guest, outsider } = await world();
+    const { owner, orgId, reader, guest, outsider } = await h.world('Invite Org', { creator: false });
     const path = `/v1/orgs/${orgId}/link-invites`;
     await h.db.prisma.organization.update({ where: { id: orgId }, data: { inviteLinks: false } });
     await refused(403, 'POST', path, { token: owner.token, body: { role: 'read' } });
@@ -88,7 +79,7 @@ describe('POST /orgs/:organizationId/link-invites', () => {
 // ---------------------------------------------------------------------------------------------
 describe('GET /orgs/:organizationId/link-invites', () => {
   it('lists the organization’s invite links in creation order (official schema), paged', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('Invite Org', { creator: false });
     const a = await createInvite(orgId, owner.token, { role: 'read' });
     const b = await createInvite(orgId, owner.token, { role: null });
     const c = await createInvite(orgId, owner.token, { role: 'admin' });
@@ -104,7 +95,7 @@ describe('GET /orgs/:organizationId/link-invites', () => {
   });
 
   it('refuses a bad limit (400), non-admins (403), outsiders (404), no token (401)', async () => {
-    const { owner, orgId, reader, outsider } = await world();
+    const { owner, orgId, reader, outsider } = await h.world('Invite Org', { creator: false });
     const path = `/v1/orgs/${orgId}/link-invites`;
     await refused(400, 'GET', `${path}?limit=-1`, { token: owner.token, field: 'limit' });
     await refused(403, 'GET', path, { token: reader.token });
@@ -116,7 +107,7 @@ describe('GET /orgs/:organizationId/link-invites', () => {
 // ---------------------------------------------------------------------------------------------
 describe('GET and PATCH /orgs/:organizationId/link-invites/:inviteId', () => {
   it('answers one invite link and changes its role', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('Invite Org', { creator: false });
     const invite = await createInvite(orgId, owner.token, { role: 'read' });
     const path = `/v1/orgs/${orgId}/link-invites/${invite.id}`;
     expect((await h.rest('getOrganizationInviteLink', 'GET', path, { token: owner.token })).body).toEqual(invite);
@@ -128,7 +119,7 @@ describe('GET and PATCH /orgs/:organizationId/link-invites/:inviteId', () => {
   });
 
   it('answers 404 for unknown invites or another organization’s', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('Invite Org', { creator: false });
     const other = await h.owner();
     const theirs = await createInvite(other.orgId, other.token, { role: 'read' });
     await refused(404, 'GET', `/v1/orgs/${orgId}/link-invites/${newId(32)}`, { token: owner.token });
@@ -137,7 +128,7 @@ describe('GET and PATCH /orgs/:organizationId/link-invites/:inviteId', () => {
   });
 
   it('refuses bad input (400) and callers without rights', async () => {
-    const { owner, orgId, reader, outsider } = await world();
+    const { owner, orgId, reader, outsider } = await h.world('Invite Org', { creator: false });
     const invite = await createInvite(orgId, owner.token, { role: 'read' });
     const path = `/v1/orgs/${orgId}/link-invites/${invite.id}`;
     await refused(400, 'PATCH', path, { token: owner.token, body: {}, field: 'role' });
@@ -151,7 +142,7 @@ describe('GET and PATCH /orgs/:organizationId/link-invites/:inviteId', () => {
   });
 
   it('DELETE removes it (205) and then answers 204', async () => {
-    const { owner, orgId, reader } = await world();
+    const { owner, orgId, reader } = await h.world('Invite Org', { creator: false });
     const invite = await createInvite(orgId, owner.token, { role: 'read' });
     const path = `/v1/orgs/${orgId}/link-invites/${invite.id}`;
     await refused(403, 'DELETE', path, { token: reader.token });
@@ -166,7 +157,7 @@ describe('POST /orgs/:organizationId/invites/:inviteId (join with an invite link
     h.rest('joinOrganizationWithInvite', 'POST', `/v1/orgs/${orgId}/invites/${inviteId}`, { token });
 
   it('makes the caller a member with the link’s role (200 {}); joining again changes nothing', async () => {
-    const { owner, orgId, outsider } = await world();
+    const { owner, orgId, outsider } = await h.world('Invite Org', { creator: false });
     const invite = await createInvite(orgId, owner.token, { role: 'edit' });
     const res = await join(orgId, invite.id, outsider.token);
     expect(res.status).toBe(200);
@@ -184,7 +175,7 @@ describe('POST /orgs/:organizationId/invites/:inviteId (join with an invite link
   });
 
   it('raises a lower role to the link’s, never lowers one', async () => {
-    const { owner, orgId, reader, guest } = await world();
+    const { owner, orgId, reader, guest } = await h.world('Invite Org', { creator: false });
     const review = await createInvite(orgId, owner.token, { role: 'review' });
     await join(orgId, review.id, reader.token);
     await join(orgId, review.id, guest.token);
@@ -198,7 +189,7 @@ describe('POST /orgs/:organizationId/invites/:inviteId (join with an invite link
   });
 
   it('refuses unknown links and links of another organization (404), no token (401)', async () => {
-    const { owner, orgId, outsider } = await world();
+    const { owner, orgId, outsider } = await h.world('Invite Org', { creator: false });
     const other = await h.owner();
     const theirs = await createInvite(other.orgId, other.token, { role: 'read' });
     const mine = await createInvite(orgId, owner.token, { role: 'read' });
@@ -209,7 +200,7 @@ describe('POST /orgs/:organizationId/invites/:inviteId (join with an invite link
   });
 
   it('refuses when invite links are off, a disabled member, SSO-enforced organizations and other organizations’ SSO tokens (403)', async () => {
-    const { owner, orgId, reader, outsider } = await world();
+    const { owner, orgId, reader, outsider } = await h.world('Invite Org', { creator: false });
     const invite = await createInvite(orgId, owner.token, { role: 'admin' });
     const path = `/v1/orgs/${orgId}/invites/${invite.id}`;
     await h.db.prisma.organization.update({ where: { id: orgId }, data: { inviteLinks: false } });
@@ -231,7 +222,7 @@ describe('POST /orgs/:organizationId/invites/:inviteId (join with an invite link
   });
 
   it('joining by email domain follows the same rules', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('Invite Org', { creator: false });
     await h.db.prisma.organization.update({ where: { id: orgId }, data: { emailDomains: ['corp.example'], sso: true } });
     const employee = await h.user('Employee', `e-${newId(5).toLowerCase()}@corp.example`);
     await refused(403, 'POST', `/v1/orgs/${orgId}/join`, { token: employee.token });
@@ -246,7 +237,7 @@ describe('POST /orgs/:organizationId/invites (by email)', () => {
   const invite = (orgId: string, token: string, body: unknown) => h.rest('inviteUsersToOrganization', 'POST', `/v1/orgs/${orgId}/invites`, { token, body });
 
   it('adds existing users and new emails, skips members (official schema)', async () => {
-    const { owner, orgId, reader } = await world();
+    const { owner, orgId, reader } = await h.world('Invite Org', { creator: false });
     await h.db.prisma.organization.update({ where: { id: orgId }, data: { defaultRole: 'comment' } });
     const known = await h.user('Known');
     const res = await invite(orgId, owner.token, {
@@ -267,7 +258,7 @@ describe('POST /orgs/:organizationId/invites (by email)', () => {
   });
 
   it('applies `role` (null: guests) and `sso` to the new members', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('Invite Org', { creator: false });
     const res = await invite(orgId, owner.token, { emails: ['g1@example.org', { email: 'g2@example.org', role: 'edit' }], role: null, sso: true });
     const [g1, g2] = res.body.users;
     expect(await membership(orgId, g1)).toMatchObject({ role: null, sso: true });
@@ -277,7 +268,7 @@ describe('POST /orgs/:organizationId/invites (by email)', () => {
   });
 
   it('refuses bad input with 400 naming the entry, adding no one', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('Invite Org', { creator: false });
     const path = `/v1/orgs/${orgId}/invites`;
     await refused(400, 'POST', path, { token: owner.token, body: {}, field: 'body' });
     await refused(400, 'POST', path, { token: owner.token, body: { emails: [] }, field: 'emails' });
@@ -292,7 +283,7 @@ describe('POST /orgs/:organizationId/invites (by email)', () => {
   });
 
   it('refuses non-admins (403), outsiders (404), no token (401)', async () => {
-    const { orgId, reader, outsider } = await world();
+    const { orgId, reader, outsider } = await h.world('Invite Org', { creator: false });
     const path = `/v1/orgs/${orgId}/invites`;
     const body = { emails: ['someone@example.com'] };
     await refused(403, 'POST', path, { token: reader.token, body });

@@ -11,18 +11,6 @@ beforeAll(async () => {
 
 type Owner = TestUser & { orgId: string };
 
-/** A fresh organization: its admin owner, a reader, a creator, a guest and an outsider. */
-async function world(title = 'Acme Docs') {
-  const owner: Owner = await h.owner(title);
-  const reader = await h.user('Reader');
-  const creator = await h.user('Creator');
-  const guest = await h.user('Guest');
-  const outsider = await h.user('Outsider');
-  await h.addMember(owner.orgId, reader.id, 'read');
-  await h.addMember(owner.orgId, creator.id, 'create');
-  await h.addMember(owner.orgId, guest.id, null);
-  return { owner, orgId: owner.orgId, reader, creator, guest, outsider };
-}
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -121,7 +109,7 @@ describe('GET /orgs', () => {
 
   it('refuses an anonymous caller (401); an outsider sees nothing of others', async () => {
     await refused(401, 'GET', '/v1/orgs');
-    const { outsider } = await world();
+    const { outsider } = await h.world();
     const res = await h.rest('listOrganizationsForAuthenticatedUser', 'GET', '/v1/orgs', { token: outsider.token });
     expect(res.body).toEqual({ items: [], count: 0 });
   });
@@ -130,7 +118,7 @@ describe('GET /orgs', () => {
 // ---------------------------------------------------------------------------------------------
 describe('GET /orgs/:organizationId', () => {
   it('answers the organization with the caller’s permissions, for every kind of member', async () => {
-    const { owner, orgId, reader, creator, guest } = await world('Visible Org');
+    const { owner, orgId, reader, creator, guest } = await h.world('Visible Org');
     const asOwner = await h.rest('getOrganizationById', 'GET', `/v1/orgs/${orgId}`, { token: owner.token });
     expect(asOwner.status).toBe(200);
     expect(asOwner.body).toMatchObject({
@@ -162,12 +150,12 @@ describe('GET /orgs/:organizationId', () => {
   });
 
   it('answers 404 for an unknown organization (official error schema)', async () => {
-    const { owner } = await world();
+    const { owner } = await h.world();
     await refused(404, 'GET', `/v1/orgs/${newId()}`, { token: owner.token, operationId: 'getOrganizationById' });
   });
 
   it('hides the organization from an outsider and a disabled member (404), and refuses anonymous (401)', async () => {
-    const { orgId, outsider, reader } = await world();
+    const { orgId, outsider, reader } = await h.world();
     await refused(404, 'GET', `/v1/orgs/${orgId}`, { token: outsider.token, operationId: 'getOrganizationById' });
     await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: orgId, userId: reader.id } }, data: { disabled: true } });
     await refused(404, 'GET', `/v1/orgs/${orgId}`, { token: reader.token });
@@ -183,7 +171,7 @@ describe('PATCH /orgs/:organizationId', () => {
     refused(400, 'PATCH', `/v1/orgs/${o.orgId}`, { token: o.token, body, field, operationId: 'updateOrganizationById' });
 
   it('updates every field at once, persists it and answers the official schema', async () => {
-    const { owner } = await world();
+    const { owner } = await h.world();
     const logo = 'https://cdn.example.com/logo.png';
     const mergeRules = {
       type: 'rules',
@@ -223,14 +211,14 @@ describe('PATCH /orgs/:organizationId', () => {
   });
 
   it('an empty body changes nothing but answers the organization', async () => {
-    const { owner } = await world('Unchanged');
+    const { owner } = await h.world('Unchanged');
     const res = await patch(owner, {});
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ title: 'Unchanged', mergeRules: { type: 'none' } });
   });
 
   it('leaves absent fields unchanged', async () => {
-    const { owner } = await world();
+    const { owner } = await h.world();
     await patch(owner, { title: 'One', sso: true });
     const res = await patch(owner, { ai: true });
     expect(res.body).toMatchObject({ title: 'One', sso: true, ai: true });
@@ -238,14 +226,14 @@ describe('PATCH /orgs/:organizationId', () => {
 
   describe('title (2..255)', () => {
     it('accepts 2 and 255 characters (counted as characters, not UTF-16 units)', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       expect((await patch(owner, { title: 'ab' })).body.title).toBe('ab');
       expect((await patch(owner, { title: 'x'.repeat(255) })).body.title).toBe('x'.repeat(255));
       expect((await patch(owner, { title: '📘'.repeat(255) })).body.title).toBe('📘'.repeat(255));
     });
 
     it('refuses 1 and 256 characters, blanks, null and a non-string with 400 naming title', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       await bad(owner, { title: 'a' }, 'title');
       await bad(owner, { title: 'x'.repeat(256) }, 'title');
       await bad(owner, { title: '    ' }, 'title');
@@ -254,14 +242,14 @@ describe('PATCH /orgs/:organizationId', () => {
     });
 
     it('trims surrounding whitespace, as on creation', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       expect((await patch(owner, { title: '  Spaced  ' })).body.title).toBe('Spaced');
     });
   });
 
   describe('hostname (3..32)', () => {
     it('accepts 3 and 32 characters, lowercases, keeps its own, and clears with null', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       const h3 = `h${newId(2).toLowerCase()}`;
       expect((await patch(owner, { hostname: h3 })).body.hostname).toBe(h3);
       const h32 = `z${newId(31).toLowerCase()}`;
@@ -273,7 +261,7 @@ describe('PATCH /orgs/:organizationId', () => {
     });
 
     it('refuses 2 and 33 characters and invalid characters with 400 naming hostname', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       await bad(owner, { hostname: 'ab' }, 'hostname');
       await bad(owner, { hostname: 'a'.repeat(33) }, 'hostname');
       for (const hostname of ['has space', 'dot.ted', '-lead', 'trail-', 'ünï', 'under_score']) await bad(owner, { hostname }, 'hostname');
@@ -281,8 +269,8 @@ describe('PATCH /orgs/:organizationId', () => {
     });
 
     it('answers 409 when another organization holds the hostname (any case)', async () => {
-      const first = await world();
-      const second = await world();
+      const first = await h.world();
+      const second = await h.world();
       const name = `taken-${newId(6).toLowerCase()}`;
       await patch(first.owner, { hostname: name });
       const res = await refused(409, 'PATCH', `/v1/orgs/${second.orgId}`, { token: second.owner.token, body: { hostname: name.toUpperCase() } });
@@ -290,8 +278,8 @@ describe('PATCH /orgs/:organizationId', () => {
     });
 
     it('answers one 200 and one 409 when two organizations claim the same hostname at once', async () => {
-      const first = await world();
-      const second = await world();
+      const first = await h.world();
+      const second = await h.world();
       const name = `race-${newId(6).toLowerCase()}`;
       const results = await Promise.all(
         [first, second].map((w) => h.call('PATCH', `/v1/orgs/${w.orgId}`, { token: w.owner.token, body: { hostname: name } })),
@@ -303,7 +291,7 @@ describe('PATCH /orgs/:organizationId', () => {
 
   describe('logo (uri, max 2048, or null)', () => {
     it('accepts a 2048-character URL and clears with null', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       const base = 'https://cdn.example.com/';
       const long = base + 'a'.repeat(2048 - base.length);
       expect((await patch(owner, { logo: long })).body.urls.logo).toBe(long);
@@ -313,7 +301,7 @@ describe('PATCH /orgs/:organizationId', () => {
     });
 
     it('refuses a 2049-character URL, a non-URL and a non-http URL with 400 naming logo', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       const base = 'https://cdn.example.com/';
       await bad(owner, { logo: base + 'a'.repeat(2049 - base.length) }, 'logo');
       await bad(owner, { logo: 'not a url' }, 'logo');
@@ -325,14 +313,14 @@ describe('PATCH /orgs/:organizationId', () => {
 
   describe('emailDomains', () => {
     it('normalises domains and can be emptied', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       expect((await patch(owner, { emailDomains: [' Corp.Example.com '] })).body.emailDomains).toEqual(['corp.example.com']);
       expect((await patch(owner, { emailDomains: ['b.example.com', 'a.example.com', 'B.example.com'] })).body.emailDomains).toEqual(['b.example.com', 'a.example.com']);
       expect((await patch(owner, { emailDomains: [] })).body.emailDomains).toEqual([]);
     });
 
     it('refuses non-domains, null and non-strings with 400 naming emailDomains', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       await bad(owner, { emailDomains: ['example.com', 'not a domain'] }, 'emailDomains[1]');
       await bad(owner, { emailDomains: ['@example.com'] }, 'emailDomains[0]');
       await bad(owner, { emailDomains: ['localhost'] }, 'emailDomains[0]');
@@ -344,7 +332,7 @@ describe('PATCH /orgs/:organizationId', () => {
 
   describe('defaultRole (role or null)', () => {
     it('accepts every role and null (guests), shown as null', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       for (const role of ['admin', 'create', 'review', 'edit', 'comment', 'read']) {
         expect((await patch(owner, { defaultRole: role })).body.defaultRole).toBe(role);
       }
@@ -354,7 +342,7 @@ describe('PATCH /orgs/:organizationId', () => {
     });
 
     it('refuses an unknown role with 400 naming defaultRole', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       await bad(owner, { defaultRole: 'owner' }, 'defaultRole');
       await bad(owner, { defaultRole: 'guest' }, 'defaultRole');
       await bad(owner, { defaultRole: 1 }, 'defaultRole');
@@ -363,7 +351,7 @@ describe('PATCH /orgs/:organizationId', () => {
 
   describe('defaultContent ({type:"site", site} or null)', () => {
     it('accepts a site pointer and clears with null', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       const set = await patch(owner, { defaultContent: { type: 'site', site: 'site_abc' } });
       expect(set.body.defaultContent).toEqual({ type: 'site', site: 'site_abc' });
       const cleared = await patch(owner, { defaultContent: null });
@@ -372,7 +360,7 @@ describe('PATCH /orgs/:organizationId', () => {
     });
 
     it('refuses other variants with 400 naming defaultContent', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       for (const defaultContent of [
         { type: 'space', space: 'abc' },
         { type: 'site' },
@@ -390,7 +378,7 @@ describe('PATCH /orgs/:organizationId', () => {
 
   describe('mergeRules', () => {
     it('accepts {type:"none"} and the rules variants of the official schema', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       expect((await patch(owner, { mergeRules: { type: 'rules', rules: [] } })).body.mergeRules).toEqual({ type: 'rules', rules: [] });
       const rules = [
         { rule: 'require_specific_reviewers', users: [owner.id] },
@@ -405,7 +393,7 @@ describe('PATCH /orgs/:organizationId', () => {
     });
 
     it('refuses inherit (organizations have no parent), unknown variants and malformed rules with 400 naming the field', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       await bad(owner, { mergeRules: { type: 'inherit' } }, 'mergeRules.type');
       await bad(owner, { mergeRules: { type: 'sometimes' } }, 'mergeRules.type');
       await bad(owner, { mergeRules: {} }, 'mergeRules');
@@ -418,7 +406,7 @@ describe('PATCH /orgs/:organizationId', () => {
     });
 
     it('refuses rules the official schema does not know, or that lack what they need', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       await bad(owner, { mergeRules: { type: 'rules', rules: [{ rule: 'require_nothing' }] } }, 'mergeRules.rules[0].rule');
       await bad(owner, { mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }, { rule: 'require_specific_reviewers' }] } }, 'mergeRules.rules[1].users');
       await bad(owner, { mergeRules: { type: 'rules', rules: [{ rule: 'custom' }] } }, 'mergeRules.rules[0].expression');
@@ -428,7 +416,7 @@ describe('PATCH /orgs/:organizationId', () => {
 
   describe('booleans sso, ai, inviteLinks', () => {
     it('set each both ways', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       for (const flag of ['sso', 'ai', 'inviteLinks']) {
         expect((await patch(owner, { [flag]: true })).body[flag]).toBe(true);
         expect((await patch(owner, { [flag]: false })).body[flag]).toBe(false);
@@ -436,7 +424,7 @@ describe('PATCH /orgs/:organizationId', () => {
     });
 
     it('refuse null and non-booleans with 400 naming the flag', async () => {
-      const { owner } = await world();
+      const { owner } = await h.world();
       for (const flag of ['sso', 'ai', 'inviteLinks']) {
         await bad(owner, { [flag]: null }, flag);
         await bad(owner, { [flag]: 'yes' }, flag);
@@ -446,7 +434,7 @@ describe('PATCH /orgs/:organizationId', () => {
   });
 
   it('refuses an unknown field, malformed JSON and a non-object body with 400', async () => {
-    const { owner } = await world();
+    const { owner } = await h.world();
     const res = await refused(400, 'PATCH', `/v1/orgs/${owner.orgId}`, { token: owner.token, body: { title: 'Fine', plan: 'pro' } });
     expect(res.body.error.message).toContain('plan');
     await refused(400, 'PATCH', `/v1/orgs/${owner.orgId}`, { token: owner.token, rawBody: '{"title": ', field: 'body' });
@@ -454,13 +442,13 @@ describe('PATCH /orgs/:organizationId', () => {
   });
 
   it('applies nothing when one field of several is invalid', async () => {
-    const { owner } = await world('Atomic');
+    const { owner } = await h.world('Atomic');
     await bad(owner, { title: 'Would change', sso: true, logo: 'nope' }, 'logo');
     await bad(owner, { title: 'Would change', mergeRules: { type: 'inherit' } }, 'mergeRules.type');
   });
 
   it('refuses anonymous (401), an outsider (404), an unknown organization (404) and non-admins (403)', async () => {
-    const { orgId, outsider, reader, creator, guest, owner } = await world();
+    const { orgId, outsider, reader, creator, guest, owner } = await h.world();
     const body = { title: 'Hijacked' };
     await refused(401, 'PATCH', `/v1/orgs/${orgId}`, { body });
     await refused(404, 'PATCH', `/v1/orgs/${orgId}`, { token: outsider.token, body });
@@ -474,7 +462,7 @@ describe('POST /orgs/:organizationId/join', () => {
   const join = (orgId: string, token?: string) => h.call('POST', `/v1/orgs/${orgId}/join`, { token });
 
   async function openOrg(emailDomains: string[], defaultRole: string | null = 'read') {
-    const w = await world();
+    const w = await h.world();
     await h.rest('updateOrganizationById', 'PATCH', `/v1/orgs/${w.orgId}`, { token: w.owner.token, body: { emailDomains, defaultRole } });
     return w;
   }
@@ -533,7 +521,7 @@ describe('POST /orgs/:organizationId/join', () => {
     await h.db.prisma.user.update({ where: { id: unverified.id }, data: { emailVerified: false } });
     await refused(403, 'POST', `/v1/orgs/${w.orgId}/join`, { token: unverified.token });
 
-    const closed = await world();
+    const closed = await h.world();
     const matching = await h.user('Matching', `m${newId(4).toLowerCase()}@allowed.example`);
     await refused(403, 'POST', `/v1/orgs/${closed.orgId}/join`, { token: matching.token });
   });
@@ -552,7 +540,7 @@ describe('DELETE /orgs/:organizationId/link-invites/:inviteId', () => {
     h.db.prisma.inviteLink.create({ data: { id: newId(), organizationId, role: role as never } });
 
   it('deletes an invite link (205), then answers 204', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world();
     const link = await invite(orgId);
     const keep = await invite(orgId, null);
     const first = await h.rest('deleteOrganizationInviteById', 'DELETE', `/v1/orgs/${orgId}/link-invites/${link.id}`, { token: owner.token });
@@ -565,8 +553,8 @@ describe('DELETE /orgs/:organizationId/link-invites/:inviteId', () => {
   });
 
   it('answers 204 and deletes nothing for an unknown invite or another organization’s invite', async () => {
-    const a = await world();
-    const b = await world();
+    const a = await h.world();
+    const b = await h.world();
     const theirs = await invite(b.orgId);
     const before = await h.snapshot();
     expect((await h.rest('deleteOrganizationInviteById', 'DELETE', `/v1/orgs/${a.orgId}/link-invites/${newId()}`, { token: a.owner.token })).status).toBe(204);
@@ -575,7 +563,7 @@ describe('DELETE /orgs/:organizationId/link-invites/:inviteId', () => {
   });
 
   it('refuses anonymous (401), outsiders and unknown organizations (404), non-admins (403)', async () => {
-    const { orgId, outsider, reader, creator, guest, owner } = await world();
+    const { orgId, outsider, reader, creator, guest, owner } = await h.world();
     const link = await invite(orgId);
     const path = `/v1/orgs/${orgId}/link-invites/${link.id}`;
     await refused(401, 'DELETE', path);
@@ -592,7 +580,7 @@ describe('GET /orgs/:organizationId/members', () => {
     h.rest('listMembersInOrganizationById', 'GET', `/v1/orgs/${orgId}/members${query}`, { token });
 
   it('lists the members (official schema), guests with a null role', async () => {
-    const { owner, orgId, reader, creator, guest } = await world();
+    const { owner, orgId, reader, creator, guest } = await h.world();
     await h.rest('createSpace', 'POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Counted' } });
     const gone = await h.rest('createSpace', 'POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Deleted, not counted' } });
     expect((await h.call('DELETE', `/v1/spaces/${gone.body.id}`, { token: owner.token })).status).toBe(205);
@@ -620,7 +608,7 @@ describe('GET /orgs/:organizationId/members', () => {
   });
 
   it('filters by role, including guests', async () => {
-    const { orgId, owner, reader, guest } = await world();
+    const { orgId, owner, reader, guest } = await h.world();
     const readers = await list(orgId, owner.token, '?role=read');
     expect(readers.body).toMatchObject({ count: 1 });
     expect(readers.body.items.map((m: any) => m.id)).toEqual([reader.id]);
@@ -632,7 +620,7 @@ describe('GET /orgs/:organizationId/members', () => {
   });
 
   it('pages with limit and next.page until the end', async () => {
-    const { orgId, owner } = await world();
+    const { orgId, owner } = await h.world();
     for (let i = 0; i < 3; i++) await h.addMember(orgId, (await h.user()).id, 'comment');
     const total = 7;
     const seen: string[] = [];
@@ -656,7 +644,7 @@ describe('GET /orgs/:organizationId/members', () => {
   });
 
   it('refuses limit=0, limit=1001, a bad page and an unknown role with 400 naming the parameter', async () => {
-    const { orgId, owner } = await world();
+    const { orgId, owner } = await h.world();
     const path = `/v1/orgs/${orgId}/members`;
     await refused(400, 'GET', `${path}?limit=0`, { token: owner.token, field: 'limit' });
     await refused(400, 'GET', `${path}?limit=1001`, { token: owner.token, field: 'limit' });
@@ -666,7 +654,7 @@ describe('GET /orgs/:organizationId/members', () => {
   });
 
   it('refuses anonymous (401), outsiders and disabled members (404), guests (403)', async () => {
-    const { orgId, outsider, guest, reader } = await world();
+    const { orgId, outsider, guest, reader } = await h.world();
     const path = `/v1/orgs/${orgId}/members`;
     await refused(401, 'GET', path);
     await refused(404, 'GET', path, { token: outsider.token });
@@ -679,7 +667,7 @@ describe('GET /orgs/:organizationId/members', () => {
 // ---------------------------------------------------------------------------------------------
 describe('GET /orgs/:organizationId/members/:userId', () => {
   it('answers one member (official schema)', async () => {
-    const { orgId, owner, reader, guest } = await world();
+    const { orgId, owner, reader, guest } = await h.world();
     const res = await h.rest('getMemberInOrganizationById', 'GET', `/v1/orgs/${orgId}/members/${reader.id}`, { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ object: 'member', id: reader.id, role: 'read', user: { id: reader.id, displayName: 'Reader' } });
@@ -688,13 +676,13 @@ describe('GET /orgs/:organizationId/members/:userId', () => {
   });
 
   it('answers 404 for an unknown user and for a user who is not a member', async () => {
-    const { orgId, owner, outsider } = await world();
+    const { orgId, owner, outsider } = await h.world();
     await refused(404, 'GET', `/v1/orgs/${orgId}/members/${newId()}`, { token: owner.token });
     await refused(404, 'GET', `/v1/orgs/${orgId}/members/${outsider.id}`, { token: owner.token });
   });
 
   it('refuses anonymous (401), outsiders (404), guests (403)', async () => {
-    const { orgId, outsider, guest, owner } = await world();
+    const { orgId, outsider, guest, owner } = await h.world();
     const path = `/v1/orgs/${orgId}/members/${owner.id}`;
     await refused(401, 'GET', path);
     await refused(404, 'GET', path, { token: outsider.token });
@@ -711,7 +699,7 @@ describe('PATCH /orgs/:organizationId/members/:userId', () => {
     (await h.db.prisma.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: orgId, userId } } })).role;
 
   it('changes a role, to guest with null (official schema)', async () => {
-    const { orgId, owner, reader } = await world();
+    const { orgId, owner, reader } = await h.world();
     const res = await update(orgId, owner.token, reader.id, { role: 'review' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ object: 'member', id: reader.id, role: 'review', user: { id: reader.id } });
@@ -724,7 +712,7 @@ describe('PATCH /orgs/:organizationId/members/:userId', () => {
   });
 
   it('refuses a missing or unknown role with 400 naming role; a non-member with 404', async () => {
-    const { orgId, owner, reader, outsider } = await world();
+    const { orgId, owner, reader, outsider } = await h.world();
     const path = `/v1/orgs/${orgId}/members/${reader.id}`;
     await refused(400, 'PATCH', path, { token: owner.token, body: {}, field: 'role' });
     await refused(400, 'PATCH', path, { token: owner.token, body: { role: 'owner' }, field: 'role' });
@@ -735,7 +723,7 @@ describe('PATCH /orgs/:organizationId/members/:userId', () => {
   });
 
   it('never demotes the last admin (409); with two admins one may be demoted', async () => {
-    const { orgId, owner, reader } = await world();
+    const { orgId, owner, reader } = await h.world();
     await refused(409, 'PATCH', `/v1/orgs/${orgId}/members/${owner.id}`, { token: owner.token, body: { role: 'create' } });
     await refused(409, 'PATCH', `/v1/orgs/${orgId}/members/${owner.id}`, { token: owner.token, body: { role: null } });
     // Keeping the role is fine.
@@ -746,7 +734,7 @@ describe('PATCH /orgs/:organizationId/members/:userId', () => {
   });
 
   it('a disabled admin does not count as an admin, and may be demoted', async () => {
-    const { orgId, owner } = await world();
+    const { orgId, owner } = await h.world();
     const dormant = await h.user('Dormant admin');
     await h.addMember(orgId, dormant.id, 'admin');
     await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: orgId, userId: dormant.id } }, data: { disabled: true } });
@@ -755,7 +743,7 @@ describe('PATCH /orgs/:organizationId/members/:userId', () => {
   });
 
   it('keeps an admin when two admins demote each other at once', async () => {
-    const { orgId, owner, creator } = await world();
+    const { orgId, owner, creator } = await h.world();
     await update(orgId, owner.token, creator.id, { role: 'admin' });
     const results = await Promise.all([
       h.call('PATCH', `/v1/orgs/${orgId}/members/${creator.id}`, { token: owner.token, body: { role: 'read' } }),
@@ -769,7 +757,7 @@ describe('PATCH /orgs/:organizationId/members/:userId', () => {
   });
 
   it('refuses anonymous (401), outsiders (404), non-admins (403)', async () => {
-    const { orgId, outsider, reader, creator, guest } = await world();
+    const { orgId, outsider, reader, creator, guest } = await h.world();
     const path = `/v1/orgs/${orgId}/members/${reader.id}`;
     const body = { role: 'admin' };
     await refused(401, 'PATCH', path, { body });
@@ -786,7 +774,7 @@ describe('DELETE /orgs/:organizationId/members/:userId', () => {
     h.rest('removeMemberFromOrganizationById', 'DELETE', `/v1/orgs/${orgId}/members/${userId}`, { token });
 
   it('an admin removes a member (205), then it is not a member (204)', async () => {
-    const { orgId, owner, reader, outsider } = await world();
+    const { orgId, owner, reader, outsider } = await h.world();
     const first = await remove(orgId, owner.token, reader.id);
     expect(first.status).toBe(205);
     expect(first.body).toBeUndefined();
@@ -800,14 +788,14 @@ describe('DELETE /orgs/:organizationId/members/:userId', () => {
   });
 
   it('a member (guests too) may remove themself', async () => {
-    const { orgId, reader, guest } = await world();
+    const { orgId, reader, guest } = await h.world();
     expect((await remove(orgId, reader.token, reader.id)).status).toBe(205);
     expect((await remove(orgId, guest.token, guest.id)).status).toBe(205);
     expect(await h.db.prisma.member.count({ where: { organizationId: orgId } })).toBe(2);
   });
 
   it('never removes the last admin (409); with two admins one may leave', async () => {
-    const { orgId, owner, creator } = await world();
+    const { orgId, owner, creator } = await h.world();
     await refused(409, 'DELETE', `/v1/orgs/${orgId}/members/${owner.id}`, { token: owner.token });
     await h.rest('updateMemberInOrganizationById', 'PATCH', `/v1/orgs/${orgId}/members/${creator.id}`, { token: owner.token, body: { role: 'admin' } });
     expect((await remove(orgId, creator.token, owner.id)).status).toBe(205);
@@ -815,7 +803,7 @@ describe('DELETE /orgs/:organizationId/members/:userId', () => {
   });
 
   it('keeps an admin when two admins remove each other at once', async () => {
-    const { orgId, owner, creator } = await world();
+    const { orgId, owner, creator } = await h.world();
     await h.rest('updateMemberInOrganizationById', 'PATCH', `/v1/orgs/${orgId}/members/${creator.id}`, { token: owner.token, body: { role: 'admin' } });
     const results = await Promise.all([
       h.call('DELETE', `/v1/orgs/${orgId}/members/${creator.id}`, { token: owner.token }),
@@ -829,7 +817,7 @@ describe('DELETE /orgs/:organizationId/members/:userId', () => {
   });
 
   it('refuses anonymous (401), outsiders (404), a member removing someone else (403)', async () => {
-    const { orgId, outsider, reader, creator, guest, owner } = await world();
+    const { orgId, outsider, reader, creator, guest, owner } = await h.world();
     const path = `/v1/orgs/${orgId}/members/${reader.id}`;
     await refused(401, 'DELETE', path);
     await refused(404, 'DELETE', path, { token: outsider.token });
@@ -857,14 +845,14 @@ describe('GraphQL', () => {
   });
 
   it('organizations', async () => {
-    const { owner, orgId } = await world('GraphQL Org');
+    const { owner, orgId } = await h.world('GraphQL Org');
     const data = ok(await h.graphql(owner.token, 'query($limit: Int) { organizations(limit: $limit) { count next { page } items { id title permissions { admin } } } }', { limit: 1 }));
     expect(data.organizations).toEqual({ count: 1, next: null, items: [{ id: orgId, title: 'GraphQL Org', permissions: { admin: true } }] });
     expect(code(await h.graphql(owner.token, '{ organizations(limit: 0) { count } }'))).toBe('BAD_REQUEST');
   });
 
   it('organization, members and member', async () => {
-    const { owner, orgId, reader, guest, outsider } = await world();
+    const { owner, orgId, reader, guest, outsider } = await h.world();
     const query = `query($id: ID!, $userId: ID!) {
       organization(id: $id) {
         id defaultRole mergeRules
@@ -889,7 +877,7 @@ describe('GraphQL', () => {
   });
 
   it('updateOrganization', async () => {
-    const { owner, orgId, reader } = await world();
+    const { owner, orgId, reader } = await h.world();
     const mutation = 'mutation($id: ID!, $input: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $input) { title defaultRole mergeRules } }';
     const data = ok(await h.graphql(owner.token, mutation, { id: orgId, input: { title: 'Via GraphQL', defaultRole: null, mergeRules: { type: 'none' } } }));
     expect(data.updateOrganization).toEqual({ title: 'Via GraphQL', defaultRole: null, mergeRules: { type: 'none' } });
@@ -902,7 +890,7 @@ describe('GraphQL', () => {
   });
 
   it('joinOrganization', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world();
     await h.db.prisma.organization.update({ where: { id: orgId }, data: { emailDomains: ['gql.example'] } });
     const joiner = await h.user('GQL joiner', `j${newId(4).toLowerCase()}@gql.example`);
     const stranger = await h.user('GQL stranger', `s${newId(4).toLowerCase()}@nope.example`);
@@ -914,7 +902,7 @@ describe('GraphQL', () => {
   });
 
   it('deleteInviteLink', async () => {
-    const { owner, orgId, reader } = await world();
+    const { owner, orgId, reader } = await h.world();
     const link = await h.db.prisma.inviteLink.create({ data: { id: newId(), organizationId: orgId, role: 'read' } });
     const mutation = 'mutation($org: ID!, $invite: ID!) { deleteInviteLink(organizationId: $org, inviteId: $invite) }';
     expect(code(await h.graphql(reader.token, mutation, { org: orgId, invite: link.id }))).toBe('FORBIDDEN');
@@ -923,7 +911,7 @@ describe('GraphQL', () => {
   });
 
   it('updateMember', async () => {
-    const { owner, orgId, reader } = await world();
+    const { owner, orgId, reader } = await h.world();
     const mutation = 'mutation($org: ID!, $user: ID!, $role: Role) { updateMember(organizationId: $org, userId: $user, role: $role) { id role } }';
     expect(ok(await h.graphql(owner.token, mutation, { org: orgId, user: reader.id, role: 'edit' }))).toEqual({ updateMember: { id: reader.id, role: 'edit' } });
     expect(ok(await h.graphql(owner.token, mutation, { org: orgId, user: reader.id, role: null }))).toEqual({ updateMember: { id: reader.id, role: null } });
@@ -933,7 +921,7 @@ describe('GraphQL', () => {
   });
 
   it('removeMember', async () => {
-    const { owner, orgId, reader, creator } = await world();
+    const { owner, orgId, reader, creator } = await h.world();
     const mutation = 'mutation($org: ID!, $user: ID!) { removeMember(organizationId: $org, userId: $user) }';
     expect(code(await h.graphql(creator.token, mutation, { org: orgId, user: reader.id }))).toBe('FORBIDDEN');
     expect(ok(await h.graphql(owner.token, mutation, { org: orgId, user: reader.id }))).toEqual({ removeMember: true });

@@ -112,15 +112,6 @@ beforeAll(async () => {
 
 type Owner = TestUser & { orgId: string };
 
-async function world(title = 'SSO Org') {
-  const owner: Owner = await h.owner(title);
-  const reader = await h.user('Reader');
-  const guest = await h.user('Guest');
-  const outsider = await h.user('Outsider');
-  await h.addMember(owner.orgId, reader.id, 'read');
-  await h.addMember(owner.orgId, guest.id, null);
-  return { owner, orgId: owner.orgId, reader, guest, outsider };
-}
 
 async function state() {
   const [base, providers, identities, teamMembers, users, tokens] = await Promise.all([
@@ -178,7 +169,7 @@ const member = (orgId: string, userId: string) => h.db.prisma.member.findUnique(
 // ---------------------------------------------------------------------------------------------
 describe('POST /orgs/:organizationId/saml (create)', () => {
   it('creates a provider (201, official schema) whose service side points at this server', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('SSO Org', { creator: false });
     const team = await createTeam(orgId, owner.token);
     const p = await createProvider(orgId, owner.token, providerBody({ defaultTeam: team.id, defaultRole: 'edit' }));
     expect(p).toEqual({
@@ -203,7 +194,7 @@ describe('POST /orgs/:organizationId/saml (create)', () => {
   });
 
   it('defaultRole: the organization’s default role when absent; null makes guests', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('SSO Org', { creator: false });
     await h.db.prisma.organization.update({ where: { id: orgId }, data: { defaultRole: 'comment' } });
     const plain = await createProvider(orgId, owner.token);
     expect(plain.defaultRole).toBe('comment');
@@ -212,7 +203,7 @@ describe('POST /orgs/:organizationId/saml (create)', () => {
   });
 
   it('refuses bad input with 400 naming the field; a certificate that is not a PEM X.509 certificate is refused clearly', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('SSO Org', { creator: false });
     const other = await h.owner();
     const foreignTeam = await createTeam(other.orgId, other.token);
     const path = `/v1/orgs/${orgId}/saml`;
@@ -241,7 +232,7 @@ describe('POST /orgs/:organizationId/saml (create)', () => {
   });
 
   it('refuses non-admins (403), outsiders (404), no token (401)', async () => {
-    const { orgId, reader, guest, outsider } = await world();
+    const { orgId, reader, guest, outsider } = await h.world('SSO Org', { creator: false });
     const path = `/v1/orgs/${orgId}/saml`;
     await refused(403, 'POST', path, { token: reader.token, body: providerBody() });
     await refused(403, 'POST', path, { token: guest.token, body: providerBody() });
@@ -253,7 +244,7 @@ describe('POST /orgs/:organizationId/saml (create)', () => {
 // ---------------------------------------------------------------------------------------------
 describe('GET /orgs/:organizationId/saml and /saml/:samlProviderId', () => {
   it('lists (paged) and answers providers (official schemas)', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('SSO Org', { creator: false });
     const a = await createProvider(orgId, owner.token);
     const b = await createProvider(orgId, owner.token, providerBody({ label: 'Second' }, otherIdp));
     const other = await h.owner();
@@ -267,7 +258,7 @@ describe('GET /orgs/:organizationId/saml and /saml/:samlProviderId', () => {
   });
 
   it('answers 404 for unknown providers and another organization’s; refuses non-admins, outsiders, no token', async () => {
-    const { owner, orgId, reader, outsider } = await world();
+    const { owner, orgId, reader, outsider } = await h.world('SSO Org', { creator: false });
     const p = await createProvider(orgId, owner.token);
     const other = await h.owner();
     const theirs = await createProvider(other.orgId, other.token);
@@ -285,7 +276,7 @@ describe('GET /orgs/:organizationId/saml and /saml/:samlProviderId', () => {
 // ---------------------------------------------------------------------------------------------
 describe('PATCH /orgs/:organizationId/saml/:samlProviderId', () => {
   it('updates the given fields only', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('SSO Org', { creator: false });
     const team = await createTeam(orgId, owner.token);
     const p = await createProvider(orgId, owner.token, providerBody({ defaultTeam: team.id }));
     const path = `/v1/orgs/${orgId}/saml/${p.id}`;
@@ -302,7 +293,7 @@ describe('PATCH /orgs/:organizationId/saml/:samlProviderId', () => {
   });
 
   it('refuses bad input (400), unknown providers (404) and callers without rights', async () => {
-    const { owner, orgId, reader, outsider } = await world();
+    const { owner, orgId, reader, outsider } = await h.world('SSO Org', { creator: false });
     const p = await createProvider(orgId, owner.token);
     const path = `/v1/orgs/${orgId}/saml/${p.id}`;
     await refused(400, 'PATCH', path, { token: owner.token, body: { label: null }, field: 'label' });
@@ -319,7 +310,7 @@ describe('PATCH /orgs/:organizationId/saml/:samlProviderId', () => {
 // ---------------------------------------------------------------------------------------------
 describe('DELETE /orgs/:organizationId/saml/:samlProviderId', () => {
   it('deletes (205), then answers 204; refuses non-admins, outsiders, no token', async () => {
-    const { owner, orgId, reader, outsider } = await world();
+    const { owner, orgId, reader, outsider } = await h.world('SSO Org', { creator: false });
     const p = await createProvider(orgId, owner.token);
     const path = `/v1/orgs/${orgId}/saml/${p.id}`;
     await refused(403, 'DELETE', path, { token: reader.token });
@@ -333,7 +324,7 @@ describe('DELETE /orgs/:organizationId/saml/:samlProviderId', () => {
   });
 
   it('deleting the default team leaves the provider without one', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('SSO Org', { creator: false });
     const team = await createTeam(orgId, owner.token);
     const p = await createProvider(orgId, owner.token, providerBody({ defaultTeam: team.id }));
     await h.call('DELETE', `/v1/orgs/${orgId}/teams/${team.id}`, { token: owner.token });
@@ -345,7 +336,7 @@ describe('DELETE /orgs/:organizationId/saml/:samlProviderId', () => {
 // ---------------------------------------------------------------------------------------------
 describe('GET /orgs/:organizationId/sso', () => {
   it('lists the sign-in start URLs to every member, guests included (official schema)', async () => {
-    const { owner, orgId, guest } = await world();
+    const { owner, orgId, guest } = await h.world('SSO Org', { creator: false });
     const a = await createProvider(orgId, owner.token);
     const b = await createProvider(orgId, owner.token, providerBody({ label: 'Other' }, otherIdp));
     const res = await h.rest('listSSOProviderLoginsInOrganization', 'GET', `/v1/orgs/${orgId}/sso`, { token: guest.token });
@@ -359,7 +350,7 @@ describe('GET /orgs/:organizationId/sso', () => {
   });
 
   it('refuses outsiders (404) and no token (401)', async () => {
-    const { orgId, outsider } = await world();
+    const { orgId, outsider } = await h.world('SSO Org', { creator: false });
     await refused(404, 'GET', `/v1/orgs/${orgId}/sso`, { token: outsider.token });
     await refused(404, 'GET', `/v1/orgs/${newId()}/sso`, { token: outsider.token });
     await refused(401, 'GET', `/v1/orgs/${orgId}/sso`);
@@ -370,7 +361,7 @@ describe('GET /orgs/:organizationId/sso', () => {
 describe('single sign-on', () => {
   /** An organization with a provider for `idp`, and the provider. */
   async function ssoWorld(extra: Record<string, unknown> = {}) {
-    const w = await world();
+    const w = await h.world('SSO Org', { creator: false });
     const team = await createTeam(w.orgId, w.owner.token, 'Staff');
     const provider = await createProvider(w.orgId, w.owner.token, providerBody({ defaultTeam: team.id, defaultRole: 'edit', ...extra }));
     const assertion = (o: Partial<AssertionOptions> & { nameID: string }) =>
@@ -578,7 +569,7 @@ describe('single sign-on', () => {
   });
 
   it('an SSO token issued outside the ACS is scoped the same way (issueToken)', async () => {
-    const { orgId, reader } = await world();
+    const { orgId, reader } = await h.world('SSO Org', { creator: false });
     const other = await h.owner();
     await h.addMember(other.orgId, reader.id, 'read');
     const token = await issueToken(h.db.prisma, reader.id, 'sso', { organizationId: orgId, expiresAt: new Date(Date.now() + 60_000) });

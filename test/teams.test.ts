@@ -10,18 +10,6 @@ beforeAll(async () => {
 
 type Owner = TestUser & { orgId: string };
 
-/** An organization: its admin, a reader, a creator, a guest, and an outsider. */
-async function world(title = 'Team Org') {
-  const owner: Owner = await h.owner(title);
-  const reader = await h.user('Reader');
-  const creator = await h.user('Creator');
-  const guest = await h.user('Guest');
-  const outsider = await h.user('Outsider');
-  await h.addMember(owner.orgId, reader.id, 'read');
-  await h.addMember(owner.orgId, creator.id, 'create');
-  await h.addMember(owner.orgId, guest.id, null);
-  return { owner, orgId: owner.orgId, reader, creator, guest, outsider };
-}
 
 /** Everything, teams included, to prove a refused request changed nothing. */
 async function state() {
@@ -61,7 +49,7 @@ const teamRows = async (teamId: string) =>
 // ---------------------------------------------------------------------------------------------
 describe('PUT /orgs/:organizationId/teams (create)', () => {
   it('creates a team with members (201, official schema) and stores it', async () => {
-    const { owner, orgId, reader, guest } = await world();
+    const { owner, orgId, reader, guest } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: '  Writers  ', members: [reader.id, guest.id, reader.id] });
     expect(team).toEqual({
       object: 'team',
@@ -78,13 +66,13 @@ describe('PUT /orgs/:organizationId/teams (create)', () => {
   });
 
   it('creates an empty team; titles of 1 and 64 characters pass', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('Team Org');
     expect((await createTeam(orgId, owner.token, { title: 'A' })).members).toBe(0);
     expect((await createTeam(orgId, owner.token, { title: 'é'.repeat(64) })).title).toBe('é'.repeat(64));
   });
 
   it('refuses bad input with 400 naming the field, creating nothing', async () => {
-    const { owner, orgId, outsider, reader } = await world();
+    const { owner, orgId, outsider, reader } = await h.world('Team Org');
     const path = `/v1/orgs/${orgId}/teams`;
     await refused(400, 'PUT', path, { token: owner.token, body: {}, field: 'title' });
     await refused(400, 'PUT', path, { token: owner.token, body: { title: '' }, field: 'title' });
@@ -97,7 +85,7 @@ describe('PUT /orgs/:organizationId/teams (create)', () => {
   });
 
   it('refuses callers without rights: 401 without a token, 404 for outsiders, 403 for non-admins', async () => {
-    const { orgId, outsider, reader, creator, guest } = await world();
+    const { orgId, outsider, reader, creator, guest } = await h.world('Team Org');
     const path = `/v1/orgs/${orgId}/teams`;
     const body = { title: 'Nope' };
     await refused(401, 'PUT', path, { body });
@@ -112,7 +100,7 @@ describe('GET /orgs/:organizationId/teams', () => {
   const list = (orgId: string, token: string, query = '') => h.rest('listTeamsInOrganizationById', 'GET', `/v1/orgs/${orgId}/teams${query}`, { token });
 
   it('lists the teams in creation order with real counts (official schema)', async () => {
-    const { owner, orgId, reader, creator } = await world();
+    const { owner, orgId, reader, creator } = await h.world('Team Org');
     const a = await createTeam(orgId, owner.token, { title: 'Alpha', members: [reader.id, creator.id] });
     const b = await createTeam(orgId, owner.token, { title: 'Beta', members: [reader.id] });
     const res = await list(orgId, reader.token);
@@ -130,7 +118,7 @@ describe('GET /orgs/:organizationId/teams', () => {
   });
 
   it('filters by title, case-insensitively, as a substring', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('Team Org');
     await createTeam(orgId, owner.token, { title: 'Docs Writers' });
     await createTeam(orgId, owner.token, { title: 'Reviewers' });
     await createTeam(orgId, owner.token, { title: 'Support' });
@@ -146,7 +134,7 @@ describe('GET /orgs/:organizationId/teams', () => {
   });
 
   it('filters by owner: the teams that member can manage', async () => {
-    const { owner, orgId, reader, creator, outsider } = await world();
+    const { owner, orgId, reader, creator, outsider } = await h.world('Team Org');
     const a = await createTeam(orgId, owner.token, { title: 'A' });
     const b = await createTeam(orgId, owner.token, { title: 'B' });
     await h.rest('addMemberToOrganizationTeamById', 'PUT', `/v1/orgs/${orgId}/teams/${a.id}/members/${reader.id}`, { token: owner.token, body: { role: 'owner' } });
@@ -164,7 +152,7 @@ describe('GET /orgs/:organizationId/teams', () => {
   });
 
   it('pages with limit and next.page', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('Team Org');
     const ids: string[] = [];
     for (const title of ['1', '2', '3']) ids.push((await createTeam(orgId, owner.token, { title })).id);
     const first = await list(orgId, owner.token, '?limit=2');
@@ -175,7 +163,7 @@ describe('GET /orgs/:organizationId/teams', () => {
   });
 
   it('a guest sees only the teams they are in', async () => {
-    const { owner, orgId, guest } = await world();
+    const { owner, orgId, guest } = await h.world('Team Org');
     await createTeam(orgId, owner.token, { title: 'Not mine' });
     const mine = await createTeam(orgId, owner.token, { title: 'Mine', members: [guest.id] });
     const res = await list(orgId, guest.token);
@@ -184,7 +172,7 @@ describe('GET /orgs/:organizationId/teams', () => {
   });
 
   it('refuses a bad limit (400), no token (401) and outsiders (404)', async () => {
-    const { owner, orgId, outsider } = await world();
+    const { owner, orgId, outsider } = await h.world('Team Org');
     await refused(400, 'GET', `/v1/orgs/${orgId}/teams?limit=0`, { token: owner.token, field: 'limit' });
     await refused(400, 'GET', `/v1/orgs/${orgId}/teams?page=bogus`, { token: owner.token, field: 'page' });
     await refused(401, 'GET', `/v1/orgs/${orgId}/teams`);
@@ -195,7 +183,7 @@ describe('GET /orgs/:organizationId/teams', () => {
 // ---------------------------------------------------------------------------------------------
 describe('GET /orgs/:organizationId/teams/:teamId', () => {
   it('answers the team with the caller’s permissions', async () => {
-    const { owner, orgId, reader, creator } = await world();
+    const { owner, orgId, reader, creator } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Core', members: [reader.id, creator.id] });
     await h.db.prisma.teamMember.update({ where: { teamId_userId: { teamId: team.id, userId: creator.id } }, data: { role: 'owner' } });
     const get = (token: string) => h.rest('getTeamInOrganizationById', 'GET', `/v1/orgs/${orgId}/teams/${team.id}`, { token });
@@ -205,7 +193,7 @@ describe('GET /orgs/:organizationId/teams/:teamId', () => {
   });
 
   it('answers 404 for an unknown team or one of another organization; 401, outsiders and guests outside the team 404', async () => {
-    const { owner, orgId, outsider, guest } = await world();
+    const { owner, orgId, outsider, guest } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Core' });
     const other = await h.owner();
     const foreign = await createTeam(other.orgId, other.token, { title: 'Foreign' });
@@ -220,7 +208,7 @@ describe('GET /orgs/:organizationId/teams/:teamId', () => {
 // ---------------------------------------------------------------------------------------------
 describe('PATCH /orgs/:organizationId/teams/:teamId', () => {
   it('renames the team (admins and team owners)', async () => {
-    const { owner, orgId, reader } = await world();
+    const { owner, orgId, reader } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Old' });
     const path = `/v1/orgs/${orgId}/teams/${team.id}`;
     const res = await h.rest('updateTeamInOrganizationById', 'PATCH', path, { token: owner.token, body: { title: 'New' } });
@@ -233,7 +221,7 @@ describe('PATCH /orgs/:organizationId/teams/:teamId', () => {
   });
 
   it('refuses bad input (400), callers without rights (401/404/403) and unknown teams (404)', async () => {
-    const { owner, orgId, reader, outsider, creator } = await world();
+    const { owner, orgId, reader, outsider, creator } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Stay', members: [reader.id] });
     const path = `/v1/orgs/${orgId}/teams/${team.id}`;
     await refused(400, 'PATCH', path, { token: owner.token, body: {}, field: 'title' });
@@ -251,7 +239,7 @@ describe('PATCH /orgs/:organizationId/teams/:teamId', () => {
 // ---------------------------------------------------------------------------------------------
 describe('DELETE /orgs/:organizationId/teams/:teamId', () => {
   it('deletes the team and its memberships (205), then answers 204', async () => {
-    const { owner, orgId, reader } = await world();
+    const { owner, orgId, reader } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Gone', members: [reader.id] });
     const keep = await createTeam(orgId, owner.token, { title: 'Kept', members: [reader.id] });
     const path = `/v1/orgs/${orgId}/teams/${team.id}`;
@@ -263,7 +251,7 @@ describe('DELETE /orgs/:organizationId/teams/:teamId', () => {
   });
 
   it('refuses team owners and members (403), outsiders (404), no token (401)', async () => {
-    const { owner, orgId, reader, outsider } = await world();
+    const { owner, orgId, reader, outsider } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Stays' });
     await h.db.prisma.teamMember.create({ data: { teamId: team.id, organizationId: orgId, userId: reader.id, role: 'owner' } });
     const path = `/v1/orgs/${orgId}/teams/${team.id}`;
@@ -276,7 +264,7 @@ describe('DELETE /orgs/:organizationId/teams/:teamId', () => {
 // ---------------------------------------------------------------------------------------------
 describe('GET /orgs/:organizationId/teams/:teamId/members', () => {
   it('lists the members: organization member, team role, permissions (official schema)', async () => {
-    const { owner, orgId, reader, creator } = await world();
+    const { owner, orgId, reader, creator } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Listed', members: [reader.id] });
     const second = await createTeam(orgId, owner.token, { title: 'Second', members: [reader.id] });
     await h.rest('addMemberToOrganizationTeamById', 'PUT', `/v1/orgs/${orgId}/teams/${team.id}/members/${creator.id}`, { token: owner.token, body: { role: 'owner' } });
@@ -299,7 +287,7 @@ describe('GET /orgs/:organizationId/teams/:teamId/members', () => {
   });
 
   it('pages; refuses a bad limit (400), no token (401), outsiders and guests outside the team (404)', async () => {
-    const { owner, orgId, reader, creator, outsider, guest } = await world();
+    const { owner, orgId, reader, creator, outsider, guest } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Paged', members: [owner.id, reader.id, creator.id] });
     const path = `/v1/orgs/${orgId}/teams/${team.id}/members`;
     const first = await h.rest('listTeamMembersInOrganizationById', 'GET', `${path}?limit=2`, { token: owner.token });
@@ -319,7 +307,7 @@ describe('PUT /orgs/:organizationId/teams/:teamId/members (add, remove, membersh
     h.rest('updateMembersInOrganizationTeam', 'PUT', `/v1/orgs/${orgId}/teams/${teamId}/members`, { token, body });
 
   it('adds by id or email, removes, and sets roles in one call (204)', async () => {
-    const { owner, orgId, reader, creator, guest } = await world();
+    const { owner, orgId, reader, creator, guest } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Batch', members: [guest.id] });
     const res = await update(orgId, team.id, owner.token, {
       add: [reader.id, creator.email.toUpperCase()],
@@ -343,7 +331,7 @@ describe('PUT /orgs/:organizationId/teams/:teamId/members (add, remove, membersh
   });
 
   it('a user both added and removed is removed', async () => {
-    const { owner, orgId, reader, creator } = await world();
+    const { owner, orgId, reader, creator } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Both', members: [creator.id] });
     await update(orgId, team.id, owner.token, { add: [reader.id, creator.id], remove: [reader.email, creator.id], memberships: { [reader.id]: { role: 'owner' } } });
     expect(await teamRows(team.id)).toEqual([]);
@@ -352,7 +340,7 @@ describe('PUT /orgs/:organizationId/teams/:teamId/members (add, remove, membersh
   });
 
   it('team owners manage members; plain team members and other members cannot', async () => {
-    const { owner, orgId, reader, creator, guest } = await world();
+    const { owner, orgId, reader, creator, guest } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Owned', members: [reader.id, creator.id] });
     await h.db.prisma.teamMember.update({ where: { teamId_userId: { teamId: team.id, userId: reader.id } }, data: { role: 'owner' } });
     expect((await update(orgId, team.id, reader.token, { add: [guest.id] })).status).toBe(204);
@@ -369,7 +357,7 @@ describe('PUT /orgs/:organizationId/teams/:teamId/members (add, remove, membersh
   });
 
   it('refuses unknown users, non-members and bad roles with 400 naming the entry, changing nothing', async () => {
-    const { owner, orgId, reader, outsider } = await world();
+    const { owner, orgId, reader, outsider } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Strict', members: [reader.id] });
     const path = `/v1/orgs/${orgId}/teams/${team.id}/members`;
     await refused(400, 'PUT', path, { token: owner.token, body: { add: [reader.id, outsider.id] }, field: 'add[1]' });
@@ -391,7 +379,7 @@ describe('PUT /orgs/:organizationId/teams/:teamId/members/:userId', () => {
     h.rest('addMemberToOrganizationTeamById', 'PUT', `/v1/orgs/${orgId}/teams/${teamId}/members/${userId}`, { token, body });
 
   it('adds a member (member by default), changes the role, keeps it when absent (204)', async () => {
-    const { owner, orgId, reader } = await world();
+    const { owner, orgId, reader } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'One by one' });
     const res = await put(orgId, team.id, reader.id, owner.token);
     expect(res.status).toBe(204);
@@ -405,7 +393,7 @@ describe('PUT /orgs/:organizationId/teams/:teamId/members/:userId', () => {
   });
 
   it('refuses a bad role (400), a non-member (404), and callers without rights', async () => {
-    const { owner, orgId, reader, creator, outsider } = await world();
+    const { owner, orgId, reader, creator, outsider } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Guarded', members: [reader.id] });
     const path = (userId: string) => `/v1/orgs/${orgId}/teams/${team.id}/members/${userId}`;
     await refused(400, 'PUT', path(creator.id), { token: owner.token, body: { role: 'admin' }, field: 'role' });
@@ -424,7 +412,7 @@ describe('DELETE /orgs/:organizationId/teams/:teamId/members/:userId', () => {
     h.rest('deleteMemberFromOrganizationTeamById', 'DELETE', `/v1/orgs/${orgId}/teams/${teamId}/members/${userId}`, { token });
 
   it('removes a member (205), then answers 204; a member may leave on their own', async () => {
-    const { owner, orgId, reader, creator } = await world();
+    const { owner, orgId, reader, creator } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Leaving', members: [reader.id, creator.id] });
     expect((await del(orgId, team.id, reader.id, owner.token)).status).toBe(205);
     expect((await del(orgId, team.id, reader.id, owner.token)).status).toBe(204);
@@ -433,7 +421,7 @@ describe('DELETE /orgs/:organizationId/teams/:teamId/members/:userId', () => {
   });
 
   it('refuses plain members removing others (403), outsiders (404), no token (401)', async () => {
-    const { owner, orgId, reader, creator, outsider } = await world();
+    const { owner, orgId, reader, creator, outsider } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Kept', members: [reader.id, creator.id] });
     const path = `/v1/orgs/${orgId}/teams/${team.id}/members/${creator.id}`;
     await refused(403, 'DELETE', path, { token: reader.token });
@@ -445,7 +433,7 @@ describe('DELETE /orgs/:organizationId/teams/:teamId/members/:userId', () => {
 // ---------------------------------------------------------------------------------------------
 describe('counts', () => {
   it('an organization member’s `teams` counts their teams; leaving the organization leaves its teams', async () => {
-    const { owner, orgId, reader } = await world();
+    const { owner, orgId, reader } = await h.world('Team Org');
     const member = () => h.rest('getMemberInOrganizationById', 'GET', `/v1/orgs/${orgId}/members/${reader.id}`, { token: owner.token });
     expect((await member()).body.teams).toBe(0);
     const a = await createTeam(orgId, owner.token, { title: 'A', members: [reader.id] });
@@ -466,7 +454,7 @@ describe('counts', () => {
   });
 
   it('a team’s `spaces` counts the live spaces it has access to', async () => {
-    const { owner, orgId } = await world();
+    const { owner, orgId } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'With spaces' });
     const spaces = [];
     for (const title of ['One', 'Two', 'Three']) {
@@ -485,7 +473,7 @@ describe('counts', () => {
 // ---------------------------------------------------------------------------------------------
 describe('GraphQL', () => {
   it('lists teams with their memberships in one query', async () => {
-    const { owner, orgId, reader } = await world();
+    const { owner, orgId, reader } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'GQL', members: [reader.id] });
     const res = await h.graphql(
       owner.token,

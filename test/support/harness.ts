@@ -32,6 +32,8 @@ export interface Harness {
   user(name?: string, email?: string): Promise<TestUser>;
   /** A user and an organization they administer. */
   owner(title?: string): Promise<TestUser & { orgId: string }>;
+  /** A fresh organization with its admin owner, a reader, a creator, a guest and an outsider. */
+  world(title?: string, opts?: { creator?: boolean }): Promise<{ owner: TestUser & { orgId: string }; orgId: string; reader: TestUser; creator: TestUser; guest: TestUser; outsider: TestUser }>;
   /** Adds a user to an organization with a role (null: guest). */
   addMember(orgId: string, userId: string, role: string | null): Promise<void>;
   /** Everything in the tables that matter, to prove a refused request changed nothing. */
@@ -96,6 +98,15 @@ export async function setupHarness(): Promise<Harness> {
       const user = await harness.user();
       const org = await createOrganization(db.prisma, { title, ownerId: user.id });
       return { ...user, orgId: org.id };
+    },
+    async world(title = 'Acme Docs', opts = {}) {
+      const owner = await harness.owner(title);
+      const [reader, creator, guest, outsider] = [await harness.user('Reader'), await harness.user('Creator'), await harness.user('Guest'), await harness.user('Outsider')];
+      await harness.addMember(owner.orgId, reader.id, 'read');
+      // `creator: false` leaves the creator outside the organization (for files that count members).
+      if (opts.creator !== false) await harness.addMember(owner.orgId, creator.id, 'create');
+      await harness.addMember(owner.orgId, guest.id, null);
+      return { owner, orgId: owner.orgId, reader, creator, guest, outsider };
     },
     async addMember(orgId, userId, role) {
       await db.prisma.member.create({ data: { organizationId: orgId, userId, role: role as never } });
