@@ -5,13 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { issueToken } from '../src/auth/tokens.js';
 import type { Database } from '../src/db/database.js';
-import { benchConfig, openBenchDatabase } from './support.js';
+import { openBenchDatabase, startBenchServer } from './support.js';
 import { Content, ContentWriter, putObjects, type PageEntry } from '../src/modules/content/store.js';
-import { createOrganization } from '../src/modules/orgs/service.js';
-import { createUser } from '../src/modules/users/service.js';
-import { startServer } from '../src/server.js';
 import { newId } from '../src/ids.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -45,16 +41,7 @@ async function seedPages(db: Database, spaceId: string, count: number): Promise<
 async function main() {
   const bench = await openBenchDatabase('merge');
   const { db } = bench;
-  const user = await createUser(db.prisma, { email: 'bench@merge.test', name: 'Bench' });
-  const org = await createOrganization(db.prisma, { title: 'Merge bench', ownerId: user.id });
-  const token = await issueToken(db.prisma, user.id);
-  const app = await startServer({ ...benchConfig(), port: 0 }, { db });
-  const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${app.url}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
-    const json = (await res.json()) as any;
-    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const { org, app, call } = await startBenchServer(bench, 'merge');
   const edit = (ids: string[], tag: string, line: 'a' | 'c') =>
     ids.map((page) => ({ type: 'update_page', page, markdown: `# Page\n\n${'Some documentation text. '.repeat(20)}\n\nline a${line === 'a' ? ` ${tag}` : ''}\nline b\nline c${line === 'c' ? ` ${tag}` : ''}\n` }));
 

@@ -9,16 +9,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { issueToken } from '../src/auth/tokens.js';
 import type { Database } from '../src/db/database.js';
 import { newId } from '../src/ids.js';
 import { rebuildSearchIndex, reindexSpace } from '../src/modules/content/search-index.js';
 import { Content, ContentWriter, putBody, type PageEntry } from '../src/modules/content/store.js';
-import { createOrganization } from '../src/modules/orgs/service.js';
 import { spaceSearchSql } from '../src/modules/search/service.js';
-import { createUser } from '../src/modules/users/service.js';
-import { startServer } from '../src/server.js';
-import { benchConfig, openBenchDatabase } from './support.js';
+import { openBenchDatabase, startBenchServer } from './support.js';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 10_000);
 const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
@@ -95,16 +91,7 @@ async function measure(run: () => Promise<void>) {
 async function main() {
   const bench = await openBenchDatabase('search');
   const { db, server, database } = bench;
-  const user = await createUser(db.prisma, { email: 'bench@search.test', name: 'Bench' });
-  const org = await createOrganization(db.prisma, { title: 'Search bench', ownerId: user.id });
-  const token = await issueToken(db.prisma, user.id);
-  const app = await startServer({ ...benchConfig(), port: 0 }, { db });
-  const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${app.url}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
-    const json = (await res.json()) as any;
-    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const { org, token, app, call } = await startBenchServer(bench, 'search');
   const space = await call('POST', `/v1/orgs/${org.id}/spaces`, { title: `${PAGES} pages` });
 
   let t = performance.now();

@@ -9,12 +9,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { issueToken } from '../src/auth/tokens.js';
 import { newId } from '../src/ids.js';
-import { createOrganization } from '../src/modules/orgs/service.js';
-import { createUser } from '../src/modules/users/service.js';
-import { startServer } from '../src/server.js';
-import { benchConfig, openBenchDatabase } from './support.js';
+import { openBenchDatabase, startBenchServer } from './support.js';
 
 const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 1);
@@ -64,16 +60,7 @@ async function measure(run: () => Promise<void>, statements: { count: number }) 
 async function main() {
   const bench = await openBenchDatabase('sites');
   const { db } = bench;
-  const owner = await createUser(db.prisma, { email: 'owner@sites.test', name: 'Owner' });
-  const org = await createOrganization(db.prisma, { title: 'Sites bench', ownerId: owner.id });
-  const token = await issueToken(db.prisma, owner.id);
-  const app = await startServer({ ...benchConfig(), port: 0 }, { db });
-  const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${app.url}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
-    const json = res.status === 204 || res.status === 205 ? undefined : ((await res.json()) as any);
-    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const { org, token, app, call } = await startBenchServer(bench, 'sites');
 
   // Seed through the API: spaces with pages, a site, its sections (each with every space) and a group.
   const t0 = performance.now();

@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { issueToken } from '../src/auth/tokens.js';
 import { readConfig } from '../src/config.js';
+import { createOrganization } from '../src/modules/orgs/service.js';
+import { createUser } from '../src/modules/users/service.js';
+import { startServer } from '../src/server.js';
 import { connect, embeddedTarget, targetFromUrl, type Database, type PoolTarget } from '../src/db/database.js';
 import { startEmbedded } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
@@ -55,4 +59,23 @@ export async function openBenchDatabase(name: string): Promise<BenchDatabase> {
 /** Server settings for a bench: rate limiting stays on (its counter is part of the cost) but never trips. */
 export function benchConfig() {
   return { ...readConfig({}), rateLimit: { limit: 1_000_000_000, windowSeconds: 60 } };
+}
+
+/**
+ * A bench's organization, owner and token, the HTTP server on the bench database, and `call`: a
+ * JSON request as the owner that throws on any non-2xx answer.
+ */
+export async function startBenchServer(bench: BenchDatabase, name: string) {
+  const { db } = bench;
+  const user = await createUser(db.prisma, { email: `owner@${name}.bench`, name: 'Owner' });
+  const org = await createOrganization(db.prisma, { title: `${name} bench`, ownerId: user.id });
+  const token = await issueToken(db.prisma, user.id);
+  const app = await startServer({ ...benchConfig(), port: 0 }, { db });
+  const call = async (method: string, p: string, body?: unknown, as = token) => {
+    const res = await fetch(`${app.url}${p}`, { method, headers: { authorization: `Bearer ${as}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const json = res.status === 204 || res.status === 205 ? undefined : ((await res.json()) as any);
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  return { user, org, token, app, call };
 }
