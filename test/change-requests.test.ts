@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BASE, setupHarness, type Harness, type TestUser } from './support/harness.js';
+import { refusalChecker } from './support/refused.js';
 import { changeRequestRoutes } from '../src/modules/change-requests/routes.js';
 import { documentFromMarkdown } from '../src/modules/content/markdown.js';
 import { newId } from '../src/ids.js';
@@ -10,7 +11,6 @@ import { newId } from '../src/ids.js';
  * bad input is refused with the right status and changes nothing, callers without rights are refused.
  */
 type Owner = TestUser & { orgId: string };
-type Res = { status: number; body: any };
 type Cr = { id: string; number: number; [key: string]: any };
 
 let h: Harness;
@@ -99,17 +99,7 @@ async function state() {
   return `${snapshot}${JSON.stringify({ crs, reviews, exports })}`;
 }
 
-/** A request refused with `status` (an error naming `message` when given) that changed nothing. */
-async function refused(status: number, request: () => Promise<Res>, message?: string | RegExp): Promise<Res> {
-  const before = await state();
-  const res = await request();
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.error.code).toBe(status);
-  expect(res.body.error.message).toEqual(expect.any(String));
-  if (message !== undefined) expect(res.body.error.message).toMatch(message);
-  expect(await state()).toBe(before);
-  return res;
-}
+const refused = refusalChecker(() => state());
 
 async function listIds(path: string, operationId: string, user: { token: string } = owner) {
   const res = await h.rest(operationId, 'GET', path, { token: user.token });

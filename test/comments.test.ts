@@ -1,6 +1,7 @@
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE, setupHarness, type Harness, type TestUser } from './support/harness.js';
+import { refusalChecker, type Res } from './support/refused.js';
 import { assertMatchesSpec, componentValidator } from './support/openapi.js';
 import { startServer } from '../src/server.js';
 import { commentRoutes } from '../src/modules/comments/routes.js';
@@ -13,7 +14,6 @@ import { documentFromMarkdown } from '../src/modules/content/markdown.js';
  * with the right status and changes nothing, callers without rights are refused.
  */
 type Owner = TestUser & { orgId: string };
-type Res = { status: number; body: any };
 type Who = { token: string } | null;
 
 let h: Harness;
@@ -159,17 +159,7 @@ async function state() {
   return `${snapshot}${JSON.stringify({ comments, replies, reactions, replyReactions })}`;
 }
 
-/** A request refused with `status` (an error naming `message` when given) that changed nothing. */
-async function refused(status: number, request: () => Promise<Res>, message?: string | RegExp): Promise<Res> {
-  const before = await state();
-  const res = await request();
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.error.code).toBe(status);
-  expect(res.body.error.message).toEqual(expect.any(String));
-  if (message !== undefined) expect(res.body.error.message).toMatch(message);
-  expect(await state()).toBe(before);
-  return res;
-}
+const refused = refusalChecker(() => state());
 
 /** No token 401, outsider 404, and (when given) a member without the role 403 — each changing nothing. */
 async function refusedToStrangers(request: (user: Who) => Promise<Res>, memberWithoutRole?: TestUser) {

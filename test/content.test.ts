@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BASE, setupHarness, type Harness, type TestUser } from './support/harness.js';
+import { refusalChecker, type Res } from './support/refused.js';
 import { contentRoutes } from '../src/modules/content/routes.js';
 import { MAX_FILE_BYTES } from '../src/modules/content/changes.js';
 import { newId } from '../src/ids.js';
@@ -11,7 +12,6 @@ import { newId } from '../src/ids.js';
  * right status and changes nothing, and callers without the rights are refused.
  */
 type Owner = TestUser & { orgId: string };
-type Res = { status: number; body: any };
 
 let h: Harness;
 let owner: Owner;
@@ -93,17 +93,7 @@ async function state() {
   return `${snapshot}${JSON.stringify({ crs, reviews, exports, blobs })}`;
 }
 
-/** A request refused with `status` (an error naming `message` when given) that changed nothing. */
-async function refused(status: number, request: () => Promise<Res>, message?: string | RegExp): Promise<Res> {
-  const before = await state();
-  const res = await request();
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.error.code).toBe(status);
-  expect(res.body.error.message).toEqual(expect.any(String));
-  if (message !== undefined) expect(res.body.error.message).toMatch(message);
-  expect(await state()).toBe(before);
-  return res;
-}
+const refused = refusalChecker(() => state());
 
 /** Pages of a tree, depth first, as `path` (or `link:title` for link pages, which have no path). */
 function paths(pages: any[]): string[] {

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BASE, setupHarness, type Harness, type TestUser } from './support/harness.js';
+import { refusalChecker } from './support/refused.js';
 import { purgeDeletedSpaces } from '../src/modules/spaces/service.js';
 import { spaceRoutes } from '../src/modules/spaces/routes.js';
 import { newId } from '../src/ids.js';
 
 type Owner = TestUser & { orgId: string };
-type Res = { status: number; body: any };
 
 let h: Harness;
 /** Admin of the main organization. */
@@ -80,16 +80,7 @@ const collectionSpaceIds = (collectionId: string, user: { token: string } = owne
  * Runs a request that must be refused with `status` (an error body naming `message` when given)
  * and must leave every table as it was.
  */
-async function refused(status: number, request: () => Promise<Res>, message?: string | RegExp): Promise<Res> {
-  const before = await h.snapshot();
-  const res = await request();
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.error.code).toBe(status);
-  expect(res.body.error.message).toEqual(expect.any(String));
-  if (message !== undefined) expect(res.body.error.message).toMatch(message);
-  expect(await h.snapshot()).toBe(before);
-  return res;
-}
+const refused = refusalChecker(() => h.snapshot());
 
 const spaceRow = (id: string) => h.db.prisma.space.findUnique({ where: { id } });
 const deletedAgo = (id: string, ms: number) => h.db.prisma.space.update({ where: { id }, data: { deletedAt: new Date(Date.now() - ms) } });
