@@ -33,16 +33,16 @@ export interface Context extends Services {
   loaders: ReturnType<typeof createLoaders>;
 }
 
-function createLoaders(prisma: PrismaClient, caller: User) {
+function createLoaders(db: Database, caller: User) {
   return {
-    ...orgLoaders(prisma, caller),
-    ...spaceLoaders(prisma),
-    ...collectionLoaders(prisma),
-    ...siteLoaders(prisma),
-    ...changeRequestLoaders(prisma),
+    ...orgLoaders(db, caller),
+    ...spaceLoaders(db),
+    ...collectionLoaders(db),
+    ...siteLoaders(db),
+    ...changeRequestLoaders(db.prisma),
   };
 }
 
 export function createContext(services: Services, caller: User, session: Session = ORDINARY_SESSION): Context {
-  return { ...services, prisma: services.db.prisma, caller, session, loaders: createLoaders(services.db.prisma, caller) };
+  return { ...services, prisma: services.db.prisma, caller, session, loaders: createLoaders(services.db, caller) };
 }

@@ -1,8 +1,10 @@
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { Database } from '../../db/database.js';
+import { rowsById } from '../../db/rows.js';
+import type { Collection } from '../../generated/prisma/client.js';
 import { byId } from '../../loaders.js';
 
-export function collectionLoaders(prisma: PrismaClient) {
+export function collectionLoaders({ pool }: Database) {
   return {
-    collection: byId((ids) => prisma.collection.findMany({ where: { id: { in: ids } } })),
+    collection: byId(rowsById<Collection>(pool, 'Collection')),
   };
 }

@@ -1,4 +1,6 @@
-import type { PrismaClient, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace } from '../../generated/prisma/client.js';
+import type { Database } from '../../db/database.js';
+import { rowsById } from '../../db/rows.js';
+import type { Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace } from '../../generated/prisma/client.js';
 import { batched, byId, groupBy } from '../../loaders.js';
 
 const BY_POSITION = [{ position: 'asc' as const }, { id: 'asc' as const }];
@@ -9,11 +11,11 @@ const BY_CREATION = [{ createdAt: 'asc' as const }, { id: 'asc' as const }];
  * organization, their sections, section groups, site spaces, share links) is one statement per
  * request, whatever the number of parents asking.
  */
-export function siteLoaders(prisma: PrismaClient) {
+export function siteLoaders({ prisma, pool }: Database) {
   const perSite = <T extends { siteId: string }>(fetch: (siteIds: string[]) => Promise<T[]>) =>
     batched<string, T[]>(async (siteIds) => groupBy(await fetch(siteIds), (row) => row.siteId), []);
   return {
-    site: byId((ids) => prisma.site.findMany({ where: { id: { in: ids } } })),
+    site: byId(rowsById<Site>(pool, 'Site')),
     /** Every site of each organization, oldest first (an organization has few sites: lists page them in memory). */
     organizationSites: batched<string, Site[]>(
       async (orgIds) => groupBy(await prisma.site.findMany({ where: { organizationId: { in: orgIds } }, orderBy: BY_CREATION }), (s) => s.organizationId),

@@ -1,4 +1,6 @@
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { Database } from '../../db/database.js';
+import { rowsById } from '../../db/rows.js';
+import type { Revision, Space } from '../../generated/prisma/client.js';
 import { batched, byId } from '../../loaders.js';
 
 export interface SpaceCounts {
@@ -10,10 +12,10 @@ export interface SpaceCounts {
 
 const NO_COUNTS: SpaceCounts = { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 };
 
-export function spaceLoaders(prisma: PrismaClient) {
+export function spaceLoaders({ prisma, pool }: Database) {
   return {
-    space: byId((ids) => prisma.space.findMany({ where: { id: { in: ids } } })),
-    revision: byId((ids) => prisma.revision.findMany({ where: { id: { in: ids } } })),
+    space: byId(rowsById<Space>(pool, 'Space')),
+    revision: byId(rowsById<Revision>(pool, 'Revision')),
     /** Counts of a batch of spaces in one statement, however many spaces. */
     spaceCounts: batched<string, SpaceCounts>(async (spaceIds) => {
       const rows = await prisma.$queryRaw<{ id: string; comments: number; total: number; open: number; draft: number }[]>`
