@@ -6,37 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from '../src/db/database.js';
-import { openBenchDatabase, startBenchServer } from './support.js';
+import { openBenchDatabase, seedPageTree, startBenchServer } from './support.js';
 import { Content, ContentWriter, putObjects, type PageEntry } from '../src/modules/content/store.js';
 import { newId } from '../src/ids.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
-/** Fills a space's main revision with `count` pages (10 top-level sections), straight through the store. */
-async function seedPages(db: Database, spaceId: string, count: number): Promise<string[]> {
-  const space = (await db.prisma.space.findUnique({ where: { id: spaceId } }))!;
-  const base = await Content.load(db.prisma, (await db.prisma.revision.findUnique({ where: { id: space.revisionId } }))!.manifest);
-  const writer = new ContentWriter(base);
-  const now = new Date().toISOString();
-  const bodies = Array.from({ length: count }, (_, i) => ({ kind: 'body', data: { markdown: `# Page ${i}\n\n${'Some documentation text. '.repeat(20)}\n\nline a\nline b\nline c\n` } }));
-  const hashes: string[] = [];
-  for (let i = 0; i < bodies.length; i += 1000) hashes.push(...(await putObjects(db.prisma, bodies.slice(i, i + 1000))));
-  const ids: string[] = [];
-  const sections: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const id = newId();
-    const parent = i < 10 ? null : sections[i % 10]!;
-    if (i < 10) sections.push(id);
-    const entry: PageEntry = { id, parent, position: i, type: 'document', title: `Page ${i}`, slug: `page-${i}`, body: hashes[i], createdAt: now, updatedAt: now };
-    await writer.put(entry);
-    ids.push(id);
-  }
-  const manifest = await writer.write(db.prisma);
-  const revision = newId();
-  await db.prisma.revision.create({ data: { id: revision, spaceId, parents: [space.revisionId], manifest } });
-  await db.prisma.space.update({ where: { id: spaceId }, data: { revisionId: revision } });
-  return ids;
-}
+const pageMarkdown = (i: number) => `# Page ${i}\n\n${'Some documentation text. '.repeat(20)}\n\nline a\nline b\nline c\n`;
 
 async function main() {
   const bench = await openBenchDatabase('merge');
@@ -50,7 +26,7 @@ async function main() {
   for (const size of [100, 10_000]) {
     const space = await call('POST', `/v1/orgs/${org.id}/spaces`, { title: `${size} pages` });
     const t0 = performance.now();
-    const ids = await seedPages(db, space.id, size);
+    const { ids } = await seedPageTree(db, space.id, size, pageMarkdown);
     const seedMs = performance.now() - t0;
     const times: number[] = [];
     const statements: number[] = [];

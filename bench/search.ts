@@ -14,7 +14,7 @@ import { newId } from '../src/ids.js';
 import { rebuildSearchIndex, reindexSpace } from '../src/modules/content/search-index.js';
 import { Content, ContentWriter, putBody, type PageEntry } from '../src/modules/content/store.js';
 import { spaceSearchSql } from '../src/modules/search/service.js';
-import { openBenchDatabase, startBenchServer } from './support.js';
+import { openBenchDatabase, seedPageTree, startBenchServer } from './support.js';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 10_000);
 const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
@@ -44,28 +44,8 @@ const markdownOf = (i: number) =>
     `${words(30)}.`,
   ].join('\n');
 
-/** A three-level tree (10 top pages, 100 below them, the rest below those), written through the store. */
 async function seedSpace(db: Database, spaceId: string) {
-  const space = (await db.prisma.space.findUnique({ where: { id: spaceId } }))!;
-  const base = await Content.load(db.prisma, (await db.prisma.revision.findUnique({ where: { id: space.revisionId } }))!.manifest);
-  const writer = new ContentWriter(base);
-  const now = new Date().toISOString();
-  const bodies: string[] = [];
-  for (let i = 0; i < PAGES; i += 50) {
-    bodies.push(...(await Promise.all(Array.from({ length: Math.min(50, PAGES - i) }, (_, j) => putBody(db.prisma, markdownOf(i + j), [])))));
-  }
-  const ids: string[] = [];
-  for (let i = 0; i < PAGES; i++) {
-    const id = newId();
-    const parent = i < 10 ? null : i < 110 ? ids[i % 10]! : ids[10 + (i % 100)]!;
-    const entry: PageEntry = { id, parent, position: i, type: 'document', title: `Page ${i}`, slug: `page-${i}`, body: bodies[i], createdAt: now, updatedAt: now };
-    await writer.put(entry);
-    ids.push(id);
-  }
-  const manifest = await writer.write(db.prisma);
-  const revision = newId();
-  await db.prisma.revision.create({ data: { id: revision, spaceId, parents: [space.revisionId], manifest } });
-  await db.prisma.space.update({ where: { id: spaceId }, data: { revisionId: revision } });
+  const { ids, revision, manifest } = await seedPageTree(db, spaceId, PAGES, markdownOf);
   return { ids, revision, writer: new ContentWriter(await Content.load(db.prisma, manifest)) };
 }
 

@@ -10,33 +10,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { newId } from '../src/ids.js';
-import { openBenchDatabase, startBenchServer } from './support.js';
+import { openBenchDatabase, SITE_TREE_QUERY, startBenchServer } from './support.js';
 
 const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 1);
 const SECTIONS = 50;
 const SPACES = 20;
 const PAGES = 30;
-
-export const SITE_TREE_QUERY = /* GraphQL */ `
-query SiteTree($id: ID!) {
-  organization(id: $id) {
-    sites(limit: 5) {
-      count
-      items {
-        id title published urls { published } structure { type }
-        sectionGroups(limit: 100) { items { id title children { ... on SiteSection { id } ... on SiteSectionGroup { id } } } }
-        sections(limit: 100) {
-          count
-          items {
-            id title path default sectionGroup urls { published }
-            siteSpaces { id path default urls { published } space { id title content { id pageList { id title path parent } } } }
-          }
-        }
-      }
-    }
-  }
-}`;
 
 async function measure(run: () => Promise<void>, statements: { count: number }) {
   for (let i = 0; i < 5; i++) await run();

@@ -10,6 +10,8 @@ import { startServer } from '../src/server.js';
 import { connect, embeddedTarget, targetFromUrl, type Database, type PoolTarget } from '../src/db/database.js';
 import { startEmbedded } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
+import { newId } from '../src/ids.js';
+import { Content, ContentWriter, putBody, type PageEntry } from '../src/modules/content/store.js';
 
 /**
  * A fresh, migrated database for one bench run: on the server at DATABASE_URL, else on an
@@ -79,3 +81,53 @@ export async function startBenchServer(bench: BenchDatabase, name: string) {
   };
   return { user, org, token, app, call };
 }
+
+/**
+ * Fills a space's main revision with `count` pages straight through the content store (the API's
+ * write path is measured elsewhere): a three-level tree — 10 top pages, 100 below them, the rest
+ * below those. Returns the page ids (in creation order) and the new revision.
+ */
+export async function seedPageTree(db: Database, spaceId: string, count: number, markdownOf: (i: number) => string) {
+  const space = (await db.prisma.space.findUnique({ where: { id: spaceId } }))!;
+  const base = await Content.load(db.prisma, (await db.prisma.revision.findUnique({ where: { id: space.revisionId } }))!.manifest);
+  const writer = new ContentWriter(base);
+  const now = new Date().toISOString();
+  const bodies: string[] = [];
+  for (let i = 0; i < count; i += 50) {
+    bodies.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, j) => putBody(db.prisma, markdownOf(i + j), [])))));
+  }
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = newId();
+    const parent = i < 10 ? null : i < 110 ? ids[i % 10]! : ids[10 + (i % 100)]!;
+    const entry: PageEntry = { id, parent, position: i, type: 'document', title: `Page ${i}`, slug: `page-${i}`, body: bodies[i], createdAt: now, updatedAt: now };
+    await writer.put(entry);
+    ids.push(id);
+  }
+  const manifest = await writer.write(db.prisma);
+  const revision = newId();
+  await db.prisma.revision.create({ data: { id: revision, spaceId, parents: [space.revisionId], manifest } });
+  await db.prisma.space.update({ where: { id: spaceId }, data: { revisionId: revision } });
+  return { ids, revision, manifest };
+}
+
+/** A docs site's whole tree for a front-end, in one GraphQL query (bench/sites.ts, bench/load.ts). */
+export const SITE_TREE_QUERY = /* GraphQL */ `
+query SiteTree($id: ID!) {
+  organization(id: $id) {
+    sites(limit: 5) {
+      count
+      items {
+        id title published urls { published } structure { type }
+        sectionGroups(limit: 100) { items { id title children { ... on SiteSection { id } ... on SiteSectionGroup { id } } } }
+        sections(limit: 100) {
+          count
+          items {
+            id title path default sectionGroup urls { published }
+            siteSpaces { id path default urls { published } space { id title content { id pageList { id title path parent } } } }
+          }
+        }
+      }
+    }
+  }
+}`;

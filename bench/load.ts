@@ -1,0 +1,255 @@
+/**
+ * npm run bench (first part) — one command: a fresh database with realistic data (3 organizations,
+ * 1,000 spaces in 20 collections, a site of 50 sections × 20 site spaces, 10,000 pages), the server
+ * started in its own process (bench/server.ts), driven over loopback by autocannon. For each
+ * scenario, side by side: req/s, p50, p99, SQL statements per request and the server's RSS.
+ * Scenarios: GET /v1/spaces/{id} through the REST adapter; the same data through /graphql; the same
+ * read through a bare Prisma handler (the floor); raw SQL (pg, no HTTP); a list walked page by page
+ * (REST and GraphQL); the nested site-structure query; a write (create a change request, edit a page,
+ * merge it). Uses DATABASE_URL when set, else an embedded PostgreSQL. Writes bench/results.md.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { issueToken } from '../src/auth/tokens.js';
+import { rebuildSearchIndex } from '../src/modules/content/search-index.js';
+import { createOrganization } from '../src/modules/orgs/service.js';
+import { SPACE_FIELDS } from '../src/modules/spaces/routes.js';
+import { createUser } from '../src/modules/users/service.js';
+import { newId } from '../src/ids.js';
+import { openBenchDatabase, seedPageTree, SITE_TREE_QUERY } from './support.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const SPACES = 1000;
+const COLLECTIONS = 20;
+const BIG_SPACES = 10; // 940 pages each
+const SITE_SPACES = 20; // 30 pages each: 9,400 + 600 = 10,000 pages
+const SECTIONS = 50;
+
+const markdownOf = (i: number) => `# Page ${i}\n\n${'Some documentation text about the product. '.repeat(12)}\n\n## Details\n\nline a\nline b\nline c\n`;
+
+async function main() {
+  const bench = await openBenchDatabase('load');
+  const { db, server, database } = bench;
+  const t0 = performance.now();
+
+  // People and organizations: the owner writes, a member with the read role reads.
+  const owner = await createUser(db.prisma, { email: 'owner@load.bench', name: 'Owner' });
+  const reader = await createUser(db.prisma, { email: 'reader@load.bench', name: 'Reader' });
+  const org = await createOrganization(db.prisma, { title: 'Acme', ownerId: owner.id });
+  await createOrganization(db.prisma, { title: 'Globex', ownerId: owner.id });
+  await createOrganization(db.prisma, { title: 'Initech', ownerId: reader.id });
+  await db.prisma.member.create({ data: { organizationId: org.id, userId: reader.id, role: 'read' } });
+  const ownerToken = await issueToken(db.prisma, owner.id);
+  const readerToken = await issueToken(db.prisma, reader.id);
+
+  // The server under test, in its own process.
+  const target = server.host?.startsWith('/') ? `postgres://${server.user}@localhost:${server.port}/${database}?host=${encodeURIComponent(server.host)}` : `postgres://${server.user}${server.password ? `:${server.password}` : ''}@${server.host}:${server.port}/${database}`;
+  // BENCH_PROFILE=1 writes the server's CPU profile (bench/profiles/*.cpuprofile) for a look in DevTools.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'profiles')}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(import.meta.dirname, 'server.ts')], {
+    env: { ...process.env, DATABASE_URL: target },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const { url, bareUrl } = JSON.parse(await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  })) as { url: string; bareUrl: string };
+
+  const call = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${url}${p}`, { method, headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const json = (await res.json()) as any;
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  // 1,000 spaces in 20 collections, created through the API, four at a time.
+  const collections: string[] = [];
+  for (let c = 0; c < COLLECTIONS; c++) collections.push((await call('POST', `/v1/orgs/${org.id}/collections`, { title: `Collection ${c}` })).id);
+  const spaces: string[] = new Array(SPACES);
+  for (let s = 0; s < SPACES; s += 4) {
+    await Promise.all([0, 1, 2, 3].map(async (k) => (spaces[s + k] = (await call('POST', `/v1/orgs/${org.id}/spaces`, { title: `Space ${s + k}`, parent: collections[(s + k) % COLLECTIONS] })).id)));
+  }
+  // 10,000 pages, straight through the content store, then indexed for search as a merge would.
+  const bigPages = new Map<string, string[]>();
+  const seedSpace = async (spaceId: string, count: number) => {
+    const { ids, revision } = await seedPageTree(db, spaceId, count, markdownOf);
+    await db.prisma.$transaction((tx) => rebuildSearchIndex(tx, spaceId, revision), { timeout: 600_000 });
+    return ids;
+  };
+  for (const spaceId of spaces.slice(0, BIG_SPACES)) bigPages.set(spaceId, (await seedSpace(spaceId, 940)).slice(110));
+  const siteSpaces = spaces.slice(BIG_SPACES, BIG_SPACES + SITE_SPACES);
+  for (const spaceId of siteSpaces) await seedSpace(spaceId, 30);
+  // A site: 50 sections through the API, the other 19 site spaces of each in bulk, a group, published.
+  const site = await call('POST', `/v1/orgs/${org.id}/sites`, { title: 'Acme docs' });
+  const sections: string[] = [];
+  for (let c = 0; c < SECTIONS; c++) sections.push((await call('POST', `/v1/orgs/${org.id}/sites/${site.id}/sections`, { spaceId: siteSpaces[0], title: `Section ${c}` })).id);
+  await db.prisma.siteSpace.createMany({
+    data: sections.flatMap((sectionId) => siteSpaces.slice(1).map((spaceId, i) => ({ id: newId(), siteId: site.id, sectionId, spaceId, path: `space-${i + 1}`, position: i + 2 }))),
+  });
+  await call('POST', `/v1/orgs/${org.id}/sites/${site.id}/section-groups`, { title: 'Guides', sections: sections.slice(0, 5) });
+  await call('POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`);
+  await db.pool.query('VACUUM ANALYZE');
+  const seedMs = performance.now() - t0;
+  const pages = await db.pool.query<{ n: string }>(`SELECT count(DISTINCT ("spaceId", "pageId")) AS n FROM "SearchSection"`);
+  console.log(`seeded 3 organizations, ${SPACES} spaces, ${pages.rows[0]!.n} pages, a site of ${SECTIONS} × ${SITE_SPACES} in ${(seedMs / 1000).toFixed(1)} s`);
+
+  const stats = async () => (await (await fetch(`${bareUrl}/__stats`)).json()) as { statements: number; rss: number };
+  const rssOf = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  const randomSpace = () => spaces[Math.floor(Math.random() * SPACES)]!;
+  const json = { 'content-type': 'application/json' };
+  const graphql = (query: string, variables: () => Record<string, unknown>) => ({
+    method: 'POST' as const,
+    path: '/graphql',
+    setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ query, variables: variables() }) }),
+  });
+  // Walks the whole list: each request asks for the page after the one the previous answer ended.
+  const walk = (first: (ctx: any) => Record<string, string>, next: (body: any) => string | undefined) => ({
+    setupRequest: (req: any, ctx: any) => ({ ...req, ...first(ctx) }),
+    onResponse: (status: number, body: string, ctx: any) => (ctx.next = status === 200 ? next(JSON.parse(body)) : undefined),
+  });
+  // The write: each flow edits its own page (a counter spreads flows over 10 spaces × 830 leaves).
+  let flow = 0;
+  const bigSpaces = [...bigPages.keys()];
+  const writeFlow = [
+    {
+      method: 'POST' as const,
+      setupRequest: (req: any, ctx: any) => {
+        const k = flow++;
+        ctx.space = bigSpaces[k % BIG_SPACES];
+        ctx.page = bigPages.get(ctx.space)![Math.floor(k / BIG_SPACES) % 830];
+        ctx.k = k;
+        return { ...req, path: `/v1/spaces/${ctx.space}/change-requests`, body: JSON.stringify({ subject: `Edit ${k}` }) };
+      },
+      onResponse: (_status: number, body: string, ctx: any) => (ctx.cr = JSON.parse(body).id),
+    },
+    {
+      method: 'POST' as const,
+      setupRequest: (req: any, ctx: any) => ({
+        ...req,
+        path: `/v1/spaces/${ctx.space}/change-requests/${ctx.cr}/content`,
+        body: JSON.stringify({ changes: [{ type: 'update_page', page: ctx.page, markdown: `${markdownOf(0)}\nEdited by flow ${ctx.k}.\n` }] }),
+      }),
+    },
+    { method: 'POST' as const, setupRequest: (req: any, ctx: any) => ({ ...req, path: `/v1/spaces/${ctx.space}/change-requests/${ctx.cr}/merge` }) },
+  ];
+
+  type Scenario = { data: string; via: string; base?: string; token?: string; requests: any[]; perFlow?: number };
+  const scenarios: Scenario[] = [
+    { data: 'one space (of 1,000)', via: 'REST GET /v1/spaces/{id}', requests: [{ setupRequest: (req: any) => ({ ...req, path: `/v1/spaces/${randomSpace()}` }) }] },
+    { data: 'one space (of 1,000)', via: 'GraphQL space(id)', requests: [graphql(`query($id: ID!) { space(id: $id) { ...SpaceFields } } ${SPACE_FIELDS}`, () => ({ id: randomSpace() }))] },
+    { data: 'one space (of 1,000)', via: 'bare Prisma handler (floor)', base: bareUrl, requests: [{ setupRequest: (req: any) => ({ ...req, path: `/bare/spaces/${randomSpace()}` }) }] },
+    { data: 'one space (of 1,000)', via: 'bare handler, one SQL statement (pg)', base: bareUrl, requests: [{ setupRequest: (req: any) => ({ ...req, path: `/bare-sql/spaces/${randomSpace()}` }) }] },
+    {
+      data: '1,000 spaces, 100 a page',
+      via: 'REST GET /v1/orgs/{id}/spaces, page after page',
+      requests: [walk((ctx) => ({ path: `/v1/orgs/${org.id}/spaces?limit=100${ctx.next ? `&page=${ctx.next}` : ''}` }), (body) => body.next?.page)],
+    },
+    {
+      data: '1,000 spaces, 100 a page',
+      via: 'GraphQL organization.spaces, page after page',
+      requests: [
+        {
+          method: 'POST',
+          path: '/graphql',
+          ...walk(
+            (ctx) => ({ body: JSON.stringify({ query: `query($id: ID!, $page: String) { organization(id: $id) { spaces(limit: 100, page: $page) { count next { page } items { ...SpaceFields } } } } ${SPACE_FIELDS}`, variables: { id: org.id, page: ctx.next } }) }),
+            (body) => body.data?.organization.spaces.next?.page,
+          ),
+        },
+      ],
+    },
+    { data: `site: ${SECTIONS} sections × ${SITE_SPACES} site spaces, page trees`, via: 'GraphQL, one nested query', token: ownerToken, requests: [graphql(SITE_TREE_QUERY, () => ({ id: org.id }))] },
+    { data: 'write: create CR, edit a page, merge (10 spaces × 940 pages)', via: 'REST, 3 requests per flow', token: ownerToken, requests: writeFlow, perFlow: 3 },
+  ];
+
+  const rows: string[] = [];
+  const header = '| data | via | req/s | p50 ms | p99 ms | SQL statements / request | server RSS MiB (max) | non-2xx |';
+  console.log(`${header}\n|---|---|---|---|---|---|---|---|`);
+  const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+  for (const scenario of scenarios.filter((s) => !only || only.test(`${s.data} ${s.via}`))) {
+    const options = {
+      url: scenario.base ?? url,
+      connections: CONNECTIONS,
+      headers: { authorization: `Bearer ${scenario.token ?? readerToken}`, ...json },
+      requests: scenario.requests,
+    };
+    await autocannon({ ...options, duration: 1 }); // warm up
+    let rss = 0;
+    const sampler = setInterval(() => (rss = Math.max(rss, rssOf())), 100);
+    const result = await autocannon({ ...options, duration: SECONDS });
+    clearInterval(sampler);
+    // Statements per request, counted apart from the load: requests cut off when the run ends would
+    // otherwise count their statements without counting as requests. One connection, whole flows.
+    await new Promise((resolve) => setTimeout(resolve, 500)); // let cut-off requests finish
+    // The job worker's polling runs meanwhile: its statements over as long an idle time are taken off.
+    const flows = 10;
+    const before = await stats();
+    const started = performance.now();
+    const counted = await autocannon({ ...options, connections: 1, amount: flows * scenario.requests.length });
+    const during = (await stats()).statements - before.statements;
+    const idleBefore = await stats();
+    await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
+    const idle = (await stats()).statements - idleBefore.statements;
+    const statements = (during - idle) / counted.requests.total;
+    const rate = scenario.perFlow ? `${result.requests.average.toFixed(0)} (${(result.requests.average / scenario.perFlow).toFixed(1)} flows/s)` : result.requests.average.toFixed(0);
+    rows.push(`| ${scenario.data} | ${scenario.via} | ${rate} | ${result.latency.p50} | ${result.latency.p99} | ${statements.toFixed(1)} | ${(rss / 2 ** 20).toFixed(0)} | ${result.non2xx + result.errors} |`);
+    console.log(rows.at(-1));
+  }
+
+  // Raw SQL through pg in this process (no HTTP): what PostgreSQL alone takes for the one-space read.
+  const raw = new pg.Pool({ ...server, database, max: CONNECTIONS });
+  const latencies: number[] = [];
+  const until = performance.now() + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        await raw.query(
+          `SELECT s.*, (SELECT count(*) FROM "Comment" c WHERE c."spaceId" = s.id AND c.status = 'open') AS comments,
+                  (SELECT count(*) FROM "ChangeRequest" r WHERE r."spaceId" = s.id) AS crs
+           FROM "Space" s WHERE s.id = $1 AND s."deletedAt" IS NULL`,
+          [randomSpace()],
+        );
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.floor(latencies.length * p)]!.toFixed(2);
+  rows.splice(4, 0, `| one space (of 1,000) | raw SQL (pg, one statement, no HTTP) | ${(latencies.length / SECONDS).toFixed(0)} | ${pct(0.5)} | ${pct(0.99)} | 1 (by construction) | – | 0 |`);
+  await raw.end();
+
+  const peak = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  const table = [
+    `# Lectern bench — ${new Date().toISOString()}`,
+    '',
+    `## Load: ${bench.mode}, ${os.cpus().length} cores, autocannon ${CONNECTIONS} connections × ${SECONDS} s per row (after 1 s of warm-up)`,
+    '',
+    `Seeded in ${(seedMs / 1000).toFixed(1)} s: 3 organizations, ${SPACES} spaces in ${COLLECTIONS} collections, ${pages.rows[0]!.n} pages (${BIG_SPACES} spaces × 940, ${SITE_SPACES} × 30), a published site of ${SECTIONS} sections × ${SITE_SPACES} site spaces.`,
+    '',
+    header,
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `The server runs in its own process (peak RSS over the run: ${peak.toFixed(0)} MiB); autocannon runs in the bench process, over loopback.`,
+    'Reads use a member with the read role; writes and the site query use the owner. Statements per request include the',
+    'authentication statement (which also counts the request for rate limiting). Latencies of the write row are per request.',
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(import.meta.dirname, 'results.md'), table);
+  console.log(`\n${table}`);
+
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  await bench.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,62 @@
+/**
+ * The server under load, in its own process (started by bench/load.ts) so that the load generator
+ * does not share its event loop and RSS is the server's alone. It serves, on one database handle:
+ *  - Lectern itself (REST adapter and GraphQL), as `npm start` would;
+ *  - the floor for this stack: a bare HTTP handler doing the reads of GET /v1/spaces/{id} with Prisma
+ *    directly (the same authentication statement, the space, the caller's membership, the counts),
+ *    no GraphQL, no adapter (`/bare/spaces/{id}`); and the same read as one hand-written SQL statement
+ *    (`/bare-sql/spaces/{id}`);
+ *  - GET /__stats on the bare port: SQL statements sent so far and the process's RSS.
+ * Prints one JSON line `{ url, bareUrl }` when ready; stops on SIGTERM.
+ */
+import http from 'node:http';
+import { authenticate } from '../src/auth/authenticate.js';
+import { connect, targetFromUrl } from '../src/db/database.js';
+import { startServer } from '../src/server.js';
+import { benchConfig } from './support.js';
+
+const config = { ...benchConfig(), port: 0 };
+const db = connect(targetFromUrl(process.env.DATABASE_URL!));
+const app = await startServer(config, { db });
+
+const bare = http.createServer(async (req, res) => {
+  if (req.url === '/__stats') {
+    return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ statements: db.statements.count, rss: process.memoryUsage().rss }));
+  }
+  const auth = await authenticate(db, (req.headers.authorization ?? '').replace(/^Bearer /, ''), config.rateLimit);
+  if (!auth) return res.writeHead(401).end();
+  if (req.url!.startsWith('/bare-sql/')) {
+    // Below the floor: the same read as one hand-written SQL statement through pg (no Prisma).
+    const { rows } = await db.pool.query(
+      `SELECT s.*, m.role, (SELECT count(*)::int FROM "Comment" c WHERE c."spaceId" = s.id AND c.status = 'open') AS comments,
+              (SELECT json_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM "ChangeRequest" r WHERE r."spaceId" = s.id GROUP BY status) g) AS "changeRequests"
+       FROM "Space" s LEFT JOIN "Member" m ON m."organizationId" = s."organizationId" AND m."userId" = $2
+       WHERE s.id = $1 AND s."deletedAt" IS NULL`,
+      [req.url!.split('/').pop(), auth.caller.id],
+    );
+    const space = rows[0];
+    if (!space || (space.role === undefined && space.visibility === 'private')) return res.writeHead(404).end();
+    return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'space', ...space, permissions: { view: true, edit: space.role !== 'read' } }));
+  }
+  const space = await db.prisma.space.findUnique({ where: { id: req.url!.split('/').pop()! } });
+  if (!space || space.deletedAt) return res.writeHead(404).end();
+  const [member, changeRequests, comments] = await Promise.all([
+    db.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: space.organizationId, userId: auth.caller.id } } }),
+    db.prisma.changeRequest.groupBy({ by: ['status'], where: { spaceId: space.id }, _count: { _all: true } }),
+    db.prisma.comment.count({ where: { spaceId: space.id, status: 'open' } }),
+  ]);
+  if (!member && space.visibility === 'private') return res.writeHead(404).end();
+  res.writeHead(200, { 'content-type': 'application/json' }).end(
+    JSON.stringify({ object: 'space', ...space, permissions: { view: true, edit: member?.role !== 'read' }, changeRequests, comments }),
+  );
+});
+await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}`;
+console.log(JSON.stringify({ url: app.url, bareUrl }));
+
+process.once('SIGTERM', async () => {
+  bare.close();
+  await app.close();
+  await db.close();
+  process.exit(0);
+});
