@@ -124,6 +124,8 @@ export function createApp(services: Services) {
       try {
         return await handle(request);
       } catch (error) {
+        // The client went away mid-request (its connection closed): nobody reads an answer, and it is not a fault.
+        if (request.signal?.aborted) return new Response(null, { status: 499 });
         if (isDatabaseUnavailable(error)) return errorResponse(503, 'The database is unavailable; retry shortly');
         // Never leak internals: log the detail, answer a generic 500.
         console.error('unhandled error', error instanceof Error ? error.stack : error);

@@ -133,3 +133,37 @@ describe('production switches', () => {
     expect(((await open.json()) as { data: unknown }).data).toEqual({ __schema: { queryType: { name: 'Query' } } });
   });
 });
+
+describe('a client that leaves mid-request', () => {
+  it('is not logged as an unexpected error, and the server goes on answering', async () => {
+    const { startServer } = await import('../src/server.js');
+    const http = await import('node:http');
+    const { vi } = await import('vitest');
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const server = await startServer({ ...h.config, rateLimit: { limit: 1000, windowSeconds: 60 }, port: 0 }, { db: h.db, worker: false });
+    // Holding the rate-limit table keeps the request waiting in its first statement while the client leaves.
+    const locker = await h.db.pool.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE "RateLimitWindow" IN EXCLUSIVE MODE');
+      // Through the REST adapter and through /graphql.
+      const leave = (path: string, body?: string) =>
+        new Promise<void>((resolve) => {
+          const req = http.request(`${server.url}${path}`, { method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' } });
+          req.on('error', () => resolve());
+          req.end(body);
+          setTimeout(() => req.destroy(), 150);
+        });
+      await Promise.all([leave(`/v1/orgs/${owner.orgId}/spaces`), leave('/graphql', JSON.stringify({ query: '{ viewer { id } }' }))]);
+      await locker.query('COMMIT');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(errors.mock.calls.filter((c) => String(c[0]).includes('unhandled')).map(String)).toEqual([]);
+      const next = await fetch(`${server.url}/v1/orgs/${owner.orgId}/spaces`, { headers: { authorization: `Bearer ${owner.token}` } });
+      expect(next.status).toBe(200);
+    } finally {
+      locker.release();
+      errors.mockRestore();
+      await server.close();
+    }
+  });
+});
