@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import { rowsById } from '../../db/rows.js';
+import { rowsById, selectRows } from '../../db/rows.js';
 import type { Revision, Space } from '../../generated/prisma/client.js';
 import { batched, byId } from '../../loaders.js';
 
@@ -12,21 +12,24 @@ export interface SpaceCounts {
 
 const NO_COUNTS: SpaceCounts = { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 };
 
-export function spaceLoaders({ prisma, pool }: Database) {
+export function spaceLoaders({ pool }: Database) {
   return {
     space: byId(rowsById<Space>(pool, 'Space')),
     revision: byId(rowsById<Revision>(pool, 'Revision')),
     /** Counts of a batch of spaces in one statement, however many spaces. */
     spaceCounts: batched<string, SpaceCounts>(async (spaceIds) => {
-      const rows = await prisma.$queryRaw<{ id: string; comments: number; total: number; open: number; draft: number }[]>`
-        SELECT s.id,
-          (SELECT count(*)::int FROM "Comment" c WHERE c."spaceId" = s.id AND c.status = 'open') AS comments,
-          count(r.id)::int AS total,
-          (count(r.id) FILTER (WHERE r.status = 'open'))::int AS open,
-          (count(r.id) FILTER (WHERE r.status = 'draft'))::int AS draft
-        FROM unnest(${spaceIds}::text[]) AS s(id)
-        LEFT JOIN "ChangeRequest" r ON r."spaceId" = s.id
-        GROUP BY s.id`;
+      const rows = await selectRows<{ id: string; comments: number; total: number; open: number; draft: number }>(
+        pool,
+        `SELECT s.id,
+           (SELECT count(*)::int FROM "Comment" c WHERE c."spaceId" = s.id AND c.status = 'open') AS comments,
+           count(r.id)::int AS total,
+           (count(r.id) FILTER (WHERE r.status = 'open'))::int AS open,
+           (count(r.id) FILTER (WHERE r.status = 'draft'))::int AS draft
+         FROM unnest($1::text[]) AS s(id)
+         LEFT JOIN "ChangeRequest" r ON r."spaceId" = s.id
+         GROUP BY s.id`,
+        [spaceIds],
+      );
       return new Map(rows.map((r) => [r.id, { comments: r.comments, changeRequests: r.total, changeRequestsOpen: r.open, changeRequestsDraft: r.draft }]));
     }, NO_COUNTS),
   };
