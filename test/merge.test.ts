@@ -96,4 +96,23 @@ describe('change request merges', () => {
     const fresh = await h.rest('getChangeRequestById', 'GET', `/v1/spaces/${space.id}/change-requests/${b.id}`, { token: owner.token });
     expect(fresh.body.outdated).toBe(false);
   });
+  it('answers 409 when one side adds pages under a page the other side deleted, and changes nothing', async () => {
+    const space = await newSpace();
+    const seed = await openCr(space.id);
+    // Several parents, so that some sit in other shards than the pages added under them.
+    const { pages: parents } = await write(space.id, seed.id, Array.from({ length: 8 }, (_, i) => ({ type: 'insert_page', title: `Parent ${i}` })));
+    await merge(space.id, seed.id);
+    const adds = await openCr(space.id, 'Adds');
+    const removes = await openCr(space.id, 'Removes');
+    await write(space.id, adds.id, parents.map((parent, i) => ({ type: 'insert_page', title: `Child ${i}`, parent })));
+    await write(space.id, removes.id, parents.slice(0, 4).map((page) => ({ type: 'delete_page', page })));
+    expect((await merge(space.id, removes.id)).status).toBe(200);
+    const before = await h.snapshot();
+    const res = await merge(space.id, adds.id);
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toMatch(/Merge conflict on 4 page\(s\)/);
+    expect(res.body.error.message).toContain('its parent page was deleted on the other side');
+    for (let i = 0; i < 4; i++) expect(res.body.error.message).toContain(`Child ${i}`);
+    expect(await h.snapshot()).toBe(before);
+  });
 });

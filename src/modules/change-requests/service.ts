@@ -135,6 +135,17 @@ async function contentOf(tx: Tx, revisionId: string): Promise<Content> {
  */
 async function uniqueSlugsAfterMerge(tx: Tx, manifest: string, main: Content): Promise<string> {
   const merged = await Content.load(tx, manifest);
+  // Main's siblings have unique slugs, so a clash needs a page placed (parent, slug) differently
+  // from main, and only shards that differ from main's can hold one. Most merges (edits) have
+  // none: then the whole space is not read.
+  const shards = merged.changedShards(main);
+  await Promise.all([merged.loadShards(shards), main.loadShards(shards)]);
+  let placedAnew = false;
+  for (const index of shards) {
+    const [after, before] = await Promise.all([merged.shard(index), main.shard(index)]);
+    placedAnew ||= Object.values(after).some((e) => before[e.id]?.slug !== e.slug || (before[e.id]?.parent ?? null) !== (e.parent ?? null));
+  }
+  if (!placedAnew) return manifest;
   const bySiblings = new Map<string, PageEntry[]>();
   for (const page of await merged.allPages()) {
     const key = `${page.parent ?? ''}\0${page.slug}`;

@@ -1,7 +1,7 @@
 import { merge as diff3 } from 'node-diff3';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { parseMarkdown } from './markdown.js';
-import { canonicalJson, Content, getBodies, putBody, putObjects, shardOf, SHARDS, type FileEntry, type Manifest, type PageEntry } from './store.js';
+import { canonicalJson, Content, getBodies, putBodies, putObjects, shardOf, SHARDS, type FileEntry, type Manifest, type PageEntry } from './store.js';
 
 /**
  * Three-way merge of two contents against their common base, page by page. Shards whose hash one
@@ -82,14 +82,16 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
 
   if (bodyMerges.length) {
     const bodies = await getBodies(db, bodyMerges.flatMap((m) => [m.base, m.ours, m.theirs].filter((h): h is string => !!h)));
+    const mergedBodies: { entry: PageEntry; markdown: string }[] = [];
     for (const m of bodyMerges) {
       const lines = (hash?: string) => (hash ? bodies.get(hash) ?? '' : '').split('\n');
       const result = diff3(lines(m.ours), lines(m.base), lines(m.theirs));
       if (result.conflict) conflicts.push({ page: m.entry.id, title: m.entry.title, reason: 'its body was edited on both sides in the same place' });
-      else {
-        const markdown = result.result.join('\n');
-        m.entry.body = await putBody(db, markdown, parseMarkdown(markdown).links);
-      }
+      else mergedBodies.push({ entry: m.entry, markdown: result.result.join('\n') });
+    }
+    if (!conflicts.length && mergedBodies.length) {
+      const hashes = await putBodies(db, mergedBodies.map((b) => ({ markdown: b.markdown, links: parseMarkdown(b.markdown).links })));
+      mergedBodies.forEach((b, i) => (b.entry.body = hashes[i]));
     }
   }
 
@@ -116,18 +118,29 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
 
   if (!conflicts.length) {
     // A page moved or added under a parent the other side deleted would be orphaned.
+    // Pages to check: every page of a shard both sides changed, and in the shards taken whole from
+    // one side, the pages that side added or moved under another parent (the only way a page can
+    // end up under a parent the other side deleted; a deletion takes the pages below with it).
     const contestedShards = new Map(mergedShards.map((s) => [s.index, s.shard]));
-    const exists = async (pageId: string) => {
-      const index = shardOf(pageId);
-      const shard = contestedShards.get(index);
-      if (shard) return pageId in shard;
-      const source = shardHashes[index] === ours.manifest.shards[index] ? ours : theirs;
-      return (await source.page(pageId)) !== undefined;
+    const entries = mergedShards.flatMap((s) => Object.values(s.shard));
+    const fromOursAt = (index: number) => shardHashes[index] === (ours.manifest.shards[index] ?? null);
+    const oneSided = [...Array(SHARDS).keys()].filter((i) => !contestedShards.has(i) && shardHashes[i] !== (base.manifest.shards[i] ?? null));
+    await Promise.all([base.loadShards(oneSided), ours.loadShards(oneSided.filter(fromOursAt)), theirs.loadShards(oneSided.filter((i) => !fromOursAt(i)))]);
+    for (const index of oneSided) {
+      const [after, before] = await Promise.all([(fromOursAt(index) ? ours : theirs).shard(index), base.shard(index)]);
+      for (const entry of Object.values(after)) if (entry.parent && before[entry.id]?.parent !== entry.parent) entries.push(entry);
+    }
+    // A parent outside the contested shards lives in a shard taken whole from one side: look them
+    // all up at once, one batch per side (not one query per page).
+    const outside = [...new Set(entries.map((e) => e.parent).filter((p): p is string => !!p && !contestedShards.has(shardOf(p))))];
+    const fromOurs = (p: string) => fromOursAt(shardOf(p));
+    const [inOurs, inTheirs] = await Promise.all([ours.pages(outside.filter(fromOurs)), theirs.pages(outside.filter((p) => !fromOurs(p)))]);
+    const exists = (pageId: string) => {
+      const shard = contestedShards.get(shardOf(pageId));
+      return shard ? pageId in shard : inOurs.has(pageId) || inTheirs.has(pageId);
     };
-    for (const { shard } of mergedShards) {
-      for (const entry of Object.values(shard)) {
-        if (entry.parent && !(await exists(entry.parent))) conflicts.push({ page: entry.id, title: entry.title, reason: 'its parent page was deleted on the other side' });
-      }
+    for (const entry of entries) {
+      if (entry.parent && !exists(entry.parent)) conflicts.push({ page: entry.id, title: entry.title, reason: 'its parent page was deleted on the other side' });
     }
   }
   if (conflicts.length) return { manifest: null, conflicts };

@@ -237,11 +237,15 @@ export class ContentWriter {
 
 /** Stores a markdown body (and indexes its links once); returns its hash. */
 export async function putBody(db: Db, markdown: string, links: { href: string; text: string }[]): Promise<string> {
-  const [hash] = await putObjects(db, [{ kind: 'body', data: { markdown } }]);
-  if (links.length) {
-    await db.bodyLink.createMany({ data: links.map((l, position) => ({ bodyHash: hash!, position, href: l.href, text: l.text })), skipDuplicates: true });
-  }
-  return hash!;
+  return (await putBodies(db, [{ markdown, links }]))[0]!;
+}
+
+/** Stores many bodies in two statements whatever their number (bodies, then their links). */
+export async function putBodies(db: Db, bodies: { markdown: string; links: { href: string; text: string }[] }[]): Promise<string[]> {
+  const hashes = await putObjects(db, bodies.map((b) => ({ kind: 'body', data: { markdown: b.markdown } })));
+  const links = bodies.flatMap((b, i) => b.links.map((l, position) => ({ bodyHash: hashes[i]!, position, href: l.href, text: l.text })));
+  if (links.length) await db.bodyLink.createMany({ data: links, skipDuplicates: true });
+  return hashes;
 }
 
 export async function getBodies(db: Db, hashes: string[]): Promise<Map<string, string>> {
