@@ -115,4 +115,28 @@ describe('change request merges', () => {
     for (let i = 0; i < 4; i++) expect(res.body.error.message).toContain(`Child ${i}`);
     expect(await h.snapshot()).toBe(before);
   });
+  it('issues as many SQL statements for a three-way merge in a space of 510 pages as in one of 60', async () => {
+    const statementsOfMerge = async (childrenPerParent: number) => {
+      const space = await newSpace();
+      const seed = await openCr(space.id);
+      const { pages: parents } = await write(space.id, seed.id, Array.from({ length: 10 }, (_, i) => ({ type: 'insert_page', title: `Part ${i}`, markdown: 'line a\nline b\nline c\n' })));
+      for (const parent of parents) {
+        await write(space.id, seed.id, Array.from({ length: childrenPerParent - 1 }, (_, i) => ({ type: 'insert_page', title: `Page ${i}`, parent, markdown: `Page ${i}\n` })));
+      }
+      await merge(space.id, seed.id);
+      const [a, b] = [await openCr(space.id, 'A'), await openCr(space.id, 'B')];
+      // Both edit the same five pages in different lines: a real three-way body merge.
+      await write(space.id, a.id, parents.slice(0, 5).map((page) => ({ type: 'update_page', page, markdown: 'line a from A\nline b\nline c\n' })));
+      await write(space.id, b.id, parents.slice(0, 5).map((page) => ({ type: 'update_page', page, markdown: 'line a\nline b\nline c from B\n' })));
+      expect((await merge(space.id, a.id)).status).toBe(200);
+      const before = h.db.statements.count;
+      const res = await merge(space.id, b.id);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(await pageMarkdown(space.id, parents[0]!)).toContain('line a from A\nline b\nline c from B');
+      return h.db.statements.count - before;
+    };
+    const small = await statementsOfMerge(6);
+    const large = await statementsOfMerge(51);
+    expect(large).toBe(small);
+  });
 });

@@ -39,6 +39,8 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
   const bodyMerges: { entry: PageEntry; base?: string; ours: string; theirs: string }[] = [];
 
   const contested: number[] = [];
+  /** Pages the merge puts under a parent they did not have in the base (added or moved). */
+  const placed: PageEntry[] = [];
   for (let i = 0; i < SHARDS; i++) {
     const [b, o, t] = [base.manifest.shards[i], ours.manifest.shards[i], theirs.manifest.shards[i]];
     if (o === t || t === b) shardHashes[i] = o ?? null;
@@ -55,6 +57,7 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
       const whole = merge3(be, oe, te);
       if ('value' in whole) {
         if (whole.value) shard[id] = whole.value;
+        if (whole.value?.parent && whole.value.parent !== be?.parent) placed.push(whole.value);
         continue;
       }
       const title = (oe ?? te ?? be)!.title;
@@ -76,6 +79,7 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
       if ('value' in body) merged.body = body.value;
       else bodyMerges.push({ entry: merged, base: be?.body, ours: oe.body!, theirs: te.body! });
       shard[id] = merged;
+      if (merged.parent && merged.parent !== be?.parent) placed.push(merged);
     }
     mergedShards.push({ index, shard });
   }
@@ -118,11 +122,11 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
 
   if (!conflicts.length) {
     // A page moved or added under a parent the other side deleted would be orphaned.
-    // Pages to check: every page of a shard both sides changed, and in the shards taken whole from
-    // one side, the pages that side added or moved under another parent (the only way a page can
-    // end up under a parent the other side deleted; a deletion takes the pages below with it).
+    // Pages to check: those added or moved under another parent, in the shards both sides changed
+    // and in the shards taken whole from one side — the only way a page can end up under a parent
+    // the other side deleted (a deletion takes the pages below it along).
     const contestedShards = new Map(mergedShards.map((s) => [s.index, s.shard]));
-    const entries = mergedShards.flatMap((s) => Object.values(s.shard));
+    const entries = [...placed];
     const fromOursAt = (index: number) => shardHashes[index] === (ours.manifest.shards[index] ?? null);
     const oneSided = [...Array(SHARDS).keys()].filter((i) => !contestedShards.has(i) && shardHashes[i] !== (base.manifest.shards[i] ?? null));
     await Promise.all([base.loadShards(oneSided), ours.loadShards(oneSided.filter(fromOursAt)), theirs.loadShards(oneSided.filter((i) => !fromOursAt(i)))]);
