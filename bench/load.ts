@@ -53,7 +53,8 @@ async function main() {
   // BENCH_PROFILE=1 writes the server's CPU profile (bench/profiles/*.cpuprofile) for a look in DevTools.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'profiles')}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(import.meta.dirname, 'server.ts')], {
-    env: { ...process.env, DATABASE_URL: target },
+    // As `npm start` runs it (bin/lectern.js defaults NODE_ENV to production).
+    env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production', DATABASE_URL: target },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const { url, bareUrl } = JSON.parse(await new Promise<string>((resolve, reject) => {
