@@ -7,6 +7,7 @@ import { createContext, type Services, type Session } from './context.js';
 import { errorBody, isDatabaseUnavailable } from './errors.js';
 import { authenticate, rateHeaders } from './auth/authenticate.js';
 import { schema } from './graphql/schema.js';
+import { useJitForLists } from './graphql/jit.js';
 import { createRestAdapter, errorResponse, json, prepareRoutes } from './rest/adapter.js';
 import { routes } from './rest/routes.js';
 import { serveDownload } from './downloads.js';
@@ -38,7 +39,7 @@ export function createApp(services: Services) {
     context: ({ services, caller, session }) => createContext(services, caller, session),
     renderGraphiQL,
     // Introspection can be turned off (production): a validation rule refuses __schema/__type.
-    plugins: services.config.introspection ? [] : [disableIntrospection],
+    plugins: [useJitForLists(), ...(services.config.introspection ? [] : [disableIntrospection])],
     graphiql: { title: 'Lectern GraphiQL', defaultQuery: '# Add your token in Headers: {"Authorization": "Bearer <token>"}\n{ viewer { id displayName } }' },
     maskedErrors: {
       // Our own errors (and GraphQL's validation errors) reach the client; anything else is logged
