@@ -32,14 +32,15 @@ const wantsGraphiQL = (request: Request) =>
  * The whole HTTP application as one fetch handler: /graphql (yoga), /v1 (the REST adapter, which
  * runs GraphQL operations in-process), the token-less downloads (/files, /exports), /healthz and /readyz.
  */
-export function createApp(services: Services) {
+export function createApp(services: Services, opts: { plugins?: Plugin[] } = {}) {
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
     context: ({ services, caller, session }) => createContext(services, caller, session),
     renderGraphiQL,
     // Introspection can be turned off (production): a validation rule refuses __schema/__type.
-    plugins: [useJitForLists(), ...(services.config.introspection ? [] : [disableIntrospection])],
+    // `opts.plugins`: extra envelop plugins (tests observe the phases with them).
+    plugins: [useJitForLists(), ...(services.config.introspection ? [] : [disableIntrospection]), ...(opts.plugins ?? [])],
     graphiql: { title: 'Lectern GraphiQL', defaultQuery: '# Add your token in Headers: {"Authorization": "Bearer <token>"}\n{ viewer { id displayName } }' },
     maskedErrors: {
       // Our own errors (and GraphQL's validation errors) reach the client; anything else is logged

@@ -49,3 +49,20 @@ describe('graphql-jit', () => {
     }
   });
 });
+
+describe('server-owned REST documents', () => {
+  it('are parsed and validated once at start: a REST request runs neither phase, a /graphql request does', async () => {
+    const { createApp } = await import('../src/app.js');
+    const phases: string[] = [];
+    const app = createApp({ db: h.db, config: h.config, urls: createUrls(BASE) }, {
+      plugins: [{ onParse: () => void phases.push('parse'), onValidate: () => void phases.push('validate'), onExecute: () => void phases.push('execute') }],
+    });
+    const call = (path: string, init: RequestInit = {}) =>
+      app.fetch(new Request(`${BASE}${path}`, { ...init, headers: { authorization: `Bearer ${world.owner.token}`, 'content-type': 'application/json' } }));
+    for (let i = 0; i < 3; i++) expect((await call(`/v1/orgs/${world.orgId}/spaces`)).status).toBe(200);
+    expect(phases).toEqual(['execute', 'execute', 'execute']);
+    phases.length = 0;
+    expect((await call('/graphql', { method: 'POST', body: JSON.stringify({ query: '{ viewer { id } }' }) })).status).toBe(200);
+    expect(phases).toEqual(['parse', 'validate', 'execute']);
+  });
+});
