@@ -515,6 +515,44 @@ describe('reviews and merge rules', () => {
     await patchCr(own.id, untitled.id, { subject: 'Now titled' }, admin);
     expect((await merge(own.id, untitled.id, admin)).status).toBe(200);
   });
+  it('enforces every other rule of the official list: all reviews approved, up to date, description; agent and custom rules fail closed; allow_bypass lets listed users through', async () => {
+    const space = await newSpace();
+    const set = (...list: unknown[]) => patchSpace(space.id, { mergeRules: { type: 'rules', rules: list } });
+
+    await set({ rule: 'require_all_reviews_approved' });
+    const a = await createCr(space.id);
+    await write(space.id, a.id, [{ type: 'insert_page', title: 'A' }]);
+    expect((await review(space.id, a.id, { status: 'approved' }, reviewer)).status).toBe(201);
+    expect((await review(space.id, a.id, { status: 'changes-requested' }, reviewer2)).status).toBe(201);
+    await refused(412, () => merge(space.id, a.id), new RegExp(`every review must approve.*${reviewer2.id}`));
+    expect((await review(space.id, a.id, { status: 'approved' }, reviewer2)).status).toBe(201);
+    expect((await merge(space.id, a.id)).status).toBe(200);
+
+    await set({ rule: 'require_up_to_date_change_request' });
+    const [b, c] = [await createCr(space.id), await createCr(space.id)];
+    await write(space.id, b.id, [{ type: 'insert_page', title: 'B' }]);
+    await write(space.id, c.id, [{ type: 'insert_page', title: 'C' }]);
+    expect((await merge(space.id, b.id)).status).toBe(200);
+    await refused(412, () => merge(space.id, c.id), /up to date/);
+    expect((await update(space.id, c.id)).status).toBe(200);
+    expect((await merge(space.id, c.id)).status).toBe(200);
+
+    await set({ rule: 'require_change_request_description' });
+    const d = await createCr(space.id);
+    await refused(412, () => merge(space.id, d.id), /description/);
+    await patchCr(space.id, d.id, { description: documentFromMarkdown('') });
+    await refused(412, () => merge(space.id, d.id), /description/);
+    await patchCr(space.id, d.id, { description: documentFromMarkdown('Why this change') });
+    expect((await merge(space.id, d.id)).status).toBe(200);
+
+    for (const rule of [{ rule: 'require_agent_review' }, { rule: 'custom', expression: 'true' }]) {
+      await set(rule, { rule: 'allow_bypass', users: [owner.id] });
+      const e = await createCr(space.id, { subject: 'E' }, editor);
+      await refused(412, () => merge(space.id, e.id, reviewer), rule.rule === 'custom' ? /custom expressions/ : /agent review/);
+      // The owner is listed in allow_bypass: every rule is waived for them.
+      expect((await merge(space.id, e.id)).status).toBe(200);
+    }
+  });
 });
 
 describe("the space's change request counts", () => {
