@@ -303,6 +303,8 @@ describe('PATCH /spaces/:spaceId/change-requests/:changeRequestId', () => {
       [{ description: { object: 'document', data: {}, nodes: 'x' } }, /^description\.nodes\b/],
       [{ description: { object: 'document', nodes: [] } }, /^description\.data\b/],
       [{ description: { object: 'document', data: {}, nodes: [{ object: 'text' }] } }, /^description\.nodes\[0\]/],
+      // Deeper than the top level: a text without its leaves' marks would not be an official JSONDocument.
+      [{ description: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why' }] }] }] } }, /^description\.nodes\[0\]\.nodes\[0\]/],
     ];
     for (const [body, message] of cases) await refused(400, () => h.call('PATCH', path, { token: owner.token, body }), message);
     await refused(404, () => h.call('PATCH', crPath(space.id, 77), { token: owner.token, body: { subject: 'x' } }), /Change request/);

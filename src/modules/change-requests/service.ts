@@ -106,14 +106,8 @@ export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNum
   const data: Prisma.ChangeRequestUpdateInput = {};
   if (input.subject !== undefined) data.subject = input.subject === null ? null : check.text('subject', input.subject, { max: 100 });
   if (input.description !== undefined) {
-    const doc = input.description === null ? null : check.object('description', input.description);
-    if (doc && doc.object !== 'document') throw badRequest('description.object', 'must be "document"');
-    if (doc && (typeof doc.data !== 'object' || doc.data === null || Array.isArray(doc.data))) throw badRequest('description.data', 'must be an object');
-    if (doc && !Array.isArray(doc.nodes)) throw badRequest('description.nodes', 'must be an array');
-    (doc?.nodes as unknown[] | undefined)?.forEach((node, i) => {
-      const block = node as Record<string, unknown> | null;
-      if (!block || typeof block !== 'object' || block.object !== 'block' || typeof block.type !== 'string') throw badRequest(`description.nodes[${i}]`, 'must be a block');
-    });
+    // The whole document is checked (as the official JSONDocument): it is answered back as stored.
+    const doc = input.description === null ? null : check.richTextDocument('description', input.description);
     data.description = doc === null ? Prisma.DbNull : (doc as Prisma.InputJsonValue);
   }
   if (input.status !== undefined && input.status !== null) {
