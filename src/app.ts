@@ -66,7 +66,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
     const { contextFactory, execute, schema: envelopedSchema } = yoga.getEnveloped({ request, services, caller: (request as any).caller, session: (request as any).session } as never);
     const contextValue = await contextFactory();
     return execute({ schema: envelopedSchema, document, variableValues, contextValue }) as never;
-  });
+  }, services.urls.api);
 
   async function handle(request: Request): Promise<Response> {
     const { pathname } = new URL(request.url);

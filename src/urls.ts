@@ -3,6 +3,8 @@ export function createUrls(publicUrl: string) {
   const api = (p: string) => `${publicUrl}/v1${p}`;
   const app = (p: string) => `${publicUrl}/app${p}`;
   return {
+    /** The absolute URL of a path below /v1. */
+    api,
     user: (id: string) => ({ location: api(`/users/${id}`) }),
     organization: (id: string) => ({ location: api(`/orgs/${id}`), app: app(`/o/${id}`) }),
     space: (id: string) => ({ location: api(`/spaces/${id}`), app: app(`/s/${id}`) }),

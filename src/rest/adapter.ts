@@ -66,8 +66,16 @@ async function readBody(request: Request, acceptsArray = false): Promise<Record<
   }
 }
 
+/** Where a created resource lives (the official spec's Location header on 201s). */
+function locationOf(route: PreparedRoute, payload: unknown, req: RestRequest, request: Request, apiUrl: (path: string) => string): string {
+  const answer = payload as { id?: string; urls?: { location?: string } };
+  if (answer.urls?.location) return answer.urls.location;
+  if (route.location) return apiUrl(route.location(payload, req));
+  return apiUrl(`${new URL(request.url).pathname.replace(/^\/v1/, '')}/${answer.id}`);
+}
+
 /** The /v1 REST surface: an itty router whose handlers build variables and execute the route's operation. */
-export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[], execute: Execute) {
+export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[], execute: Execute, apiUrl: (path: string) => string) {
   const router = AutoRouter({
     base: '/v1',
     missing: () => errorResponse(404, 'No such endpoint'),
@@ -99,7 +107,7 @@ export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[]
       const status = typeof route.status === 'function' ? route.status(result.data) : (route.status ?? 200);
       const payload = route.result(toRest(result.data, route.plan));
       if (payload === undefined) return new Response(null, { status });
-      return json(status, payload);
+      return json(status, payload, status === 201 ? { location: locationOf(route, payload, restRequest, request as unknown as Request, apiUrl) } : {});
     });
   }
   return router;

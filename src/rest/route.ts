@@ -29,6 +29,11 @@ export interface RestRoute {
   status?: number | ((data: any) => number);
   /** The body may be a JSON array of objects (given to `variables` as `bodyList`), as well as an object. */
   acceptsArrayBody?: boolean;
+  /**
+   * For a 201 whose answer has no `urls.location`: the created resource's path below /v1 (its
+   * Location header). Default: the request's path followed by the answer's id.
+   */
+  location?: (payload: any, req: RestRequest) => string;
 }
 
 /** 205 when something was deleted, 204 when there was nothing to delete. */

@@ -8,7 +8,7 @@ import { createOrganization } from '../../src/modules/orgs/service.js';
 import { createUser } from '../../src/modules/users/service.js';
 import { createUrls } from '../../src/urls.js';
 import { newId } from '../../src/ids.js';
-import { assertMatchesSpec } from './openapi.js';
+import { assertMatchesSpec, documentedHeaders } from './openapi.js';
 
 export const BASE = 'http://lectern.test';
 
@@ -84,6 +84,14 @@ export async function setupHarness(): Promise<Harness> {
     async rest(operationId, method, path, opts) {
       const result = await call(method, path, opts);
       assertMatchesSpec(operationId, result.status, result.body);
+      // Documented headers are part of the contract: a creation's Location is where the resource lives.
+      if (documentedHeaders(operationId, result.status).includes('location')) {
+        const location = result.headers.get('location');
+        const expected: string | undefined = result.body?.urls?.location;
+        if (!location || (expected ? location !== expected : !location.startsWith(`${BASE}/v1/`))) {
+          throw new Error(`${operationId} ${result.status}: Location header ${location} is not the new resource's URL (${expected ?? 'an API URL'})`);
+        }
+      }
       if (result.status < 300) harness.coveredOperations.add(operationId);
       return result;
     },

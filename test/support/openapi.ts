@@ -70,6 +70,12 @@ export function assertMatchesSpec(operationId: string, status: number, body: unk
   }
 }
 
+/** The response headers the official spec documents for an operation's status (lower-cased names). */
+export function documentedHeaders(operationId: string, status: number): string[] {
+  const response = findOperation(operationId).op.responses[String(status)];
+  return Object.keys(response?.headers ?? {}).map((name) => name.toLowerCase());
+}
+
 /** A validator for one component schema of the official spec (e.g. `JSONDocument`). */
 export function componentValidator(name: string): ValidateFunction {
   return ajv.compile({ $ref: `openapi#/components/schemas/${name}` });

@@ -91,6 +91,7 @@ function itemMutation(opts: {
   /** Reshapes the answered item (groups: `restGroup`). */
   shape?: (item: any) => unknown;
   status?: number;
+  location?: RestRoute['location'];
 }): RestRoute {
   const args = ['$organizationId: ID!', '$siteId: ID!', ...(opts.idParam ? ['$id: ID!'] : []), ...(opts.input ? [`$input: ${opts.input.type}${opts.input.required ? '!' : ''}`] : [])];
   const call = ['organizationId: $organizationId', 'siteId: $siteId', ...(opts.idParam ? ['id: $id'] : []), ...(opts.input ? ['input: $input'] : [])];
@@ -103,6 +104,7 @@ function itemMutation(opts: {
     variables: (req) => ({ ...siteIds(req), ...(opts.idParam ? { id: req.params[opts.idParam] } : {}), ...(opts.input ? { input: req.body } : {}) }),
     result: opts.fragment ? (data) => (opts.shape ?? ((x) => x))(data[opts.field]) : () => undefined,
     status: opts.fragment ? opts.status : (data) => deletedStatus(data[opts.field]),
+    location: opts.location,
   };
 }
 
@@ -304,6 +306,8 @@ export const siteRoutes: RestRoute[] = [
     fragment: SITE_SECTION_GROUP_FIELDS,
     shape: restGroup,
     status: 201,
+    // The answer is the group the section joined: it is where the change lives.
+    location: (group, req) => `/orgs/${req.params.organizationId}/sites/${req.params.siteId}/section-groups/${group.id}`,
   }),
   itemMutation({
     method: 'POST',
