@@ -4,8 +4,8 @@ import { getNullableType, getOperationAST, getVariableValues, isListType, TypeIn
 /**
  * graphql-jit compiles an operation once (REST documents at first use, client queries per distinct
  * text through yoga's parse cache) and runs large results much faster than graphql-js: measured
- * (bench/results.md) +59% req/s on a 100-space page and ×2.7 on the nested site query, but −25% on a
- * single space. So it runs the operations that select a list, and graphql-js the others. Its
+ * (npm run bench, 2 cores) the nested site query twice as fast, but a single space 25% slower. So it
+ * runs the operations that select a list, and graphql-js the others. Its
  * variable coercion words errors differently: when the variables do not coerce, graphql-js runs the
  * operation and reports them as clients (and the REST adapter, which names the field) expect.
  */
