@@ -14,7 +14,7 @@ import { newId } from '../src/ids.js';
 import { rebuildSearchIndex, reindexSpace } from '../src/modules/content/search-index.js';
 import { Content, ContentWriter, putBody, type PageEntry } from '../src/modules/content/store.js';
 import { spaceSearchSql } from '../src/modules/search/service.js';
-import { openBenchDatabase, seedPageTree, startBenchServer } from './support.js';
+import { closedLoop, openBenchDatabase, seedPageTree, startBenchServer } from './support.js';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 10_000);
 const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
@@ -49,24 +49,7 @@ async function seedSpace(db: Database, spaceId: string) {
   return { ids, revision, writer: new ContentWriter(await Content.load(db.prisma, manifest)) };
 }
 
-/** A closed loop of CONCURRENCY callers for DURATION_MS; latencies in ms. */
-async function measure(run: () => Promise<void>) {
-  for (let i = 0; i < 10; i++) await run();
-  const latencies: number[] = [];
-  const until = performance.now() + DURATION_MS;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) {
-        const t0 = performance.now();
-        await run();
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
-  return { count: latencies.length, p50: pct(0.5), p99: pct(0.99) };
-}
+const measure = (run: () => Promise<void>) => closedLoop(run, { durationMs: DURATION_MS, concurrency: CONCURRENCY, warmup: 10 });
 
 async function main() {
   const bench = await openBenchDatabase('search');

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { newId } from '../src/ids.js';
-import { openBenchDatabase, SITE_TREE_QUERY, startBenchServer } from './support.js';
+import { closedLoop, openBenchDatabase, SITE_TREE_QUERY, startBenchServer } from './support.js';
 
 const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 1);
@@ -19,22 +19,10 @@ const SPACES = 20;
 const PAGES = 30;
 
 async function measure(run: () => Promise<void>, statements: { count: number }) {
-  for (let i = 0; i < 5; i++) await run();
-  const latencies: number[] = [];
+  for (let i = 0; i < 5; i++) await run(); // warm-up, outside the statement count
   const before = statements.count;
-  const until = performance.now() + DURATION_MS;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) {
-        const t0 = performance.now();
-        await run();
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!.toFixed(1);
-  return { perSecond: (latencies.length / (DURATION_MS / 1000)).toFixed(1), p50: pct(0.5), p99: pct(0.99), statements: ((statements.count - before) / latencies.length).toFixed(1) };
+  const r = await closedLoop(run, { durationMs: DURATION_MS, concurrency: CONCURRENCY });
+  return { perSecond: r.perSecond.toFixed(1), p50: r.p50.toFixed(1), p99: r.p99.toFixed(1), statements: ((statements.count - before) / r.count).toFixed(1) };
 }
 
 async function main() {

@@ -131,3 +131,25 @@ query SiteTree($id: ID!) {
     }
   }
 }`;
+
+/**
+ * A closed loop: `concurrency` callers each running `run` again and again for `durationMs` (after
+ * `warmup` sequential runs). Answers how many runs completed, per second, and the p50 / p99 latency in ms.
+ */
+export async function closedLoop(run: () => Promise<unknown>, opts: { durationMs: number; concurrency: number; warmup?: number }) {
+  for (let i = 0; i < (opts.warmup ?? 0); i++) await run();
+  const latencies: number[] = [];
+  const until = performance.now() + opts.durationMs;
+  await Promise.all(
+    Array.from({ length: opts.concurrency }, async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        await run();
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
+  return { count: latencies.length, perSecond: latencies.length / (opts.durationMs / 1000), p50: pct(0.5), p99: pct(0.99) };
+}
