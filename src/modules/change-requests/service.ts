@@ -6,6 +6,7 @@ import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { applyChanges, type ContentChange } from '../content/changes.js';
+import { documentText } from '../content/markdown.js';
 import { mergeContents, type MergeConflict } from '../content/merge.js';
 import { Content, ContentWriter, type PageEntry } from '../content/store.js';
 import { uniqueSlug } from '../content/tree.js';
@@ -173,14 +174,6 @@ async function effectiveMergeRules(ctx: Context, space: Space) {
   return (org?.mergeRules ?? { type: 'none' }) as typeof rules;
 }
 
-/** Whether a rich-text description holds any text (an empty document counts as none). */
-const hasText = (node: unknown): boolean => {
-  if (Array.isArray(node)) return node.some(hasText);
-  if (!node || typeof node !== 'object') return false;
-  const { text, ...rest } = node as Record<string, unknown>;
-  return (typeof text === 'string' && text.trim().length > 0) || Object.values(rest).some(hasText);
-};
-
 /**
  * Every rule must pass, unless the caller is listed in an `allow_bypass` rule. An approval counts
  * for the change request's current head only. Rules this server cannot evaluate (an agent review,
@@ -189,32 +182,42 @@ const hasText = (node: unknown): boolean => {
 async function enforceMergeRules(ctx: Context, tx: Tx, space: Space, cr: ChangeRequest) {
   const rules = await effectiveMergeRules(ctx, space);
   if (rules.type !== 'rules') return;
-  if ((rules.rules ?? []).some((rule) => rule.rule === 'allow_bypass' && (rule.users ?? []).includes(ctx.caller.id))) return;
+  const users = (rule: { users?: string[] }) => rule.users ?? [];
+  if ((rules.rules ?? []).some((rule) => rule.rule === 'allow_bypass' && users(rule).includes(ctx.caller.id))) return;
   const allReviews = await tx.changeRequestReview.findMany({ where: { changeRequestId: cr.id } });
   const reviews = allReviews.filter((r) => r.status === 'approved' && r.revisionId === cr.revisionId);
   const approvedBy = new Set(reviews.map((r) => r.userId));
   for (const rule of rules.rules ?? []) {
-    if (rule.rule === 'require_all_reviews_approved') {
-      const pending = allReviews.filter((r) => !approvedBy.has(r.userId)).map((r) => r.userId);
-      if (pending.length) throw preconditionFailed(`Merge rules: every review must approve the current head; not yet: ${pending.join(', ')}`);
-    } else if (rule.rule === 'require_up_to_date_change_request') {
-      if (cr.revisionMergedAncestor !== space.revisionId) throw preconditionFailed('Merge rules: the change request must be up to date with main; update it first');
-    } else if (rule.rule === 'require_change_request_description') {
-      if (!hasText(cr.description)) throw preconditionFailed('Merge rules: the change request needs a description');
-    } else if (rule.rule === 'require_agent_review') {
-      throw preconditionFailed('Merge rules: an agent review is required, and this server has no review agent (a user listed in allow_bypass can merge)');
-    } else if (rule.rule === 'custom') {
-      throw preconditionFailed('Merge rules: custom expressions are not evaluated by this server (a user listed in allow_bypass can merge)');
-    }
-    if (rule.rule === 'require_specific_reviewers') {
-      const missing = (rule.users ?? []).filter((u) => !approvedBy.has(u));
-      if (missing.length) throw preconditionFailed(`Merge rules: approval still needed from ${missing.join(', ')}`);
-    } else if (rule.rule === 'require_one_of_specific_reviewers') {
-      if (!(rule.users ?? []).some((u) => approvedBy.has(u))) throw preconditionFailed(`Merge rules: approval needed from one of ${(rule.users ?? []).join(', ')}`);
-    } else if (rule.rule === 'require_at_least_one_review') {
-      if (!approvedBy.size) throw preconditionFailed('Merge rules: at least one approving review is needed');
-    } else if (rule.rule === 'require_change_request_subject') {
-      if (!cr.subject) throw preconditionFailed('Merge rules: the change request needs a subject');
+    switch (rule.rule) {
+      case 'require_specific_reviewers': {
+        const missing = users(rule).filter((u) => !approvedBy.has(u));
+        if (missing.length) throw preconditionFailed(`Merge rules: approval still needed from ${missing.join(', ')}`);
+        break;
+      }
+      case 'require_one_of_specific_reviewers':
+        if (!users(rule).some((u) => approvedBy.has(u))) throw preconditionFailed(`Merge rules: approval needed from one of ${users(rule).join(', ')}`);
+        break;
+      case 'require_at_least_one_review':
+        if (!approvedBy.size) throw preconditionFailed('Merge rules: at least one approving review is needed');
+        break;
+      case 'require_all_reviews_approved': {
+        const pending = allReviews.filter((r) => !approvedBy.has(r.userId)).map((r) => r.userId);
+        if (pending.length) throw preconditionFailed(`Merge rules: every review must approve the current head; not yet: ${pending.join(', ')}`);
+        break;
+      }
+      case 'require_up_to_date_change_request':
+        if (cr.revisionMergedAncestor !== space.revisionId) throw preconditionFailed('Merge rules: the change request must be up to date with main; update it first');
+        break;
+      case 'require_change_request_subject':
+        if (!cr.subject) throw preconditionFailed('Merge rules: the change request needs a subject');
+        break;
+      case 'require_change_request_description':
+        if (!documentText(cr.description)) throw preconditionFailed('Merge rules: the change request needs a description');
+        break;
+      case 'require_agent_review':
+        throw preconditionFailed('Merge rules: an agent review is required, and this server has no review agent (a user listed in allow_bypass can merge)');
+      case 'custom':
+        throw preconditionFailed('Merge rules: custom expressions are not evaluated by this server (a user listed in allow_bypass can merge)');
     }
   }
 }

@@ -784,3 +784,18 @@ function linksOf(root: M.Root, definitions: Map<string, M.Definition>): Markdown
   });
   return links;
 }
+
+/** Plain text of a rich-text document (translation instructions, merge-rule checks). */
+export function documentText(doc: unknown): string {
+  const out: string[] = [];
+  const walk = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    const n = node as { object?: string; leaves?: { text?: unknown }[]; nodes?: unknown[]; fragments?: unknown[] };
+    if (n.object === 'text') out.push((n.leaves ?? []).map((l) => (typeof l.text === 'string' ? l.text : '')).join(''));
+    for (const child of n.nodes ?? []) walk(child);
+    for (const fragment of n.fragments ?? []) walk(fragment);
+    if (n.object === 'block') out.push('\n');
+  };
+  walk(doc);
+  return out.join('').replace(/\n{2,}/g, '\n').trim();
+}

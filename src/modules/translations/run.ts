@@ -3,7 +3,7 @@ import type { Prisma, Space } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { registerJobHandler } from '../../jobs/queue.js';
 import { placeAmongSiblings } from '../collections/positions.js';
-import { parseMarkdown } from '../content/markdown.js';
+import { documentText, parseMarkdown } from '../content/markdown.js';
 import { reindexSpace } from '../content/search-index.js';
 import { canonicalJson, Content, ContentWriter, getBodies, putBody, type PageEntry } from '../content/store.js';
 import { shorten } from '../conversations/extract.js';
@@ -59,21 +59,6 @@ registerJobHandler(RUN_JOB, async (payload: { translationId: string }, services,
     if (!permanent) throw error;
   }
 });
-
-/** Plain text of a rich-text document (the instructions given to the translator). */
-export function documentText(doc: unknown): string {
-  const out: string[] = [];
-  const walk = (node: unknown) => {
-    if (!node || typeof node !== 'object') return;
-    const n = node as { object?: string; leaves?: { text?: unknown }[]; nodes?: unknown[]; fragments?: unknown[] };
-    if (n.object === 'text') out.push((n.leaves ?? []).map((l) => (typeof l.text === 'string' ? l.text : '')).join(''));
-    for (const child of n.nodes ?? []) walk(child);
-    for (const fragment of n.fragments ?? []) walk(fragment);
-    if (n.object === 'block') out.push('\n');
-  };
-  walk(doc);
-  return out.join('').replace(/\n{2,}/g, '\n').trim();
-}
 
 /** Runs one translation now (the job handler's work; tests call it through the queue). */
 export async function runTranslationNow(services: Services, translationId: string, translator: Translator | null = translatorFor(services.config)): Promise<void> {
