@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../src/auth/tokens.js';
 import { newId } from '../src/ids.js';
+import { requestRefusalChecker } from './support/refused.js';
 import { setupHarness, type Harness, type TestUser } from './support/harness.js';
 
 let h: Harness;
@@ -12,23 +13,13 @@ beforeAll(async () => {
 type Owner = TestUser & { orgId: string };
 
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** h.snapshot() covers organizations, members and invite links; users are added here. */
 async function state() {
   const [base, users] = await Promise.all([h.snapshot(), h.db.prisma.user.findMany({ orderBy: { id: 'asc' } })]);
   return JSON.stringify({ base, users });
 }
 
-async function refused(status: number, method: string, path: string, opts: { token?: string | null; body?: unknown; field?: string } = {}) {
-  const before = await state();
-  const res = await h.call(method, path, { token: opts.token, body: opts.body });
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (opts.field !== undefined) expect(res.body.error.message).toMatch(new RegExp(`^${escape(opts.field)}(:|\\[| |\\.)`));
-  expect(await state()).toBe(before);
-  return res;
-}
+const refused = requestRefusalChecker({ call: (...a) => h.call(...a), rest: (...a) => h.rest(...a) }, state);
 
 const createInvite = async (orgId: string, token: string, body: unknown) => {
   const res = await h.rest('createOrganizationInvite', 'POST', `/v1/orgs/${orgId}/link-invites`, { token, body });

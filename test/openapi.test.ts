@@ -5,6 +5,7 @@ import { newId } from '../src/ids.js';
 import { drainJobs } from '../src/jobs/queue.js';
 import { OPENAPI_JOB } from '../src/modules/openapi/jobs.js';
 import { createUrls } from '../src/urls.js';
+import { requestRefusalChecker } from './support/refused.js';
 import { BASE, setupHarness, type Harness, type TestUser } from './support/harness.js';
 import { componentValidator } from './support/openapi.js';
 
@@ -203,18 +204,7 @@ async function state() {
   return JSON.stringify({ base, specs, versions, jobs });
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A request refused with `status` (a 400 names `field` first) that leaves every table unchanged. */
-async function refused(status: number, method: string, path: string, opts: { token?: string | null; body?: unknown; field?: string; operationId?: string } = {}) {
-  const before = await state();
-  const res = opts.operationId ? await h.rest(opts.operationId, method, path, opts) : await h.call(method, path, { token: opts.token, body: opts.body });
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (opts.field !== undefined) expect(res.body.error.message).toMatch(new RegExp(`^${escape(opts.field)}(:|\\[| |\\.)`));
-  expect(await state()).toBe(before);
-  return res;
-}
+const refused = requestRefusalChecker({ call: (...a) => h.call(...a), rest: (...a) => h.rest(...a) }, state);
 
 const specsPath = (orgId: string) => `/v1/orgs/${orgId}/openapi`;
 const specPath = (orgId: string, slug: string) => `/v1/orgs/${orgId}/openapi/${slug}`;

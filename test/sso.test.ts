@@ -5,6 +5,7 @@ import { SignedXml } from 'xml-crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../src/auth/tokens.js';
 import { newId } from '../src/ids.js';
+import { requestRefusalChecker } from './support/refused.js';
 import { BASE, setupHarness, type Harness, type TestUser } from './support/harness.js';
 
 let h: Harness;
@@ -125,17 +126,7 @@ async function state() {
   return JSON.stringify({ base, providers, identities, teamMembers, users, tokens });
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-async function refused(status: number, method: string, path: string, opts: { token?: string | null; body?: unknown; field?: string } = {}) {
-  const before = await state();
-  const res = await h.call(method, path, { token: opts.token, body: opts.body });
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (opts.field !== undefined) expect(res.body.error.message).toMatch(new RegExp(`^${escape(opts.field)}(:|\\[| |\\.)`));
-  expect(await state()).toBe(before);
-  return res;
-}
+const refused = requestRefusalChecker({ call: (...a) => h.call(...a), rest: (...a) => h.rest(...a) }, state);
 
 /** An ACS post that must be refused with `status` and change nothing but the replay record. */
 async function acsRefused(status: number, acsURL: string, response: string, message: RegExp) {

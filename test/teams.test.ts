@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
+import { requestRefusalChecker } from './support/refused.js';
 import { setupHarness, type Harness, type TestUser } from './support/harness.js';
 
 let h: Harness;
@@ -22,18 +23,7 @@ async function state() {
   return JSON.stringify({ base, teams, members, grants });
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A request refused with `status` (a 400 names `field` first) that leaves every table unchanged. */
-async function refused(status: number, method: string, path: string, opts: { token?: string | null; body?: unknown; field?: string } = {}) {
-  const before = await state();
-  const res = await h.call(method, path, { token: opts.token, body: opts.body });
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (opts.field !== undefined) expect(res.body.error.message).toMatch(new RegExp(`^${escape(opts.field)}(:|\\[| |\\.)`));
-  expect(await state()).toBe(before);
-  return res;
-}
+const refused = requestRefusalChecker({ call: (...a) => h.call(...a), rest: (...a) => h.rest(...a) }, state);
 
 const createTeam = async (orgId: string, token: string, body: unknown) => {
   const res = await h.rest('createOrganizationTeam', 'PUT', `/v1/orgs/${orgId}/teams`, { token, body });

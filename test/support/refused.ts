@@ -19,3 +19,27 @@ export function refusalChecker(state: () => Promise<string>) {
     return res;
   };
 }
+
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+type Caller = {
+  call(method: string, path: string, opts?: { token?: string | null; body?: unknown }): Promise<Res>;
+  rest(operationId: string, method: string, path: string, opts?: { token?: string | null; body?: unknown }): Promise<Res>;
+};
+
+/**
+ * `refused(status, method, path, { token, body, field, operationId })`: the request answers `status`
+ * with exactly `{ error: { code, message } }`, a 400's message names `field` first, and `state()` is
+ * unchanged. With `operationId` the error body is also checked against the official schema.
+ */
+export function requestRefusalChecker(h: Caller, state: () => Promise<string>) {
+  return async function refused(status: number, method: string, path: string, opts: { token?: string | null; body?: unknown; field?: string; operationId?: string } = {}): Promise<Res> {
+    const before = await state();
+    const res = opts.operationId ? await h.rest(opts.operationId, method, path, opts) : await h.call(method, path, { token: opts.token, body: opts.body });
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
+    if (opts.field !== undefined) expect(res.body.error.message).toMatch(new RegExp(`^${escapeRegExp(opts.field)}(:|\\[| |\\.)`));
+    expect(await state()).toBe(before);
+    return res;
+  };
+}
