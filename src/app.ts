@@ -4,15 +4,32 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { User } from './generated/prisma/client.js';
 import { bearerToken } from './auth/tokens.js';
 import { createContext, type Services, type Session } from './context.js';
-import { errorBody, isDatabaseUnavailable } from './errors.js';
+import { classifyDatabaseError, databaseFailureError, errorBody } from './errors.js';
 import { authenticate, rateHeaders } from './auth/authenticate.js';
 import { schema } from './graphql/schema.js';
 import { useJitForLists } from './graphql/jit.js';
+import { useDocumentLimits } from './graphql/armor.js';
 import { createRestAdapter, errorResponse, json, prepareRoutes } from './rest/adapter.js';
 import { routes } from './rest/routes.js';
-import { serveDownload } from './downloads.js';
-import { serveSso } from './modules/sso/http.js';
-import { serveOpenAPIText } from './modules/openapi/http.js';
+import { findHttpRoute } from './http/routes.js';
+import { httpRoutes, installModules } from './modules/index.js';
+import { BodyTooLarge, bodyRefusal, declaredTooLarge, readBody, withBody } from './http/body.js';
+import { isPreflight, preflight, withCors, type CorsPolicy } from './http/cors.js';
+import { refuseRequestLine } from './http/request-line.js';
+import { staticPage } from './http/static-page.js';
+import { AddressLimiter, addressKey } from './http/throttle.js';
+import { createTenantGate } from './http/tenant-gate.js';
+import { serverKeys } from './secrets.js';
+
+/** Who sent a request, as far as the HTTP server knows (in-process calls: nothing). */
+export interface Client {
+  address?: string | null;
+  /** The X-Forwarded-For header, used only when LECTERN_TRUST_PROXY=1. */
+  forwardedFor?: string | null;
+}
+
+// The modules' routes, types, jobs and loaders handed to the mechanisms, as soon as the app is loaded.
+installModules();
 
 const disableIntrospection: Plugin = {
   onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule),
@@ -40,7 +57,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
     renderGraphiQL,
     // Introspection can be turned off (production): a validation rule refuses __schema/__type.
     // `opts.plugins`: extra envelop plugins (tests observe the phases with them).
-    plugins: [useJitForLists(), ...(services.config.introspection ? [] : [disableIntrospection]), ...(opts.plugins ?? [])],
+    plugins: [useDocumentLimits(), useJitForLists(), ...(services.config.introspection ? [] : [disableIntrospection]), ...(opts.plugins ?? [])],
     graphiql: { title: 'Lectern GraphiQL', defaultQuery: '# Add your token in Headers: {"Authorization": "Bearer <token>"}\n{ viewer { id displayName } }' },
     maskedErrors: {
       // Our own errors (and GraphQL's validation errors) reach the client; anything else is logged
@@ -52,25 +69,71 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
         if (/invalid byte sequence|unsupported Unicode escape|22021|22P05/.test(String((original as { message?: string })?.message ?? ''))) {
           return new GraphQLError('Input contains a NUL character or invalid Unicode', { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
         }
-        if (isDatabaseUnavailable(original)) return new GraphQLError('The database is unavailable; retry shortly', { extensions: { code: 'UNAVAILABLE', http: { status: 503 } } });
+        // Contention answers 409/429 with Retry-After; only an unreachable database answers 503.
+        const failure = classifyDatabaseError(original);
+        if (failure) return databaseFailureError(failure);
         console.error('unexpected error in a resolver:', original instanceof Error ? original.stack : original);
         return new GraphQLError(message, { extensions: { code: 'INTERNAL', http: { status: 500 } } });
       },
     },
     logging: false,
     landingPage: false,
+    // CORS is answered by src/http/cors.ts for /v1 and /graphql alike (yoga's default reflected any origin with credentials).
+    cors: false,
   });
 
   const prepared = prepareRoutes(schema, routes);
+  // Read the server key once now rather than in the first request that builds a file URL (a failed
+  // read is retried by that request).
+  serverKeys(services).catch(() => {});
   const rest = createRestAdapter(schema, prepared, async (request, document, variableValues) => {
     const { contextFactory, execute, schema: envelopedSchema } = yoga.getEnveloped({ request, services, caller: (request as any).caller, session: (request as any).session } as never);
     const contextValue = await contextFactory();
     return execute({ schema: envelopedSchema, document, variableValues, contextValue }) as never;
   }, services.urls.api);
 
-  async function handle(request: Request): Promise<Response> {
+  const config = services.config;
+  // Per-address throttles (in process memory: see src/http/throttle.ts). LECTERN_RATE_LIMIT=0 turns
+  // them off together with the per-user budget (the test harness does, for its thousands of calls).
+  const throttled = config.rateLimit.limit > 0;
+  const anonymous = new AddressLimiter(throttled ? config.addressLimits.anonymous : 0);
+  const failures = new AddressLimiter(throttled ? config.addressLimits.authFailures : 0);
+  // Per-organization fairness: at most tenantConcurrency requests of one organization at once (below
+  // the pool size), up to 20 times as many waiting for at most 10 s, the rest refused with 429.
+  const tenants = createTenantGate({ concurrency: config.tenantConcurrency, queue: 20 * config.tenantConcurrency, maxWaitMs: 10_000 });
+  const cors: CorsPolicy = { origins: config.corsOrigins };
+  const graphiql = staticPage(() => Promise.resolve(yoga.fetch(new Request('http://lectern.local/graphql', { headers: { accept: 'text/html' } }), { services } as ServerContext)));
+  const routePatterns = prepared.map((r) => ({ method: r.method, pattern: new RegExp(`^/v1${r.path.replace(/:[^/]+/g, '[^/]+')}/?$`) }));
+
+  /** The Allow header of a 405: for /v1, the methods the path's routes answer. */
+  function allowFor(pathname: string): string {
+    if (pathname === '/v1' || pathname.startsWith('/v1/')) {
+      const methods = [...new Set(routePatterns.filter((r) => r.pattern.test(pathname)).map((r) => r.method))];
+      if (methods.length) return [...methods, 'OPTIONS'].join(', ');
+    }
+    if (pathname === '/graphql') return 'GET, POST, OPTIONS';
+    return findHttpRoute(httpRoutes, pathname)?.allow?.(pathname) ?? 'GET, HEAD';
+  }
+
+  const tooMany = (retryAfter: number, message: string, request: Request) =>
+    json(429, errorBody(429, `${message}; retry after ${retryAfter} s`), { 'retry-after': String(retryAfter), ...unreadBody(request) });
+  // A refusal sent before the body was read closes the connection: the server stops receiving the
+  // rest instead of reading (and discarding) up to the whole body to keep the connection alive.
+  const unreadBody = (request: Request): Record<string, string> => (request.body ? { connection: 'close' } : {});
+
+  async function handle(request: Request, client: string): Promise<Response> {
+    const refused = refuseRequestLine(request, allowFor);
+    if (refused) return refused;
     const { pathname } = new URL(request.url);
     if (pathname === '/healthz') return json(200, { status: 'ok' });
+    const isRest = pathname === '/v1' || pathname.startsWith('/v1/');
+    if (isRest || pathname === '/graphql') return withCors(cors, request, await api(request, client, isRest));
+
+    // Everything else is token-less (/openapi: optionally authenticated), so it is charged to the
+    // client's address (a route may cost more: a PDF export renders a document).
+    const route = findHttpRoute(httpRoutes, pathname);
+    const taken = anonymous.take(client, route?.cost ?? 1);
+    if (!taken.ok) return tooMany(taken.retryAfter, 'Too many requests without a token from this address', request);
     if (pathname === '/readyz') {
       try {
         await services.db.pool.query('SELECT 1');
@@ -79,41 +142,62 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
         return json(503, { status: 'database unavailable' });
       }
     }
-    if (pathname.startsWith('/exports/') || pathname.startsWith('/files/')) return serveDownload(services, request, pathname);
-    if (pathname.startsWith('/sso/')) return serveSso(services, request, pathname);
-    if (pathname.startsWith('/openapi/')) return serveOpenAPIText(services, request, pathname);
-    const isRest = pathname === '/v1' || pathname.startsWith('/v1/');
-    const isGraphQL = pathname === '/graphql';
-    if (!isRest && !isGraphQL) return errorResponse(404, 'No such endpoint');
-    if (isGraphQL && wantsGraphiQL(request)) {
-      if (!services.config.graphiql) return errorResponse(404, 'GraphiQL is turned off on this server');
-      return yoga.fetch(request, { services } as ServerContext);
-    }
+    if (route) return route.serve(services, request, pathname);
+    return errorResponse(404, 'No such endpoint');
+  }
 
-    // A body over the limit is refused before anything reads it (413).
-    const declared = Number(request.headers.get('content-length') ?? 0);
-    if (declared > services.config.maxBodyBytes) return errorResponse(413, `body: larger than ${services.config.maxBodyBytes} bytes`);
-    if (request.body && !request.headers.get('content-length')) {
-      const bytes = await request.arrayBuffer();
-      if (bytes.byteLength > services.config.maxBodyBytes) return errorResponse(413, `body: larger than ${services.config.maxBodyBytes} bytes`);
-      request = new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
+  /** /v1 and /graphql: the token is read from the header first; the body only for a known user. */
+  async function api(request: Request, client: string, isRest: boolean): Promise<Response> {
+    if (isPreflight(request)) return preflight(cors, request);
+    if (!isRest && wantsGraphiQL(request)) {
+      if (!config.graphiql) return errorResponse(404, 'GraphiQL is turned off on this server');
+      const taken = anonymous.take(client);
+      if (!taken.ok) return tooMany(taken.retryAfter, 'Too many requests without a token from this address', request);
+      return graphiql.serve(request);
     }
-
-    const token = bearerToken(request);
-    const authenticated = token ? await authenticate(services.db, token, services.config.rateLimit) : null;
-    if (!authenticated) {
-      const headers = { 'www-authenticate': 'Bearer' };
+    const unauthenticated = () => {
+      const headers = { 'www-authenticate': 'Bearer', ...unreadBody(request) };
       if (isRest) return json(401, errorBody(401, 'Authentication required: send Authorization: Bearer <token>'), headers);
       return json(401, { errors: [{ message: 'Authentication required: send Authorization: Bearer <token>', extensions: { code: 'UNAUTHENTICATED' } }] }, headers);
+    };
+
+    const token = bearerToken(request);
+    if (!token) {
+      // No token: answered at once, the body never read (an anonymous caller cannot make us buffer it).
+      const taken = anonymous.take(client);
+      if (!taken.ok) return tooMany(taken.retryAfter, 'Too many requests without a token from this address', request);
+      return unauthenticated();
+    }
+    // A declared body over the limit is refused before any work.
+    if (declaredTooLarge(request, config.maxBodyBytes)) throw new BodyTooLarge(config.maxBodyBytes);
+    // An address that keeps sending invalid tokens is refused before its next token costs a query.
+    const blocked = failures.peek(client);
+    if (!blocked.ok) return tooMany(blocked.retryAfter, 'Too many failed authentications from this address', request);
+    const authenticated = await authenticate(services.db, token, config.rateLimit);
+    if (!authenticated) {
+      failures.take(client);
+      return unauthenticated();
     }
     const { caller, session, rate } = authenticated;
     const limits = rateHeaders(rate);
-    if (rate?.exceeded) return json(429, errorBody(429, `Rate limit of ${rate.limit} requests per ${services.config.rateLimit.windowSeconds} s exceeded; retry after ${limits['retry-after']} s`), limits);
+    if (rate?.exceeded) return json(429, errorBody(429, `Rate limit of ${rate.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry after ${rate.retryAfter} s`), { ...limits, ...unreadBody(request) });
+    // The organization's turn (src/http/tenant-gate.ts), before its body is read: a waiting request holds no buffer.
+    const admission = await tenants.enter(authenticated.tenant);
+    if (!admission.admitted) {
+      const message = `Too many requests of your organization in progress (${admission.reason}); retry after ${admission.retryAfter} s`;
+      return json(429, errorBody(429, message), { ...limits, 'retry-after': String(admission.retryAfter), ...unreadBody(request) });
+    }
     let response: Response;
-    if (isGraphQL) response = await yoga.fetch(request, { services, caller, session });
-    else {
-      Object.assign(request, { caller, session });
-      response = await rest.fetch(request);
+    try {
+      // Only now is the body read: streamed, and cut off with a 413 as soon as it passes the limit.
+      if (request.body) request = withBody(request, await readBody(request, config.maxBodyBytes));
+      if (!isRest) response = await yoga.fetch(request, { services, caller, session });
+      else {
+        Object.assign(request, { caller, session });
+        response = await rest.fetch(request);
+      }
+    } finally {
+      admission.release();
     }
     for (const [name, value] of Object.entries(limits)) response.headers.set(name, value);
     return response;
@@ -122,13 +206,20 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
   return {
     yoga,
     routes: prepared,
-    async fetch(request: Request): Promise<Response> {
+    allowFor,
+    /** `client`: the HTTP server's view of the sender (src/server.ts); in-process calls pass none. */
+    async fetch(request: Request, client: Client = {}): Promise<Response> {
       try {
-        return await handle(request);
+        const forwarded = config.trustProxy ? client.forwardedFor?.split(',').at(-1)?.trim() : undefined;
+        return await handle(request, addressKey(forwarded || client.address));
       } catch (error) {
+        // A body over its limit (or cut off) while it was being read: 413/400, not a fault.
+        const refusal = bodyRefusal(error);
+        if (refusal) return withCors(cors, request, refusal);
         // The client went away mid-request (its connection closed): nobody reads an answer, and it is not a fault.
         if (request.signal?.aborted) return new Response(null, { status: 499 });
-        if (isDatabaseUnavailable(error)) return errorResponse(503, 'The database is unavailable; retry shortly');
+        const failure = classifyDatabaseError(error);
+        if (failure) return json(failure.status, errorBody(failure.status, failure.message), { 'retry-after': String(failure.retryAfter) });
         // Never leak internals: log the detail, answer a generic 500.
         console.error('unhandled error', error instanceof Error ? error.stack : error);
         return errorResponse(500, 'Unexpected error');

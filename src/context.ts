@@ -2,11 +2,6 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { PrismaClient, User } from './generated/prisma/client.js';
 import type { Urls } from './urls.js';
-import { orgLoaders } from './modules/orgs/loaders.js';
-import { spaceLoaders } from './modules/spaces/loaders.js';
-import { collectionLoaders } from './modules/collections/loaders.js';
-import { siteLoaders } from './modules/sites/loaders.js';
-import { changeRequestLoaders } from './modules/change-requests/loaders.js';
 
 /** What every request shares: the process-wide services. */
 export interface Services {
@@ -30,17 +25,24 @@ export interface Context extends Services {
   prisma: PrismaClient;
   caller: User;
   session: Session;
-  loaders: ReturnType<typeof createLoaders>;
+  loaders: Loaders;
 }
 
-function createLoaders(db: Database, caller: User) {
-  return {
-    ...orgLoaders(db, caller),
-    ...spaceLoaders(db),
-    ...collectionLoaders(db),
-    ...siteLoaders(db),
-    ...changeRequestLoaders(db.prisma),
-  };
+/**
+ * The modules' per-request dataloaders (made fresh for every context). Empty here: the module
+ * registry (src/modules/index.ts) declares their shape and hands over the factory that makes them.
+ */
+export interface Loaders {}
+
+export type LoaderFactory = (db: Database, caller: User) => Loaders;
+
+let createLoaders: LoaderFactory = () => {
+  throw new Error('no loaders: the module registry was not installed (installModules in src/modules/index.ts)');
+};
+
+/** Called by the module registry when it is installed. */
+export function useLoaders(factory: LoaderFactory) {
+  createLoaders = factory;
 }
 
 export function createContext(services: Services, caller: User, session: Session = ORDINARY_SESSION): Context {

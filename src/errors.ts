@@ -44,17 +44,70 @@ export function errorBody(status: number, message: string) {
   return { error: { code: status, message } };
 }
 
-/**
- * Whether an error means the database cannot be reached (down, restarting, connections cut): such
- * requests answer 503 quickly instead of a 500, and succeed again once it is back.
- */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: any = error, depth = 0; e && depth < 6; e = e.cause ?? e.originalError, depth++) {
-    const code = String(e.code ?? '');
-    const message = String(e.message ?? '');
-    if (['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08006', '08001', '08003'].includes(code)) return true;
-    if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|terminating connection|the database system is (shutting down|starting up)|connect ECONNREFUSED|Client has encountered a connection error/i.test(message)) return true;
-    if (e.kind === 'DatabaseNotReachable' || e.kind === 'ConnectionClosed' || e.cause?.kind === 'DatabaseNotReachable') return true;
+/** How a database failure is answered: which status, what the client reads, when to retry. */
+export interface DatabaseFailure {
+  status: 409 | 429 | 503;
+  code: ErrorCode;
+  message: string;
+  /** Seconds, for the Retry-After header. */
+  retryAfter: number;
+}
+
+// Waiting for something another request holds is contention, not an outage: the database answered.
+// Lock waits and transaction conflicts are a clash with a concurrent change of the same thing (409);
+// waiting too long for a pooled connection or for a transaction to start means the server is busy (429).
+const CONFLICT_CODES = new Set(['55P03', '40001', '40P01']); // lock_not_available, serialization_failure, deadlock_detected
+const BUSY_CODES = new Set(['P2028', '53300', '57014']); // Prisma transaction start/expiry, too many connections, statement timeout
+const BUSY_MESSAGE = /timeout exceeded when trying to connect|Unable to start a transaction|Transaction already closed|Transaction API error|too many clients/i;
+const DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', '57P01', '57P02', '57P03', '08006', '08001', '08003', '08004']);
+const DOWN_MESSAGE =
+  /Connection terminated|terminating connection|the database system is (shutting down|starting up|in recovery mode)|connect ECONNREFUSED|Client has encountered a connection error|Can't reach database server|Server has closed the connection/i;
+
+/** The error and what it wraps (Prisma and the driver adapter nest the driver's error a few levels down). */
+function* layers(error: unknown): Generator<any> {
+  const queue: unknown[] = [error];
+  const seen = new Set<unknown>();
+  while (queue.length && seen.size < 12) {
+    const e = queue.shift() as any;
+    if (!e || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    yield e;
+    queue.push(e.cause, e.originalError, e.meta?.driverAdapterError, e.meta?.cause);
   }
-  return false;
+}
+
+/**
+ * The one place that tells a database failure apart: unreachable (503: the server is down,
+ * restarting, or cut our connections — retry in a few seconds), or contention (409/429 with
+ * Retry-After: the database is up and busy with other requests). `null`: not a database
+ * availability problem (answered as the error it is).
+ */
+export function classifyDatabaseError(error: unknown): DatabaseFailure | null {
+  let busy = false;
+  let clash = false;
+  for (const e of layers(error)) {
+    const codes = [e.code, e.originalCode, e.kind].map((c) => String(c ?? ''));
+    const message = `${String(e.message ?? '')} ${String(e.originalMessage ?? '')}`;
+    // Unreachable wins: a lock wait cut short by a server shutdown is an outage.
+    if (codes.some((c) => DOWN_CODES.has(c)) || DOWN_MESSAGE.test(message) || ['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout'].includes(e.kind)) {
+      return { status: 503, code: 'UNAVAILABLE', message: 'The database is unavailable; retry shortly', retryAfter: 5 };
+    }
+    if (codes.some((c) => CONFLICT_CODES.has(c)) || e.kind === 'TransactionWriteConflict') clash = true;
+    if (codes.some((c) => BUSY_CODES.has(c)) || BUSY_MESSAGE.test(message) || e.kind === 'TooManyConnections') busy = true;
+  }
+  if (clash) return { status: 409, code: 'CONFLICT', message: 'A concurrent request is changing the same content; retry shortly', retryAfter: 1 };
+  if (busy) return { status: 429, code: 'RATE_LIMITED', message: 'The server is busy; retry shortly', retryAfter: 1 };
+  return null;
+}
+
+/** Whether an error means the database cannot be reached (down, restarting, connections cut). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return classifyDatabaseError(error)?.status === 503;
+}
+
+/** The GraphQL error a database failure is answered with (its status and Retry-After go to HTTP). */
+export function databaseFailureError(failure: DatabaseFailure): GraphQLError {
+  return new GraphQLError(failure.message, {
+    extensions: { code: failure.code, http: { status: failure.status, headers: { 'retry-after': String(failure.retryAfter) } } },
+  });
 }

@@ -23,12 +23,9 @@ export function createUrls(publicUrl: string) {
     commentReply: (spaceId: string, changeRequestId: string | null, commentId: string, id: string) => ({
       location: api(`/spaces/${spaceId}${changeRequestId ? `/change-requests/${changeRequestId}` : ''}/comments/${commentId}/replies/${id}`),
     }),
-    /**
-     * File bytes, addressed by content hash (unguessable): served without a token, like a signed URL.
-     * The declared content type rides along (the blob itself is bytes only; equal bytes are shared).
-     */
-    fileDownload: (blob: string, name: string, contentType?: string) =>
-      `${publicUrl}/files/${blob}/${encodeURIComponent(name)}${contentType ? `?type=${encodeURIComponent(contentType)}` : ''}`,
+    /** A file of a space, served without a token while its signed query is valid (src/file-urls.ts builds and checks it). */
+    fileDownload: (spaceId: string, fileId: string, name: string, query: { expires: number; token: string }) =>
+      `${publicUrl}/files/${encodeURIComponent(spaceId)}/${encodeURIComponent(fileId)}/${encodeURIComponent(name)}?expires=${query.expires}&token=${query.token}`,
     pdfExport: (id: string) => `${publicUrl}/exports/${id}.pdf`,
     site: (organizationId: string, id: string) => ({ location: api(`/orgs/${organizationId}/sites/${id}`), app: app(`/o/${organizationId}/sites/${id}`) }),
     /**
@@ -50,6 +47,7 @@ export function createUrls(publicUrl: string) {
       return `${base}${path ? `/${path}` : ''}${opts.shareKey ? `?share=${encodeURIComponent(opts.shareKey)}` : ''}`;
     },
     samlProvider: (organizationId: string, id: string) => ({ location: api(`/orgs/${organizationId}/saml/${id}`) }),
+    customHostname: (hostname: string) => api(`/custom-hostnames/${encodeURIComponent(hostname)}`),
     /**
      * Lectern's service-provider side of one SAML provider (served outside /v1, without a token):
      * the entity id is also where its metadata is served.

@@ -96,6 +96,26 @@ export function object(field: string, value: unknown): Record<string, unknown> {
   return value;
 }
 
+/** Deepest nesting of nodes in a rich-text document. */
+export const DOCUMENT_MAX_DEPTH = 32;
+
+/**
+ * Whether a JSON-like value nests deeper than `max` objects/arrays, checked with an explicit
+ * stack (no recursion, so any depth is measured safely) and stopping as soon as it knows.
+ */
+export function jsonDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 /** Largest rich-text document accepted (its JSON), e.g. instructions. */
 export const DOCUMENT_MAX_CHARS = 200_000;
 
@@ -106,6 +126,9 @@ export const DOCUMENT_MAX_CHARS = 200_000;
  * Blocks and inlines need a `type`; tables and expandables keep their content in `fragments`.
  */
 export function richTextDocument(field: string, value: unknown): Record<string, unknown> {
+  // First, without recursion: JSON.stringify and the walk below would overflow the stack on a
+  // document nested thousands deep (a 500). A node level is two JSON levels (node, nodes array).
+  if (jsonDeeperThan(value, 2 * DOCUMENT_MAX_DEPTH + 8)) throw badRequest(field, `is nested too deeply (at most ${DOCUMENT_MAX_DEPTH} levels of nodes)`);
   const doc = object(field, value);
   if (doc.object !== 'document') throw badRequest(`${field}.object`, 'must be "document"');
   if (!isObject(doc.data)) throw badRequest(`${field}.data`, 'must be an object');
@@ -117,7 +140,7 @@ export function richTextDocument(field: string, value: unknown): Record<string, 
 }
 
 function documentNode(at: string, value: unknown, allowed: readonly string[], depth: number): void {
-  if (depth > 32) throw badRequest(at, 'is nested too deeply');
+  if (depth > DOCUMENT_MAX_DEPTH) throw badRequest(at, 'is nested too deeply');
   if (!isObject(value)) throw badRequest(at, 'must be a node object');
   const kind = value.object as string;
   if (!allowed.includes(kind)) throw badRequest(`${at}.object`, `must be ${allowed.map((a) => `"${a}"`).join(' or ')}`);

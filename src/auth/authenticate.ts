@@ -5,9 +5,14 @@ import { hashToken } from './tokens.js';
 
 /**
  * Authentication and rate limiting in ONE statement (every request runs it): the token's user and
- * session (SSO tokens expire and carry the organization they reach), and the token's request count
- * in the current window, incremented. The counters live in PostgreSQL, so several Lectern
- * processes on one database share them.
+ * session (SSO tokens expire and carry the organization they reach), and the USER's request count
+ * in the current window, incremented, with the previous window's count. The budget is per user,
+ * not per token: a new token (each SSO sign-in mints one) does not bring a new budget. The counters
+ * live in PostgreSQL, so several Lectern processes on one database share them.
+ *
+ * Sliding window (the previous window's count weighted by how much of it still overlaps the last
+ * `windowSeconds`): a fixed window let 2 × limit through around a window boundary; here the
+ * requests just before the boundary still count just after it.
  */
 export interface RateLimit {
   limit: number;
@@ -17,18 +22,49 @@ export interface RateLimit {
 export interface RateState {
   limit: number;
   remaining: number;
-  /** Unix time (seconds) when the window ends. */
+  /** Unix time (seconds) when the current window ends. */
   reset: number;
   exceeded: boolean;
+  /** Seconds until one more request would be accepted (when exceeded). */
+  retryAfter: number;
 }
 
 export interface Authenticated {
   caller: User;
   session: Context['session'];
   rate: RateState | null;
+  /**
+   * Whose share of the server this request uses (the per-organization concurrency gate): the
+   * organization an SSO token reaches, else the caller's first organization (earliest joined), else
+   * the user alone.
+   */
+  tenant: string;
 }
 
-type Row = User & { __ssoOrganizationId: string | null; __count: number | null };
+type Row = User & { __ssoOrganizationId: string | null; __count: number | null; __previous: number | null; __tenant: string | null };
+
+/** The budget key of a user in RateLimitWindow (token hashes were the keys before). */
+export const rateKey = (userId: string) => `user:${userId}`;
+
+/** The sliding-window state after this request (`current` includes it). */
+export function slidingWindow(rate: RateLimit, windowStart: number, previous: number, current: number, now: number): RateState {
+  const W = rate.windowSeconds;
+  const elapsed = Math.min(1, Math.max(0, (now / 1000 - windowStart) / W));
+  const estimate = previous * (1 - elapsed) + current;
+  const exceeded = estimate > rate.limit;
+  // When would one more request fit? Within this window once enough of the previous one has slid
+  // out; else in the next one, once enough of this one has.
+  let at: number;
+  if (current + 1 <= rate.limit) at = windowStart + W * Math.max(elapsed, 1 - (rate.limit - current - 1) / Math.max(previous, 1));
+  else at = windowStart + W + W * Math.max(0, 1 - (rate.limit - 1) / current);
+  return {
+    limit: rate.limit,
+    remaining: Math.max(0, Math.floor(rate.limit - estimate)),
+    reset: windowStart + W,
+    exceeded,
+    retryAfter: Math.max(1, Math.ceil(at - now / 1000)),
+  };
+}
 
 export async function authenticate(db: Database, token: string, rate: RateLimit, now = Date.now()): Promise<Authenticated | null> {
   const hash = hashToken(token);
@@ -41,32 +77,35 @@ export async function authenticate(db: Database, token: string, rate: RateLimit,
        WHERE t.hash = $1 AND (t."expiresAt" IS NULL OR t."expiresAt" > now())
      ), counted AS (
        INSERT INTO "RateLimitWindow" (key, "windowStart", count)
-       SELECT $1, $2, 1 FROM caller WHERE $3
+       SELECT 'user:' || caller.id, $2, 1 FROM caller WHERE $3
        ON CONFLICT (key, "windowStart") DO UPDATE SET count = "RateLimitWindow".count + 1
        RETURNING count
      )
-     SELECT caller.*, (SELECT count FROM counted) AS "__count" FROM caller`,
-    [hash, windowStart, limited],
+     SELECT caller.*, (SELECT count FROM counted) AS "__count",
+       (SELECT w.count FROM "RateLimitWindow" w WHERE $3 AND w.key = 'user:' || caller.id AND w."windowStart" = $2::int - $4::int) AS "__previous",
+       (SELECT m."organizationId" FROM "Member" m WHERE m."userId" = caller.id ORDER BY m."joinedAt", m."organizationId" LIMIT 1) AS "__tenant"
+     FROM caller`,
+    [hash, windowStart, limited, rate.windowSeconds],
   );
   const row = rows[0];
   if (!row) return null;
-  const { __ssoOrganizationId: ssoOrganizationId, __count: count, ...caller } = row;
-  const used = count ?? 0;
+  const { __ssoOrganizationId: ssoOrganizationId, __count: count, __previous: previous, __tenant: firstOrganization, ...caller } = row;
   return {
     caller: caller as User,
     session: { ssoOrganizationId },
-    rate: limited ? { limit: rate.limit, remaining: Math.max(0, rate.limit - used), reset: windowStart + rate.windowSeconds, exceeded: used > rate.limit } : null,
+    tenant: ssoOrganizationId ? `org:${ssoOrganizationId}` : firstOrganization ? `org:${firstOrganization}` : `user:${caller.id}`,
+    rate: limited ? slidingWindow(rate, windowStart, previous ?? 0, count ?? 0, now) : null,
   };
 }
 
 /** The headers GitBook's clients read. */
-export function rateHeaders(rate: RateState | null, now = Date.now()): Record<string, string> {
+export function rateHeaders(rate: RateState | null): Record<string, string> {
   if (!rate) return {};
   return {
     'x-ratelimit-limit': String(rate.limit),
     'x-ratelimit-remaining': String(rate.remaining),
     'x-ratelimit-reset': String(rate.reset),
-    ...(rate.exceeded ? { 'retry-after': String(Math.max(1, rate.reset - Math.floor(now / 1000))) } : {}),
+    ...(rate.exceeded ? { 'retry-after': String(rate.retryAfter) } : {}),
   };
 }
 

@@ -82,6 +82,11 @@ export async function spaceRole(ctx: Context, space: Space): Promise<RoleName | 
   return higher(await inheritedLevel(ctx, space.defaultLevel, space.parentId, role), publicRead);
 }
 
+/** Whether the caller may read a space (what `requireSpace(…, 'read')` lets through), without refusing. */
+export async function canReadSpace(ctx: Context, space: Space): Promise<boolean> {
+  return atLeast(await spaceRole(ctx, space), 'read');
+}
+
 /** The organization, if the caller is a member with at least `min` (any member, guests included, for 'member'). */
 export async function requireOrg(ctx: Context, organizationId: string, min: RoleName | 'member' = 'member'): Promise<Organization> {
   const [org, member] = await Promise.all([ctx.loaders.organization.load(organizationId), activeMembership(ctx, organizationId)]);

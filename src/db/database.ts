@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { dbPoolSize } from './pool.js';
 import { startEmbedded, type EmbeddedServer } from './embedded.js';
 
 /** One database handle: the pg pool, the Prisma client on it, and a count of SQL statements. */
@@ -31,9 +32,12 @@ export function embeddedTarget(server: EmbeddedServer, database = 'postgres'): P
   return { host: server.socketDir, port: server.port, user: 'postgres', database };
 }
 
-export function connect(target: PoolTarget, onClose: () => Promise<void> = async () => {}): Database {
-  // Fail fast when the database is away (requests answer 503) instead of queueing forever.
-  const pool = new pg.Pool({ ...target, max: 10, connectionTimeoutMillis: 3000 });
+/** `max`: connections in the pool (LECTERN_DB_POOL, or sized for the machine: config.ts dbPoolSize). */
+export function connect(target: PoolTarget, onClose: () => Promise<void> = async () => {}, opts: { max?: number } = {}): Database {
+  // Fail fast instead of queueing forever: a new connection the server does not accept within 3 s
+  // means it is away (503); a request that waited 3 s for a pooled connection meets a busy server
+  // (429 with Retry-After). errors.ts tells the two apart.
+  const pool = new pg.Pool({ ...target, max: opts.max ?? dbPoolSize(), connectionTimeoutMillis: 3000 });
   const statements = { count: 0 };
   // An idle connection can be closed by the server (restart, failover, DROP … FORCE): the pool
   // replaces it; without this listener the error would crash the process.
@@ -43,6 +47,12 @@ export function connect(target: PoolTarget, onClose: () => Promise<void> = async
   });
   // Count every statement sent on any pooled connection (Prisma and raw queries alike).
   pool.on('connect', (client) => {
+    // A connection checked out but between statements (inside a transaction, say) when the server
+    // ends it has no query to fail: the error is emitted on the client, and unheard it would crash
+    // the process. Its next statement fails instead (answered 503), and the pool drops it.
+    client.on('error', (error) => {
+      if (!closing) console.error(`database connection lost: ${error.message}`);
+    });
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
       statements.count++;
@@ -66,7 +76,10 @@ export function connect(target: PoolTarget, onClose: () => Promise<void> = async
 
 /** Opens the configured database: DATABASE_URL when set, else the embedded server in dataDir. */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; role: 'server' | 'cli'; log?: (m: string) => void }): Promise<Database> {
-  if (opts.databaseUrl) return connect(targetFromUrl(opts.databaseUrl));
+  // A CLI command runs a few statements one after another: a small pool leaves the server's
+  // connections to the server.
+  const max = opts.role === 'cli' ? Math.min(4, dbPoolSize()) : dbPoolSize();
+  if (opts.databaseUrl) return connect(targetFromUrl(opts.databaseUrl), undefined, { max });
   const server = await startEmbedded(opts.dataDir, opts.role, opts.log);
-  return connect(embeddedTarget(server), () => server.stop());
+  return connect(embeddedTarget(server), () => server.stop(), { max });
 }

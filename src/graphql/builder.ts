@@ -4,6 +4,7 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import { getNullableType, GraphQLError, isListType } from 'graphql';
 import type { Context } from '../context.js';
 import { DEFAULT_LIMIT as DEFAULT_PAGE, MAX_LIMIT } from '../pagination.js';
+import { jsonDeeperThan } from '../validate.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import { PrismaClient } from '../generated/prisma/client.js';
@@ -68,10 +69,18 @@ builder.scalarType('DateTime', {
   },
 });
 
+/** Deepest JSON value accepted in a variable (as for REST bodies, src/rest/shape.ts). */
+const JSON_MAX_DEPTH = 256;
+
 builder.scalarType('JSON', {
   description: 'Any JSON value (used for variant objects such as merge rules)',
   serialize: (value) => value,
-  parseValue: (value) => value,
+  // Checked without recursion: resolvers and Prisma walk the value recursively, and a value
+  // nested thousands deep would overflow the stack there (a 500) instead of being refused.
+  parseValue: (value) => {
+    if (jsonDeeperThan(value, JSON_MAX_DEPTH)) throw new GraphQLError(`JSON: is nested too deeply (at most ${JSON_MAX_DEPTH} levels)`);
+    return value;
+  },
 });
 
 export { PrismaClient };

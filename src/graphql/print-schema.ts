@@ -1,13 +1,7 @@
-// Writes schema.graphql (committed; a test fails when it is stale).
-import fs from 'node:fs';
+// The printed schema, as committed in schema.graphql (written by scripts/print-schema.ts; a test fails when it is stale).
 import path from 'node:path';
 import { printSchema } from 'graphql';
 import { schema } from './schema.js';
 
 export const SCHEMA_FILE = path.resolve(import.meta.dirname, '../../schema.graphql');
 export const printedSchema = () => `${printSchema(schema)}\n`;
-
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  fs.writeFileSync(SCHEMA_FILE, printedSchema());
-  console.log(`wrote ${SCHEMA_FILE}`);
-}

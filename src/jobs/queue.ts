@@ -6,15 +6,37 @@ import { newId } from '../ids.js';
  * The background job queue, in PostgreSQL (table "Job"). A job is claimed with
  * `FOR UPDATE SKIP LOCKED`, so with several Lectern processes on one database each job runs once;
  * a job left `running` by a process that died is taken up again after `STALE_MS`; a failed job is
- * retried with backoff up to its `maxAttempts`. Handlers are registered by kind at import time.
+ * retried with backoff up to its `maxAttempts`. Handlers are registered by kind from the module
+ * registry's list (src/modules/index.ts), before a worker starts.
+ *
+ * Every claim counts as an attempt, also one a process died in: a job that killed its process
+ * `maxAttempts` times is not taken up again (it would take down the next process too) but marked
+ * failed ("interrupted N times; giving up"), and its kind's `abandoned` hook records the failure on
+ * the job's object (e.g. the OpenAPI version it was processing), so nothing stays "in progress".
  */
 export type JobHandler = (payload: any, services: Services, job: { id: string; attempts: number }) => Promise<void>;
+/** Records on the job's own object that it was given up (the message says why). */
+export type AbandonedHook = (payload: any, services: Services, message: string) => Promise<void>;
 
 const handlers = new Map<string, JobHandler>();
+const abandonedHooks = new Map<string, AbandonedHook>();
 export const STALE_MS = 5 * 60_000;
 
-export function registerJobHandler(kind: string, handler: JobHandler) {
+/** A module's kind of job: what runs it, and what records that it was given up. */
+export interface JobDefinition {
+  kind: string;
+  handler: JobHandler;
+  abandoned?: AbandonedHook;
+}
+
+export function registerJobHandler(kind: string, handler: JobHandler, opts: { abandoned?: AbandonedHook } = {}) {
   handlers.set(kind, handler);
+  if (opts.abandoned) abandonedHooks.set(kind, opts.abandoned);
+}
+
+/** Registers the modules' job kinds (the registry's list; registering one again replaces it). */
+export function registerJobHandlers(jobs: readonly JobDefinition[]) {
+  for (const job of jobs) registerJobHandler(job.kind, job.handler, { abandoned: job.abandoned });
 }
 
 type Db = Pick<PrismaClient, 'job'> | Prisma.TransactionClient;
@@ -40,13 +62,39 @@ async function claim(services: Services, kinds: string[]): Promise<ClaimedJob | 
      WHERE id = (
        SELECT id FROM "Job"
        WHERE kind = ANY($1) AND "runAfter" <= now()
-         AND (status = 'pending' OR (status = 'running' AND "lockedAt" < now() - make_interval(secs => $2)))
+         AND (status = 'pending' OR (status = 'running' AND "lockedAt" < now() - make_interval(secs => $2) AND attempts < "maxAttempts"))
        ORDER BY "runAfter", "createdAt" FOR UPDATE SKIP LOCKED LIMIT 1
      )
      RETURNING id, kind, payload, attempts, "maxAttempts"`,
     [kinds, STALE_MS / 1000],
   );
   return rows[0] ?? null;
+}
+
+/** Stale running jobs that used up their attempts: failed, and their objects told (see above). */
+async function abandonStale(services: Services, kinds: string[]): Promise<void> {
+  const { rows } = await services.db.pool.query<{ id: string; kind: string; payload: unknown; attempts: number }>(
+    `UPDATE "Job" SET status = 'failed', "lockedAt" = NULL, "updatedAt" = now(),
+       "lastError" = 'interrupted ' || attempts || ' time' || CASE WHEN attempts = 1 THEN '' ELSE 's' END || '; giving up (the process running it stopped each time, e.g. it ran out of memory or was killed)'
+     WHERE id IN (
+       SELECT id FROM "Job"
+       WHERE kind = ANY($1) AND status = 'running' AND "lockedAt" < now() - make_interval(secs => $2) AND attempts >= "maxAttempts"
+       FOR UPDATE SKIP LOCKED
+     )
+     RETURNING id, kind, payload, attempts`,
+    [kinds, STALE_MS / 1000],
+  );
+  for (const job of rows) {
+    const hook = abandonedHooks.get(job.kind);
+    if (!hook) continue;
+    const message = `interrupted ${job.attempts} time${job.attempts === 1 ? '' : 's'}; giving up`;
+    try {
+      await hook(job.payload, services, message);
+    } catch (error) {
+      // The job is failed either way; the object's own state is best effort.
+      console.error(`job ${job.kind}: recording the abandoned job failed:`, error instanceof Error ? error.message : error);
+    }
+  }
 }
 
 async function finish(services: Services, job: ClaimedJob, error?: unknown) {
@@ -64,6 +112,7 @@ async function finish(services: Services, job: ClaimedJob, error?: unknown) {
 
 /** Runs one due job, if any; true when one ran. */
 export async function runOneJob(services: Services, kinds = [...handlers.keys()]): Promise<boolean> {
+  await abandonStale(services, kinds);
   const job = await claim(services, kinds);
   if (!job) return false;
   const handler = handlers.get(job.kind);

@@ -32,7 +32,13 @@ export const errorResponse = (status: number, message: string) => json(status, e
 /** GraphQL errors → the REST error: our coded errors keep their status; input coercion is a 400. */
 function restError(errors: readonly GraphQLError[]): Response {
   const coded = errors.find((e) => statusOfCode(e.extensions?.code));
-  if (coded) return errorResponse(statusOfCode(coded.extensions.code)!, coded.message);
+  if (coded) {
+    const response = errorResponse(statusOfCode(coded.extensions.code)!, coded.message);
+    // An error may carry headers for the client (Retry-After on a 409/429/503 from contention).
+    const headers = (coded.extensions.http as { headers?: Record<string, string> } | undefined)?.headers ?? {};
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  }
   const input = errors.find((e) => /^(Variable "\$|Field ")/.test(e.message));
   if (input) return errorResponse(ERROR_STATUS.BAD_REQUEST, describeInputError(input.message));
   // The detail goes to the server log, never to the client.
@@ -51,6 +57,7 @@ function describeInputError(message: string): string {
 
 /** The JSON body: an object, or (routes with `acceptsArrayBody`) an array of objects. */
 async function readBody(request: Request, acceptsArray = false): Promise<Record<string, unknown> | Record<string, unknown>[] | Response> {
+  // Already read into memory, within the limit, by src/app.ts (src/http/body.ts) before routing.
   const text = await request.text();
   if (!text.trim()) return {};
   try {

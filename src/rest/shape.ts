@@ -93,11 +93,28 @@ export function restInputToVariables(schema: GraphQLSchema, document: DocumentNo
 /** NUL and unpaired surrogates cannot be stored in PostgreSQL text: refused, naming the field. */
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/**
+ * Deepest JSON nesting a request body may have. Nothing the API takes comes near it (a rich-text
+ * document of 32 node levels is ~70); deeper bodies would overflow the stack of the recursive
+ * walks after this one (a 500), so they are refused here, naming the top-level field.
+ */
+export const MAX_BODY_DEPTH = 256;
+
 export function assertStorableStrings(value: unknown, path: string): void {
-  if (typeof value === 'string') {
-    if (UNSTORABLE.test(value)) throw badRequest(path || 'body', 'contains a NUL character or an unpaired surrogate');
-  } else if (Array.isArray(value)) value.forEach((v, i) => assertStorableStrings(v, `${path}[${i}]`));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) assertStorableStrings(v, path ? `${path}.${k}` : k);
+  // An explicit stack, not recursion: this is the first walk over a body of any depth.
+  const stack: [unknown, string, number][] = [[value, path, 0]];
+  while (stack.length > 0) {
+    const [v, at, depth] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (UNSTORABLE.test(v)) throw badRequest(at || 'body', 'contains a NUL character or an unpaired surrogate');
+      continue;
+    }
+    if (!v || typeof v !== 'object') continue;
+    if (depth >= MAX_BODY_DEPTH) throw badRequest(at.match(/^[^.[]+/)?.[0] || path || 'body', `is nested too deeply (at most ${MAX_BODY_DEPTH} levels of JSON)`);
+    const entries: [string, unknown][] = Array.isArray(v) ? v.map((x, i) => [`${at}[${i}]`, x]) : Object.entries(v).map(([k, x]) => [at ? `${at}.${k}` : k, x]);
+    // Reversed onto the stack, so the first bad field in document order is the one named.
+    for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], entries[i]![0], depth + 1]);
+  }
 }
 
 function convertInput(value: unknown, type: GraphQLInputType, path: string): unknown {

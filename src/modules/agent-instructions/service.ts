@@ -3,7 +3,7 @@ import { requireOrg } from '../../auth/permissions.js';
 import type { RoleName } from '../../auth/roles.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import * as check from '../../validate.js';
-import { documentFromMarkdown } from '../content/markdown.js';
+import { documentFromMarkdown } from '../../document/index.js';
 
 /**
  * The instructions of an organization's docs agent: a rich-text document. Members with a role read

@@ -1,7 +1,5 @@
+import { createHash } from 'node:crypto';
 import PDFDocument from 'pdfkit';
-import { unified } from 'unified';
-import remarkParse from 'remark-parse';
-import remarkGfm from 'remark-gfm';
 import type {
   Blockquote,
   Code,
@@ -17,6 +15,8 @@ import type {
   RootContent,
   Table,
 } from 'mdast';
+import { markdownTree } from '../../document/index.js';
+import { IsolateLimitError, runIsolated } from '../../jobs/isolate.js';
 
 /**
  * PDF renderer for change requests (and single pages): a cover line, then every page in order,
@@ -671,7 +671,6 @@ class Renderer {
 
 /** Renders a change request (or a single page) to a PDF. */
 export async function renderPdf(input: PdfInput, options: PdfRenderOptions = {}): Promise<Buffer> {
-  const processor = unified().use(remarkParse).use(remarkGfm);
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -708,7 +707,9 @@ export async function renderPdf(input: PdfInput, options: PdfRenderOptions = {})
       outlineStack.length = Math.min(depth, outlineStack.length);
       outlineStack.push(item);
 
-      const tree = processor.parse(page.markdown ?? '') as Root;
+      // The application's one parser (src/document): bodies are stored without their front matter,
+      // so a leading `---` block left in one is hidden here as it is in the page's document.
+      const tree = markdownTree(page.markdown ?? '');
       renderer.blocks(tree.children, box, new Definitions(tree));
     });
 
@@ -720,4 +721,86 @@ export async function renderPdf(input: PdfInput, options: PdfRenderOptions = {})
   }
   doc.end();
   return done;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering off the event loop, once per content
+
+/**
+ * Exports are rendered in a worker thread (src/jobs/isolate.ts): a deep or long document took
+ * seconds of layout on the event loop, for every GET and HEAD. Limits per rendering: 256 MB, 30 s.
+ */
+const TASK = new URL(import.meta.url);
+export const PDF_LIMITS = { timeoutMs: 30_000, memoryMb: 256 };
+
+/** The worker-thread task: plain data in, bytes out. */
+export async function renderPdfTask(input: PdfInput): Promise<Uint8Array> {
+  return renderPdf(input);
+}
+
+/**
+ * Rendered exports, kept in this process until their export expires: an export's PDF depends only
+ * on what `key` names (the export, its change request's revision — a revision never changes — and
+ * the titles), so repeated GETs of an unchanged change request send the same bytes without
+ * rendering again, and concurrent GETs share one rendering. In memory rather than in the database:
+ * the bytes can always be rendered again, and another process renders its own once. At most
+ * `CACHE_BYTES` in all (least recently used dropped first).
+ */
+const CACHE_BYTES = 64 * 1024 * 1024;
+const cache = new Map<string, { pdf: Buffer; expiresAt: number }>();
+let cached = 0;
+const rendering = new Map<string, Promise<Buffer>>();
+
+function remember(key: string, pdf: Buffer, expiresAt: number) {
+  if (pdf.length > CACHE_BYTES / 4) return;
+  cache.set(key, { pdf, expiresAt });
+  cached += pdf.length;
+  for (const [k, entry] of cache) {
+    if (cached <= CACHE_BYTES && entry.expiresAt > Date.now()) break;
+    cache.delete(k);
+    cached -= entry.pdf.length;
+  }
+}
+
+/** Rendering over its limits: what the reader of the export is told (the message of a 500 is not shown). */
+export class PdfTooLarge extends Error {}
+
+/**
+ * The PDF for `key` (see above): from the cache, or rendered from `input()` in a worker thread when
+ * `render` is true; `{ pdf: null }` (with the length when known) when only the headers are wanted.
+ */
+export async function cachedPdf(
+  parts: string[],
+  expiresAt: number,
+  render: boolean,
+  input: () => Promise<PdfInput>,
+): Promise<{ pdf: Buffer | null; length: number | null }> {
+  const key = createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  const hit = cache.get(key);
+  if (hit && hit.expiresAt > Date.now()) {
+    // Most recently used last.
+    cache.delete(key);
+    cache.set(key, hit);
+    return { pdf: render ? hit.pdf : null, length: hit.pdf.length };
+  }
+  if (!render) return { pdf: null, length: null };
+  let pending = rendering.get(key);
+  if (!pending) {
+    pending = (async () => {
+      try {
+        const bytes = await runIsolated<Uint8Array>(TASK, 'renderPdfTask', await input(), PDF_LIMITS);
+        const pdf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        remember(key, pdf, expiresAt);
+        return pdf;
+      } catch (error) {
+        if (error instanceof IsolateLimitError) throw new PdfTooLarge(`Rendering this export ${error.message}: the change request is too large to render as one PDF; export its pages one at a time`);
+        throw error;
+      } finally {
+        rendering.delete(key);
+      }
+    })();
+    rendering.set(key, pending);
+  }
+  const pdf = await pending;
+  return { pdf, length: pdf.length };
 }

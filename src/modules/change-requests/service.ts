@@ -6,7 +6,7 @@ import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { applyChanges, type ContentChange } from '../content/changes.js';
-import { documentText } from '../content/markdown.js';
+import { documentText } from '../../document/index.js';
 import { mergeContents, type MergeConflict } from '../content/merge.js';
 import { Content, ContentWriter, type PageEntry } from '../content/store.js';
 import { uniqueSlug } from '../content/tree.js';
@@ -15,8 +15,16 @@ import { reindexSpace } from '../content/search-index.js';
 type Tx = Prisma.TransactionClient;
 export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
 
-/** Serialises writers of one space's main line and change requests (the row lock lasts the transaction). */
+/**
+ * Serialises writers of one space's main line and change requests (the row lock lasts the
+ * transaction). A writer waits at most LOCK_WAIT for each lock on its way (PostgreSQL counts each
+ * acquisition: behind another waiter, about twice that): past it, it gives its connection back and
+ * answers 409 with Retry-After (errors.ts) instead of holding a pooled connection while it waits
+ * (which is how a queue of writers starved everyone else of connections).
+ */
+const LOCK_WAIT = '5s';
 async function lockSpace(tx: Tx, spaceId: string): Promise<Space> {
+  await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_WAIT}'`);
   await tx.$queryRaw`SELECT id FROM "Space" WHERE id = ${spaceId} FOR UPDATE`;
   return (await tx.space.findUnique({ where: { id: spaceId } }))!;
 }
@@ -227,8 +235,14 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
   const cr0 = await getChangeRequest(ctx, spaceId, idOrNumber);
   const space0 = await requireSpace(ctx, spaceId, 'review');
   if (space0.editMode === 'locked') throw forbidden('This space is locked: no change can be merged');
+  // Already merged: answered without a transaction (a retried merge is cheap).
+  assertWritable(cr0);
   const result = await ctx.prisma.$transaction(
     async (tx) => {
+      // One merge of a change request at a time, and the others answer at once rather than queue
+      // behind it holding a connection each: a transaction-scoped advisory lock, tried, not awaited.
+      const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(hashtextextended(${`lectern:merge:${cr0.id}`}, 0)) AS locked`;
+      if (!locked) throw conflict('A merge of this change request is in progress');
       const space = await lockSpace(tx, spaceId);
       const cr = (await tx.changeRequest.findUnique({ where: { id: cr0.id } }))!;
       assertWritable(cr);

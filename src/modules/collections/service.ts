@@ -1,14 +1,14 @@
 import type { Context } from '../../context.js';
 import { requireCollection, requireOrg, visibleContentFilter } from '../../auth/permissions.js';
 import type { DefaultLevel } from '../../auth/roles.js';
-import { badRequest, conflict, notFound, preconditionFailed } from '../../errors.js';
+import { badRequest, conflict, LecternError, notFound, preconditionFailed } from '../../errors.js';
 import { Prisma, type Collection } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import DataLoader from 'dataloader';
 import { groupBy, perRequest } from '../../loaders.js';
 import { paginate, paginateArray, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
-import { placeAmongSiblings, type ContentPosition } from './positions.js';
+import { placeAmongSiblings, type ContentPosition } from './siblings.js';
 
 const ORDER = [{ position: 'asc' as const }, { id: 'asc' as const }];
 
@@ -74,7 +74,13 @@ async function subtree(tx: Pick<Context['prisma'], 'collection'>, root: Collecti
 export async function deleteCollection(ctx: Context, id: string) {
   const existing = await ctx.loaders.collection.load(id);
   if (!existing) return false;
-  const collection = await requireCollection(ctx, id, 'admin');
+  // A collection the caller cannot see answers like a missing one (204, nothing changed), not 404:
+  // no oracle for ids of other organizations. Who can see it gets 403s as usual.
+  const collection = await requireCollection(ctx, id, 'admin').catch((error) => {
+    if (error instanceof LecternError && error.code === 'NOT_FOUND') return null;
+    throw error;
+  });
+  if (!collection) return false;
   await ctx.prisma.$transaction(async (tx) => {
     const ids = await subtree(tx, collection);
     await tx.space.updateMany({ where: { parentId: { in: ids }, deletedAt: null }, data: { deletedAt: new Date() } });

@@ -8,7 +8,7 @@ import { UserType } from '../users/user.js';
 import { SpaceType } from '../spaces/space.js';
 import { ChangeRequestType } from '../change-requests/change-request.js';
 import { FormatEnum } from '../content/revision.js';
-import { documentFromMarkdown } from '../content/markdown.js';
+import { documentFromMarkdown } from '../../document/index.js';
 import { commentLoaders } from './loaders.js';
 import {
   COMMENT_STATUSES,

@@ -8,6 +8,7 @@ import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { getChangeRequest } from '../change-requests/service.js';
 import { viewOf } from '../content/service.js';
+import { markdownProblem } from '../../document/index.js';
 import { commentLoaders } from './loaders.js';
 
 /**
@@ -101,7 +102,11 @@ function markdownOf(field: string, body: BodyInput): string {
   if (body.document != null) throw badRequest(`${field}.document`, 'rich-text bodies are not accepted: send the text as markdown');
   if (body.markdown == null) throw badRequest(`${field}.markdown`, 'is required');
   if (!body.markdown.trim()) throw badRequest(`${field}.markdown`, 'must not be empty');
-  return check.text(`${field}.markdown`, body.markdown, { max: MAX_MARKDOWN });
+  check.text(`${field}.markdown`, body.markdown, { max: MAX_MARKDOWN });
+  // The page limits (nesting, emphasis runs) hold for comments too: every read parses the body.
+  const problem = markdownProblem(body.markdown);
+  if (problem) throw badRequest(`${field}.markdown`, problem);
+  return body.markdown;
 }
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

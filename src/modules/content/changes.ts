@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { badRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { byPosition, indexFor, placeAt } from '../../positions.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { parseMarkdown, slugify } from './markdown.js';
+import { parseMarkdownOffLoop, slugify, type ParsedMarkdown } from '../../document/index.js';
 import { Content, ContentWriter, putBody, type FileEntry, type PageEntry, type PageType } from './store.js';
 import { subtreeIds, uniqueSlug } from './tree.js';
 
@@ -51,33 +52,44 @@ function pageIdOf(change: { page?: unknown }, field: string): string {
 }
 
 /** Reads a markdown body: its front matter may set title/description/emoji/hidden. */
-function readMarkdown(field: string, markdown: string) {
-  let parsed: ReturnType<typeof parseMarkdown>;
+async function readMarkdown(field: string, markdown: string) {
+  let parsed: Pick<ParsedMarkdown, 'body' | 'links' | 'frontMatter' | 'unsafeLinks'>;
   try {
-    parsed = parseMarkdown(markdown);
+    // Large bodies parse in a worker thread (src/document/markdown-offload.ts): the event loop serves others meanwhile.
+    parsed = await parseMarkdownOffLoop(markdown, ['body', 'links', 'frontMatter', 'unsafeLinks']);
   } catch (error) {
-    throw badRequest(field, (error as Error).message.replace(/^markdown: /, ''));
+    // Only the parser's own refusals (size, nesting, front matter) are the writer's to fix; any
+    // other error is a bug and must not hand its internal message out as a 400.
+    const message = error instanceof Error ? error.message : '';
+    if (!message.startsWith('markdown: ')) throw error;
+    throw badRequest(field, message.replace(/^markdown: /, ''));
+  }
+  // Refused rather than silently rewritten: the writer learns which link to fix, and the stored
+  // text stays what they sent. Bodies stored before this check (or arriving by import or merge)
+  // are neutralized when read instead: such links become their text (markdown.ts, unsafeUrl).
+  const unsafe = parsed.unsafeLinks[0];
+  if (unsafe) {
+    const shown = unsafe.href.length > 80 ? `${unsafe.href.slice(0, 80)}…` : unsafe.href;
+    throw badRequest(field, `link ${JSON.stringify(shown)} uses a scheme that is not allowed (javascript:, vbscript: and data: are refused; http(s), mailto and relative links are fine)`);
   }
   const meta: Partial<Record<(typeof FRONT_MATTER_FIELDS)[number], unknown>> = {};
   for (const key of FRONT_MATTER_FIELDS) if (key in parsed.frontMatter) meta[key] = parsed.frontMatter[key];
   return { body: parsed.body, links: parsed.links, meta };
 }
 
-function placeAmong(siblings: PageEntry[], position: PagePosition | null | undefined, field: string): number {
-  const sorted = [...siblings].sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
-  let index = sorted.length;
+/**
+ * The position for a page placed among `siblings` (before/after one of them, or at the end). Pages
+ * renumbered to make room (only when repeated inserts at one place used up the gap) are written
+ * with their new position alone: their content and `updatedAt` stay, as nobody edited them.
+ */
+async function placeAmong(writer: ContentWriter, siblings: PageEntry[], position: PagePosition | null | undefined, field: string): Promise<number> {
+  const sorted = [...siblings].sort(byPosition);
   const anchor = position?.before ?? position?.after;
-  if (anchor) {
-    const at = sorted.findIndex((s) => s.id === anchor);
-    if (at < 0) throw badRequest(`${field}.position`, `page ${anchor} is not a sibling at the target place`);
-    index = position?.before ? at : at + 1;
-  }
-  const prev = sorted[index - 1];
-  const next = sorted[index];
-  if (prev && next) return (prev.position + next.position) / 2;
-  if (prev) return prev.position + 1;
-  if (next) return next.position - 1;
-  return 0;
+  const index = indexFor(sorted, anchor ? { after: !position?.before, matches: (s) => s.id === anchor } : null);
+  if (index < 0) throw badRequest(`${field}.position`, `page ${anchor} is not a sibling at the target place`);
+  const { position: placed, renumber } = placeAt(sorted, index);
+  for (const { item, position: moved } of renumber) await writer.put({ ...item, position: moved });
+  return placed;
 }
 
 /**
@@ -108,7 +120,7 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
       case 'insert_page': {
         const type: PageType = change.pageType ?? 'document';
         if (!['document', 'group', 'link'].includes(type)) throw badRequest(`${field}.pageType`, 'must be document, group or link');
-        const md = change.markdown !== undefined ? readMarkdown(`${field}.markdown`, change.markdown) : undefined;
+        const md = change.markdown !== undefined ? await readMarkdown(`${field}.markdown`, change.markdown) : undefined;
         const title = String(change.title ?? md?.meta.title ?? '').trim();
         if (!title) throw badRequest(`${field}.title`, 'is required (or give a title in the front matter)');
         if (type === 'link' && !change.href) throw badRequest(`${field}.href`, 'is required for a link page');
@@ -118,7 +130,7 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
         const entry: PageEntry = {
           id,
           parent,
-          position: placeAmong(siblingsOf(parent), change.position, field),
+          position: await placeAmong(writer, siblingsOf(parent), change.position, field),
           type,
           title,
           slug: uniqueSlug(slugify(title), siblingsOf(parent)),
@@ -138,7 +150,7 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
         const current = await writer.get(pageIdOf(change, field));
         if (!current) throw notFound(`Page ${change.page}`);
         const next: PageEntry = { ...current, updatedAt: at };
-        const md = change.markdown !== undefined ? readMarkdown(`${field}.markdown`, change.markdown) : undefined;
+        const md = change.markdown !== undefined ? await readMarkdown(`${field}.markdown`, change.markdown) : undefined;
         if (md && current.type !== 'document') throw badRequest(`${field}.markdown`, `a ${current.type} page has no body`);
         if (md) next.body = await putBody(db, md.body, md.links);
         const title = change.title ?? (md?.meta.title as string | undefined);
@@ -151,7 +163,7 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
           if (parent && subtreeIds(pages, current.id).has(parent)) throw badRequest(`${field}.parent`, 'cannot move a page below itself');
           if (parent && current.type === 'group') throw badRequest(`${field}.parent`, 'group pages are only at the top level');
           next.parent = parent;
-          next.position = placeAmong(siblingsOf(parent, current.id), change.position, field);
+          next.position = await placeAmong(writer, siblingsOf(parent, current.id), change.position, field);
         }
         // The slug follows the title, and stays unique where the page now sits.
         if (next.title !== current.title || next.parent !== current.parent) next.slug = uniqueSlug(slugify(next.title), siblingsOf(next.parent, current.id), current.id);

@@ -1,6 +1,6 @@
 import { merge as diff3 } from 'node-diff3';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { parseMarkdown } from './markdown.js';
+import { parseMarkdownOffLoop } from '../../document/index.js';
 import { canonicalJson, Content, getBodies, putBodies, putObjects, shardOf, SHARDS, type FileEntry, type Manifest, type PageEntry } from './store.js';
 
 /**
@@ -94,7 +94,8 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
       else mergedBodies.push({ entry: m.entry, markdown: result.result.join('\n') });
     }
     if (!conflicts.length && mergedBodies.length) {
-      const hashes = await putBodies(db, mergedBodies.map((b) => ({ markdown: b.markdown, links: parseMarkdown(b.markdown).links })));
+      const parsed = await Promise.all(mergedBodies.map((b) => parseMarkdownOffLoop(b.markdown, ['links'])));
+      const hashes = await putBodies(db, mergedBodies.map((b, i) => ({ markdown: b.markdown, links: parsed[i]!.links })));
       mergedBodies.forEach((b, i) => (b.entry.body = hashes[i]));
     }
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { parseMarkdown } from './markdown.js';
+import { OFFLOAD_CHARS, parseMarkdown, parseMarkdownOffLoop, type MarkdownSection } from '../../document/index.js';
 import { Content, EMPTY_MANIFEST, getBodies, getObjects, type Manifest, type PageEntry } from './store.js';
 
 /**
@@ -56,11 +56,11 @@ const indexable = (entry: PageEntry | undefined): entry is PageEntry => !!entry 
 const clean = (text: string) => text.replace(/\u0000/g, '');
 
 /** The index rows of one page: its sections, or one empty section when it has none. */
-function rowsOf(entry: PageEntry, place: Placement, markdown: string | undefined): SectionRow[] {
+function rowsOf(entry: PageEntry, place: Placement, markdown: string | undefined, parsedLarge: Map<string, MarkdownSection[]>): SectionRow[] {
   let sections: { id: string; title: string; body: string }[] = [];
   if (entry.type === 'document' && markdown) {
     try {
-      sections = parseMarkdown(markdown).sections;
+      sections = parsedLarge.get(markdown) ?? parseMarkdown(markdown).sections;
     } catch {
       // A body that no longer parses (it was accepted when written) is indexed as plain text.
       sections = [{ id: INTRO_SECTION, title: '', body: markdown }];
@@ -145,7 +145,20 @@ async function indexPages(tx: Tx, spaceId: string, revisionId: string, content: 
       tx,
       batch.map((e) => e.body).filter((b): b is string => !!b),
     );
-    for (const entry of batch) rows.push(...rowsOf(entry, places.get(entry.id)!, entry.body ? bodies.get(entry.body) : undefined));
+    // Large bodies are parsed off the event loop first (src/document/markdown-offload.ts); one that fails is
+    // indexed as plain text, as rowsOf does.
+    const parsedLarge = new Map<string, MarkdownSection[]>();
+    await Promise.all(
+      [...bodies.values()]
+        .filter((markdown) => markdown.length > OFFLOAD_CHARS)
+        .map((markdown) =>
+          parseMarkdownOffLoop(markdown, ['sections']).then(
+            (p) => void parsedLarge.set(markdown, p.sections),
+            () => void parsedLarge.set(markdown, [{ id: INTRO_SECTION, title: '', body: markdown }]),
+          ),
+        ),
+    );
+    for (const entry of batch) rows.push(...rowsOf(entry, places.get(entry.id)!, entry.body ? bodies.get(entry.body) : undefined, parsedLarge));
     if (rows.length >= INSERT_CHUNK) await insertRows(tx, spaceId, revisionId, rows.splice(0));
   }
   await insertRows(tx, spaceId, revisionId, rows);

@@ -5,8 +5,10 @@ import { badRequest, notFound } from '../../errors.js';
 import type { Revision, Space } from '../../generated/prisma/client.js';
 import { perRequest } from '../../loaders.js';
 import { paginateArray, type PageArgs } from '../../pagination.js';
-import { documentFromMarkdown } from './markdown.js';
+import { documentFromMarkdown, documentsOf, type MarkdownDocument } from '../../document/index.js';
 import { Content, getObjects, type FileEntry } from './store.js';
+import { signedFileUrl } from '../../file-urls.js';
+import { serverKeys, type ServerKeys } from '../../secrets.js';
 import { buildTree, flatten, resolveRelativeLink, type PageNode } from './tree.js';
 import { resolveDocumentRefs, type LinkEnv } from '../links/refs.js';
 
@@ -34,6 +36,8 @@ const contents = perRequest((ctx: Context) => new Map<string, Promise<Content>>(
 /** Markdown bodies by hash, through the request's batching loader. */
 export async function bodiesOf(ctx: Context, hashes: string[]): Promise<Map<string, string>> {
   const values = await objectLoader(ctx).loadMany(hashes);
+  const failed = values.find((v) => v instanceof Error);
+  if (failed) throw failed;
   return new Map(hashes.flatMap((h, i) => (values[i] && !(values[i] instanceof Error) ? [[h, (values[i] as { markdown: string }).markdown]] : [])));
 }
 export function loadContent(ctx: Context, manifest: string): Promise<Content> {
@@ -42,6 +46,9 @@ export function loadContent(ctx: Context, manifest: string): Promise<Content> {
     const loader = objectLoader(ctx);
     const fetch = async <T>(hashes: string[]) => {
       const values = await loader.loadMany(hashes);
+      // A failed batch (the database went away) fails the read with its own error (answered 503).
+      const failed = values.find((v) => v instanceof Error);
+      if (failed) throw failed;
       return new Map(hashes.flatMap((h, i) => (values[i] !== undefined && !(values[i] instanceof Error) ? [[h, values[i] as T]] : [])));
     };
     cache.set(manifest, Content.load(ctx.prisma, manifest, fetch));
@@ -90,7 +97,16 @@ const DEFAULT_LAYOUT = {
  * The GitBook JSON of a page, and of its children (without bodies unless asked). With `links`,
  * documents carry page/file references for their links into the revision (see links/refs.ts).
  */
-export function pageJson(ctx: Context, view: ContentView, node: PageNode, bodies?: Map<string, string>, format?: Format | null, links?: LinkEnv): Record<string, unknown> {
+export function pageJson(
+  ctx: Context,
+  view: ContentView,
+  node: PageNode,
+  bodies?: Map<string, string>,
+  format?: Format | null,
+  links?: LinkEnv,
+  /** Documents already made from the bodies' text (documentsOf: large bodies parse off the event loop). */
+  documents?: Map<string, MarkdownDocument>,
+): Record<string, unknown> {
   const common = {
     id: node.id,
     title: node.title,
@@ -103,7 +119,7 @@ export function pageJson(ctx: Context, view: ContentView, node: PageNode, bodies
     return { ...common, kind: 'link', type: 'link', href: node.href, target: { kind: 'url', url: node.href } };
   }
   // Groups only exist at the top level (the write path enforces it), as in GitBook.
-  const children = node.children.map((c) => pageJson(ctx, view, c, bodies, format, links));
+  const children = node.children.map((c) => pageJson(ctx, view, c, bodies, format, links, documents));
   if (node.type === 'group') {
     return { ...common, kind: 'group', type: 'group', slug: node.slug, path: node.path, pages: children };
   }
@@ -120,8 +136,13 @@ export function pageJson(ctx: Context, view: ContentView, node: PageNode, bodies
     // Lectern keeps no per-page layout yet: GitBook's defaults.
     layout: DEFAULT_LAYOUT,
     ...(markdown !== undefined && format === 'markdown' ? { markdown } : {}),
-    ...(markdown !== undefined && format !== 'markdown' ? { document: links ? resolveDocumentRefs(documentFromMarkdown(markdown), node, links) : documentFromMarkdown(markdown) } : {}),
+    ...(markdown !== undefined && format !== 'markdown' ? { document: documentOf(markdown, node, links, documents) } : {}),
   };
+}
+
+function documentOf(markdown: string, node: PageNode, links?: LinkEnv, documents?: Map<string, MarkdownDocument>) {
+  const document = documents?.get(markdown) ?? documentFromMarkdown(markdown);
+  return links ? resolveDocumentRefs(document, node, links) : document;
 }
 
 /**
@@ -137,13 +158,14 @@ export async function pageTree(ctx: Context, view: ContentView) {
   return buildTree(await view.content.allPages());
 }
 
-export function fileJson(ctx: Context, file: FileEntry) {
-  return { id: file.id, name: file.name, contentType: file.contentType, downloadURL: ctx.urls.fileDownload(file.blob, file.name, file.contentType), size: file.size };
+/** A file of a space's revision; its `downloadURL` is signed and expires (src/file-urls.ts). */
+export function fileJson(ctx: Context, keys: ServerKeys, spaceId: string, file: FileEntry) {
+  return { id: file.id, name: file.name, contentType: file.contentType, downloadURL: signedFileUrl(ctx.urls, keys, spaceId, file), size: file.size };
 }
 
 export async function revisionJson(ctx: Context, view: ContentView, _opts: ReadOptions = {}) {
   const { roots, byId } = await pageTree(ctx, view);
-  const files = await view.content.files();
+  const [files, keys] = await Promise.all([view.content.files(), serverKeys(ctx)]);
   const urls: Record<string, string> = { ...ctx.urls.revision(view.space.id, view.revision.id) };
   return {
     object: 'revision',
@@ -151,7 +173,7 @@ export async function revisionJson(ctx: Context, view: ContentView, _opts: ReadO
     parents: view.revision.parents,
     type: view.revision.type,
     pages: await treeJson(ctx, view, roots, byId),
-    files: files.map((f) => fileJson(ctx, f)),
+    files: files.map((f) => fileJson(ctx, keys, view.space.id, f)),
     reusableContents: [],
     variables: view.content.manifest.variables,
     createdAt: view.revision.createdAt.toISOString(),
@@ -198,17 +220,19 @@ export async function pageById(ctx: Context, view: ContentView, pageId: string, 
   for (const [hash, md] of childBodies) if (!bodies.has(hash)) bodies.set(hash, md);
   const format = opts.format ?? 'document';
   const links = format === 'document' ? { byPath, files: await view.content.files(), publicUrl: ctx.config.publicUrl, spaceId: view.space.id } : undefined;
-  return pageJson(ctx, view, node, bodies, format, links);
+  const documents = format !== 'markdown' ? await documentsOf(bodies.values()) : undefined;
+  return pageJson(ctx, view, node, bodies, format, links, documents);
 }
 
 export async function listFiles(ctx: Context, view: ContentView, args: PageArgs) {
-  return paginateArray(args, (await view.content.files()).map((f) => fileJson(ctx, f)));
+  const [files, keys] = await Promise.all([view.content.files(), serverKeys(ctx)]);
+  return paginateArray(args, files.map((f) => fileJson(ctx, keys, view.space.id, f)));
 }
 
 export async function fileById(ctx: Context, view: ContentView, fileId: string) {
   const file = (await view.content.files()).find((f) => f.id === fileId);
   if (!file) throw notFound('File');
-  return fileJson(ctx, file);
+  return fileJson(ctx, await serverKeys(ctx), view.space.id, file);
 }
 
 export { resolveRelativeLink };

@@ -1,3 +1,4 @@
+import { byPosition } from '../../positions.js';
 import type { PageEntry } from './store.js';
 
 /** A page with its children and its full path, as the API shows the tree. */
@@ -7,8 +8,6 @@ export interface PageNode extends PageEntry {
   ancestors: { id: string; title: string }[];
   children: PageNode[];
 }
-
-const byPosition = (a: PageEntry, b: PageEntry) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * Builds the page tree from flat entries. A page whose parent is missing (it cannot happen through

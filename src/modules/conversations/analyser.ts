@@ -9,26 +9,27 @@
  *   or self-hosted model server speaking that protocol. Its issues are clustered by the same
  *   TF-IDF clustering, so clusters stay deterministic for given issues.
  */
-import type { Config } from '../../config.js';
-import { DEFAULT_CLUSTERING, clusterItems, type ClusterInput, type ClusteringOptions } from './clustering.js';
-import { extractIssues, IMPACTS, impactOf, shorten, type ConversationText, type ExtractedIssue, type Impact } from './extract.js';
+import type { AnalyserConfig, Config } from '../../config.js';
+import { DEFAULT_CLUSTERING, type ClusteringOptions } from './clustering.js';
+import { IMPACTS, impactOf, shorten, type ConversationText, type ExtractedIssue, type Impact } from './extract.js';
 
+/**
+ * The CPU-bound parts (the built-in extraction, clustering) run in a worker thread (./tasks.ts,
+ * through src/jobs/isolate.ts), so an analyser says which it uses rather than running them itself.
+ */
 export interface ConversationAnalyser {
   readonly name: string;
-  /** The issues a conversation reports, in the order raised (none when it reports no problem). */
-  extractIssues(conversation: ConversationText): Promise<ExtractedIssue[]>;
-  /** Groups issues (in processing order): issue id → cluster id (see clusterItems). */
-  cluster(items: ClusterInput[], newClusterId: () => string): Map<string, string>;
+  /**
+   * The issues a conversation reports, in the order raised (none when it reports no problem); null
+   * for the built-in rules (./extract.ts), which analysis.ts runs in a worker thread.
+   */
+  readonly extractIssues: ((conversation: ConversationText) => Promise<ExtractedIssue[]>) | null;
+  /** How issues are grouped (./clustering.ts, in a worker thread). */
+  readonly clustering: ClusteringOptions;
 }
 
-export type AnalyserConfig = { kind: 'builtin' } | { kind: 'openai'; url: string; model: string; apiKey?: string; timeoutMs?: number };
-
 export function builtinAnalyser(options: ClusteringOptions = DEFAULT_CLUSTERING): ConversationAnalyser {
-  return {
-    name: 'builtin',
-    extractIssues: async (conversation) => extractIssues(conversation),
-    cluster: (items, newClusterId) => clusterItems(items, options, newClusterId),
-  };
+  return { name: 'builtin', extractIssues: null, clustering: options };
 }
 
 const SYSTEM_PROMPT = `You read customer support conversations about a documentation platform and list the distinct problems the customer reports.
@@ -38,11 +39,10 @@ impact: low = minor friction; medium = noticeable friction or partial blocking w
 
 /** An analyser whose extraction is done by a chat model behind an OpenAI-compatible API. */
 export function openAIAnalyser(config: { url: string; model: string; apiKey?: string; timeoutMs?: number }, fetchImpl: typeof fetch = fetch): ConversationAnalyser {
-  const builtin = builtinAnalyser();
   return {
     name: 'openai',
-    cluster: builtin.cluster,
-    async extractIssues(conversation) {
+    clustering: DEFAULT_CLUSTERING,
+    async extractIssues(conversation: ConversationText) {
       const transcript = [
         conversation.subject ? `Subject: ${conversation.subject}` : '',
         ...conversation.parts.map((p) => `[${p.role}] ${p.body}`),

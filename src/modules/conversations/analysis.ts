@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { documentFromMarkdown } from '../content/markdown.js';
 import type { Services } from '../../context.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
-import { registerJobHandler } from '../../jobs/queue.js';
+import { IsolateLimitError, runIsolated } from '../../jobs/isolate.js';
+import type { JobDefinition } from '../../jobs/queue.js';
 import { groupBy } from '../../loaders.js';
 import { analyserFor, type ConversationAnalyser } from './analyser.js';
-import { medoid, tfidfVectors, topTerms, type TermCounts } from './clustering.js';
-import { impactRank, IMPACTS, shorten, type ExtractedIssue, type Impact } from './extract.js';
-import { termCounts, terms as textTerms } from './text.js';
+import type { TermCounts } from './clustering.js';
+import { impactRank, type ExtractedIssue, type Impact } from './extract.js';
+import type { ClusterDescription, PreparedIssue } from './tasks.js';
 
 /**
  * Background analysis of an organization's conversations (job `conversations.analyse`, queued by
@@ -17,15 +17,40 @@ import { termCounts, terms as textTerms } from './text.js';
  * issues with the configured analyser, replaces their previous issues, and then re-clusters every
  * issue of the organization (clusters keep their ids; see clustering.ts). Runs of one organization
  * are serialised by a transaction-level advisory lock, so two workers cannot interleave.
+ *
+ * The CPU work (extraction, clustering: 22 s for 1,000 conversations, all on the event loop before)
+ * runs in a worker thread (./tasks.ts) with a memory and a time limit per step; this file reads
+ * and writes the database, in set-based statements (Prisma's createMany of a batch's issues took
+ * ~300 ms of the event loop). A step over its limits fails the job with a message saying which.
  */
 export const ANALYSE_JOB = 'conversations.analyse';
 const BATCH = 200;
+const TASKS = new URL('./tasks.ts', import.meta.url);
+// Per step (a batch's extraction, or one clustering of every issue of the organization).
+const LIMITS = { timeoutMs: 120_000, memoryMb: 512 };
+
+async function isolated<T>(task: string, input: unknown): Promise<T> {
+  try {
+    return await runIsolated<T>(TASKS, task, input, LIMITS);
+  } catch (error) {
+    if (error instanceof IsolateLimitError) {
+      throw new Error(
+        `Conversation analysis (${task === 'clusterIssues' ? 'clustering the issues' : 'extracting issues'}) ${error.message} (the limits are ${LIMITS.memoryMb} MB and ${LIMITS.timeoutMs / 1000} s per step): the organization has too many issues to analyse at once`,
+      );
+    }
+    throw error;
+  }
+}
 
 type Tx = Prisma.TransactionClient;
 
-registerJobHandler(ANALYSE_JOB, async (payload: { organizationId: string }, services) => {
-  await analyseOrganization(services, payload.organizationId);
-});
+/** The job kind, listed in the module registry (src/modules/index.ts). */
+export const analyseJob: JobDefinition = {
+  kind: ANALYSE_JOB,
+  handler: async (payload: { organizationId: string }, services) => {
+    await analyseOrganization(services, payload.organizationId);
+  },
+};
 
 /**
  * The order issues are clustered in: by conversation date, then by a hash of the conversation's
@@ -47,10 +72,14 @@ export async function analyseOrganization(services: Services, organizationId: st
     if (!pending.length) return analysed;
     const conversations = await prisma.conversation.findMany({ where: { id: { in: pending.map((p) => p.id) } } });
     // Extraction may call a model: outside any transaction.
-    const extracted = new Map<string, ExtractedIssue[]>();
-    for (const c of conversations) {
-      extracted.set(c.id, await analyser.extractIssues({ subject: c.subject, parts: c.parts as { type: string; role: string; body: string }[] }));
-    }
+    const texts = conversations.map((c) => ({ subject: c.subject, parts: c.parts as { type: string; role: string; body: string }[] }));
+    let prepared: PreparedIssue[][];
+    if (analyser.extractIssues) {
+      const fromModel: ExtractedIssue[][] = [];
+      for (const text of texts) fromModel.push(await analyser.extractIssues(text));
+      prepared = await isolated<PreparedIssue[][]>('prepareIssues', { issues: fromModel });
+    } else prepared = await isolated<PreparedIssue[][]>('extractConversations', { conversations: texts });
+    const extracted = new Map(conversations.map((c, i) => [c.id, prepared[i]!]));
     await prisma.$transaction(
       async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`conversations:${organizationId}`}))`;
@@ -60,29 +89,40 @@ export async function analyseOrganization(services: Services, organizationId: st
         const now = new Date();
         const done = conversations.filter((c) => unchanged.has(c.id));
         await tx.conversationIssue.deleteMany({ where: { conversationId: { in: done.map((c) => c.id) } } });
-        const rows: Prisma.ConversationIssueCreateManyInput[] = [];
-        for (const c of done) {
-          const issues = extracted.get(c.id)!;
-          issues.forEach((issue, index) =>
-            rows.push({
-              id: newId(),
-              organizationId,
-              conversationId: c.id,
-              index,
-              title: issue.title,
-              summary: issue.summary,
-              details: documentFromMarkdown(issue.details) as unknown as Prisma.InputJsonValue,
-              impact: issue.impact,
-              terms: termCounts(issue.text),
-              orderKey: orderKey(c, index),
-              createdAt: c.createdAt,
-              ingestedAt: c.ingestedAt,
-            }),
-          );
-          const top = issues.reduce<Impact | null>((max, i) => (impactRank(i.impact) > impactRank(max) ? i.impact : max), null);
-          await tx.conversation.update({ where: { id: c.id }, data: { analysedHash: c.contentHash, processedAt: now, impact: top } });
+        // Set-based writes: one statement for the batch's issues, one for its conversations.
+        const rows = done.flatMap((c) =>
+          extracted.get(c.id)!.map((issue, index) => ({
+            id: newId(),
+            organizationId,
+            conversationId: c.id,
+            index,
+            title: issue.title,
+            summary: issue.summary,
+            details: issue.details,
+            impact: issue.impact,
+            terms: issue.terms,
+            orderKey: orderKey(c, index),
+            createdAt: c.createdAt.toISOString(),
+            ingestedAt: c.ingestedAt.toISOString(),
+          })),
+        );
+        if (rows.length) {
+          await tx.$executeRaw`
+            INSERT INTO "ConversationIssue" (id, "organizationId", "conversationId", "index", title, summary, details, impact, terms, "orderKey", "createdAt", "ingestedAt")
+            SELECT id, "organizationId", "conversationId", "index", title, summary, details, impact, terms, "orderKey", "createdAt", "ingestedAt"
+            FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id text, "organizationId" text, "conversationId" text, "index" int, title text, summary text,
+              details jsonb, impact text, terms jsonb, "orderKey" text, "createdAt" timestamp(3), "ingestedAt" timestamp(3))`;
         }
-        if (rows.length) await tx.conversationIssue.createMany({ data: rows });
+        const marks = done.map((c) => ({
+          id: c.id,
+          hash: c.contentHash,
+          impact: extracted.get(c.id)!.reduce<Impact | null>((max, i) => (impactRank(i.impact) > impactRank(max) ? i.impact : max), null),
+        }));
+        if (marks.length) {
+          await tx.$executeRaw`
+            UPDATE "Conversation" AS c SET "analysedHash" = m.hash, "processedAt" = ${now}, impact = m.impact, "updatedAt" = ${now}
+            FROM jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) AS m(id text, hash text, impact text) WHERE c.id = m.id`;
+        }
         await recluster(tx, organizationId, analyser);
         analysed += done.length;
       },
@@ -104,12 +144,13 @@ async function recluster(tx: Tx, organizationId: string, analyser: ConversationA
     select: { id: true, clusterId: true, terms: true, title: true, summary: true, impact: true, conversationId: true },
     orderBy: [{ orderKey: 'asc' }, { id: 'asc' }],
   });
-  const assignment = analyser.cluster(
-    issues.map((i) => ({ id: i.id, terms: i.terms as TermCounts, cluster: i.clusterId })),
-    () => newId(),
-  );
+  const clustered = await isolated<{ assignment: [string, string][]; clusters: [string, ClusterDescription][] }>('clusterIssues', {
+    issues: issues.map((i) => ({ ...i, terms: i.terms as TermCounts })),
+    options: analyser.clustering,
+  });
+  const assignment = new Map(clustered.assignment);
+  const descriptions = new Map(clustered.clusters);
   const existing = await tx.conversationsIssuesCluster.findMany({ where: { organizationId } });
-  const vectors = tfidfVectors(issues.map((i) => ({ id: i.id, terms: i.terms as TermCounts })));
   const members = groupBy(issues, (i) => assignment.get(i.id)!);
 
   // Issues that changed cluster, written per target cluster.
@@ -122,8 +163,8 @@ async function recluster(tx: Tx, organizationId: string, analyser: ConversationA
     await tx.conversationIssue.updateMany({ where: { id: { in: moved } }, data: { clusterId } });
   }
 
-  for (const [clusterId, list] of members) {
-    const described = describeCluster(list, vectors);
+  for (const clusterId of members.keys()) {
+    const described = descriptions.get(clusterId)!;
     const before = existing.find((c) => c.id === clusterId);
     if (
       before &&
@@ -147,43 +188,4 @@ async function recluster(tx: Tx, organizationId: string, analyser: ConversationA
     await tx.changeRequest.updateMany({ where: { conversationsIssuesCluster: cluster.id }, data: { conversationsIssuesCluster: heir } });
   }
   if (gone.length) await tx.conversationsIssuesCluster.deleteMany({ where: { id: { in: gone.map((c) => c.id) } } });
-}
-
-/** What a cluster says about itself: computed from its issues, deterministically. */
-function describeCluster(list: { id: string; title: string; summary: string; impact: string; conversationId: string; terms: unknown }[], vectors: ReturnType<typeof tfidfVectors>) {
-  const ids = list.map((i) => i.id);
-  const central = list.find((i) => i.id === medoid(ids, vectors))!;
-  const keywords = topTerms(ids, vectors, 5).map((stem) => surfaceForm(stem, list));
-  // The cluster's impact: the highest impact reported by at least a quarter of its issues (so one
-  // outlier does not make a cluster high), and at least the most common one.
-  const counts = IMPACTS.map((impact) => list.filter((i) => i.impact === impact).length);
-  let impact: Impact = 'low';
-  IMPACTS.forEach((level, rank) => {
-    if (counts[rank]! > 0 && counts[rank]! * 4 >= list.length) impact = level;
-  });
-  const conversations = new Set(list.map((i) => i.conversationId)).size;
-  const examples = list
-    .filter((i) => i.id !== central.id)
-    .slice(0, 2)
-    .map((i) => `“${shorten(i.title, 80)}”`);
-  const summary = [
-    `${list.length} issue${list.length === 1 ? '' : 's'} reported in ${conversations} conversation${conversations === 1 ? '' : 's'}: ${shorten(central.summary, 280)}`,
-    keywords.length ? `Recurring terms: ${keywords.join(', ')}.` : '',
-    examples.length ? `Also reported as ${examples.join(' and ')}.` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  return { label: shorten(central.title, 120), summary, impact, issueCount: list.length, conversationCount: conversations };
-}
-
-/** The word of the cluster's issues a stem came from most often ("export" for `export`). */
-function surfaceForm(stemmed: string, list: { title: string; summary: string }[]): string {
-  const counts = new Map<string, number>();
-  for (const issue of list) {
-    for (const word of `${issue.title} ${issue.summary}`.toLowerCase().match(/[a-z0-9][a-z0-9'-]*/g) ?? []) {
-      const t = textTerms(word);
-      if (t.length === 1 && t[0] === stemmed) counts.set(word, (counts.get(word) ?? 0) + 1);
-    }
-  }
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? stemmed;
 }

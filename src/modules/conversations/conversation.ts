@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.js';
 import { restEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import type { Conversation, ConversationIssue } from '../../generated/prisma/client.js';
-import { documentFromMarkdown } from '../content/markdown.js';
+import { documentFromMarkdown } from '../../document/index.js';
 import { ChangeRequestType } from '../change-requests/change-request.js';
 import { OrganizationType } from '../orgs/organization.js';
 import { IMPACTS } from './extract.js';

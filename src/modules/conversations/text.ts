@@ -5,7 +5,7 @@
  * word reduced to its stem with the Porter (1980) stemming algorithm, so "exporting", "exports"
  * and "exported" count as one term. Everything here is pure and deterministic.
  */
-import { parseMarkdown } from '../content/markdown.js';
+import { parseMarkdown } from '../../document/index.js';
 
 /** Plain text of a message body: HTML tags and Markdown syntax removed, code kept as text. */
 export function plainText(body: string): string {

@@ -2,10 +2,13 @@ import { builder } from '../../graphql/builder.js';
 import { RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { OrganizationType } from '../orgs/organization.js';
+// Invitations of existing accounts, which they accept themselves (Lectern's addition).
+import './invitation.js';
 import {
   createInviteLink,
   deleteInviteLink,
   getInviteLink,
+  inviteLinkId,
   inviteRedundant,
   inviteUsers,
   joinWithInviteLink,
@@ -17,7 +20,7 @@ import {
 export const InviteLinkType = builder.prismaObject('InviteLink', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'invite' }),
-    id: t.exposeID('id', { description: 'The invite’s secret: whoever holds it can join' }),
+    id: t.id({ description: 'The invite’s secret: whoever holds it can join', resolve: (i, _a, ctx) => inviteLinkId(ctx, i) }),
     role: t.field({ type: RoleEnum, nullable: true, extensions: { restKeepNull: true }, resolve: (i) => i.role }),
     redundant: t.boolean({
       description: 'Whether the caller already has everything the invite gives',

@@ -73,4 +73,34 @@ export const inviteRoutes: RestRoute[] = [
     variables: (req) => ({ organizationId: req.params.organizationId, input: req.body }),
     result: (data) => data.inviteUsersToOrganization,
   },
+  // Lectern's additions: an existing account invited by email joins only when it accepts, signed in
+  // as itself (the official API has no operation for that: GitBook's invitee follows a link in a mail).
+  {
+    method: 'GET',
+    path: '/user/invitations',
+    operationId: 'lectern:listInvitationsForAuthenticatedUser',
+    document: `query MyInvitations($page: String, $limit: Int) {
+      invitations(page: $page, limit: $limit) { items { object id organization role sso createdAt } ${LIST_FIELDS} }
+    }`,
+    variables: (req) => listVariables(req),
+    result: (data) => data.invitations,
+  },
+  {
+    method: 'POST',
+    path: '/orgs/:organizationId/invitation/accept',
+    operationId: 'lectern:acceptOrganizationInvitation',
+    document: `mutation AcceptInvitation($organizationId: ID!) { acceptOrganizationInvitation(organizationId: $organizationId) }`,
+    variables: (req) => ({ organizationId: req.params.organizationId }),
+    result: () => undefined,
+    status: 204,
+  },
+  {
+    method: 'DELETE',
+    path: '/orgs/:organizationId/invitation',
+    operationId: 'lectern:declineOrganizationInvitation',
+    document: `mutation DeclineInvitation($organizationId: ID!) { declineOrganizationInvitation(organizationId: $organizationId) }`,
+    variables: (req) => ({ organizationId: req.params.organizationId }),
+    result: () => undefined,
+    status: (data) => deletedStatus(data.declineOrganizationInvitation),
+  },
 ];

@@ -4,8 +4,11 @@ import { atLeast, higher, type RoleName } from '../../auth/roles.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import type { InviteLink, Organization } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
+import { hashSecret, serverKeys } from '../../secrets.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
+import { inviteAccounts } from './invitations.js';
+import { assertMayJoin } from '../orgs/joining.js';
 
 /**
  * Invitations to an organization.
@@ -14,29 +17,29 @@ import * as check from '../../validate.js';
  *   secret: 32 base62 characters (~190 random bits), shown only to the organization's admins.
  *   Links work only while the organization's `inviteLinks` is on. Only invites to the organization
  *   itself exist here (the official API also knows invites to one space or collection: refused).
- * - Email invites: an admin adds people by email at once; an email without an account gets one
+ * - Email invites: an admin invites people by email; an existing account joins only when it
+ *   accepts, signed in as itself (./invitations.ts); an email without an account gets one
  *   (unverified: Lectern sends no mail), which its owner reaches through the organization's SSO
  *   or a token from the operator.
- * - Joining (by invite link, or by email domain: orgs/service.ts) follows `assertMayJoin`.
+ * - Joining (by invite link, or by email domain: orgs/service.ts) follows `assertMayJoin` (orgs/joining.ts).
  */
 
-/** The id of a new invite link: its only secret. */
-const newInviteId = () => newId(32);
+/** The code of a new invite link (its official `id`): its only secret. */
+const newInviteCode = () => newId(32);
 
 /**
- * Whether the caller may join `org` on their own (invite link, email domain):
- * - not with a token issued by another organization's single sign-on (it reaches only that one);
- * - not into an organization that enforces single sign-on: its members join by signing in through
- *   its identity provider, which adds them.
+ * At rest an invite link's code is only its SHA-256 (the row's `id`) and a copy sealed with the
+ * server key (`codeSealed`, src/secrets.ts): the official API shows the `id` on every read, to
+ * admins. A link made before codes were sealed is shown (and managed) under its hash; the code its
+ * holders have still joins. Joining takes only the code, never the hash.
  */
-export function assertMayJoin(ctx: Context, org: Organization) {
-  const scope = ctx.session.ssoOrganizationId;
-  if (scope !== null && scope !== org.id) {
-    throw forbidden('This token comes from the single sign-on of another organization and reaches only that organization');
-  }
-  if (org.sso && scope !== org.id) {
-    throw forbidden(`This organization requires single sign-on: join by signing in through its identity provider (GET /v1/orgs/${org.id}/sso lists the start URLs)`);
-  }
+const HASH = /^[0-9a-f]{64}$/;
+const rowIdOf = (inviteIdOrHash: string) => (HASH.test(inviteIdOrHash) ? inviteIdOrHash : hashSecret(inviteIdOrHash));
+const sealContext = (rowId: string) => `invite-link\n${rowId}`;
+
+/** The `id` an invite link is shown with: its code, or its hash when no sealed code opens. */
+export async function inviteLinkId(ctx: Context, invite: InviteLink): Promise<string> {
+  return (await serverKeys(ctx)).open(sealContext(invite.id), invite.codeSealed) ?? invite.id;
 }
 
 /** Whether the caller already has everything the invite would give (any member, for a guest invite). */
@@ -58,7 +61,7 @@ export async function listInviteLinks(ctx: Context, organizationId: string, args
 
 export async function getInviteLink(ctx: Context, organizationId: string, inviteId: string) {
   await requireOrg(ctx, organizationId, 'admin');
-  const invite = await ctx.prisma.inviteLink.findFirst({ where: { id: inviteId, organizationId } });
+  const invite = await ctx.prisma.inviteLink.findFirst({ where: { id: rowIdOf(inviteId), organizationId } });
   if (!invite) throw notFound('Invite');
   return invite;
 }
@@ -83,19 +86,22 @@ export async function createInviteLink(ctx: Context, organizationId: string, inp
   const org = await requireOrg(ctx, organizationId, 'admin');
   const role = inviteRole(input);
   if (!org.inviteLinks) throw forbidden('Invite links are turned off in this organization (its inviteLinks setting)');
-  return ctx.prisma.inviteLink.create({ data: { id: newInviteId(), organizationId, role, createdById: ctx.caller.id } });
+  const code = newInviteCode();
+  const id = hashSecret(code);
+  const codeSealed = (await serverKeys(ctx)).seal(sealContext(id), code);
+  return ctx.prisma.inviteLink.create({ data: { id, codeSealed, organizationId, role, createdById: ctx.caller.id } });
 }
 
 export async function updateInviteLink(ctx: Context, organizationId: string, inviteId: string, input: InviteLinkInput) {
-  await getInviteLink(ctx, organizationId, inviteId);
+  const invite = await getInviteLink(ctx, organizationId, inviteId);
   const role = inviteRole(input);
-  return ctx.prisma.inviteLink.update({ where: { id: inviteId }, data: { role } });
+  return ctx.prisma.inviteLink.update({ where: { id: invite.id }, data: { role } });
 }
 
 /** Deletes an invite link; false when there was none (the REST answer is then 204, else 205). */
 export async function deleteInviteLink(ctx: Context, organizationId: string, inviteId: string) {
   await requireOrg(ctx, organizationId, 'admin');
-  const { count } = await ctx.prisma.inviteLink.deleteMany({ where: { id: inviteId, organizationId } });
+  const { count } = await ctx.prisma.inviteLink.deleteMany({ where: { id: rowIdOf(inviteId), organizationId } });
   return count > 0;
 }
 
@@ -106,7 +112,7 @@ export async function deleteInviteLink(ctx: Context, organizationId: string, inv
 export async function joinWithInviteLink(ctx: Context, organizationId: string, inviteId: string) {
   const [org, invite] = await Promise.all([
     ctx.loaders.organization.load(organizationId),
-    ctx.prisma.inviteLink.findFirst({ where: { id: inviteId, organizationId } }),
+    ctx.prisma.inviteLink.findFirst({ where: { id: hashSecret(inviteId), organizationId } }),
   ]);
   if (!org || !invite) throw notFound('Invite');
   if (!org.inviteLinks) throw forbidden('Invite links are turned off in this organization');
@@ -138,10 +144,14 @@ export interface InviteUsersInput {
 }
 
 /**
- * Adds people to the organization by email (admins). Each entry is an email or `{ email, role }`;
- * `role` is the default for the others (absent: the organization's default role). Emails that are
- * already members are left as they are. `sso` marks the new members as SSO members. Answers the
- * ids of the users added and their number.
+ * Invites people to the organization by email (admins). Each entry is an email or `{ email, role }`;
+ * `role` is the default for the others (absent: the organization's default role). `sso` marks the
+ * new members as SSO members. An email without an account gets one, a member at once (nobody else
+ * owns that account). An existing account is only invited: it joins when it accepts, signed in as
+ * itself (./invitations.ts). Members are left as they are (one that has not yet consented to the
+ * organization's single sign-on gets an invitation to do so, not counted). Answers the ids of the
+ * accounts added or invited, in the order of the emails, and their number: alike whether or not an
+ * email already had an account.
  */
 export async function inviteUsers(ctx: Context, organizationId: string, input: InviteUsersInput) {
   const org = await requireOrg(ctx, organizationId, 'admin');
@@ -177,9 +187,15 @@ export async function inviteUsers(ctx: Context, organizationId: string, input: I
       for (const u of created) byEmail.set(u.email, u.id);
     }
     const ids = emails.map((e) => byEmail.get(e)!);
-    const members = new Set((await tx.member.findMany({ where: { organizationId, userId: { in: ids } }, select: { userId: true } })).map((m) => m.userId));
+    const members = new Map((await tx.member.findMany({ where: { organizationId, userId: { in: ids } }, select: { userId: true, ssoConsentAt: true } })).map((m) => [m.userId, m]));
+    const isNew = new Set(missing);
     const fresh = emails.filter((e) => !members.has(byEmail.get(e)!));
-    await tx.member.createMany({ data: fresh.map((e) => ({ organizationId, userId: byEmail.get(e)!, role: wanted.get(e)!, sso })) });
+    const now = new Date();
+    await tx.member.createMany({
+      data: fresh.filter((e) => isNew.has(e)).map((e) => ({ organizationId, userId: byEmail.get(e)!, role: wanted.get(e)!, sso, ssoConsentAt: now })),
+    });
+    const toInvite = emails.filter((e) => !isNew.has(e) && !members.get(byEmail.get(e)!)?.ssoConsentAt);
+    await inviteAccounts(tx, organizationId, ctx.caller.id, toInvite.map((e) => ({ userId: byEmail.get(e)!, role: wanted.get(e)!, sso })));
     return fresh.map((e) => byEmail.get(e)!);
   });
   return { users: added, invited: added.length };

@@ -53,10 +53,14 @@ function resolveAbsolute(href: string, env: LinkEnv): ResolvedLink {
   const base = env.publicUrl.replace(/\/+$/, '');
   const filesPrefix = `${base}/files/`;
   if (href.startsWith(filesPrefix)) {
-    // `${publicUrl}/files/<blob>/<name>`: a file of the revision when one holds that blob.
-    const [blob, ...rest] = splitHref(href.slice(filesPrefix.length)).path.split('/');
-    const name = safeDecode(rest.join('/'));
-    const file = env.files.find((f) => f.blob === blob && (!name || f.name === name)) ?? env.files.find((f) => f.blob === blob);
+    // `${publicUrl}/files/<space>/<file id>/<name>?…` (a downloadURL: src/file-urls.ts) names a file
+    // of this space by id, whatever its signature; `/files/<blob>/<name>` (URLs before signed ones)
+    // a file of the revision holding that blob.
+    const [first, ...rest] = splitHref(href.slice(filesPrefix.length)).path.split('/');
+    const file =
+      rest.length >= 2 && safeDecode(first ?? '') === env.spaceId
+        ? env.files.find((f) => f.id === safeDecode(rest[0]!))
+        : (env.files.find((f) => f.blob === first && (!safeDecode(rest.join('/')) || f.name === safeDecode(rest.join('/')))) ?? env.files.find((f) => f.blob === first));
     return file ? { kind: 'file', file, status: 'ok' } : { kind: 'url', url: href, status: 'broken' };
   }
   const appPrefix = `${base}/app/`;

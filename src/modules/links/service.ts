@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { badRequest, notFound } from '../../errors.js';
 import { perRequest } from '../../loaders.js';
 import { paginateArray, type ListPage, type PageArgs } from '../../pagination.js';
+import { serverKeys } from '../../secrets.js';
 import { bodiesOf, fileJson, pageJson, pageTree, viewOf, type ContentView } from '../content/service.js';
 import type { FileEntry } from '../content/store.js';
 import { flatten, type PageNode } from '../content/tree.js';
@@ -134,10 +135,10 @@ async function pageObjects(ctx: Context, view: ContentView, nodes: PageNode[]) {
 
 async function usagesJson(ctx: Context, view: ContentView, usages: LinkUsage[]): Promise<UsageJson[]> {
   const nodes = usages.flatMap((u) => [...u.locations, ...(u.target.kind === 'page' ? [u.target.page] : [])]);
-  const page = await pageObjects(ctx, view, nodes);
+  const [page, keys] = await Promise.all([pageObjects(ctx, view, nodes), serverKeys(ctx)]);
   const target = (t: LinkTarget): LocationJson => {
     if (t.kind === 'page') return { kind: 'page', page: page(t.page), ...(t.anchor ? { internalLocation: { type: 'anchor', anchor: t.anchor } } : {}) };
-    if (t.kind === 'file') return { kind: 'file', file: fileJson(ctx, t.file) };
+    if (t.kind === 'file') return { kind: 'file', file: fileJson(ctx, keys, view.space.id, t.file) };
     return { kind: 'url', url: t.url };
   };
   return usages.map((u) => ({

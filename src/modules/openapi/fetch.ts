@@ -18,7 +18,12 @@ import type { Readable } from 'node:stream';
  *   processing of a version (`LECTERN_OPENAPI_TOTAL_TIMEOUT_MS`, default 2 min, below the job
  *   queue's stale-job delay);
  * - a size limit per file after decompression (`LECTERN_OPENAPI_MAX_BYTES`, default 10 MiB) and a
- *   limit on the number of files one spec may pull in (`LECTERN_OPENAPI_MAX_FILES`, default 50).
+ *   limit on the number of files one spec may pull in (`LECTERN_OPENAPI_MAX_FILES`, default 50);
+ * - a limit on what the spec's files take once parsed, YAML aliases expanded
+ *   (`LECTERN_OPENAPI_MAX_FILESYSTEM_BYTES`, default 32 MiB: the stored filesystem);
+ * - processing runs in a worker thread (src/jobs/isolate.ts) with a heap of
+ *   `LECTERN_OPENAPI_MEMORY_MB` (default 512) and a wall clock of the total fetch time plus
+ *   `LECTERN_OPENAPI_PROCESS_TIMEOUT_MS` (default 60 s) for parsing and validating.
  * The settings are read from the environment on every call (not once at start-up), so an operator's
  * change applies to the next job and tests can set them for themselves.
  */
@@ -28,6 +33,9 @@ export interface OpenAPIFetchSettings {
   totalTimeoutMs: number;
   maxBytes: number;
   maxFiles: number;
+  maxFilesystemBytes: number;
+  memoryMb: number;
+  processTimeoutMs: number;
 }
 
 const positive = (raw: string | undefined, fallback: number) => {
@@ -42,6 +50,9 @@ export function openAPIFetchSettings(env: NodeJS.ProcessEnv = process.env): Open
     totalTimeoutMs: positive(env.LECTERN_OPENAPI_TOTAL_TIMEOUT_MS, 120_000),
     maxBytes: positive(env.LECTERN_OPENAPI_MAX_BYTES, 10 * 1024 * 1024),
     maxFiles: positive(env.LECTERN_OPENAPI_MAX_FILES, 50),
+    maxFilesystemBytes: positive(env.LECTERN_OPENAPI_MAX_FILESYSTEM_BYTES, 32 * 1024 * 1024),
+    memoryMb: positive(env.LECTERN_OPENAPI_MEMORY_MB, 512),
+    processTimeoutMs: positive(env.LECTERN_OPENAPI_PROCESS_TIMEOUT_MS, 60_000),
   };
 }
 
@@ -85,25 +96,56 @@ for (const [address, prefix] of [
   ['ff00::', 8], // multicast
   ['100::', 64], // discard
   ['2001:db8::', 32], // documentation
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): the IPv4 it carries may sit anywhere
 ] as const) {
   PRIVATE.addSubnet(address, prefix, 'ipv6');
 }
 
-/** Whether an IP address is one a user-given URL must not reach (IPv4-mapped and NAT64 IPv6 addresses are checked as the IPv4 they carry). */
+/** The eight 16-bit groups of a valid IPv6 address (any textual form, a trailing dotted quad included). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  const quad = text.match(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/);
+  if (quad) {
+    const [a, b, c, d] = quad.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, quad.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
+  const parse = (part: string | undefined) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = parse(head);
+  const right = parse(tail);
+  return tail === undefined ? left : [...left, ...new Array(8 - left.length - right.length).fill(0), ...right];
+}
+
+const quadOf = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+
+/**
+ * The IPv4 addresses an IPv6 address carries, by the transition forms that reach them:
+ * IPv4-compatible (::a.b.c.d), IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d),
+ * NAT64 (64:ff9b::/96), 6to4 (2002:AABB:CCDD::/48) and Teredo (2001:0::/32: its server, and its
+ * client, stored inverted in the last 32 bits).
+ */
+function embeddedIPv4(g: number[]): string[] {
+  const last = quadOf(g[6]!, g[7]!);
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && (g[5] === 0 || g[5] === 0xffff)) return [last];
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return [last];
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return [last];
+  if (g[0] === 0x2002) return [quadOf(g[1]!, g[2]!)];
+  if (g[0] === 0x2001 && g[1] === 0) return [quadOf(g[2]!, g[3]!), quadOf(g[6]! ^ 0xffff, g[7]! ^ 0xffff)];
+  return [];
+}
+
+/**
+ * Whether an IP address is one a user-given URL must not reach. An IPv6 address that carries an
+ * IPv4 address (see `embeddedIPv4`) is private when that IPv4 address is: otherwise
+ * `[::127.0.0.1]` or `[2002:7f00:1::]` would reach loopback through a transition mechanism.
+ */
 export function isPrivateAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 4) return PRIVATE.check(address, 'ipv4');
   if (family !== 6) return true;
-  const lower = address.toLowerCase();
-  const embedded = lower.match(/^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/);
-  if (embedded) return PRIVATE.check(embedded[1]!, 'ipv4');
-  const hex = lower.match(/^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/);
-  if (hex) {
-    const hi = parseInt(hex[1]!, 16);
-    const lo = parseInt(hex[2]!, 16);
-    return PRIVATE.check(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, 'ipv4');
-  }
-  return PRIVATE.check(address, 'ipv6');
+  if (PRIVATE.check(address.replace(/%.*$/, ''), 'ipv6')) return true;
+  return embeddedIPv4(ipv6Groups(address)).some((v4) => PRIVATE.check(v4, 'ipv4'));
 }
 
 const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');

@@ -3,6 +3,7 @@ import { orgRole } from '../../auth/permissions.js';
 import { bearerToken } from '../../auth/tokens.js';
 import { createContext, type Services } from '../../context.js';
 import { errorBody } from '../../errors.js';
+import type { HttpRoute } from '../../http/routes.js';
 import { errorResponse, json } from '../../rest/adapter.js';
 
 /**
@@ -56,3 +57,5 @@ export async function serveOpenAPIText(services: Services, request: Request, pat
     },
   });
 }
+
+export const openAPIHttpRoute: HttpRoute = { prefix: '/openapi/', serve: serveOpenAPIText };

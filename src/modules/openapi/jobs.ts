@@ -1,7 +1,9 @@
 import type { Services } from '../../context.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { registerJobHandler } from '../../jobs/queue.js';
-import { buildFilesystem, ProcessingFailure, type ProcessError } from './process.js';
+import { IsolateLimitError, runIsolated } from '../../jobs/isolate.js';
+import type { JobDefinition } from '../../jobs/queue.js';
+import { openAPIFetchSettings } from './fetch.js';
+import type { ProcessError, ProcessOutcome } from './process.js';
 
 /**
  * The background processing of an OpenAPI spec version (job kind `openapi.process`, payload
@@ -13,13 +15,22 @@ import { buildFilesystem, ProcessingFailure, type ProcessError } from './process
  * and `lastProcessedErrors` follow (a failure leaves `processingState` `complete`, with the error
  * fields set). An older version finishing late records its own result and leaves the spec alone.
  *
- * A processing failure (unreachable URL, timeout, invalid spec) is a result, recorded, not retried:
- * the user fixes the source and updates the spec. An unexpected error (e.g. the database going away)
- * is thrown so the queue retries; on the last attempt it is recorded as an internal error instead,
- * so the spec never stays `progress` for good.
+ * The work itself (fetching, parsing, validating) runs in a worker thread with a memory and a time
+ * limit (see fetch.ts for the settings): a spec that goes over them fails with PARSE_ERROR saying
+ * so, like any other spec Lectern cannot read, and the server's event loop never waits on it.
+ *
+ * A processing failure (unreachable URL, timeout, invalid spec, too large) is a result, recorded,
+ * not retried: the user fixes the source and updates the spec. An unexpected error (e.g. the
+ * database going away) is thrown so the queue retries; on the last attempt it is recorded as an
+ * internal error instead, so the spec never stays `progress` for good — as is a job whose process
+ * died under it too often (the queue's `abandoned` hook).
  */
 export const OPENAPI_JOB = 'openapi.process';
 export const OPENAPI_JOB_ATTEMPTS = 3;
+
+const TASKS = new URL('./process.ts', import.meta.url);
+
+type Failure = { ok: false; code: string | null; errors: ProcessError[] };
 
 export async function processVersion(services: Services, versionId: string, attempt = 1): Promise<void> {
   const prisma = services.db.prisma;
@@ -33,44 +44,87 @@ export async function processVersion(services: Services, versionId: string, atte
     prisma.openAPISpec.updateMany({ where: isNewest, data: { processingState: 'progress' } }),
   ]);
 
-  let outcome: { ok: true; filesystem: Prisma.InputJsonValue; text: string } | { ok: false; code: string | null; errors: ProcessError[] };
+  const settings = openAPIFetchSettings();
+  let outcome: Extract<ProcessOutcome, { ok: true }> | Failure;
   try {
     const source = version.sourceURL !== null ? { url: version.sourceURL } : { text: version.text ?? '' };
-    const built = await buildFilesystem(source, services.urls.openAPIVersionText(spec.organizationId, spec.slug, version.id));
-    outcome = { ok: true, filesystem: built.filesystem as unknown as Prisma.InputJsonValue, text: built.text };
+    const entryUri = services.urls.openAPIVersionText(spec.organizationId, spec.slug, version.id);
+    outcome = await runIsolated<ProcessOutcome>(TASKS, 'processSource', { source, entryUri, settings }, {
+      timeoutMs: settings.totalTimeoutMs + settings.processTimeoutMs,
+      memoryMb: settings.memoryMb,
+    });
   } catch (error) {
-    if (error instanceof ProcessingFailure) outcome = { ok: false, code: error.code, errors: error.errors };
-    else if (attempt < OPENAPI_JOB_ATTEMPTS) throw error;
+    if (error instanceof IsolateLimitError) {
+      const limits = `${settings.memoryMb} MB of memory and ${Math.round((settings.totalTimeoutMs + settings.processTimeoutMs) / 1000)} s`;
+      outcome = {
+        ok: false,
+        code: 'PARSE_ERROR',
+        errors: [
+          {
+            message: `OpenAPI processing ${error.message} (Lectern allows ${limits} per version): the spec is too large or too deeply aliased to process; split it into smaller files or reduce repetition`,
+            code: 'RESOURCE_LIMIT',
+          },
+        ],
+      };
+    } else if (attempt < OPENAPI_JOB_ATTEMPTS) throw error;
     else {
-      console.error('OpenAPI processing failed unexpectedly:', error instanceof Error ? error.stack : error);
-      outcome = { ok: false, code: null, errors: [{ message: 'Lectern could not process this version (an internal error): update the spec to try again', code: 'INTERNAL' }] };
+      console.error('OpenAPI processing failed unexpectedly:', error instanceof Error ? ((error as { taskStack?: string }).taskStack ?? error.stack) : error);
+      outcome = internalFailure();
     }
   }
 
   const processedAt = new Date();
   if (outcome.ok) {
+    // The filesystem arrives as JSON text (made in the worker): written as is, never re-serialised here.
     await prisma.$transaction([
-      prisma.openAPISpecVersion.update({
-        where: { id: version.id },
-        data: { state: 'complete', filesystem: outcome.filesystem, text: outcome.text, processedAt, errorCode: null, errors: [] },
-      }),
+      prisma.$executeRaw`UPDATE "OpenAPISpecVersion" SET state = 'complete', filesystem = ${outcome.filesystem}::jsonb, text = ${outcome.text},
+        "processedAt" = ${processedAt}, "errorCode" = NULL, errors = '[]'::jsonb WHERE id = ${version.id}`,
       prisma.openAPISpec.updateMany({
         where: isNewest,
         data: { processingState: 'complete', lastProcessedAt: processedAt, lastProcessErrorCode: null, lastProcessedErrors: [] },
       }),
     ]);
-  } else {
-    const errors = outcome.errors as unknown as Prisma.InputJsonValue;
-    await prisma.$transaction([
-      prisma.openAPISpecVersion.update({ where: { id: version.id }, data: { state: 'failed', processedAt, errorCode: outcome.code, errors } }),
-      prisma.openAPISpec.updateMany({
-        where: isNewest,
-        data: { processingState: 'complete', lastProcessedAt: processedAt, lastProcessErrorCode: outcome.code, lastProcessedErrors: errors },
-      }),
-    ]);
-  }
+  } else await recordFailure(services, version.id, spec.id, outcome, processedAt);
 }
 
-registerJobHandler(OPENAPI_JOB, async (payload: { versionId: string }, services, job) => {
-  await processVersion(services, payload.versionId, job.attempts);
+const internalFailure = (): Failure => ({
+  ok: false,
+  code: null,
+  errors: [{ message: 'Lectern could not process this version (an internal error): update the spec to try again', code: 'INTERNAL' }],
 });
+
+async function recordFailure(services: Services, versionId: string, specId: string, outcome: Failure, processedAt: Date) {
+  const prisma = services.db.prisma;
+  const errors = outcome.errors as unknown as Prisma.InputJsonValue;
+  await prisma.$transaction([
+    prisma.openAPISpecVersion.updateMany({ where: { id: versionId }, data: { state: 'failed', processedAt, errorCode: outcome.code, errors } }),
+    prisma.openAPISpec.updateMany({
+      where: { id: specId, lastVersionId: versionId },
+      data: { processingState: 'complete', lastProcessedAt: processedAt, lastProcessErrorCode: outcome.code, lastProcessedErrors: errors },
+    }),
+  ]);
+}
+
+/** The job kind, listed in the module registry (src/modules/index.ts). */
+export const openAPIJob: JobDefinition = {
+  kind: OPENAPI_JOB,
+  handler: async (payload: { versionId: string }, services, job) => {
+    await processVersion(services, payload.versionId, job.attempts);
+  },
+  // Its process stopped every time it worked on this version: say so on the version, do not retry.
+  abandoned: async (payload: { specId: string; versionId: string }, services, why) => {
+    const version = await services.db.prisma.openAPISpecVersion.findUnique({ where: { id: payload.versionId }, select: { state: true, specId: true } });
+    if (!version || version.state === 'complete' || version.state === 'failed') return;
+    await recordFailure(
+      services,
+      payload.versionId,
+      version.specId,
+      {
+        ok: false,
+        code: 'PARSE_ERROR',
+        errors: [{ message: `Lectern stopped while processing this version and gave up (${why}): the spec may be too large to process; update the spec to try again`, code: 'INTERRUPTED' }],
+      },
+      new Date(),
+    );
+  },
+};

@@ -59,8 +59,62 @@ const MAX_ERRORS = 20;
 const MAX_MESSAGE = 2000;
 const EXTERNAL = 'x-lectern-external';
 
+/**
+ * YAML anchors and aliases let a few kilobytes stand for megabytes (each alias repeats what its
+ * anchor holds, and anchors can hold aliases: "billion laughs"). What is bounded is the size the
+ * document takes once its aliases are written out — what is stored, validated and served — not the
+ * number of aliases: a file may expand to `EXPANSION` times its own size (at least `MIN_EXPANDED`
+ * bytes), and the files of one spec together to `maxFilesystemBytes`.
+ */
+const EXPANSION = 8;
+const MIN_EXPANDED = 1024 * 1024;
+
+const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toLocaleString('en', { maximumFractionDigits: 1 })} MB` : `${Math.ceil(n / 1024)} KB`);
+
+class TooLarge extends Error {}
+class Recursive extends Error {}
+
+/**
+ * The length of `value` written as JSON (near enough: escapes are not counted), with aliases
+ * (objects the parsed YAML shares between places) counted at every place they appear. Linear in
+ * the parsed document, not in its expansion: each shared object is measured once. Throws TooLarge
+ * past `limit`, Recursive for an alias inside its own anchor.
+ */
+function expandedSize(value: unknown, limit: number): number {
+  const measured = new Map<object, number>();
+  const open = new Set<object>();
+  let total = 0;
+  const add = (n: number) => {
+    total += n;
+    if (total > limit) throw new TooLarge();
+    return n;
+  };
+  const walk = (node: unknown): number => {
+    if (node === null || node === undefined) return add(4);
+    if (typeof node === 'string') return add(node.length + 2);
+    if (typeof node !== 'object') return add(String(node).length);
+    const known = measured.get(node);
+    if (known !== undefined) return add(known);
+    if (open.has(node)) throw new Recursive();
+    open.add(node);
+    const before = total;
+    const entries: [string | null, unknown][] = Array.isArray(node) ? node.map((v) => [null, v]) : Object.entries(node);
+    add(2 + Math.max(0, entries.length - 1));
+    for (const [key, child] of entries) {
+      if (key !== null) add(key.length + 3);
+      walk(child);
+    }
+    open.delete(node);
+    const size = total - before;
+    measured.set(node, size);
+    return size;
+  };
+  walk(value);
+  return total;
+}
+
 /** Parses one file: JSON when it looks like JSON, YAML otherwise (YAML is a superset of JSON). */
-export function parseDocument(text: string, where: string): { format: 'json' | 'yaml'; document: Record<string, unknown> } {
+export function parseDocument(text: string, where: string, maxExpandedBytes = Infinity): { format: 'json' | 'yaml'; document: Record<string, unknown>; size: number } {
   const trimmed = text.trim();
   if (!trimmed) fail('PARSE_ERROR', `${where} is empty: it should hold an OpenAPI or Swagger description in JSON or YAML`);
   let format: 'json' | 'yaml' = 'yaml';
@@ -88,7 +142,8 @@ export function parseDocument(text: string, where: string): { format: 'json' | '
       );
     }
     try {
-      value = doc!.toJS({ maxAliasCount: 1000 });
+      // Aliases become shared objects here (nothing is copied yet); their expansion is measured below.
+      value = doc!.toJS({ maxAliasCount: -1 });
     } catch (error) {
       fail('PARSE_ERROR', `${where} could not be read as YAML: ${(error as Error).message}`);
     }
@@ -96,8 +151,26 @@ export function parseDocument(text: string, where: string): { format: 'json' | '
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     fail('PARSE_ERROR', `${where} is not an OpenAPI description: its top level should be an object (with "openapi" or "swagger", "info" and "paths")`);
   }
+  const written = Buffer.byteLength(text);
+  const limit = Math.min(maxExpandedBytes, Math.max(MIN_EXPANDED, EXPANSION * written));
+  let size: number;
+  try {
+    size = expandedSize(value, limit);
+  } catch (error) {
+    if (error instanceof Recursive) fail('PARSE_ERROR', `${where} has a YAML alias inside its own anchor (a recursive structure), which JSON cannot hold: use a $ref instead`);
+    if (error instanceof TooLarge) {
+      fail(
+        'PARSE_ERROR',
+        limit === maxExpandedBytes && limit < Math.max(MIN_EXPANDED, EXPANSION * written)
+          ? `${where} is larger than ${formatBytes(limit)} once its YAML aliases are expanded, more than Lectern keeps for one spec: split it or reduce repetition`
+          : `${where} expands to more than ${formatBytes(limit)} (from ${formatBytes(written)} written) once its YAML aliases are expanded: anchors and aliases may repeat parts of a description, not multiply it; share schemas with $ref to components instead`,
+      );
+    }
+    if (error instanceof RangeError) fail('PARSE_ERROR', `${where} is nested too deeply to be read`);
+    throw error;
+  }
   // What is stored is JSON (YAML can hold values JSON cannot, e.g. .inf: they become null).
-  return { format, document: JSON.parse(JSON.stringify(value)) as Record<string, unknown> };
+  return { format, document: JSON.parse(JSON.stringify(value)) as Record<string, unknown>, size };
 }
 
 /** Which description a document is, or a PARSE_ERROR saying what is supported. */
@@ -180,10 +253,20 @@ export async function buildFilesystem(source: Source, entryUri: string, settings
   }
 
   const files = new Map<string, FilesystemFile>();
-  const entryParsed = parseDocument(entry.text, source.url !== undefined ? source.url : 'The spec text');
+  // What the spec's files take once parsed, all together (the stored filesystem).
+  let stored = 0;
+  const budget = () => settings.maxFilesystemBytes - stored;
+  const count = (size: number) => {
+    stored += size;
+    if (stored > settings.maxFilesystemBytes) {
+      fail('PARSE_ERROR', `the spec's files take more than ${formatBytes(settings.maxFilesystemBytes)} together once parsed, the most Lectern keeps for one spec: bundle fewer files or reduce repetition`);
+    }
+  };
+  const entryParsed = parseDocument(entry.text, source.url !== undefined ? source.url : 'The spec text', budget());
+  count(entryParsed.size);
   const kind = describeKind(entryParsed.document, source.url !== undefined ? source.url : 'The spec text');
   const queue: { uri: string; format: 'json' | 'yaml'; document: Record<string, unknown>; base: string | null }[] = [
-    { uri: entry.uri, ...entryParsed, base: entry.relative ? entry.uri : null },
+    { uri: entry.uri, format: entryParsed.format, document: entryParsed.document, base: entry.relative ? entry.uri : null },
   ];
   const seen = new Set([entry.uri]);
   while (queue.length) {
@@ -200,8 +283,9 @@ export async function buildFilesystem(source: Source, entryUri: string, settings
         fail('FETCH_ERROR', `the spec references more than ${settings.maxFiles} files, the most Lectern reads for one spec: bundle some of them together`);
       }
       const fetched = await fetchOne(target);
-      const parsed = parseDocument(fetched.text, `${target} (referenced by $ref "${ref}" at ${where}${at.slice(1)})`);
-      queue.push({ uri: target, ...parsed, base: fetched.url });
+      const parsed = parseDocument(fetched.text, `${target} (referenced by $ref "${ref}" at ${where}${at.slice(1)})`, budget());
+      count(parsed.size);
+      queue.push({ uri: target, format: parsed.format, document: parsed.document, base: fetched.url });
     }
     files.set(file.uri, { format: file.format, references, specification: file.document });
   }
@@ -265,5 +349,24 @@ async function validateBundle(entryUri: string, files: Map<string, FilesystemFil
     const more = result.errors.length - errors.length + (result.additionalErrors ?? 0);
     if (more > 0) errors.push({ message: `…and ${more} more validation error${more === 1 ? '' : 's'}`, code: 'INVALID_SPEC' });
     throw new ProcessingFailure('PARSE_ERROR', errors);
+  }
+}
+
+/** What processing a version gave: plain data, as it crosses back from the worker thread. */
+export type ProcessOutcome =
+  | { ok: true; /** The filesystem, as JSON text: written to the database as is. */ filesystem: string; text: string }
+  | { ok: false; code: ErrorCode; errors: ProcessError[] };
+
+/**
+ * The worker-thread task (src/jobs/isolate.ts) of jobs.ts: builds the filesystem, or the failure to
+ * record. The JSON text is made here, not on the server's event loop (it can be tens of megabytes).
+ */
+export async function processSource(input: { source: Source; entryUri: string; settings: OpenAPIFetchSettings }): Promise<ProcessOutcome> {
+  try {
+    const built = await buildFilesystem(input.source, input.entryUri, input.settings);
+    return { ok: true, filesystem: JSON.stringify(built.filesystem), text: built.text };
+  } catch (error) {
+    if (error instanceof ProcessingFailure) return { ok: false, code: error.code, errors: error.errors };
+    throw error;
   }
 }

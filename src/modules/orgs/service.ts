@@ -1,12 +1,12 @@
 import type { Context } from '../../context.js';
 import { requireOrg } from '../../auth/permissions.js';
 import type { RoleName } from '../../auth/roles.js';
-import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
-import { assertMayJoin } from '../invites/service.js';
+import { assertMayJoin } from './joining.js';
 
 export async function createOrganization(prisma: PrismaClient, input: { title: string; ownerId: string }) {
   const title = check.text('title', input.title?.trim() ?? '', { min: 2, max: 255 });
@@ -106,11 +106,12 @@ export async function joinOrganization(ctx: Context, id: string) {
   if (!org) throw notFound('Organization');
   const existing = await ctx.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: id, userId: ctx.caller.id } } });
   if (existing) return true;
-  assertMayJoin(ctx, org);
+  // Someone whose verified email domain the organization does not admit gets the answer of a
+  // missing organization (404, as the official operation documents): a 403 would confirm to any
+  // token holder that the id exists. Only those it admits learn more (e.g. that it requires SSO).
   const domain = ctx.caller.email.split('@')[1]?.toLowerCase();
-  if (!ctx.caller.emailVerified || !domain || !org.emailDomains.includes(domain)) {
-    throw forbidden('Your verified email domain is not allowed to join this organization');
-  }
+  if (!ctx.caller.emailVerified || !domain || !org.emailDomains.includes(domain)) throw notFound('Organization');
+  assertMayJoin(ctx, org);
   // skipDuplicates: a concurrent join by the same caller is not an error (join is idempotent).
   await ctx.prisma.member.createMany({ data: [{ organizationId: id, userId: ctx.caller.id, role: org.defaultRole }], skipDuplicates: true });
   ctx.loaders.callerMembership.clear(id);

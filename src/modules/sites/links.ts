@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import type { Site, SiteSection, SiteSpace } from '../../generated/prisma/client.js';
 import { perRequest } from '../../loaders.js';
+import { hashSecret } from '../../secrets.js';
 import type { SiteView } from './structure.js';
 
 /**
@@ -14,7 +15,8 @@ const shareKeys = perRequest((_ctx: Context) => new Map<string, string>());
 /** Whether `key` is the key of one of the site's active share links. */
 export async function isActiveShareKey(ctx: Context, siteId: string, key: string): Promise<boolean> {
   const links = await ctx.loaders.siteShareLinks.load(siteId);
-  return links.some((link) => link.active && link.key === key);
+  const hash = hashSecret(key); // only keys' hashes are stored (src/modules/sites/share-link-service.ts)
+  return links.some((link) => link.active && link.keyHash === hash);
 }
 
 /**

@@ -391,4 +391,32 @@ export const siteRoutes: RestRoute[] = [
     input: { type: 'UpdateSiteShareLinkInput', required: true },
     fragment: SHARE_LINK_FIELDS,
   }),
+  {
+    method: 'GET',
+    path: '/custom-hostnames/:hostname',
+    operationId: 'getCustomHostname',
+    document: `query CustomHostname($hostname: String!) {
+      customHostname(hostname: $hostname) { object hostname target { type site } isActive status verification { type name value } urls { location } }
+    }`,
+    variables: (req) => ({ hostname: req.params.hostname }),
+    result: (data) => data.customHostname,
+  },
+  {
+    method: 'PATCH',
+    path: '/custom-hostnames/:hostname',
+    operationId: 'dnsRevalidateCustomHostname',
+    document: `mutation RevalidateCustomHostname($hostname: String!) { revalidateCustomHostname(hostname: $hostname) }`,
+    variables: (req) => ({ hostname: req.params.hostname }),
+    result: () => undefined,
+    status: 204,
+  },
+  {
+    method: 'DELETE',
+    path: '/custom-hostnames/:hostname',
+    operationId: 'removeCustomHostname',
+    document: `mutation RemoveCustomHostname($hostname: String!) { removeCustomHostname(hostname: $hostname) }`,
+    variables: (req) => ({ hostname: req.params.hostname }),
+    result: () => undefined,
+    status: (data) => deletedStatus(data.removeCustomHostname),
+  },
 ];

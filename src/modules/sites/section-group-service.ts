@@ -4,9 +4,8 @@ import { badRequest, notFound } from '../../errors.js';
 import type { Prisma, SiteSectionGroup } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import * as input from './input.js';
-import { positionAt, positionAtEnd, type Sibling } from './positions.js';
 import { structureSiblings } from './section-service.js';
-import { writeSite } from './site-service.js';
+import { positionAt, positionAtEnd, writeSite, type Sibling } from './site-service.js';
 import { isSection, MAX_GROUP_DEPTH, type SiteView } from './structure.js';
 
 type Tx = Prisma.TransactionClient;

@@ -4,8 +4,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import type { Prisma, SiteSection } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import * as input from './input.js';
-import { positionAt, positionAtEnd, type Sibling } from './positions.js';
-import { insertSiteSpace, requireSiteSpaceTarget, writeSite } from './site-service.js';
+import { insertSiteSpace, positionAt, positionAtEnd, requireSiteSpaceTarget, writeSite, type Sibling } from './site-service.js';
 import { isSection, lockedView, siteView, type SiteView } from './structure.js';
 
 /** The sections and groups directly under a group (null: the root), as siblings, `except` one. */

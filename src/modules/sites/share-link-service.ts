@@ -3,6 +3,7 @@ import { canWriteSites, requireOrg, requireSite, SITE_WRITE_ROLE } from '../../a
 import { badRequest, notFound } from '../../errors.js';
 import type { Prisma, Site, SiteShareLink } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
+import { hashSecret, serverKeys } from '../../secrets.js';
 import { paginateArray, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { invalidateSite } from './structure.js';
@@ -11,8 +12,13 @@ import { invalidateSite } from './structure.js';
  * Share links open a `share-link` site to whoever holds their key. The key is 32 random base62
  * characters (~190 bits, from the CSPRNG), distinct from the link's id, and only an active link's
  * key opens the site. Keys appear only in `urls.published`, shown to those who may change the site.
+ * At rest a key is only its SHA-256 (`keyHash`, what a presented key is matched against) and a copy
+ * sealed with the server key (`keySealed`, src/secrets.ts) for `urls.published`, which the official
+ * API shows on every read of a link. Links made before keys were sealed have no sealed copy: they
+ * keep working, but their URL is not shown again (`published` is optional in the official schema).
  */
 const KEY_LENGTH = 32;
+const sealContext = (linkId: string) => `share-link\n${linkId}`;
 
 export async function listShareLinks(ctx: Context, site: Site, args: PageArgs) {
   await requireSite(ctx, site.organizationId, site.id);
@@ -22,7 +28,10 @@ export async function listShareLinks(ctx: Context, site: Site, args: PageArgs) {
 export async function createShareLink(ctx: Context, organizationId: string, siteId: string, body: { name: string }): Promise<SiteShareLink> {
   await requireSite(ctx, organizationId, siteId, 'write');
   const name = check.text('name', body.name, { max: 50 });
-  const link = await ctx.prisma.siteShareLink.create({ data: { id: newId(), siteId, key: newId(KEY_LENGTH), name } });
+  const id = newId();
+  const key = newId(KEY_LENGTH);
+  const keys = await serverKeys(ctx);
+  const link = await ctx.prisma.siteShareLink.create({ data: { id, siteId, keyHash: hashSecret(key), keySealed: keys.seal(sealContext(id), key), name } });
   invalidateSite(ctx, siteId);
   return link;
 }
@@ -59,6 +68,8 @@ export async function deleteShareLink(ctx: Context, organizationId: string, site
 export async function shareLinkUrl(ctx: Context, link: SiteShareLink): Promise<string | null> {
   const site = await ctx.loaders.site.load(link.siteId);
   if (!site || !(await canWriteSites(ctx, site.organizationId))) return null;
+  const key = (await serverKeys(ctx)).open(sealContext(link.id), link.keySealed);
+  if (!key) return null;
   const org = await ctx.loaders.organization.load(site.organizationId);
-  return ctx.urls.publishedSite(site, org?.hostname ?? null, { shareKey: link.key });
+  return ctx.urls.publishedSite(site, org?.hostname ?? null, { shareKey: key });
 }

@@ -4,11 +4,40 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import type { Prisma, Site, Space } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { paginateArray, type PageArgs } from '../../pagination.js';
+import { byPosition, placeAt, type Positioned } from '../../positions.js';
+import { claimHostname } from './hostname-service.js';
 import * as input from './input.js';
-import { byPosition, positionAtEnd } from './positions.js';
 import { invalidateSite, lockedView, type SiteView } from './structure.js';
 
 type Tx = Prisma.TransactionClient;
+
+/** A sibling in a site's structure: sections and groups share one ordering per parent; site spaces one per section. */
+export interface Sibling extends Positioned {
+  kind: 'section' | 'group' | 'siteSpace';
+}
+
+async function setPosition(tx: Tx, item: Sibling, position: number) {
+  if (item.kind === 'section') await tx.siteSection.update({ where: { id: item.id }, data: { position } });
+  else if (item.kind === 'group') await tx.siteSectionGroup.update({ where: { id: item.id }, data: { position } });
+  else await tx.siteSpace.update({ where: { id: item.id }, data: { position } });
+}
+
+/**
+ * The position for an item inserted at `index` among `siblings` (sorted, the item itself left
+ * out). Siblings renumbered to make room are written in the caller's transaction (which holds the
+ * site's lock) and updated in `siblings`, so a caller placing several items in turn sees them.
+ */
+export async function positionAt(tx: Tx, siblings: Sibling[], index: number): Promise<number> {
+  const { position, renumber } = placeAt(siblings, index);
+  for (const { item, position: moved } of renumber) {
+    item.position = moved;
+    await setPosition(tx, item, moved);
+  }
+  return position;
+}
+
+/** The position one past the last sibling. */
+export const positionAtEnd = (tx: Tx, siblings: Sibling[]) => positionAt(tx, siblings, siblings.length);
 
 /** A space that may be linked into a site of `organizationId`: one the caller can read (404 otherwise), of that organization (400 otherwise). */
 export async function requireSiteSpaceTarget(ctx: Context, organizationId: string, spaceId: string, field: string): Promise<Space> {
@@ -125,8 +154,9 @@ export interface UpdateSiteInput {
  * Updates a site. `defaultSiteSection` names one of its sections; `defaultSiteSpace` a site space
  * of its root (a site without sections) or of its default section (after `defaultSiteSection`
  * applies); `proxy: null` removes the proxy, as `basename: null` and `hostname: null` do theirs.
- * `hostname` (the custom domain, unique across sites) is accepted here too, although the official
- * body leaves it out: nothing else would set it.
+ * `hostname` (the custom domain) is accepted here too, although the official body leaves it out:
+ * nothing else would set it. It is a claim until proven (hostname-service.ts); `hostname` in the
+ * answer is the proven one.
  */
 export async function updateSite(ctx: Context, organizationId: string, id: string, body: UpdateSiteInput) {
   await requireSite(ctx, organizationId, id, 'write');
@@ -138,7 +168,8 @@ export async function updateSite(ctx: Context, organizationId: string, id: strin
   }
   if (body.basename !== undefined) data.basename = input.basename('basename', body.basename);
   if (body.proxy !== undefined) data.proxy = input.proxy('proxy', body.proxy);
-  if (body.hostname !== undefined) data.hostname = input.hostname('hostname', body.hostname);
+  // A new hostname is only claimed here: it takes effect once its ownership is proven (hostname-service.ts).
+  const hostname = body.hostname !== undefined ? input.hostname('hostname', body.hostname) : undefined;
   if (body.adaptiveContent !== undefined) {
     if (typeof body.adaptiveContent?.enabled !== 'boolean') throw badRequest('adaptiveContent.enabled', 'must be true or false');
     data.adaptiveContent = body.adaptiveContent.enabled;
@@ -148,9 +179,7 @@ export async function updateSite(ctx: Context, organizationId: string, id: strin
   const { defaultSiteSection, defaultSiteSpace } = body;
   try {
     return await writeSite(ctx, id, async (tx, view) => {
-      if (data.hostname && (await tx.site.findFirst({ where: { hostname: data.hostname as string, NOT: { id } }, select: { id: true } }))) {
-        throw conflict('hostname: another site already uses this hostname');
-      }
+      if (hostname !== undefined) await claimHostname(tx, view.site, hostname);
       let defaultSectionId = view.defaultSectionId;
       if (defaultSiteSection !== undefined) {
         if (!view.section(defaultSiteSection)) throw badRequest('defaultSiteSection', 'is not a section of this site');
@@ -169,7 +198,7 @@ export async function updateSite(ctx: Context, organizationId: string, id: strin
       return tx.site.update({ where: { id }, data });
     });
   } catch (error) {
-    if ((error as { code?: string }).code === 'P2002') throw conflict('hostname: another site already uses this hostname');
+    if ((error as { code?: string }).code === 'P2002') throw conflict('hostname: this hostname is in use');
     throw error;
   } finally {
     ctx.loaders.organizationSites.clear(organizationId);

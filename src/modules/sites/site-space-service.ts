@@ -3,8 +3,7 @@ import { requireOrg, requireSite, SITE_WRITE_ROLE } from '../../auth/permissions
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { Prisma, SiteSpace } from '../../generated/prisma/client.js';
 import * as input from './input.js';
-import { positionAt, type Sibling } from './positions.js';
-import { insertSiteSpace, requireSiteSpaceTarget, writeSite } from './site-service.js';
+import { insertSiteSpace, positionAt, requireSiteSpaceTarget, writeSite, type Sibling } from './site-service.js';
 import type { SiteView } from './structure.js';
 
 const siblingsIn = (view: SiteView, sectionId: string | null, except?: string): Sibling[] =>

@@ -1,3 +1,6 @@
+import { canReadSpace } from '../../auth/permissions.js';
+import type { Context } from '../../context.js';
+import type { Space } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { paginateArray } from '../../pagination.js';
@@ -7,6 +10,27 @@ import { SiteRef, SiteSpaceRef } from './refs.js';
 import { addSiteSpace, deleteSiteSpace, moveSiteSpace, updateSiteSpace } from './site-space-service.js';
 import { requireSiteMember } from './site-service.js';
 import { siteView, siteViewById } from './structure.js';
+
+/**
+ * A space as a site shows it to someone who cannot read the space itself (a reader kept out of a
+ * private space, a share-link holder): a site shows what it publishes, not the private metadata of
+ * the space behind it. The official SiteSpace requires a whole Space, so the fields it requires
+ * keep their shape with nothing private in them. The counts are read through a loader keyed by
+ * space id: this request's answer for this space is set to zeros (the caller cannot read the space
+ * anywhere else in the request either, so nothing else reads the real counts here).
+ */
+function publishedOnly(ctx: Context, space: Space): Space {
+  ctx.loaders.spaceCounts.clear(space.id).prime(space.id, { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 });
+  return {
+    ...space,
+    revisionId: '',
+    defaultLevel: null,
+    parentId: null,
+    mergeRules: { type: 'inherit' },
+    gitSync: null,
+    visitorAuth: null,
+  };
+}
 
 const SiteSpaceUrls = builder.objectRef<{ published: string | null }>('SiteSpaceUrls').implement({
   fields: (t) => ({ published: t.exposeString('published', { nullable: true, description: 'Only while the site is published' }) }),
@@ -21,8 +45,12 @@ SiteSpaceRef.implement({
     section: t.exposeID('sectionId', { nullable: true, description: 'The section it belongs to; null at the root of a site without sections' }),
     space: t.field({
       type: SpaceType,
-      description: 'The linked space (the site publishes it: shown whatever the caller may do on it)',
-      resolve: async (ss, _a, ctx) => (await ctx.loaders.space.load(ss.spaceId))!,
+      description:
+        'The linked space: all of it for whoever can read the space; for anyone else only what the site publishes of it (id, title, emoji, organization, visibility, dates), its revision blank, its counts 0, no levels, no permissions',
+      resolve: async (ss, _a, ctx) => {
+        const space = (await ctx.loaders.space.load(ss.spaceId))!;
+        return (await canReadSpace(ctx, space)) ? space : publishedOnly(ctx, space);
+      },
     }),
     title: t.string({ description: "The space's title", resolve: async (ss, _a, ctx) => (await ctx.loaders.space.load(ss.spaceId))?.title ?? '' }),
     default: t.boolean({

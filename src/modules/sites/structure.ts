@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import type { Prisma, Site, SiteSection, SiteSectionGroup, SiteSpace } from '../../generated/prisma/client.js';
 import { groupBy, perRequest } from '../../loaders.js';
-import { byPosition } from './positions.js';
+import { byPosition } from '../../positions.js';
 
 /** Section groups nest at most this deep (a root group is depth 1): the REST shapes are written out to this depth. */
 export const MAX_GROUP_DEPTH = 3;

@@ -6,3 +6,4 @@ import './section-group.js';
 import './share-link.js';
 import './adaptive.js';
 import './published.js';
+import './custom-hostname.js';

@@ -1,14 +1,14 @@
 import type { Context } from '../../context.js';
 import { requireCollection, requireOrg, requireSpace, visibleContentFilter } from '../../auth/permissions.js';
 import type { DefaultLevel } from '../../auth/roles.js';
-import { badRequest, conflict, notFound, preconditionFailed } from '../../errors.js';
+import { badRequest, conflict, LecternError, notFound, preconditionFailed } from '../../errors.js';
 import { Prisma, type PrismaClient, type Space } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { emptyManifest } from '../content/store.js';
 import { copySearchIndex, dropSearchIndexStatement } from '../content/search-index.js';
-import { placeAmongSiblings, type ContentPosition } from '../collections/positions.js';
+import { placeAmongSiblings, type ContentPosition } from '../collections/siblings.js';
 
 const ORDER = [{ position: 'asc' as const }, { id: 'asc' as const }];
 type Tx = Prisma.TransactionClient;
@@ -110,7 +110,13 @@ export async function updateSpace(ctx: Context, id: string, input: UpdateSpaceIn
 export async function deleteSpace(ctx: Context, id: string) {
   const space = await ctx.loaders.space.load(id);
   if (!space || space.deletedAt) return false;
-  await requireSpace(ctx, id, 'admin');
+  // A space the caller cannot see answers like a missing one (204, nothing changed): a 404 here
+  // would tell another organization's caller that the id exists. Who can see it gets 403s as usual.
+  const visible = await requireSpace(ctx, id, 'admin').catch((error) => {
+    if (error instanceof LecternError && error.code === 'NOT_FOUND') return null;
+    throw error;
+  });
+  if (!visible) return false;
   await ctx.prisma.space.update({ where: { id }, data: { deletedAt: new Date() } });
   ctx.loaders.space.clear(id);
   return true;

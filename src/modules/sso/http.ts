@@ -1,4 +1,6 @@
 import type { Services } from '../../context.js';
+import { readText } from '../../http/body.js';
+import type { HttpRoute } from '../../http/routes.js';
 import { errorResponse, json } from '../../rest/adapter.js';
 import { purgeNonces, samlFor, signIn, SsoRefused } from './saml.js';
 
@@ -18,6 +20,12 @@ import { purgeNonces, samlFor, signIn, SsoRefused } from './saml.js';
  */
 const ROUTE = /^\/sso\/saml\/([^/]+)\/(start|acs|metadata)$/;
 const NO_STORE = { 'cache-control': 'no-store' };
+/**
+ * The ACS form's largest body. It is read without a token, so it is small: a signed response with
+ * a certificate and dozens of attributes is 10–30 KB (base64), and 256 KB leaves room for large
+ * attribute sets while bounding what an anonymous caller can make the server read and parse.
+ */
+export const ACS_BODY_LIMIT = 256 * 1024;
 
 /** A URL on Lectern's public origin, or null. */
 function sameOrigin(services: Services, value: string | null | undefined): URL | null {
@@ -37,6 +45,8 @@ export async function serveSso(services: Services, request: Request, pathname: s
   const method = action === 'acs' ? 'POST' : 'GET';
   if (request.method !== method) return json(405, { error: { code: 405, message: `Only ${method} is allowed here` } }, { allow: method });
 
+  // The form is read (at most ACS_BODY_LIMIT bytes, else 413) before any database work.
+  const form = action === 'acs' ? new URLSearchParams(await readText(request, ACS_BODY_LIMIT)) : null;
   const prisma = services.db.prisma;
   const provider = await prisma.samlProvider.findUnique({ where: { id: decodeURIComponent(providerId) } });
   if (!provider) return errorResponse(404, 'SAML provider not found');
@@ -56,7 +66,7 @@ export async function serveSso(services: Services, request: Request, pathname: s
     return new Response(null, { status: 302, headers: { location, ...NO_STORE } });
   }
 
-  const form = new URLSearchParams(await request.text());
+  if (!form) return errorResponse(404, 'No such endpoint'); // unreachable: start and metadata returned above
   const samlResponse = form.get('SAMLResponse');
   if (!samlResponse) return errorResponse(400, 'SAMLResponse: is required (an HTTP-POST binding form field)');
   try {
@@ -81,3 +91,6 @@ export async function serveSso(services: Services, request: Request, pathname: s
     throw error;
   }
 }
+
+// The assertion consumer takes a POST; the other SSO paths are GETs (the Allow header of a 405).
+export const ssoHttpRoute: HttpRoute = { prefix: '/sso/', serve: serveSso, allow: (pathname) => (pathname.endsWith('/acs') ? 'POST' : 'GET') };

@@ -3,6 +3,7 @@ import type { Services } from '../../context.js';
 import { issueToken } from '../../auth/tokens.js';
 import { Prisma, type PrismaClient, type SamlProvider, type User } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
+import { MAX_DEPTH, MAX_ELEMENTS, xmlShapeProblem } from './xml-shape.js';
 
 /**
  * The service-provider side of SAML 2.0 (Web Browser SSO profile), on @node-saml/node-saml.
@@ -16,9 +17,10 @@ import { newId } from '../../ids.js';
  *   longer be valid). A response to an AuthnRequest must answer one this server made (InResponseTo);
  *   unsolicited (IdP-initiated) responses are accepted on the same conditions.
  * - The person is found by the provider's NameID (linked on their first sign-in), else by email:
- *   an existing account is linked only when it is already a member of the organization (an admin
- *   invited it), so no organization's identity provider can take over an account that is not its
- *   member; else a new account is made (email unverified: Lectern did not verify it).
+ *   an existing account is linked only when it consented, signed in as itself, to this
+ *   organization's single sign-on (it accepted an invitation: src/modules/invites/invitations.ts),
+ *   so no organization's identity provider can take over an account; else a new account is made
+ *   (email unverified: Lectern did not verify it).
  * - A newcomer joins the organization with the provider's `defaultRole`; on a first sign-in
  *   through the provider, the person is also put in its `defaultTeam`. A member's role is never
  *   changed by signing in; a disabled member is refused.
@@ -29,6 +31,9 @@ export const SSO_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
 const REQUEST_TTL_MS = 10 * 60 * 1000;
 const ASSERTION_MAX_AGE_MS = 10 * 60 * 1000;
 const CLOCK_SKEW_MS = 2 * 60 * 1000;
+
+const SSO_CONSENT_NEEDED =
+  'Single sign-on cannot sign this person in to this organization yet: an admin invites them (POST /v1/orgs/{organizationId}/invites) and they accept while signed in to Lectern (POST /v1/orgs/{organizationId}/invitation/accept); then sign in again';
 
 /** A refusal of the sign-in, answered with `status` and a message (no internals). */
 export class SsoRefused extends Error {
@@ -164,6 +169,18 @@ export interface SignedIn {
 /** Validates a SAMLResponse (base64, from the ACS form) and signs its subject in. */
 export async function signIn(services: Services, provider: SamlProvider, samlResponse: string): Promise<SignedIn> {
   const prisma = services.db.prisma;
+  // Bounded work before the library's (see xml-shape.ts): a linear scan of the decoded XML.
+  const problem = xmlShapeProblem(Buffer.from(samlResponse, 'base64').toString('utf8'));
+  if (problem) {
+    const why = {
+      doctype: 'contains a DTD (<!DOCTYPE/<!ENTITY), which SAML does not use',
+      elements: `has more than ${MAX_ELEMENTS} XML elements; no identity provider's answer is that large`,
+      depth: `nests XML elements deeper than ${MAX_DEPTH} levels`,
+      assertions: 'carries more than one assertion',
+      malformed: 'is not well-formed XML',
+    }[problem];
+    throw new SsoRefused(400, `SAMLResponse: ${why}`);
+  }
   let profile: Profile | null;
   try {
     ({ profile } = await samlFor(services, provider).validatePostResponseAsync({ SAMLResponse: samlResponse }));
@@ -187,12 +204,10 @@ export async function signIn(services: Services, provider: SamlProvider, samlRes
       user = await tx.user.findUnique({ where: { email } });
       if (user) {
         const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: user.id } } });
-        if (!member) {
-          throw new SsoRefused(
-            403,
-            'An account with this email exists and is not a member of this organization: an admin must invite it (POST /v1/orgs/{id}/invites) before it can sign in through single sign-on',
-          );
-        }
+        // Linking needs the account's own consent (it accepted an invitation, signed in as itself):
+        // else an admin could invite anyone's account and sign it in through an identity provider
+        // they control. The message says nothing about whether an account exists (issue 13).
+        if (!member?.ssoConsentAt) throw new SsoRefused(403, SSO_CONSENT_NEEDED);
       } else {
         user = await tx.user.create({ data: { id: newId(), email, displayName: displayNameOf(profile, email), emailVerified: false } });
       }

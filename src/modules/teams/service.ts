@@ -140,15 +140,20 @@ export async function updateTeamMembers(ctx: Context, organizationId: string, te
   }
 
   await ctx.prisma.$transaction(async (tx) => {
-    // Users named by id or email, in one query.
+    // Members of the organization named by id or email, in one query. Names are looked up among the
+    // organization's members only: "no such user" and "a user of no concern to this organization"
+    // get the same answer, so a team manager cannot probe which emails have an account.
     const named = [...add, ...remove];
     const emails = named.filter((n) => n.includes('@')).map((n) => n.trim().toLowerCase());
-    const users = await tx.user.findMany({ where: { OR: [{ id: { in: named } }, { email: { in: emails } }] }, select: { id: true, email: true } });
+    const members = await tx.member.findMany({
+      where: { organizationId, OR: [{ userId: { in: named } }, { user: { email: { in: emails } } }] },
+      select: { userId: true, user: { select: { email: true } } },
+    });
     const byName = new Map<string, string>();
-    for (const u of users) byName.set(u.id, u.id).set(u.email, u.id);
+    for (const m of members) byName.set(m.userId, m.userId).set(m.user.email, m.userId);
     const resolve = (field: string) => (name: string, i: number) => {
       const id = byName.get(name) ?? byName.get(name.trim().toLowerCase());
-      if (!id) throw badRequest(`${field}[${i}]`, `"${name}" is neither the id nor the email of a user`);
+      if (!id) throw badRequest(`${field}[${i}]`, `"${name}" is not a member of this organization`);
       return id;
     };
     const added = add.map(resolve('add'));
@@ -158,8 +163,7 @@ export async function updateTeamMembers(ctx: Context, organizationId: string, te
     for (const id of added) if (!removed.has(id)) wanted.set(id, roles.get(id));
     for (const [id, role] of roles) if (!removed.has(id)) wanted.set(id, role);
     const wantedIds = [...wanted.keys()];
-    const members = await tx.member.findMany({ where: { organizationId, userId: { in: wantedIds } }, select: { userId: true } });
-    const inOrg = new Set(members.map((m) => m.userId));
+    const inOrg = new Set((await tx.member.findMany({ where: { organizationId, userId: { in: wantedIds } }, select: { userId: true } })).map((m) => m.userId));
     added.forEach((id, i) => {
       if (wanted.has(id) && !inOrg.has(id)) throw badRequest(`add[${i}]`, `"${add[i]}" is not a member of this organization`);
     });

@@ -1,15 +1,15 @@
 import type { Services } from '../../context.js';
 import type { Prisma, Space } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
-import { registerJobHandler } from '../../jobs/queue.js';
-import { placeAmongSiblings } from '../collections/positions.js';
-import { documentText, parseMarkdown } from '../content/markdown.js';
+import { IsolateLimitError, runIsolated } from '../../jobs/isolate.js';
+import type { JobDefinition } from '../../jobs/queue.js';
+import { placeAmongSiblings } from '../collections/siblings.js';
+import { documentText } from '../../document/index.js';
 import { reindexSpace } from '../content/search-index.js';
 import { canonicalJson, Content, ContentWriter, getBodies, putBody, type PageEntry } from '../content/store.js';
 import { shorten } from '../conversations/extract.js';
 import { wordCount } from '../conversations/text.js';
 import { insertSpace } from '../spaces/service.js';
-import { TranslatableMarkdown } from './segments.js';
 import { translatorFor, type Translator } from './translator.js';
 
 /**
@@ -45,20 +45,44 @@ interface TranslatedPage {
 /** A failure that retrying cannot fix. */
 class PermanentFailure extends Error {}
 
-registerJobHandler(RUN_JOB, async (payload: { translationId: string }, services, job) => {
+/**
+ * Parsing pages into texts and writing translations back run in a worker thread (./tasks.ts), off
+ * the event loop, within these limits per step; a run over them fails saying so (not retried).
+ */
+const TASKS = new URL('./tasks.ts', import.meta.url);
+const LIMITS = { timeoutMs: 120_000, memoryMb: 512 };
+
+async function isolated<T>(task: 'segmentBodies' | 'applyTranslations', input: unknown): Promise<T> {
   try {
-    await runTranslationNow(services, payload.translationId);
+    return await runIsolated<T>(TASKS, task, input, LIMITS);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const permanent = error instanceof PermanentFailure;
-    const last = permanent || job.attempts >= RUN_ATTEMPTS;
-    await services.db.prisma.translation.updateMany({
-      where: { id: payload.translationId },
-      data: last ? { status: 'failed', failureReason: message.slice(0, 1000) } : { status: 'pending', failureReason: `attempt ${job.attempts} of ${RUN_ATTEMPTS} failed, retrying: ${message}`.slice(0, 1000) },
-    });
-    if (!permanent) throw error;
+    if (error instanceof IsolateLimitError) {
+      throw new PermanentFailure(
+        `Translating (${task === 'segmentBodies' ? 'reading the pages' : 'writing the translated pages'}) ${error.message} (the limits are ${LIMITS.memoryMb} MB and ${LIMITS.timeoutMs / 1000} s): the space's pages are too large to translate in one run`,
+      );
+    }
+    throw error;
   }
-});
+}
+
+/** The job kind, listed in the module registry (src/modules/index.ts). */
+export const runJob: JobDefinition = {
+  kind: RUN_JOB,
+  handler: async (payload: { translationId: string }, services, job) => {
+    try {
+      await runTranslationNow(services, payload.translationId);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const permanent = error instanceof PermanentFailure;
+      const last = permanent || job.attempts >= RUN_ATTEMPTS;
+      await services.db.prisma.translation.updateMany({
+        where: { id: payload.translationId },
+        data: last ? { status: 'failed', failureReason: message.slice(0, 1000) } : { status: 'pending', failureReason: `attempt ${job.attempts} of ${RUN_ATTEMPTS} failed, retrying: ${message}`.slice(0, 1000) },
+      });
+      if (!permanent) throw error;
+    }
+  },
+};
 
 /** Runs one translation now (the job handler's work; tests call it through the queue). */
 export async function runTranslationNow(services: Services, translationId: string, translator: Translator | null = translatorFor(services.config)): Promise<void> {
@@ -93,10 +117,13 @@ export async function runTranslationNow(services: Services, translationId: strin
     if (item.title || item.description || item.body) work.push(item);
   }
   const bodies = await getBodies(prisma, work.filter((w) => w.body).map((w) => w.page.body!));
+  const withBody = work.filter((w) => w.body);
+  const segmented = withBody.length ? await isolated<{ texts: string[]; words: number }[]>('segmentBodies', { bodies: withBody.map((w) => bodies.get(w.page.body!) ?? '') }) : [];
+  const segments = new Map(withBody.map((w, i) => [w.page.id, { source: bodies.get(w.page.body!) ?? '', ...segmented[i]! }]));
   const texts: string[] = [];
   let words = 0;
   const plans = work.map((w) => {
-    const plan = { ...w, titleAt: -1, descriptionAt: -1, markdown: null as TranslatableMarkdown | null, bodyAt: -1 };
+    const plan = { ...w, titleAt: -1, descriptionAt: -1, markdown: null as { source: string; texts: string[]; words: number } | null, bodyAt: -1 };
     if (w.title) {
       plan.titleAt = texts.push(w.page.title) - 1;
       words += wordCount(w.page.title);
@@ -106,7 +133,7 @@ export async function runTranslationNow(services: Services, translationId: strin
       words += wordCount(w.page.description!);
     }
     if (w.body) {
-      const markdown = new TranslatableMarkdown(bodies.get(w.page.body!) ?? '');
+      const markdown = segments.get(w.page.id)!;
       plan.markdown = markdown;
       plan.bodyAt = texts.length;
       texts.push(...markdown.texts);
@@ -122,6 +149,13 @@ export async function runTranslationNow(services: Services, translationId: strin
       })
     : [];
   if (translated.length !== texts.length) throw new Error('the translator answered a different number of texts');
+  const toApply = plans.filter((p) => p.body && p.markdown);
+  const appliedList = toApply.length
+    ? await isolated<{ markdown: string; links: { href: string; text: string }[] }[]>('applyTranslations', {
+        items: toApply.map((p) => ({ source: p.markdown!.source, translated: translated.slice(p.bodyAt, p.bodyAt + p.markdown!.texts.length) })),
+      })
+    : [];
+  const applied = new Map(toApply.map((p, i) => [p.page.id, appliedList[i]!]));
 
   await prisma.$transaction(
     async (tx) => {
@@ -161,9 +195,9 @@ export async function runTranslationNow(services: Services, translationId: strin
         const description = plan?.description ? translated[plan.descriptionAt]!.trim() : page.description ? existing?.description : undefined;
         if (description) entry.description = description;
         if (page.type === 'document') {
-          if (plan?.body && plan.markdown) {
-            const markdown = plan.markdown.apply(translated.slice(plan.bodyAt, plan.bodyAt + plan.markdown.texts.length));
-            entry.body = await putBody(tx, markdown, parseMarkdown(markdown).links);
+          const result = plan?.body && plan.markdown ? applied.get(page.id) : undefined;
+          if (result) {
+            entry.body = await putBody(tx, result.markdown, result.links);
           } else entry.body = existing?.body ?? page.body;
         }
         const { updatedAt: _a, ...comparable } = entry;

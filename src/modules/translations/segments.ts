@@ -1,7 +1,7 @@
 /**
  * What of a Markdown page gets translated, and how the translation goes back in without touching
- * anything else. The page is parsed with the same Markdown parser as the content store (unified +
- * remark-parse with GFM and YAML front matter); only the `text` nodes of the tree are translated,
+ * anything else. The page is parsed with the same Markdown parser as the content store
+ * (src/document/processor.ts: remark-parse with GFM and YAML front matter); only the `text` nodes of the tree are translated,
  * and each is written back over its own source range, so everything else stays byte for byte:
  * front matter, code blocks and inline code, HTML, link and image URLs, link definitions,
  * reference labels, autolinks and bare URLs, tables, lists and every other piece of syntax.
@@ -17,13 +17,8 @@
  * - Not translated: image alt texts, and the text of links whose label is their URL.
  */
 import type * as M from 'mdast';
-import remarkFrontmatter from 'remark-frontmatter';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+import { markdownTree } from '../../document/index.js';
 import { wordCount } from '../conversations/text.js';
-
-const parser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).freeze();
 
 type Piece = { translate: true; lead: string; core: string; trail: string } | { translate: false; text: string };
 
@@ -62,7 +57,7 @@ export class TranslatableMarkdown {
   private readonly segments: Segment[] = [];
 
   constructor(readonly source: string) {
-    const root = parser.parse(source) as M.Root;
+    const root = markdownTree(source);
     const walk = (node: M.Nodes, inTable: boolean) => {
       if (SKIPPED.has(node.type)) return;
       if (node.type === 'link') {

@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { restEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { documentFromMarkdown } from '../content/markdown.js';
+import { documentFromMarkdown } from '../../document/index.js';
 import { OrganizationType } from '../orgs/organization.js';
 import {
   createTranslation,

@@ -6,11 +6,8 @@
  * `LECTERN_TRANSLATOR_API_KEY` (optional), `LECTERN_TRANSLATOR_TIMEOUT_MS` (per request, default 60 s).
  * Without a translator configured, runs fail with a reason saying so.
  */
-export interface TranslatorConfig {
-  url: string;
-  apiKey?: string;
-  timeoutMs: number;
-}
+// Its settings are part of the configuration: src/config.ts reads them and owns the type.
+import type { TranslatorConfig } from '../../config.js';
 
 export interface TranslationRequest {
   /** Language codes of the API (TranslationLanguage: `en`, `pt-br`, …). */

@@ -1,0 +1,19 @@
+/**
+ * The document mechanism: Markdown ↔ GitBook rich-text document conversion, text extraction,
+ * sections and links, size/nesting limits, the one configured Markdown parser, and parsing off the
+ * event loop for large bodies. It imports no module (only other mechanisms: errors, jobs); modules
+ * import it from here.
+ *
+ * - types.ts: the document model and what parsing yields
+ * - processor.ts: the unified/remark parser (GFM, YAML front matter)
+ * - limits.ts: size and nesting, checked before parsing
+ * - markdown.ts: Markdown → document, front matter, links, slugs
+ * - text.ts: plain text and sections of a document
+ * - markdown-offload.ts / markdown-task.ts: large bodies parsed in a worker thread
+ */
+export * from './types.js';
+export * from './processor.js';
+export * from './limits.js';
+export * from './markdown.js';
+export { documentText } from './text.js';
+export * from './markdown-offload.js';

@@ -1,0 +1,123 @@
+/**
+ * The module registry: every module's REST routes, GraphQL types, job kinds, per-request loaders and
+ * routes outside /v1, in one place. The mechanisms (src/rest, src/graphql, src/jobs, src/context.ts,
+ * src/app.ts's dispatch) import no module: `installModules()` hands them these lists. Adding an
+ * endpoint means touching its module folder and, for a new file of routes or types, one line here.
+ */
+import type { Database } from '../db/database.js';
+import type { User } from '../generated/prisma/client.js';
+import { useLoaders } from '../context.js';
+import { buildSchema } from '../graphql/schema.js';
+import type { HttpRoute } from '../http/routes.js';
+import { registerJobHandlers, type JobDefinition } from '../jobs/queue.js';
+import type { RestRoute } from '../rest/route.js';
+import { useRoutes } from '../rest/routes.js';
+
+// GraphQL: each module's Pothos type files. Pothos registers a type on the builder when its file is
+// loaded, so these imports are the list; installModules builds the schema after them.
+import './users/user.js';
+import './orgs/organization.js';
+import './orgs/member.js';
+import './collections/collection.js';
+import './spaces/space.js';
+import './content/revision.js';
+import './change-requests/change-request.js';
+import './links/links.js';
+import './search/search.js';
+import './comments/comment.js';
+import './teams/team.js';
+import './invites/invite.js';
+import './sso/provider.js';
+import './sites/types.js';
+import './openapi/spec.js';
+import './conversations/conversation.js';
+import './translations/translation.js';
+import './agent-instructions/agent-instructions.js';
+
+import { userRoutes } from './users/routes.js';
+import { organizationRoutes } from './orgs/routes.js';
+import { spaceRoutes } from './spaces/routes.js';
+import { collectionRoutes } from './collections/routes.js';
+import { contentRoutes } from './content/routes.js';
+import { changeRequestRoutes } from './change-requests/routes.js';
+import { linkRoutes } from './links/routes.js';
+import { searchRoutes } from './search/routes.js';
+import { commentRoutes } from './comments/routes.js';
+import { teamRoutes } from './teams/routes.js';
+import { inviteRoutes } from './invites/routes.js';
+import { ssoRoutes } from './sso/routes.js';
+import { siteRoutes } from './sites/routes.js';
+import { openAPIRoutes } from './openapi/routes.js';
+import { conversationRoutes } from './conversations/routes.js';
+import { translationRoutes } from './translations/routes.js';
+import { agentInstructionsRoutes } from './agent-instructions/routes.js';
+
+import { openAPIJob } from './openapi/jobs.js';
+import { analyseJob } from './conversations/analysis.js';
+import { runJob } from './translations/run.js';
+
+import { orgLoaders } from './orgs/loaders.js';
+import { spaceLoaders } from './spaces/loaders.js';
+import { collectionLoaders } from './collections/loaders.js';
+import { siteLoaders } from './sites/loaders.js';
+import { changeRequestLoaders } from './change-requests/loaders.js';
+
+import { filesHttpRoute } from './content/files-http.js';
+import { exportHttpRoute } from './change-requests/export-http.js';
+import { ssoHttpRoute } from './sso/http.js';
+import { openAPIHttpRoute } from './openapi/http.js';
+
+/** Every module's /v1 routes (the order is the REST adapter's matching order). */
+export const restRoutes: RestRoute[] = [
+  ...userRoutes,
+  ...organizationRoutes,
+  ...spaceRoutes,
+  ...collectionRoutes,
+  ...contentRoutes,
+  ...changeRequestRoutes,
+  ...linkRoutes,
+  ...searchRoutes,
+  ...commentRoutes,
+  ...teamRoutes,
+  ...inviteRoutes,
+  ...ssoRoutes,
+  ...siteRoutes,
+  ...openAPIRoutes,
+  ...conversationRoutes,
+  ...translationRoutes,
+  ...agentInstructionsRoutes,
+];
+
+/** Every background job kind the queue runs. */
+export const jobs: JobDefinition[] = [openAPIJob, analyseJob, runJob];
+
+/** The routes outside /v1 and /graphql: token-less downloads, SSO, OpenAPI texts. */
+export const httpRoutes: HttpRoute[] = [filesHttpRoute, exportHttpRoute, ssoHttpRoute, openAPIHttpRoute];
+
+/** The per-request dataloaders of `ctx.loaders` (made fresh for every GraphQL context). */
+function createLoaders(db: Database, caller: User) {
+  return {
+    ...orgLoaders(db, caller),
+    ...spaceLoaders(db),
+    ...collectionLoaders(db),
+    ...siteLoaders(db),
+    ...changeRequestLoaders(db.prisma),
+  };
+}
+
+declare module '../context.js' {
+  // The shape of ctx.loaders, declared here with the list that makes them.
+  interface Loaders extends ReturnType<typeof createLoaders> {}
+}
+
+let installed = false;
+
+/** Hands the lists to the mechanisms (once; the entry points call it before serving). */
+export function installModules() {
+  if (installed) return;
+  installed = true;
+  useRoutes(restRoutes);
+  registerJobHandlers(jobs);
+  useLoaders(createLoaders);
+  buildSchema();
+}

@@ -1,0 +1,53 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { rowsById, selectRows, type HotTable } from '../../src/db/rows.js';
+import type { Member } from '../../src/generated/prisma/client.js';
+import { setupHarness, type Harness } from '../support/harness.js';
+
+/**
+ * The hot-path loaders read rows with plain SQL instead of Prisma (src/db/rows.ts): the rows must be
+ * exactly what Prisma answers for the same ids — every field, every JS type (Date as UTC, jsonb,
+ * arrays, enums, nulls) — or resolvers would see different data depending on how a row was loaded.
+ */
+let h: Harness;
+let ids: Record<HotTable, string>;
+let ownerId: string;
+let orgId: string;
+
+beforeAll(async () => {
+  h = await setupHarness();
+  const world = await h.world();
+  ownerId = world.owner.id;
+  orgId = world.orgId;
+  const call = (method: string, path: string, body?: unknown) => h.call(method, path, { token: world.owner.token, body }).then((r) => r.body);
+  // Values that exercise each column type: json and nulls, arrays, fractional positions, dates with milliseconds.
+  await h.db.prisma.organization.update({ where: { id: orgId }, data: { emailDomains: ['acme.test', 'b.test'], defaultContent: { a: [1, 'x', null] }, hostname: 'docs.acme.test' } });
+  const collection = await call('POST', `/v1/orgs/${orgId}/collections`, { title: 'Guides' });
+  await h.db.prisma.collection.update({ where: { id: collection.id }, data: { description: 'All guides', position: 1.5 } });
+  const space = await call('POST', `/v1/orgs/${orgId}/spaces`, { title: 'Handbook', emoji: '1f4d8', parent: collection.id });
+  await h.db.prisma.space.update({ where: { id: space.id }, data: { gitSync: { repo: 'x/y', branch: 'main' }, deletedAt: new Date('2026-01-02T03:04:05.678Z'), language: 'fr' } });
+  const site = await call('POST', `/v1/orgs/${orgId}/sites`, { title: 'Docs' });
+  await h.db.prisma.site.update({ where: { id: site.id }, data: { adaptiveSchema: { type: 'object', properties: {} }, adaptiveSchemaUpdatedAt: new Date('2026-03-04T05:06:07.089Z') } });
+  const revision = (await h.db.prisma.space.findUniqueOrThrow({ where: { id: space.id } })).revisionId;
+  ids = { Organization: orgId, User: ownerId, Member: '', Space: space.id, Revision: revision, Collection: collection.id, Site: site.id };
+});
+
+describe('plain-SQL rows', () => {
+  const tables: Exclude<HotTable, 'Member'>[] = ['Organization', 'User', 'Space', 'Revision', 'Collection', 'Site'];
+  it.each(tables)('%s rows equal Prisma’s (fields, types, values)', async (table) => {
+    const delegate = (h.db.prisma as any)[table[0]!.toLowerCase() + table.slice(1)];
+    const viaPrisma = await delegate.findMany({ where: { id: { in: [ids[table], 'missing'] } } });
+    const viaSql = await rowsById<any>(h.db.pool, table)([ids[table], 'missing']);
+    expect(viaPrisma).toHaveLength(1);
+    expect(viaSql).toEqual(viaPrisma);
+    // toEqual would accept a string where a Date is expected only if both were strings: check the types too.
+    for (const [key, value] of Object.entries(viaPrisma[0])) expect(Object.prototype.toString.call(viaSql[0][key]), key).toBe(Object.prototype.toString.call(value));
+  });
+
+  it('Member rows equal Prisma’s, including a null role (guest) and a null lastSeenAt', async () => {
+    const viaPrisma = await h.db.prisma.member.findMany({ where: { organizationId: orgId }, orderBy: { userId: 'asc' } });
+    const viaSql = await selectRows<Member>(h.db.pool, 'SELECT * FROM "Member" WHERE "organizationId" = $1 ORDER BY "userId"', [orgId]);
+    expect(viaPrisma.some((m) => m.role === null)).toBe(true);
+    expect(viaSql).toEqual(viaPrisma);
+    expect(viaSql[0]!.joinedAt).toBeInstanceOf(Date);
+  });
+});

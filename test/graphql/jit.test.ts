@@ -1,0 +1,68 @@
+import { execute, parse } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../src/context.js';
+import { jitPaysOff } from '../../src/graphql/jit.js';
+import { schema } from '../../src/graphql/schema.js';
+import { createUrls } from '../../src/urls.js';
+import { BASE, setupHarness, type Harness } from '../support/harness.js';
+
+/**
+ * graphql-jit runs the operations that select a list (src/graphql/jit.ts). Which ones it takes, that
+ * bad variables still get graphql-js's messages, and that both executors give the same answer.
+ */
+let h: Harness;
+let world: Awaited<ReturnType<Harness['world']>>;
+beforeAll(async () => {
+  h = await setupHarness();
+  world = await h.world();
+  for (const title of ['One', 'Two', 'Three']) await h.call('POST', `/v1/orgs/${world.orgId}/spaces`, { token: world.owner.token, body: { title } });
+});
+
+const LIST = parse(`query($id: ID!, $limit: Int) { organization(id: $id) { title spaces(limit: $limit) { count items { id title permissions { edit } urls { app } } } } }`);
+const SINGLE = parse(`query($id: ID!) { organization(id: $id) { id title } }`);
+
+describe('graphql-jit', () => {
+  it('takes operations that select a list, leaves single objects and bad variables to graphql-js', () => {
+    expect(jitPaysOff({ schema, document: LIST, variableValues: { id: 'x', limit: 10 } })).toBe(true);
+    expect(jitPaysOff({ schema, document: SINGLE, variableValues: { id: 'x' } })).toBe(false);
+    expect(jitPaysOff({ schema, document: LIST, variableValues: { id: 'x', limit: 'ten' } })).toBe(false);
+  });
+
+  it('answers a bad variable of a list query with graphql-js’s message', async () => {
+    const res = await h.graphql(world.owner.token, `query($id: ID!, $limit: Int) { organization(id: $id) { spaces(limit: $limit) { count } } }`, { id: world.orgId, limit: 'ten' });
+    expect(res.body.errors[0].message).toBe('Variable "$limit" got invalid value "ten"; Int cannot represent non-integer value: "ten"');
+  });
+
+  it('gives the same answer as graphql-js, for the owner and for a reader', async () => {
+    const compiled = compileQuery(schema, LIST);
+    if (!isCompiledQuery(compiled)) throw new Error('did not compile');
+    for (const who of [world.owner, world.reader]) {
+      const caller = (await h.db.prisma.user.findUniqueOrThrow({ where: { id: who.id } }))!;
+      const context = () => createContext({ db: h.db, config: h.config, urls: createUrls(BASE) }, caller);
+      const variableValues = { id: world.orgId, limit: 2 };
+      const viaJit = await compiled.query(undefined, context(), variableValues);
+      const viaGraphqlJs = await execute({ schema, document: LIST, contextValue: context(), variableValues });
+      expect(viaJit.errors).toBeUndefined();
+      expect(JSON.parse(JSON.stringify(viaJit.data))).toEqual(JSON.parse(JSON.stringify(viaGraphqlJs.data)));
+      expect((viaJit.data as any).organization.spaces.items).toHaveLength(2);
+    }
+  });
+});
+
+describe('server-owned REST documents', () => {
+  it('are parsed and validated once at start: a REST request runs neither phase, a /graphql request does', async () => {
+    const { createApp } = await import('../../src/app.js');
+    const phases: string[] = [];
+    const app = createApp({ db: h.db, config: h.config, urls: createUrls(BASE) }, {
+      plugins: [{ onParse: () => void phases.push('parse'), onValidate: () => void phases.push('validate'), onExecute: () => void phases.push('execute') }],
+    });
+    const call = (path: string, init: RequestInit = {}) =>
+      app.fetch(new Request(`${BASE}${path}`, { ...init, headers: { authorization: `Bearer ${world.owner.token}`, 'content-type': 'application/json' } }));
+    for (let i = 0; i < 3; i++) expect((await call(`/v1/orgs/${world.orgId}/spaces`)).status).toBe(200);
+    expect(phases).toEqual(['execute', 'execute', 'execute']);
+    phases.length = 0;
+    expect((await call('/graphql', { method: 'POST', body: JSON.stringify({ query: '{ viewer { id } }' }) })).status).toBe(200);
+    expect(phases).toEqual(['parse', 'validate', 'execute']);
+  });
+});
