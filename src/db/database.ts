@@ -53,6 +53,7 @@ export function connect(target: PoolTarget, onClose: () => Promise<void> = async
     client.on('error', (error) => {
       if (!closing) console.error(`database connection lost: ${error.message}`);
     });
+    releaseWhenConnectionEnds(client);
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
       statements.count++;
@@ -72,6 +73,33 @@ export function connect(target: PoolTarget, onClose: () => Promise<void> = async
       await onClose();
     },
   };
+}
+
+/**
+ * Gives a checked-out connection back to the pool (as broken) when its connection ends, and makes
+ * a later release by its holder a no-op. Why: when the server goes away inside a Prisma
+ * transaction, Prisma's transaction manager sends ROLLBACK, which fails, and never calls the
+ * adapter's release (client-engine-runtime #closeTransaction): each outage leaked one connection
+ * for good, until the pool was exhausted and `pool.end()` waited forever.
+ */
+function releaseWhenConnectionEnds(client: pg.PoolClient) {
+  let release: ((err?: Error | boolean) => void) | undefined;
+  let checkedOut = false;
+  const releaseOnce = (err?: Error | boolean) => {
+    if (!checkedOut) return;
+    checkedOut = false;
+    release!(err);
+  };
+  // pg-pool assigns `client.release` on every checkout.
+  Object.defineProperty(client, 'release', {
+    configurable: true,
+    get: () => releaseOnce,
+    set: (fn: (err?: Error | boolean) => void) => {
+      release = fn;
+      checkedOut = true;
+    },
+  });
+  client.once('end', () => releaseOnce(new Error('connection ended')));
 }
 
 /** Opens the configured database: DATABASE_URL when set, else the embedded server in dataDir. */
