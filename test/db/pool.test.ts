@@ -21,8 +21,8 @@ describe('a connection lost inside a transaction', () => {
     for (let round = 0; round < 4; round++) {
       const failed = await db.prisma
         .$transaction(async (tx) => {
-          const [{ pid }] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
-          await h.db.pool.query('SELECT pg_terminate_backend($1)', [pid]);
+          const [backend] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+          await h.db.pool.query('SELECT pg_terminate_backend($1)', [backend!.pid]);
           await tx.$queryRaw`SELECT 1`;
         })
         .then(() => false, () => true);
