@@ -1,13 +1,12 @@
 import { ROLES } from '../../auth/roles.js';
-import { builder } from '../../graphql/builder.js';
+import { builder, type Model } from '../../graphql/builder.js';
 import { RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { UserType } from '../users/user.js';
 import { OrganizationType } from './organization.js';
 import { getMember, listMembers, removeMember, updateMemberRole } from './member-service.js';
-import { memberTeamCount } from '../teams/loaders.js';
 
-export const MemberType = builder.prismaObject('Member', {
+export const MemberType = builder.objectRef<Model<'Member'>>('Member').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'member' }),
     id: t.exposeID('userId'),
@@ -21,7 +20,6 @@ export const MemberType = builder.prismaObject('Member', {
       description: 'Live spaces of the organization this member reaches through their role (guests: none)',
       resolve: (m, _a, ctx) => (m.role == null ? 0 : ctx.loaders.organizationSpaceCount.load(m.organizationId)),
     }),
-    teams: t.int({ description: 'Teams of the organization the member is in', resolve: (m, _a, ctx) => memberTeamCount(ctx, m.organizationId, m.userId) }),
   }),
 });
 

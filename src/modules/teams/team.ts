@@ -1,9 +1,9 @@
-import { builder } from '../../graphql/builder.js';
+import { builder, type Model } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import type { Member } from '../../generated/prisma/client.js';
 import { OrganizationType } from '../orgs/organization.js';
 import { MemberType } from '../orgs/member.js';
-import { teamLoaders } from './loaders.js';
+import { memberTeamCount, teamLoaders } from './loaders.js';
 import {
   createTeam,
   deleteTeam,
@@ -30,7 +30,13 @@ const TeamPermissions = builder.objectRef<{ admin: boolean; view: boolean }>('Te
   }),
 });
 
-export const TeamType = builder.prismaObject('Team', {
+// Teams are built on organizations' members, so the count of a member's teams is added here onto
+// orgs' Member type (orgs does not know about teams).
+builder.objectField(MemberType, 'teams', (t) =>
+  t.int({ description: 'Teams of the organization the member is in', resolve: (m, _a, ctx) => memberTeamCount(ctx, m.organizationId, m.userId) }),
+);
+
+export const TeamType = builder.objectRef<Model<'Team'>>('Team').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'team' }),
     id: t.exposeID('id'),
