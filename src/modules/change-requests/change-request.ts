@@ -1,5 +1,5 @@
 import type { ArgBuilder, SchemaTypes } from '@pothos/core';
-import { builder } from '../../graphql/builder.js';
+import { builder, type Model } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import type { ChangeRequest } from '../../generated/prisma/client.js';
 import { UserType } from '../users/user.js';
@@ -21,13 +21,13 @@ import {
   writeSpaceContent,
 } from './service.js';
 import { createPdfExport } from './exports.js';
-import { applyTemplate, TEMPLATES } from '../content/templates.js';
+import { applyTemplate, TEMPLATES } from './templates.js';
 
 const ChangeRequestUrls = builder.objectRef<{ app: string; location: string }>('ChangeRequestUrls').implement({
   fields: (t) => ({ app: t.exposeString('app'), location: t.exposeString('location') }),
 });
 
-export const ChangeRequestType = builder.prismaObject('ChangeRequest', {
+export const ChangeRequestType = builder.objectRef<Model<'ChangeRequest'>>('ChangeRequest').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'change-request' }),
     id: t.exposeID('id'),

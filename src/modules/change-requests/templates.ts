@@ -1,14 +1,15 @@
 import type { Context } from '../../context.js';
 import { requireSpace } from '../../auth/permissions.js';
 import { badRequest } from '../../errors.js';
-import { writeChangeRequestContent, writeSpaceContent } from '../change-requests/service.js';
-import type { ContentChange } from './changes.js';
+import type { ContentChange } from '../content/changes.js';
+import { writeChangeRequestContent, writeSpaceContent } from './service.js';
 
 /**
  * Space templates: a small fixed set, each a batch of pages inserted at the end of the top level.
  * Applying one is an ordinary write: to a change request when one is named, else live to main
  * (which only a space in `live` edit mode allows). Template params (`contentRefs`) are accepted;
- * none of these templates has a slot for one.
+ * none of these templates has a slot for one. Applying one writes through change requests' service,
+ * so templates live here rather than in content.
  */
 export const TEMPLATES: Record<string, { title: string; pages: { title: string; description?: string; emoji?: string; markdown: string }[] }> = {
   'getting-started': {
