@@ -10,7 +10,7 @@ import { Content, getObjects, type FileEntry } from './store.js';
 import { signedFileUrl } from '../../file-urls.js';
 import { serverKeys, type ServerKeys } from '../../secrets.js';
 import { buildTree, flatten, resolveRelativeLink, type PageNode } from './tree.js';
-import { resolveDocumentRefs, type LinkEnv } from '../links/refs.js';
+import { resolveDocumentRefs, type LinkEnv } from './link-targets.js';
 
 /** The content a read is about: a space's main revision, or a change request's head. */
 export interface ContentView {
@@ -95,7 +95,7 @@ const DEFAULT_LAYOUT = {
 
 /**
  * The GitBook JSON of a page, and of its children (without bodies unless asked). With `links`,
- * documents carry page/file references for their links into the revision (see links/refs.ts).
+ * documents carry page/file references for their links into the revision (see link-targets.ts).
  */
 export function pageJson(
   ctx: Context,

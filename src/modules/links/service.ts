@@ -6,7 +6,7 @@ import { serverKeys } from '../../secrets.js';
 import { bodiesOf, fileJson, pageJson, pageTree, viewOf, type ContentView } from '../content/service.js';
 import type { FileEntry } from '../content/store.js';
 import { flatten, type PageNode } from '../content/tree.js';
-import { resolveHref, type LinkEnv, type LinkStatus } from './refs.js';
+import { resolveHref, type LinkEnv, type LinkStatus } from '../content/link-targets.js';
 
 /**
  * The links of a revision, GitBook's "content references": every link of every page, grouped by

@@ -1,10 +1,11 @@
-import type { FileEntry } from '../content/store.js';
-import { resolveRelativeLink, type PageNode } from '../content/tree.js';
+import type { FileEntry } from './store.js';
+import { resolveRelativeLink, type PageNode } from './tree.js';
 
 /**
  * What a link's href points at, seen from one page of one revision. Pure (no I/O): the links
  * listings classify every indexed link with it, and page documents turn their link and image
- * references into page/file references with it.
+ * references into page/file references with it. It reads only a revision's pages and files, so it
+ * lives with them in content; the links module builds on it.
  */
 export type LinkStatus = 'ok' | 'broken' | 'in-app';
 
