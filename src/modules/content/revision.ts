@@ -1,7 +1,6 @@
 import { builder } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { SpaceType } from '../spaces/space.js';
-import { fileById, fileJson, listFiles, pageById, pagesJson, revisionJson, spaceContent, type ContentView, type Format } from './service.js';
+import { fileById, fileJson, listFiles, pageById, pagesJson, revisionJson, type ContentView, type Format } from './service.js';
 
 /**
  * A revision as GraphQL shows it. The page tree is recursive to any depth, which a GraphQL
@@ -72,7 +71,3 @@ RevisionType.implement({
     rest: t.field({ type: 'JSON', description: 'The whole revision in the GitBook REST shape', resolve: (v, _a, ctx) => revisionJson(ctx, v) }),
   }),
 });
-
-builder.objectField(SpaceType, 'content', (t) =>
-  t.field({ type: RevisionType, description: "The space's main content (its current revision)", resolve: (space, _a, ctx) => spaceContent(ctx, space.id) }),
-);

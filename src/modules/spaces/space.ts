@@ -1,4 +1,4 @@
-import { builder } from '../../graphql/builder.js';
+import { builder, type Model } from '../../graphql/builder.js';
 import { ContentVisibilityEnum, DefaultLevelEnum, SpaceEditModeEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { spacePermissions, spaceRole } from '../../auth/permissions.js';
@@ -6,6 +6,8 @@ import { OrganizationType } from '../orgs/organization.js';
 import { CollectionType } from '../collections/collection.js';
 import { ContentPositionInput } from '../collections/position-input.js';
 import { listCollectionSpaces } from '../collections/service.js';
+import { RevisionType } from '../content/revision.js';
+import { spaceContent } from '../content/service.js';
 import {
   createSpace,
   deleteSpace,
@@ -50,7 +52,7 @@ const SpacePermissions = builder.objectRef<ReturnType<typeof spacePermissions>>(
   }),
 });
 
-export const SpaceType = builder.prismaObject('Space', {
+export const SpaceType = builder.objectRef<Model<'Space'>>('Space').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'space' }),
     id: t.exposeID('id'),
@@ -102,6 +104,12 @@ builder.objectField(OrganizationType, 'spaces', (t) =>
 
 builder.objectField(CollectionType, 'spaces', (t) =>
   t.field({ type: SpaceList, args: pageArgs(t), resolve: (collection, args, ctx) => listCollectionSpaces(ctx, collection.id, args) }),
+);
+
+// A space's content is content's revision type; spaces stand on content (they create, copy and
+// purge it), so the field is added here.
+builder.objectField(SpaceType, 'content', (t) =>
+  t.field({ type: RevisionType, description: "The space's main content (its current revision)", resolve: (space, _a, ctx) => spaceContent(ctx, space.id) }),
 );
 
 builder.queryField('space', (t) =>
