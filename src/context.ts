@@ -20,31 +20,16 @@ export interface Session {
 
 export const ORDINARY_SESSION: Session = { ssoOrganizationId: null };
 
-/** The per-request GraphQL context: the caller and their own dataloaders. */
+/**
+ * The per-request GraphQL context: the caller and the services. Its dataloaders are not in it: each
+ * module makes its own on first use with `perRequest` (src/loaders.ts), keyed by this object.
+ */
 export interface Context extends Services {
   prisma: PrismaClient;
   caller: User;
   session: Session;
-  loaders: Loaders;
-}
-
-/**
- * The modules' per-request dataloaders (made fresh for every context). Empty here: the module
- * registry (src/modules/index.ts) declares their shape and hands over the factory that makes them.
- */
-export interface Loaders {}
-
-export type LoaderFactory = (db: Database, caller: User) => Loaders;
-
-let createLoaders: LoaderFactory = () => {
-  throw new Error('no loaders: the module registry was not installed (installModules in src/modules/index.ts)');
-};
-
-/** Called by the module registry when it is installed. */
-export function useLoaders(factory: LoaderFactory) {
-  createLoaders = factory;
 }
 
 export function createContext(services: Services, caller: User, session: Session = ORDINARY_SESSION): Context {
-  return { ...services, prisma: services.db.prisma, caller, session, loaders: createLoaders(services.db, caller) };
+  return { ...services, prisma: services.db.prisma, caller, session };
 }

@@ -18,8 +18,9 @@ export function batched<K, V>(fetch: (keys: K[]) => Promise<Map<K, V>>, fallback
 }
 
 /**
- * A value made once per request (per GraphQL context): for loaders and memos that need the caller's
- * context (their rights) and so cannot be built with the plain loaders.
+ * A value made once per request (per GraphQL context), on first use: how every module makes its
+ * dataloaders and memos (in its loaders.ts), so nothing central lists them. Keyed by the context
+ * object, so a copy of the context (`{ ...ctx, prisma: tx }`) starts with fresh ones.
  */
 export function perRequest<C extends object, T>(make: (ctx: C) => T): (ctx: C) => T {
   const made = new WeakMap<C, T>();

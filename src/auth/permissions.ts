@@ -4,6 +4,7 @@ import { perRequest } from '../loaders.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Collection, Member, Organization, Site, Space } from '../generated/prisma/client.js';
 import { atLeast, higher, isRole, type RoleName } from './roles.js';
+import { accessRows } from './access-rows.js';
 
 /**
  * The one permission module. Every `permissions` object and every guard is computed here.
@@ -19,7 +20,7 @@ import { atLeast, higher, isRole, type RoleName } from './roles.js';
  */
 
 async function activeMembership(ctx: Context, organizationId: string): Promise<Member | null> {
-  const member = await ctx.loaders.callerMembership.load(organizationId);
+  const member = await accessRows(ctx).callerMembership.load(organizationId);
   if (!member || member.disabled) return null;
   return (await ssoBarrier(ctx, organizationId, member)) ? null : member;
 }
@@ -37,13 +38,13 @@ export async function ssoBarrier(ctx: Context, organizationId: string, member: P
   const scope = ctx.session.ssoOrganizationId;
   if (scope !== null) return scope === organizationId ? null : 'other-organization';
   if (member.role === 'admin') return null;
-  const org = await ctx.loaders.organization.load(organizationId);
+  const org = await accessRows(ctx).organization.load(organizationId);
   return org?.sso ? 'sso-required' : null;
 }
 
 /** What a caller who cannot see a resource of an organization gets: 404, or 403 when only single sign-on stands in the way. */
 async function hidden(ctx: Context, organizationId: string, what: string) {
-  const member = await ctx.loaders.callerMembership.load(organizationId);
+  const member = await accessRows(ctx).callerMembership.load(organizationId);
   if (member && !member.disabled && (await ssoBarrier(ctx, organizationId, member)) === 'sso-required') {
     return forbidden(
       `This organization requires single sign-on: sign in through its identity provider (GET /v1/orgs/${organizationId}/sso lists the start URLs)`,
@@ -62,7 +63,7 @@ async function inheritedLevel(ctx: Context, level: string | null, parentId: stri
   if (level === null) return null;
   if (isRole(level)) return level;
   if (!parentId) return memberRole;
-  const parent = await ctx.loaders.collection.load(parentId);
+  const parent = await accessRows(ctx).collection.load(parentId);
   if (!parent) return memberRole;
   return inheritedLevel(ctx, parent.defaultLevel, parent.parentId, memberRole);
 }
@@ -89,7 +90,7 @@ export async function canReadSpace(ctx: Context, space: Space): Promise<boolean>
 
 /** The organization, if the caller is a member with at least `min` (any member, guests included, for 'member'). */
 export async function requireOrg(ctx: Context, organizationId: string, min: RoleName | 'member' = 'member'): Promise<Organization> {
-  const [org, member] = await Promise.all([ctx.loaders.organization.load(organizationId), activeMembership(ctx, organizationId)]);
+  const [org, member] = await Promise.all([accessRows(ctx).organization.load(organizationId), activeMembership(ctx, organizationId)]);
   if (!org) throw notFound('Organization');
   if (!member) throw await hidden(ctx, organizationId, 'Organization');
   if (min !== 'member' && !atLeast(member.role as RoleName | null, min)) {
@@ -99,7 +100,7 @@ export async function requireOrg(ctx: Context, organizationId: string, min: Role
 }
 
 export async function requireCollection(ctx: Context, collectionId: string, min: RoleName = 'read'): Promise<Collection> {
-  const collection = await ctx.loaders.collection.load(collectionId);
+  const collection = await accessRows(ctx).collection.load(collectionId);
   if (!collection) throw notFound('Collection');
   const role = await collectionRole(ctx, collection);
   if (!role) throw await hidden(ctx, collection.organizationId, 'Collection');
@@ -109,7 +110,7 @@ export async function requireCollection(ctx: Context, collectionId: string, min:
 
 /** A space the caller can see (deleted ones only with `deleted: true`), with at least `min`. */
 export async function requireSpace(ctx: Context, spaceId: string, min: RoleName = 'read', opts: { deleted?: boolean } = {}): Promise<Space> {
-  const space = await ctx.loaders.space.load(spaceId);
+  const space = await accessRows(ctx).space.load(spaceId);
   if (!space || (space.deletedAt && !opts.deleted) || (!space.deletedAt && opts.deleted)) throw notFound('Space');
   const role = await spaceRole(ctx, space);
   if (!role) throw await hidden(ctx, space.organizationId, 'Space');
@@ -129,7 +130,7 @@ export const SITE_WRITE_ROLE: RoleName = 'create';
 
 export async function requireSite(ctx: Context, organizationId: string, siteId: string, action: 'read' | 'write' = 'read'): Promise<Site> {
   await requireOrg(ctx, organizationId);
-  const site = await ctx.loaders.site.load(siteId);
+  const site = await accessRows(ctx).site.load(siteId);
   if (!site || site.organizationId !== organizationId) throw notFound('Site');
   if (action === 'write') await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
   return site;
@@ -254,7 +255,7 @@ async function computeVisibleFilter(ctx: Context, organizationId: string) {
   if (role === 'admin') return { spaces: {}, collections: {} };
   if (role == null) return { spaces: publicSpace, collections: { id: { in: [] as string[] } } };
   const collections = await ctx.prisma.collection.findMany({ where: { organizationId } });
-  for (const c of collections) ctx.loaders.collection.prime(c.id, c);
+  for (const c of collections) accessRows(ctx).collection.prime(c.id, c);
   const visible: string[] = [];
   for (const c of collections) if (await inheritedLevel(ctx, c.defaultLevel, c.parentId, role)) visible.push(c.id);
   return {

@@ -1,12 +1,10 @@
 /**
- * The module registry: every module's REST routes, GraphQL types, job kinds, per-request loaders and
- * routes outside /v1, in one place. The mechanisms (src/rest, src/graphql, src/jobs, src/context.ts,
- * src/app.ts's dispatch) import no module: `installModules()` hands them these lists. Adding an
- * endpoint means touching its module folder and, for a new file of routes or types, one line here.
+ * The module registry: every module's REST routes, GraphQL types, job kinds and routes outside /v1,
+ * in one place (per-request loaders are not listed: each module makes its own with `perRequest`).
+ * The mechanisms (src/rest, src/graphql, src/jobs, src/app.ts's dispatch) import no module:
+ * `installModules()` hands them these lists. Adding an endpoint means touching its module folder
+ * and, for a new file of routes or types, one line here.
  */
-import type { Database } from '../db/database.js';
-import type { User } from '../generated/prisma/client.js';
-import { useLoaders } from '../context.js';
 import { buildSchema } from '../graphql/schema.js';
 import type { HttpRoute } from '../http/routes.js';
 import { registerJobHandlers, type JobDefinition } from '../jobs/queue.js';
@@ -56,12 +54,6 @@ import { openAPIJob } from './openapi/jobs.js';
 import { analyseJob } from './conversations/analysis.js';
 import { runJob } from './translations/run.js';
 
-import { orgLoaders } from './orgs/loaders.js';
-import { spaceLoaders } from './spaces/loaders.js';
-import { collectionLoaders } from './collections/loaders.js';
-import { siteLoaders } from './sites/loaders.js';
-import { changeRequestLoaders } from './change-requests/loaders.js';
-
 import { filesHttpRoute } from './content/files-http.js';
 import { exportHttpRoute } from './change-requests/export-http.js';
 import { ssoHttpRoute } from './sso/http.js';
@@ -94,22 +86,6 @@ export const jobs: JobDefinition[] = [openAPIJob, analyseJob, runJob];
 /** The routes outside /v1 and /graphql: token-less downloads, SSO, OpenAPI texts. */
 export const httpRoutes: HttpRoute[] = [filesHttpRoute, exportHttpRoute, ssoHttpRoute, openAPIHttpRoute];
 
-/** The per-request dataloaders of `ctx.loaders` (made fresh for every GraphQL context). */
-function createLoaders(db: Database, caller: User) {
-  return {
-    ...orgLoaders(db, caller),
-    ...spaceLoaders(db),
-    ...collectionLoaders(db),
-    ...siteLoaders(db),
-    ...changeRequestLoaders(db.prisma),
-  };
-}
-
-declare module '../context.js' {
-  // The shape of ctx.loaders, declared here with the list that makes them.
-  interface Loaders extends ReturnType<typeof createLoaders> {}
-}
-
 let installed = false;
 
 /** Hands the lists to the mechanisms (once; the entry points call it before serving). */
@@ -118,6 +94,5 @@ export function installModules() {
   installed = true;
   useRoutes(restRoutes);
   registerJobHandlers(jobs);
-  useLoaders(createLoaders);
   buildSchema();
 }

@@ -22,6 +22,9 @@ import {
 } from './service.js';
 import { createPdfExport } from './exports.js';
 import { applyTemplate, TEMPLATES } from './templates.js';
+import { userLoaders } from '../users/loaders.js';
+import { changeRequestLoaders } from './loaders.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 const ChangeRequestUrls = builder.objectRef<{ app: string; location: string }>('ChangeRequestUrls').implement({
   fields: (t) => ({ app: t.exposeString('app'), location: t.exposeString('location') }),
@@ -37,7 +40,7 @@ export const ChangeRequestType = builder.objectRef<Model<'ChangeRequest'>>('Chan
     description: t.field({ type: 'JSON', nullable: true, resolve: (cr) => cr.description }),
     createdBy: t.field({
       type: UserType,
-      resolve: async (cr, _a, ctx) => (cr.createdById ? await ctx.loaders.user.load(cr.createdById) : null) ?? ctx.caller,
+      resolve: async (cr, _a, ctx) => (cr.createdById ? await userLoaders(ctx).user.load(cr.createdById) : null) ?? ctx.caller,
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -48,11 +51,11 @@ export const ChangeRequestType = builder.objectRef<Model<'ChangeRequest'>>('Chan
     revisionMerged: t.exposeString('revisionMerged', { nullable: true }),
     comments: t.int({
       description: 'Open comments',
-      resolve: (cr, _a, ctx) => ctx.loaders.changeRequestOpenComments.load(cr.id),
+      resolve: (cr, _a, ctx) => changeRequestLoaders(ctx).openComments.load(cr.id),
     }),
     outdated: t.boolean({
       description: 'True when main moved since it last merged main in',
-      resolve: async (cr, _a, ctx) => cr.status !== 'merged' && (await ctx.loaders.space.load(cr.spaceId))?.revisionId !== cr.revisionMergedAncestor,
+      resolve: async (cr, _a, ctx) => cr.status !== 'merged' && (await accessRows(ctx).space.load(cr.spaceId))?.revisionId !== cr.revisionMergedAncestor,
     }),
     conversationsIssuesCluster: t.exposeString('conversationsIssuesCluster', { nullable: true }),
     urls: t.field({ type: ChangeRequestUrls, resolve: (cr, _a, ctx) => ctx.urls.changeRequest(cr.spaceId, cr.id, cr.number) }),
@@ -109,7 +112,7 @@ const ChangeRequestReviewType = builder.objectRef<Review>('ChangeRequestReview')
     object: t.string({ resolve: () => 'change-request-review' }),
     id: t.id({ resolve: ({ review }) => `${review.changeRequestId}-${review.userId}` }),
     revision: t.string({ description: 'The revision reviewed', resolve: ({ review }) => review.revisionId }),
-    reviewer: t.field({ type: UserType, resolve: async ({ review }, _a, ctx) => (await ctx.loaders.user.load(review.userId)) ?? ctx.caller }),
+    reviewer: t.field({ type: UserType, resolve: async ({ review }, _a, ctx) => (await userLoaders(ctx).user.load(review.userId)) ?? ctx.caller }),
     status: t.string({ resolve: ({ review }) => review.status }),
     outdated: t.boolean({ description: 'True once the change request moved past the reviewed revision', resolve: ({ review, changeRequest }) => review.revisionId !== changeRequest.revisionId }),
     createdAt: t.field({ type: 'DateTime', resolve: ({ review }) => review.createdAt }),

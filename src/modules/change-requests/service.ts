@@ -11,6 +11,7 @@ import { mergeContents, type MergeConflict } from '../content/merge.js';
 import { Content, ContentWriter, type PageEntry } from '../content/store.js';
 import { uniqueSlug } from '../content/tree.js';
 import { reindexSpace } from '../content/search-index.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 type Tx = Prisma.TransactionClient;
 export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
@@ -178,7 +179,7 @@ function conflictError(conflicts: MergeConflict[]) {
 async function effectiveMergeRules(ctx: Context, space: Space) {
   const rules = space.mergeRules as { type: string; rules?: { rule: string; users?: string[] }[] };
   if (rules.type !== 'inherit') return rules;
-  const org = await ctx.loaders.organization.load(space.organizationId);
+  const org = await accessRows(ctx).organization.load(space.organizationId);
   return (org?.mergeRules ?? { type: 'none' }) as typeof rules;
 }
 
@@ -267,7 +268,7 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
     },
     { timeout: 60_000 },
   );
-  ctx.loaders.space.clear(spaceId);
+  accessRows(ctx).space.clear(spaceId);
   return { revision: result, result: 'merge' as const };
 }
 
@@ -348,7 +349,7 @@ export async function writeSpaceContent(ctx: Context, spaceId: string, changes: 
     },
     { timeout: 60_000 },
   );
-  ctx.loaders.space.clear(spaceId);
+  accessRows(ctx).space.clear(spaceId);
   return result;
 }
 

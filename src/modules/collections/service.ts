@@ -9,6 +9,7 @@ import { groupBy, perRequest } from '../../loaders.js';
 import { paginate, paginateArray, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { placeAmongSiblings, type ContentPosition } from './siblings.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 const ORDER = [{ position: 'asc' as const }, { id: 'asc' as const }];
 
@@ -54,7 +55,7 @@ export async function updateCollection(
   if (input.description !== undefined) data.description = input.description === null ? null : check.text('description', input.description, { max: 100 });
   if (input.defaultLevel !== undefined) data.defaultLevel = input.defaultLevel;
   const updated = await ctx.prisma.collection.update({ where: { id }, data });
-  ctx.loaders.collection.clear(id).prime(id, updated);
+  accessRows(ctx).collection.clear(id).prime(id, updated);
   return updated;
 }
 
@@ -72,7 +73,7 @@ async function subtree(tx: Pick<Context['prisma'], 'collection'>, root: Collecti
  * Returns false when there was no such collection.
  */
 export async function deleteCollection(ctx: Context, id: string) {
-  const existing = await ctx.loaders.collection.load(id);
+  const existing = await accessRows(ctx).collection.load(id);
   if (!existing) return false;
   // A collection the caller cannot see answers like a missing one (204, nothing changed), not 404:
   // no oracle for ids of other organizations. Who can see it gets 403s as usual.
@@ -87,7 +88,7 @@ export async function deleteCollection(ctx: Context, id: string) {
     await tx.space.updateMany({ where: { parentId: { in: ids } }, data: { parentId: null } });
     await tx.collection.deleteMany({ where: { id: { in: ids } } });
   });
-  ctx.loaders.collection.clear(id);
+  accessRows(ctx).collection.clear(id);
   return true;
 }
 
@@ -137,7 +138,7 @@ function childrenLoader<T extends { parentId: string | null }>(
   return perRequest(
     (ctx: Context) =>
       new DataLoader<string, T[]>(async (ids) => {
-        const collections = (await Promise.all(ids.map((id) => ctx.loaders.collection.load(id)))).filter((c) => c !== null);
+        const collections = (await Promise.all(ids.map((id) => accessRows(ctx).collection.load(id)))).filter((c) => c !== null);
         const byOrg = groupBy(collections, (c) => c.organizationId);
         const rows = (await Promise.all([...byOrg].map(([organizationId, cs]) => fetch(ctx, { organizationId, parentIds: cs.map((c) => c.id) })))).flat();
         const byParent = groupBy(rows, (r) => r.parentId);

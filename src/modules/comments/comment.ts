@@ -23,6 +23,7 @@ import {
   updateComment,
   updateReply,
 } from './service.js';
+import { userLoaders } from '../users/loaders.js';
 
 const CommentStatusEnum = builder.enumType('CommentStatus', { values: COMMENT_STATUSES });
 const CommentStatusFilterEnum = builder.enumType('CommentStatusFilter', {
@@ -32,7 +33,7 @@ const CommentStatusFilterEnum = builder.enumType('CommentStatusFilter', {
 const CommentListOrderEnum = builder.enumType('CommentListOrder', { description: 'By posting time: desc (newest first, default) or asc', values: ['asc', 'desc'] as const });
 
 async function userOf(ctx: Context, id: string) {
-  const user = await ctx.loaders.user.load(id);
+  const user = await userLoaders(ctx).user.load(id);
   // Users are never deleted, so an author always exists.
   if (!user) throw new Error(`user ${id} of a comment not found`);
   return user;

@@ -4,6 +4,7 @@ import { spaceRole } from '../../auth/permissions.js';
 import type { RoleName } from '../../auth/roles.js';
 import type { Comment, CommentReaction, CommentReplyReaction } from '../../generated/prisma/client.js';
 import { byId, groupBy, perRequest } from '../../loaders.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 /** One user's replies in a thread: how many, and when they last replied or edited a reply. */
 export interface Replier {
@@ -52,7 +53,7 @@ export const commentLoaders = perRequest((ctx: Context) => ({
   role: new DataLoader<string, RoleName | null>((spaceIds) =>
     Promise.all(
       spaceIds.map(async (id) => {
-        const space = await ctx.loaders.space.load(id);
+        const space = await accessRows(ctx).space.load(id);
         return space ? spaceRole(ctx, space) : null;
       }),
     ),

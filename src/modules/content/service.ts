@@ -11,6 +11,7 @@ import { signedFileUrl } from '../../file-urls.js';
 import { serverKeys, type ServerKeys } from '../../secrets.js';
 import { buildTree, flatten, resolveRelativeLink, type PageNode } from './tree.js';
 import { resolveDocumentRefs, type LinkEnv } from './link-targets.js';
+import { contentLoaders } from './loaders.js';
 
 /** The content a read is about: a space's main revision, or a change request's head. */
 export interface ContentView {
@@ -57,7 +58,7 @@ export function loadContent(ctx: Context, manifest: string): Promise<Content> {
 }
 
 export async function requireRevision(ctx: Context, spaceId: string, revisionId: string): Promise<Revision> {
-  const revision = await ctx.loaders.revision.load(revisionId);
+  const revision = await contentLoaders(ctx).revision.load(revisionId);
   if (!revision || revision.spaceId !== spaceId) throw notFound('Revision');
   return revision;
 }

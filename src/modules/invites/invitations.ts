@@ -4,6 +4,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import type { RoleName } from '../../auth/roles.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 /**
  * Invitations of existing accounts (Lectern's addition to the official email invites): an admin's
@@ -67,7 +68,7 @@ export async function acceptInvitation(ctx: Context, organizationId: string): Pr
       await tx.member.create({ data: { organizationId, userId: ctx.caller.id, role: invitation.role, sso: invitation.sso, ssoConsentAt: now } });
     }
   });
-  ctx.loaders.callerMembership.clear(organizationId);
+  accessRows(ctx).callerMembership.clear(organizationId);
   return true;
 }
 

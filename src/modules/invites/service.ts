@@ -9,6 +9,7 @@ import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { inviteAccounts } from './invitations.js';
 import { assertMayJoin } from '../orgs/joining.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 /**
  * Invitations to an organization.
@@ -111,7 +112,7 @@ export async function deleteInviteLink(ctx: Context, organizationId: string, inv
  */
 export async function joinWithInviteLink(ctx: Context, organizationId: string, inviteId: string) {
   const [org, invite] = await Promise.all([
-    ctx.loaders.organization.load(organizationId),
+    accessRows(ctx).organization.load(organizationId),
     ctx.prisma.inviteLink.findFirst({ where: { id: hashSecret(inviteId), organizationId } }),
   ]);
   if (!org || !invite) throw notFound('Invite');
@@ -130,7 +131,7 @@ export async function joinWithInviteLink(ctx: Context, organizationId: string, i
       await tx.member.update({ where: { organizationId_userId: { organizationId, userId: ctx.caller.id } }, data: { role: raised } });
     }
   });
-  ctx.loaders.callerMembership.clear(organizationId);
+  accessRows(ctx).callerMembership.clear(organizationId);
   return true;
 }
 

@@ -10,6 +10,7 @@ import { viewOf } from '../content/service.js';
 import { OrganizationType } from '../orgs/organization.js';
 import { SpaceType } from '../spaces/space.js';
 import { listFileBacklinks, listLinks, listPageBacklinks, listPageLinks, type LinkListing, type LinkStats, type LocationJson, type UsageJson } from './service.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 /**
  * Links of a revision (GitBook's content references). Locations here carry the page, file or URL;
@@ -122,6 +123,6 @@ builder.objectField(SpaceType, 'owningOrganization', (t) =>
   t.field({
     type: OrganizationType,
     description: 'The organization owning the space, as an object (`organization` is its id)',
-    resolve: async (space, _a, ctx) => (await ctx.loaders.organization.load(space.organizationId)) ?? Promise.reject(notFound('Organization')),
+    resolve: async (space, _a, ctx) => (await accessRows(ctx).organization.load(space.organizationId)) ?? Promise.reject(notFound('Organization')),
   }),
 );

@@ -4,10 +4,11 @@ import type { RoleName } from '../../auth/roles.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Member, Prisma } from '../../generated/prisma/client.js';
 import { paginate, type PageArgs } from '../../pagination.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 async function requireListMembers(ctx: Context, organizationId: string) {
   await requireOrg(ctx, organizationId);
-  const me = await ctx.loaders.callerMembership.load(organizationId);
+  const me = await accessRows(ctx).callerMembership.load(organizationId);
   if (me?.role == null) throw forbidden('Guests cannot list the members of an organization');
 }
 

@@ -5,20 +5,22 @@ import { listOf, pageArgs } from '../../graphql/lists.js';
 import { UserType } from '../users/user.js';
 import { OrganizationType } from './organization.js';
 import { getMember, listMembers, removeMember, updateMemberRole } from './member-service.js';
+import { userLoaders } from '../users/loaders.js';
+import { orgLoaders } from './loaders.js';
 
 export const MemberType = builder.objectRef<Model<'Member'>>('Member').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'member' }),
     id: t.exposeID('userId'),
     role: t.field({ type: RoleEnum, nullable: true, extensions: { restKeepNull: true }, resolve: (m) => m.role }),
-    user: t.field({ type: UserType, resolve: async (m, _a, ctx) => (await ctx.loaders.user.load(m.userId))! }),
+    user: t.field({ type: UserType, resolve: async (m, _a, ctx) => (await userLoaders(ctx).user.load(m.userId))! }),
     disabled: t.exposeBoolean('disabled'),
     joinedAt: t.expose('joinedAt', { type: 'DateTime' }),
     lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', nullable: true }),
     sso: t.exposeBoolean('sso'),
     spaces: t.int({
       description: 'Live spaces of the organization this member reaches through their role (guests: none)',
-      resolve: (m, _a, ctx) => (m.role == null ? 0 : ctx.loaders.organizationSpaceCount.load(m.organizationId)),
+      resolve: (m, _a, ctx) => (m.role == null ? 0 : orgLoaders(ctx).organizationSpaceCount.load(m.organizationId)),
     }),
   }),
 });

@@ -7,6 +7,7 @@ import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { assertMayJoin } from './joining.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 export async function createOrganization(prisma: PrismaClient, input: { title: string; ownerId: string }) {
   const title = check.text('title', input.title?.trim() ?? '', { min: 2, max: 255 });
@@ -89,7 +90,7 @@ export async function updateOrganization(ctx: Context, id: string, input: Update
   }
   try {
     const org = await ctx.prisma.organization.update({ where: { id }, data });
-    ctx.loaders.organization.clear(id).prime(id, org);
+    accessRows(ctx).organization.clear(id).prime(id, org);
     return org;
   } catch (error) {
     // Another organization took the hostname between the check above and this write.
@@ -102,7 +103,7 @@ export async function updateOrganization(ctx: Context, id: string, input: Update
 
 /** Joins an organization whose allowed email domains include the caller's verified email's. */
 export async function joinOrganization(ctx: Context, id: string) {
-  const org = await ctx.loaders.organization.load(id);
+  const org = await accessRows(ctx).organization.load(id);
   if (!org) throw notFound('Organization');
   const existing = await ctx.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: id, userId: ctx.caller.id } } });
   if (existing) return true;
@@ -114,7 +115,7 @@ export async function joinOrganization(ctx: Context, id: string) {
   assertMayJoin(ctx, org);
   // skipDuplicates: a concurrent join by the same caller is not an error (join is idempotent).
   await ctx.prisma.member.createMany({ data: [{ organizationId: id, userId: ctx.caller.id, role: org.defaultRole }], skipDuplicates: true });
-  ctx.loaders.callerMembership.clear(id);
+  accessRows(ctx).callerMembership.clear(id);
   return true;
 }
 

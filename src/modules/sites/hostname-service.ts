@@ -5,6 +5,7 @@ import { conflict, notFound } from '../../errors.js';
 import type { HostnameClaim, Prisma, Site } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { invalidateSite } from './structure.js';
+import { siteLoaders } from './loaders.js';
 
 /**
  * Custom hostnames of sites need proof of ownership (issue 13). Setting a site's `hostname` makes
@@ -118,7 +119,7 @@ export async function revalidateCustomHostname(ctx: Context, hostname: string): 
     throw error;
   } finally {
     invalidateSite(ctx, claim.siteId);
-    ctx.loaders.organizationSites.clear(view.site.organizationId);
+    siteLoaders(ctx).organizationSites.clear(view.site.organizationId);
   }
   return true;
 }
@@ -135,6 +136,6 @@ export async function removeCustomHostname(ctx: Context, hostname: string): Prom
   if (view.claim) await ctx.prisma.hostnameClaim.deleteMany({ where: { siteId: view.site.id, hostname: view.hostname } });
   else await ctx.prisma.site.updateMany({ where: { id: view.site.id, hostname: view.hostname }, data: { hostname: null } });
   invalidateSite(ctx, view.site.id);
-  ctx.loaders.organizationSites.clear(view.site.organizationId);
+  siteLoaders(ctx).organizationSites.clear(view.site.organizationId);
   return true;
 }

@@ -4,6 +4,8 @@ import type { Site, SiteSection, SiteSpace } from '../../generated/prisma/client
 import { perRequest } from '../../loaders.js';
 import { hashSecret } from '../../secrets.js';
 import type { SiteView } from './structure.js';
+import { siteLoaders } from './loaders.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 /**
  * Published URLs of a site and of its sections and site spaces. The default section lives at the
@@ -14,7 +16,7 @@ const shareKeys = perRequest((_ctx: Context) => new Map<string, string>());
 
 /** Whether `key` is the key of one of the site's active share links. */
 export async function isActiveShareKey(ctx: Context, siteId: string, key: string): Promise<boolean> {
-  const links = await ctx.loaders.siteShareLinks.load(siteId);
+  const links = await siteLoaders(ctx).siteShareLinks.load(siteId);
   const hash = hashSecret(key); // only keys' hashes are stored (src/modules/sites/share-link-service.ts)
   return links.some((link) => link.active && link.keyHash === hash);
 }
@@ -31,7 +33,7 @@ export async function acceptShareKey(ctx: Context, site: Site, key: string | nul
 
 export async function publishedUrl(ctx: Context, site: Site, path: string[] = []): Promise<string | null> {
   if (!site.published) return null;
-  const org = await ctx.loaders.organization.load(site.organizationId);
+  const org = await accessRows(ctx).organization.load(site.organizationId);
   const shareKey = site.visibility === 'share-link' ? shareKeys(ctx).get(site.id) : undefined;
   return ctx.urls.publishedSite(site, org?.hostname ?? null, { path, shareKey });
 }

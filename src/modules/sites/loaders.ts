@@ -1,7 +1,6 @@
-import type { Database } from '../../db/database.js';
-import { rowsById } from '../../db/rows.js';
+import type { Context } from '../../context.js';
 import type { Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace } from '../../generated/prisma/client.js';
-import { batched, byId, groupBy } from '../../loaders.js';
+import { batched, groupBy, perRequest } from '../../loaders.js';
 
 const BY_POSITION = [{ position: 'asc' as const }, { id: 'asc' as const }];
 const BY_CREATION = [{ createdAt: 'asc' as const }, { id: 'asc' as const }];
@@ -9,13 +8,13 @@ const BY_CREATION = [{ createdAt: 'asc' as const }, { id: 'asc' as const }];
 /**
  * Per-request loaders of the site domain. Every level of a nested site query (sites of an
  * organization, their sections, section groups, site spaces, share links) is one statement per
- * request, whatever the number of parents asking.
+ * request, whatever the number of parents asking. The site row itself is loaded by the permission
+ * mechanism (src/auth/access-rows.ts), which decides rights from it.
  */
-export function siteLoaders({ prisma, pool }: Database) {
+export const siteLoaders = perRequest(({ prisma }: Context) => {
   const perSite = <T extends { siteId: string }>(fetch: (siteIds: string[]) => Promise<T[]>) =>
     batched<string, T[]>(async (siteIds) => groupBy(await fetch(siteIds), (row) => row.siteId), []);
   return {
-    site: byId(rowsById<Site>(pool, 'Site')),
     /** Every site of each organization, oldest first (an organization has few sites: lists page them in memory). */
     organizationSites: batched<string, Site[]>(
       async (orgIds) => groupBy(await prisma.site.findMany({ where: { organizationId: { in: orgIds } }, orderBy: BY_CREATION }), (s) => s.organizationId),
@@ -29,4 +28,4 @@ export function siteLoaders({ prisma, pool }: Database) {
     ),
     siteShareLinks: perSite<SiteShareLink>((siteIds) => prisma.siteShareLink.findMany({ where: { siteId: { in: siteIds } }, orderBy: BY_CREATION })),
   };
-}
+});

@@ -4,6 +4,7 @@ import { notFound } from '../../errors.js';
 import type { Site } from '../../generated/prisma/client.js';
 import { acceptShareKey, isActiveShareKey } from './links.js';
 import type { SiteView } from './structure.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 /**
  * A site's published profile, for whoever its visibility lets in (see `publishedSiteAudience`):
@@ -11,7 +12,7 @@ import type { SiteView } from './structure.js';
  * A share key that opens the site rides along in the profile's published URLs.
  */
 export async function publishedSite(ctx: Context, organizationId: string, siteId: string, shareKey: string | null | undefined): Promise<Site> {
-  const site = await ctx.loaders.site.load(siteId);
+  const site = await accessRows(ctx).site.load(siteId);
   if (!site || site.organizationId !== organizationId) throw notFound('Site');
   const member = (await orgRole(ctx, organizationId)) !== undefined;
   const activeShareKey = shareKey != null && (await isActiveShareKey(ctx, siteId, shareKey));

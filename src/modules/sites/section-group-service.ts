@@ -7,6 +7,7 @@ import * as input from './input.js';
 import { structureSiblings } from './section-service.js';
 import { positionAt, positionAtEnd, writeSite, type Sibling } from './site-service.js';
 import { isSection, MAX_GROUP_DEPTH, type SiteView } from './structure.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -71,7 +72,7 @@ export async function updateSectionGroup(ctx: Context, organizationId: string, s
  */
 export async function deleteSectionGroup(ctx: Context, organizationId: string, siteId: string, id: string): Promise<boolean> {
   await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
-  const site = await ctx.loaders.site.load(siteId);
+  const site = await accessRows(ctx).site.load(siteId);
   if (!site || site.organizationId !== organizationId) return false;
   return writeSite(ctx, siteId, async (tx, view) => {
     const group = view.group(id);
@@ -112,7 +113,7 @@ export async function addSectionToGroup(ctx: Context, organizationId: string, si
  */
 export async function removeSectionFromGroup(ctx: Context, organizationId: string, siteId: string, id: string, sectionId: string): Promise<boolean> {
   await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
-  const site = await ctx.loaders.site.load(siteId);
+  const site = await accessRows(ctx).site.load(siteId);
   if (!site || site.organizationId !== organizationId) return false;
   return writeSite(ctx, siteId, async (tx, view) => {
     const group = view.group(id);

@@ -6,6 +6,7 @@ import { newId } from '../../ids.js';
 import * as input from './input.js';
 import { insertSiteSpace, positionAt, positionAtEnd, requireSiteSpaceTarget, writeSite, type Sibling } from './site-service.js';
 import { isSection, lockedView, siteView, type SiteView } from './structure.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 /** The sections and groups directly under a group (null: the root), as siblings, `except` one. */
 export function structureSiblings(view: SiteView, parent: string | null, except?: string): Sibling[] {
@@ -77,7 +78,7 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
 /** Deletes a section and its site spaces; false when the site has no such section. */
 export async function deleteSection(ctx: Context, organizationId: string, siteId: string, id: string): Promise<boolean> {
   await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
-  const site = await ctx.loaders.site.load(siteId);
+  const site = await accessRows(ctx).site.load(siteId);
   if (!site || site.organizationId !== organizationId) return false;
   return writeSite(ctx, siteId, async (tx, view) => {
     if (!view.section(id)) return false;

@@ -7,6 +7,8 @@ import { hashSecret, serverKeys } from '../../secrets.js';
 import { paginateArray, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { invalidateSite } from './structure.js';
+import { siteLoaders } from './loaders.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 /**
  * Share links open a `share-link` site to whoever holds their key. The key is 32 random base62
@@ -22,7 +24,7 @@ const sealContext = (linkId: string) => `share-link\n${linkId}`;
 
 export async function listShareLinks(ctx: Context, site: Site, args: PageArgs) {
   await requireSite(ctx, site.organizationId, site.id);
-  return paginateArray(args, await ctx.loaders.siteShareLinks.load(site.id));
+  return paginateArray(args, await siteLoaders(ctx).siteShareLinks.load(site.id));
 }
 
 export async function createShareLink(ctx: Context, organizationId: string, siteId: string, body: { name: string }): Promise<SiteShareLink> {
@@ -57,7 +59,7 @@ export async function updateShareLink(ctx: Context, organizationId: string, site
 /** Deletes a share link (its key stops working at once); false when the site has no such link. */
 export async function deleteShareLink(ctx: Context, organizationId: string, siteId: string, id: string): Promise<boolean> {
   await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
-  const site = await ctx.loaders.site.load(siteId);
+  const site = await accessRows(ctx).site.load(siteId);
   if (!site || site.organizationId !== organizationId) return false;
   const { count } = await ctx.prisma.siteShareLink.deleteMany({ where: { id, siteId } });
   invalidateSite(ctx, siteId);
@@ -66,10 +68,10 @@ export async function deleteShareLink(ctx: Context, organizationId: string, site
 
 /** A share link's published URL (it carries the key): only for callers who may change the site. */
 export async function shareLinkUrl(ctx: Context, link: SiteShareLink): Promise<string | null> {
-  const site = await ctx.loaders.site.load(link.siteId);
+  const site = await accessRows(ctx).site.load(link.siteId);
   if (!site || !(await canWriteSites(ctx, site.organizationId))) return null;
   const key = (await serverKeys(ctx)).open(sealContext(link.id), link.keySealed);
   if (!key) return null;
-  const org = await ctx.loaders.organization.load(site.organizationId);
+  const org = await accessRows(ctx).organization.load(site.organizationId);
   return ctx.urls.publishedSite(site, org?.hostname ?? null, { shareKey: key });
 }

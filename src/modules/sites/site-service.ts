@@ -8,6 +8,8 @@ import { byPosition, placeAt, type Positioned } from '../../positions.js';
 import { claimHostname } from './hostname-service.js';
 import * as input from './input.js';
 import { invalidateSite, lockedView, type SiteView } from './structure.js';
+import { siteLoaders } from './loaders.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -84,7 +86,7 @@ export interface ListSitesArgs extends PageArgs {
  */
 export async function listSites(ctx: Context, organizationId: string, args: ListSitesArgs) {
   await requireOrg(ctx, organizationId);
-  let sites = await ctx.loaders.organizationSites.load(organizationId);
+  let sites = await siteLoaders(ctx).organizationSites.load(organizationId);
   if (args.title != null) {
     const needle = args.title.toLowerCase();
     sites = sites.filter((s) => s.title.toLowerCase().includes(needle));
@@ -92,7 +94,7 @@ export async function listSites(ctx: Context, organizationId: string, args: List
   if (args.published != null) sites = sites.filter((s) => s.published === args.published);
   if (args.type?.length) sites = sites.filter((s) => args.type!.includes(s.type));
   if (args.space != null) {
-    const siteSpaces = await ctx.loaders.siteSpaces.loadMany(sites.map((s) => s.id));
+    const siteSpaces = await siteLoaders(ctx).siteSpaces.loadMany(sites.map((s) => s.id));
     sites = sites.filter((_s, i) => {
       const rows = siteSpaces[i];
       return Array.isArray(rows) && rows.some((ss) => ss.spaceId === args.space);
@@ -134,7 +136,7 @@ export async function createSite(ctx: Context, organizationId: string, body: Cre
     for (const space of spaces) await insertSiteSpace(tx, id, null, space);
   });
   invalidateSite(ctx, id);
-  ctx.loaders.organizationSites.clear(organizationId);
+  siteLoaders(ctx).organizationSites.clear(organizationId);
   return requireSite(ctx, organizationId, id);
 }
 
@@ -201,7 +203,7 @@ export async function updateSite(ctx: Context, organizationId: string, id: strin
     if ((error as { code?: string }).code === 'P2002') throw conflict('hostname: this hostname is in use');
     throw error;
   } finally {
-    ctx.loaders.organizationSites.clear(organizationId);
+    siteLoaders(ctx).organizationSites.clear(organizationId);
   }
 }
 
@@ -210,7 +212,7 @@ export async function deleteSite(ctx: Context, organizationId: string, id: strin
   await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
   const { count } = await ctx.prisma.site.deleteMany({ where: { id, organizationId } });
   invalidateSite(ctx, id);
-  ctx.loaders.organizationSites.clear(organizationId);
+  siteLoaders(ctx).organizationSites.clear(organizationId);
   return count > 0;
 }
 
@@ -219,7 +221,7 @@ export async function setPublished(ctx: Context, organizationId: string, id: str
   await requireSite(ctx, organizationId, id, 'write');
   const site = await ctx.prisma.site.update({ where: { id }, data: { published } });
   invalidateSite(ctx, id);
-  ctx.loaders.organizationSites.clear(organizationId);
-  ctx.loaders.site.prime(id, site);
+  siteLoaders(ctx).organizationSites.clear(organizationId);
+  accessRows(ctx).site.prime(id, site);
   return site;
 }

@@ -5,6 +5,7 @@ import type { Prisma, SiteSpace } from '../../generated/prisma/client.js';
 import * as input from './input.js';
 import { insertSiteSpace, positionAt, requireSiteSpaceTarget, writeSite, type Sibling } from './site-service.js';
 import type { SiteView } from './structure.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 const siblingsIn = (view: SiteView, sectionId: string | null, except?: string): Sibling[] =>
   view
@@ -34,7 +35,7 @@ export async function addSiteSpace(ctx: Context, organizationId: string, siteId:
 /** Removes a site space; false when the site has no such site space. */
 export async function deleteSiteSpace(ctx: Context, organizationId: string, siteId: string, id: string): Promise<boolean> {
   await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
-  const site = await ctx.loaders.site.load(siteId);
+  const site = await accessRows(ctx).site.load(siteId);
   if (!site || site.organizationId !== organizationId) return false;
   return writeSite(ctx, siteId, async (tx, view) => {
     if (!view.siteSpace(id)) return false;

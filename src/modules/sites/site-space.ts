@@ -10,6 +10,8 @@ import { SiteRef, SiteSpaceRef } from './refs.js';
 import { addSiteSpace, deleteSiteSpace, moveSiteSpace, updateSiteSpace } from './site-space-service.js';
 import { requireSiteMember } from './site-service.js';
 import { siteView, siteViewById } from './structure.js';
+import { spaceLoaders } from '../spaces/loaders.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 /**
  * A space as a site shows it to someone who cannot read the space itself (a reader kept out of a
@@ -20,7 +22,7 @@ import { siteView, siteViewById } from './structure.js';
  * anywhere else in the request either, so nothing else reads the real counts here).
  */
 function publishedOnly(ctx: Context, space: Space): Space {
-  ctx.loaders.spaceCounts.clear(space.id).prime(space.id, { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 });
+  spaceLoaders(ctx).spaceCounts.clear(space.id).prime(space.id, { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 });
   return {
     ...space,
     revisionId: '',
@@ -48,11 +50,11 @@ SiteSpaceRef.implement({
       description:
         'The linked space: all of it for whoever can read the space; for anyone else only what the site publishes of it (id, title, emoji, organization, visibility, dates), its revision blank, its counts 0, no levels, no permissions',
       resolve: async (ss, _a, ctx) => {
-        const space = (await ctx.loaders.space.load(ss.spaceId))!;
+        const space = (await accessRows(ctx).space.load(ss.spaceId))!;
         return (await canReadSpace(ctx, space)) ? space : publishedOnly(ctx, space);
       },
     }),
-    title: t.string({ description: "The space's title", resolve: async (ss, _a, ctx) => (await ctx.loaders.space.load(ss.spaceId))?.title ?? '' }),
+    title: t.string({ description: "The space's title", resolve: async (ss, _a, ctx) => (await accessRows(ctx).space.load(ss.spaceId))?.title ?? '' }),
     default: t.boolean({
       description: 'Whether it is the default site space of its section (or of the root)',
       resolve: async (ss, _a, ctx) => (await siteViewById(ctx, ss.siteId)).defaultSiteSpaceIn(ss.sectionId) === ss.id,

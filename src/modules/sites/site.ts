@@ -5,6 +5,7 @@ import { publishedUrl } from './links.js';
 import { SiteAgentsContextEnum, SiteRef, SiteTypeEnum, SiteVisibilityEnum } from './refs.js';
 import { createSite, deleteSite, getSite, listSites, setPublished, updateSite } from './site-service.js';
 import { siteView } from './structure.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 const SiteUrls = builder.objectRef<{ location: string; app: string; published: string | null }>('SiteUrls').implement({
   fields: (t) => ({
@@ -39,7 +40,7 @@ SiteRef.implement({
       nullable: true,
       resolve: async (s, _a, ctx) => {
         if (!s.proxy) return null;
-        const org = await ctx.loaders.organization.load(s.organizationId);
+        const org = await accessRows(ctx).organization.load(s.organizationId);
         return { origin: s.proxy, target: ctx.urls.publishedSite({ ...s, proxy: null, hostname: null }, org?.hostname ?? null) };
       },
     }),

@@ -1,7 +1,6 @@
-import type { Database } from '../../db/database.js';
-import { rowsById, selectRows } from '../../db/rows.js';
-import type { Revision, Space } from '../../generated/prisma/client.js';
-import { batched, byId } from '../../loaders.js';
+import type { Context } from '../../context.js';
+import { selectRows } from '../../db/rows.js';
+import { batched, perRequest } from '../../loaders.js';
 
 export interface SpaceCounts {
   comments: number;
@@ -12,10 +11,12 @@ export interface SpaceCounts {
 
 const NO_COUNTS: SpaceCounts = { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 };
 
-export function spaceLoaders({ pool }: Database) {
+/**
+ * Per-request loaders of the spaces module. The space row itself is loaded by the permission
+ * mechanism (src/auth/access-rows.ts), which decides rights from it.
+ */
+export const spaceLoaders = perRequest(({ db: { pool } }: Context) => {
   return {
-    space: byId(rowsById<Space>(pool, 'Space')),
-    revision: byId(rowsById<Revision>(pool, 'Revision')),
     /** Counts of a batch of spaces in one statement, however many spaces. */
     spaceCounts: batched<string, SpaceCounts>(async (spaceIds) => {
       const rows = await selectRows<{ id: string; comments: number; total: number; open: number; draft: number }>(
@@ -33,4 +34,4 @@ export function spaceLoaders({ pool }: Database) {
       return new Map(rows.map((r) => [r.id, { comments: r.comments, changeRequests: r.total, changeRequestsOpen: r.open, changeRequestsDraft: r.draft }]));
     }, NO_COUNTS),
   };
-}
+});

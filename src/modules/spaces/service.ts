@@ -9,6 +9,7 @@ import * as check from '../../validate.js';
 import { emptyManifest } from '../content/store.js';
 import { copySearchIndex, dropSearchIndexStatement } from '../content/search-index.js';
 import { placeAmongSiblings, type ContentPosition } from '../collections/siblings.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 const ORDER = [{ position: 'asc' as const }, { id: 'asc' as const }];
 type Tx = Prisma.TransactionClient;
@@ -69,7 +70,7 @@ const expired = (ctx: Context, space: Space) => space.deletedAt !== null && spac
 
 /** A space; a deleted one (still restorable) only for its admins, so they can find and restore it. */
 export async function getSpace(ctx: Context, id: string) {
-  const space = await ctx.loaders.space.load(id);
+  const space = await accessRows(ctx).space.load(id);
   if (space?.deletedAt) {
     if (expired(ctx, space)) throw notFound('Space');
     return requireSpace(ctx, id, 'admin', { deleted: true }).catch(() => Promise.reject(notFound('Space')));
@@ -102,13 +103,13 @@ export async function updateSpace(ctx: Context, id: string, input: UpdateSpaceIn
   if (input.language !== undefined) data.language = input.language;
   if (input.mergeRules !== undefined) data.mergeRules = check.mergeRules('mergeRules', input.mergeRules, { allowInherit: true }) as Prisma.InputJsonValue;
   const space = await ctx.prisma.space.update({ where: { id }, data });
-  ctx.loaders.space.clear(id).prime(id, space);
+  accessRows(ctx).space.clear(id).prime(id, space);
   return space;
 }
 
 /** Soft-deletes a space (restorable for 7 days). False when there was no live space to delete. */
 export async function deleteSpace(ctx: Context, id: string) {
-  const space = await ctx.loaders.space.load(id);
+  const space = await accessRows(ctx).space.load(id);
   if (!space || space.deletedAt) return false;
   // A space the caller cannot see answers like a missing one (204, nothing changed): a 404 here
   // would tell another organization's caller that the id exists. Who can see it gets 403s as usual.
@@ -118,7 +119,7 @@ export async function deleteSpace(ctx: Context, id: string) {
   });
   if (!visible) return false;
   await ctx.prisma.space.update({ where: { id }, data: { deletedAt: new Date() } });
-  ctx.loaders.space.clear(id);
+  accessRows(ctx).space.clear(id);
   return true;
 }
 
@@ -162,11 +163,11 @@ export async function duplicateSpace(ctx: Context, id: string) {
 }
 
 export async function restoreSpace(ctx: Context, id: string) {
-  const existing = await ctx.loaders.space.load(id);
+  const existing = await accessRows(ctx).space.load(id);
   if (existing && expired(ctx, existing)) throw notFound('Space');
   const space = await requireSpace(ctx, id, 'admin', { deleted: true });
   const restored = await ctx.prisma.space.update({ where: { id }, data: { deletedAt: null } });
-  ctx.loaders.space.clear(id).prime(id, restored);
+  accessRows(ctx).space.clear(id).prime(id, restored);
   return restored;
 }
 
@@ -179,7 +180,7 @@ export async function moveSpace(ctx: Context, id: string, input: { parent?: stri
     const position = await placeAmongSiblings(tx, { organizationId: space.organizationId, parentId }, id, input.position, space);
     return tx.space.update({ where: { id }, data: { parentId, position } });
   });
-  ctx.loaders.space.clear(id).prime(id, moved);
+  accessRows(ctx).space.clear(id).prime(id, moved);
   return moved;
 }
 
@@ -193,7 +194,7 @@ export async function transferSpace(ctx: Context, id: string, input: { organizat
     const position = await placeAmongSiblings(tx, { organizationId: input.organization, parentId: null }, id, null);
     return tx.space.update({ where: { id }, data: { organizationId: input.organization, parentId: null, position } });
   });
-  ctx.loaders.space.clear(id).prime(id, moved);
+  accessRows(ctx).space.clear(id).prime(id, moved);
   return moved;
 }
 

@@ -19,6 +19,8 @@ import {
   transferSpace,
   updateSpace,
 } from './service.js';
+import { accessRows } from '../../auth/access-rows.js';
+import { spaceLoaders } from './loaders.js';
 
 interface SpaceUrls {
   location: string;
@@ -69,7 +71,7 @@ export const SpaceType = builder.objectRef<Model<'Space'>>('Space').implement({
       resolve: async (s, _a, ctx) => {
         const urls: SpaceUrls = ctx.urls.space(s.id);
         if (s.visibility !== 'private') {
-          const org = await ctx.loaders.organization.load(s.organizationId);
+          const org = await accessRows(ctx).organization.load(s.organizationId);
           urls.published = ctx.urls.publishedSpace(org?.hostname ?? null, s.id);
           if (s.visibility === 'public') urls.public = urls.published;
         }
@@ -88,10 +90,10 @@ export const SpaceType = builder.objectRef<Model<'Space'>>('Space').implement({
       extensions: { restKeepNull: true },
       resolve: (s) => s.defaultLevel as 'inherit' | null,
     }),
-    comments: t.int({ description: 'Open comments', resolve: async (s, _a, ctx) => (await ctx.loaders.spaceCounts.load(s.id)).comments }),
-    changeRequests: t.int({ resolve: async (s, _a, ctx) => (await ctx.loaders.spaceCounts.load(s.id)).changeRequests }),
-    changeRequestsOpen: t.int({ resolve: async (s, _a, ctx) => (await ctx.loaders.spaceCounts.load(s.id)).changeRequestsOpen }),
-    changeRequestsDraft: t.int({ resolve: async (s, _a, ctx) => (await ctx.loaders.spaceCounts.load(s.id)).changeRequestsDraft }),
+    comments: t.int({ description: 'Open comments', resolve: async (s, _a, ctx) => (await spaceLoaders(ctx).spaceCounts.load(s.id)).comments }),
+    changeRequests: t.int({ resolve: async (s, _a, ctx) => (await spaceLoaders(ctx).spaceCounts.load(s.id)).changeRequests }),
+    changeRequestsOpen: t.int({ resolve: async (s, _a, ctx) => (await spaceLoaders(ctx).spaceCounts.load(s.id)).changeRequestsOpen }),
+    changeRequestsDraft: t.int({ resolve: async (s, _a, ctx) => (await spaceLoaders(ctx).spaceCounts.load(s.id)).changeRequestsDraft }),
     permissions: t.field({ type: SpacePermissions, resolve: async (s, _a, ctx) => spacePermissions(await spaceRole(ctx, s)) }),
   }),
 });

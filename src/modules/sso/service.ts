@@ -7,6 +7,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 /**
  * SAML providers of an organization: managed and read by its admins. The list of sign-in start
@@ -119,7 +120,7 @@ export async function deleteSamlProvider(ctx: Context, organizationId: string, p
  * current token single sign-on holds back; a token of another organization's SSO may not.
  */
 export async function listSsoLogins(ctx: Context, organizationId: string) {
-  const [org, member] = await Promise.all([ctx.loaders.organization.load(organizationId), ctx.loaders.callerMembership.load(organizationId)]);
+  const [org, member] = await Promise.all([accessRows(ctx).organization.load(organizationId), accessRows(ctx).callerMembership.load(organizationId)]);
   if (!org || !member || member.disabled || (await ssoBarrier(ctx, organizationId, member)) === 'other-organization') {
     throw notFound('Organization');
   }
