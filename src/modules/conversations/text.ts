@@ -2,9 +2,10 @@
  * Text normalisation for conversation analysis: plain text out of message bodies (Markdown or
  * HTML), sentences, and the terms TF-IDF weighs — lower-cased words, stop words removed, a few
  * multi-word expressions folded into one term ("sign in", "log-in", "login" → `login`), and each
- * word reduced to its stem with the Porter (1980) stemming algorithm, so "exporting", "exports"
- * and "exported" count as one term. Everything here is pure and deterministic.
+ * word reduced to its Porter (1980) stem, so "exporting", "exports" and "exported" count as one
+ * term. Everything here is pure and deterministic.
  */
+import { stemmer } from 'stemmer';
 import { parseMarkdown } from '../../document/index.js';
 
 /** Plain text of a message body: HTML tags and Markdown syntax removed, code kept as text. */
@@ -85,99 +86,13 @@ const PHRASES: [RegExp, string][] = [
   [/\bcan ?not\b|\bcan't\b/g, ' cannot '],
 ];
 
-/** The Porter stem of a lower-case word. */
+/**
+ * The Porter stem of a lower-case word (the `stemmer` package, which implements Porter 1980).
+ * Words of one or two letters and words with digits are kept as they are.
+ */
 export function stem(word: string): string {
   if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
-  let w = word;
-  const isConsonant = (s: string, i: number): boolean => {
-    const c = s[i]!;
-    if ('aeiou'.includes(c)) return false;
-    if (c === 'y') return i === 0 ? true : !isConsonant(s, i - 1);
-    return true;
-  };
-  /** m: the number of VC sequences in s. */
-  const measure = (s: string): number => {
-    let m = 0;
-    let i = 0;
-    const n = s.length;
-    while (i < n && isConsonant(s, i)) i++;
-    while (i < n) {
-      while (i < n && !isConsonant(s, i)) i++;
-      if (i >= n) break;
-      while (i < n && isConsonant(s, i)) i++;
-      m++;
-    }
-    return m;
-  };
-  const hasVowel = (s: string) => [...s].some((_, i) => !isConsonant(s, i));
-  const doubleConsonant = (s: string) => s.length >= 2 && s[s.length - 1] === s[s.length - 2] && isConsonant(s, s.length - 1);
-  /** *o: ends consonant-vowel-consonant, the last not w, x or y. */
-  const cvc = (s: string) => {
-    const n = s.length;
-    if (n < 3) return false;
-    return isConsonant(s, n - 3) && !isConsonant(s, n - 2) && isConsonant(s, n - 1) && !'wxy'.includes(s[n - 1]!);
-  };
-  const replace = (suffix: string, by: string, condition: (stem: string) => boolean): boolean | null => {
-    if (!w.endsWith(suffix)) return null;
-    const base = w.slice(0, w.length - suffix.length);
-    if (condition(base)) w = base + by;
-    return true;
-  };
-  const firstOf = (rules: [string, string][], condition: (stem: string) => boolean) => {
-    for (const [suffix, by] of rules) if (replace(suffix, by, condition) !== null) return;
-  };
-
-  // Step 1a
-  if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (w.endsWith('ies')) w = w.slice(0, -2);
-  else if (w.endsWith('ss')) {
-    // unchanged
-  } else if (w.endsWith('s')) w = w.slice(0, -1);
-  // Step 1b
-  let step1bExtra = false;
-  if (w.endsWith('eed')) {
-    if (measure(w.slice(0, -3)) > 0) w = w.slice(0, -1);
-  } else if (w.endsWith('ed') && hasVowel(w.slice(0, -2))) {
-    w = w.slice(0, -2);
-    step1bExtra = true;
-  } else if (w.endsWith('ing') && hasVowel(w.slice(0, -3))) {
-    w = w.slice(0, -3);
-    step1bExtra = true;
-  }
-  if (step1bExtra) {
-    if (w.endsWith('at') || w.endsWith('bl') || w.endsWith('iz')) w += 'e';
-    else if (doubleConsonant(w) && !'lsz'.includes(w[w.length - 1]!)) w = w.slice(0, -1);
-    else if (measure(w) === 1 && cvc(w)) w += 'e';
-  }
-  // Step 1c
-  if (w.endsWith('y') && hasVowel(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;
-  // Step 2
-  firstOf(
-    [
-      ['ational', 'ate'], ['tional', 'tion'], ['enci', 'ence'], ['anci', 'ance'], ['izer', 'ize'], ['bli', 'ble'], ['alli', 'al'],
-      ['entli', 'ent'], ['eli', 'e'], ['ousli', 'ous'], ['ization', 'ize'], ['ation', 'ate'], ['ator', 'ate'], ['alism', 'al'],
-      ['iveness', 'ive'], ['fulness', 'ful'], ['ousness', 'ous'], ['aliti', 'al'], ['iviti', 'ive'], ['biliti', 'ble'], ['logi', 'log'],
-    ],
-    (s) => measure(s) > 0,
-  );
-  // Step 3
-  firstOf([['icate', 'ic'], ['ative', ''], ['alize', 'al'], ['iciti', 'ic'], ['ical', 'ic'], ['ful', ''], ['ness', '']], (s) => measure(s) > 0);
-  // Step 4
-  for (const suffix of ['al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ement', 'ment', 'ent', 'ion', 'ou', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize']) {
-    if (!w.endsWith(suffix)) continue;
-    const base = w.slice(0, w.length - suffix.length);
-    if (measure(base) > 1 && (suffix !== 'ion' || /[st]$/.test(base))) w = base;
-    break;
-  }
-  // Step 5a
-  if (w.endsWith('e')) {
-    const base = w.slice(0, -1);
-    const m = measure(base);
-    if (m > 1 || (m === 1 && !cvc(base))) w = base;
-  }
-  // Step 5b
-  if (measure(w) > 1 && doubleConsonant(w) && w.endsWith('l')) w = w.slice(0, -1);
-  return w;
+  return stemmer(word);
 }
 
 /** Normalised, stemmed terms of a text (in order, repeated as they occur). */
