@@ -16,4 +16,5 @@ export * from './processor.js';
 export * from './limits.js';
 export * from './markdown.js';
 export { documentText } from './text.js';
+export { htmlText } from './html-text.js';
 export * from './markdown-offload.js';

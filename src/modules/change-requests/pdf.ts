@@ -15,7 +15,7 @@ import type {
   RootContent,
   Table,
 } from 'mdast';
-import { markdownTree } from '../../document/index.js';
+import { htmlText, markdownTree } from '../../document/index.js';
 import { IsolateLimitError, runIsolated } from '../../jobs/isolate.js';
 
 /**
@@ -197,22 +197,10 @@ function fontFor(style: { bold: boolean; italic: boolean; mono: boolean }): stri
   return 'Helvetica';
 }
 
-function stripHtml(html: string): string {
-  return html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
-}
-
 /** Plain text of a node (for labels and table cells). */
 function plainText(node: Nodes): string {
   if ('value' in node && typeof node.value === 'string') {
-    return node.type === 'html' ? stripHtml(node.value) : node.value;
+    return node.type === 'html' ? htmlText(node.value) : node.value;
   }
   if (node.type === 'image' || node.type === 'imageReference') return node.alt ?? '';
   if (node.type === 'break') return '\n';
@@ -288,7 +276,7 @@ function inlineRuns(nodes: PhrasingContent[], style: RunStyle, defs: Definitions
         break;
       }
       case 'html': {
-        const text = stripHtml(node.value);
+        const text = htmlText(node.value);
         if (text) runs.push({ text, style });
         break;
       }
@@ -431,7 +419,7 @@ class Renderer {
         this.gap(PARAGRAPH_GAP);
         return;
       case 'html': {
-        const text = stripHtml(node.value).trim();
+        const text = htmlText(node.value).trim();
         if (text) {
           this.writePlain(text, box, BODY_SIZE, 'Helvetica', box.color);
           this.gap(PARAGRAPH_GAP);

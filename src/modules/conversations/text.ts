@@ -6,21 +6,11 @@
  * term. Everything here is pure and deterministic.
  */
 import { stemmer } from 'stemmer';
-import { parseMarkdown } from '../../document/index.js';
+import { htmlText, parseMarkdown } from '../../document/index.js';
 
-/** Plain text of a message body: HTML tags and Markdown syntax removed, code kept as text. */
+/** Plain text of a message body: HTML converted to text, then Markdown syntax removed, code kept as text. */
 export function plainText(body: string): string {
-  const noHtml = body
-    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|li|h[1-6]|tr|blockquote)>/gi, '\n')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'");
+  const noHtml = htmlText(body);
   try {
     return parseMarkdown(noHtml).text;
   } catch {
