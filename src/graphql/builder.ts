@@ -1,13 +1,10 @@
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
-import PrismaPlugin from '@pothos/plugin-prisma';
 import { getNullableType, GraphQLError, isListType } from 'graphql';
 import type { Context } from '../context.js';
 import { DEFAULT_LIMIT as DEFAULT_PAGE, MAX_LIMIT } from '../pagination.js';
 import { jsonDeeperThan } from '../validate.js';
-import type PrismaTypes from '../generated/pothos-types.js';
-import { getDatamodel } from '../generated/pothos-types.js';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 
 /**
  * Limits on a GraphQL operation's shape, checked before anything is resolved. A page of 1000
@@ -16,25 +13,28 @@ import { PrismaClient } from '../generated/prisma/client.js';
 export const COMPLEXITY_LIMITS = { complexity: 200_000, depth: 12, breadth: 400 };
 
 
-/** The one Pothos builder. Domain modules add their types, queries and mutations to it. */
+/** A Prisma model's row, by model name: the shape of the object type for that model (`Model<'Space'>`). */
+export type Model<Name extends Prisma.ModelName> = Prisma.TypeMap['model'][Name]['payload']['scalars'];
+
+/**
+ * The one Pothos builder. Domain modules add their types, queries and mutations to it.
+ *
+ * Without @pothos/plugin-prisma: its point is resolving relations (`t.relation`) with selections
+ * merged into one Prisma query, and no type here has a relation field — every resolver loads what
+ * it shows through the request's loaders (src/loaders.ts), whose batching the statement-count tests
+ * guard. Object types for models are plain object refs typed by the model's row (`Model<'Space'>`),
+ * which is all the plugin was used for.
+ */
 export const builder = new SchemaBuilder<{
   Context: Context;
-  PrismaTypes: PrismaTypes;
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
   };
   DefaultFieldNullability: false;
 }>({
-  plugins: [PrismaPlugin, ComplexityPlugin],
+  plugins: [ComplexityPlugin],
   defaultFieldNullability: false,
-  prisma: {
-    // The client itself comes from the request context; the plugin only needs its model metadata.
-    client: (ctx) => ctx.prisma,
-    dmmf: getDatamodel(),
-    filterConnectionTotalCount: true,
-    onUnusedQuery: null,
-  },
   complexity: {
     // A paginated field multiplies its selection by the page size asked for (`limit`, else the
     // default page); plain lists by 10.

@@ -1,4 +1,4 @@
-import { builder } from '../../graphql/builder.js';
+import { builder, type Model } from '../../graphql/builder.js';
 import { DefaultLevelEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { collectionPermissions, collectionRole, requireCollection } from '../../auth/permissions.js';
@@ -19,7 +19,7 @@ const CollectionPermissions = builder.objectRef<ReturnType<typeof collectionPerm
   }),
 });
 
-export const CollectionType = builder.prismaObject('Collection', {
+export const CollectionType = builder.objectRef<Model<'Collection'>>('Collection').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'collection' }),
     id: t.exposeID('id'),

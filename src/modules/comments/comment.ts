@@ -1,5 +1,5 @@
 import type { ArgBuilder, SchemaTypes } from '@pothos/core';
-import { builder } from '../../graphql/builder.js';
+import { builder, type Model } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { commentPermissions } from '../../auth/permissions.js';
 import type { Context } from '../../context.js';
@@ -135,7 +135,7 @@ const CommentReplier = builder.objectRef<{ userId: string; count: number; update
   }),
 });
 
-export const CommentReplyType = builder.prismaObject('CommentReply', {
+export const CommentReplyType = builder.objectRef<Model<'CommentReply'>>('CommentReply').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'comment-reply' }),
     id: t.exposeID('id'),
@@ -168,7 +168,7 @@ export const CommentReplyType = builder.prismaObject('CommentReply', {
 
 const CommentReplyList = listOf('CommentReply', CommentReplyType);
 
-export const CommentType = builder.prismaObject('Comment', {
+export const CommentType = builder.objectRef<Model<'Comment'>>('Comment').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'comment' }),
     id: t.exposeID('id'),

@@ -1,4 +1,4 @@
-import { builder } from '../../graphql/builder.js';
+import { builder, type Model } from '../../graphql/builder.js';
 import { restEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import type { Conversation, ConversationIssue } from '../../generated/prisma/client.js';
@@ -36,7 +36,7 @@ const ClusterStatusEnum = restEnum('ConversationsIssuesClusterStatus', CLUSTER_S
 
 const LocationUrls = builder.objectRef<{ location: string }>('ConversationLocationUrls').implement({ fields: (t) => ({ location: t.exposeString('location') }) });
 
-export const ConversationType = builder.prismaObject('Conversation', {
+export const ConversationType = builder.objectRef<Model<'Conversation'>>('Conversation').implement({
   description: 'A support conversation ingested for analysis',
   fields: (t) => ({
     object: t.string({ resolve: () => 'conversation' }),
@@ -81,7 +81,7 @@ const ConversationDetailType = builder.objectRef<Conversation>('ConversationDeta
   }),
 });
 
-export const ConversationIssueType = builder.prismaObject('ConversationIssue', {
+export const ConversationIssueType = builder.objectRef<Model<'ConversationIssue'>>('ConversationIssue').implement({
   description: 'A problem a conversation reports',
   fields: (t) => ({
     object: t.string({ resolve: () => 'conversation-issue' }),
@@ -118,7 +118,7 @@ const ClusterStatsType = builder.objectRef<{ issues: number; conversations: numb
   }),
 });
 
-export const ClusterType = builder.prismaObject('ConversationsIssuesCluster', {
+export const ClusterType = builder.objectRef<Model<'ConversationsIssuesCluster'>>('ConversationsIssuesCluster').implement({
   description: 'A group of similar conversation issues',
   fields: (t) => ({
     object: t.string({ resolve: () => 'issues-cluster' }),

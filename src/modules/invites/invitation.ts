@@ -1,10 +1,10 @@
-import { builder } from '../../graphql/builder.js';
+import { builder, type Model } from '../../graphql/builder.js';
 import { RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { acceptInvitation, declineInvitation, listMyInvitations } from './invitations.js';
 
 /** An invitation of the caller's account to an organization (Lectern's addition: see ./invitations.ts). */
-export const OrganizationInvitationType = builder.prismaObject('OrganizationInvitation', {
+export const OrganizationInvitationType = builder.objectRef<Model<'OrganizationInvitation'>>('OrganizationInvitation').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'organization-invitation' }),
     id: t.exposeID('id'),

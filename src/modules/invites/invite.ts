@@ -1,4 +1,4 @@
-import { builder } from '../../graphql/builder.js';
+import { builder, type Model } from '../../graphql/builder.js';
 import { RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { OrganizationType } from '../orgs/organization.js';
@@ -17,7 +17,7 @@ import {
 } from './service.js';
 
 /** An invite link to an organization (the official InviteLinkToOrganization). */
-export const InviteLinkType = builder.prismaObject('InviteLink', {
+export const InviteLinkType = builder.objectRef<Model<'InviteLink'>>('InviteLink').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'invite' }),
     id: t.id({ description: 'The invite’s secret: whoever holds it can join', resolve: (i, _a, ctx) => inviteLinkId(ctx, i) }),

@@ -1,4 +1,4 @@
-import { builder } from '../../graphql/builder.js';
+import { builder, type Model } from '../../graphql/builder.js';
 import { restEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { openAPISpecPermissions, orgRole } from '../../auth/permissions.js';
@@ -100,7 +100,7 @@ const OpenAPIPage = builder
     }),
   });
 
-export const OpenAPISpecType = builder.prismaObject('OpenAPISpec', {
+export const OpenAPISpecType = builder.objectRef<Model<'OpenAPISpec'>>('OpenAPISpec').implement({
   description: 'An OpenAPI 3.0/3.1 or Swagger 2.0 description of an API, kept by an organization under a slug',
   fields: (t) => ({
     object: t.string({ resolve: () => 'openapi-spec' }),

@@ -1,4 +1,4 @@
-import { builder } from '../../graphql/builder.js';
+import { builder, type Model } from '../../graphql/builder.js';
 import { BillingProductEnum, OrganizationTypeEnum, RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { orgRole, organizationPermissions, requireOrg } from '../../auth/permissions.js';
@@ -33,7 +33,7 @@ const OrganizationPermissions = builder.objectRef<ReturnType<typeof organization
   }),
 });
 
-export const OrganizationType = builder.prismaObject('Organization', {
+export const OrganizationType = builder.objectRef<Model<'Organization'>>('Organization').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'organization' }),
     id: t.exposeID('id'),

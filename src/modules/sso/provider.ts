@@ -1,4 +1,4 @@
-import { builder } from '../../graphql/builder.js';
+import { builder, type Model } from '../../graphql/builder.js';
 import { RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { OrganizationType } from '../orgs/organization.js';
@@ -27,7 +27,7 @@ const SamlServiceType = builder.objectRef<{ acsURL: string; startURL: string; en
   }),
 });
 
-export const SamlProviderType = builder.prismaObject('SamlProvider', {
+export const SamlProviderType = builder.objectRef<Model<'SamlProvider'>>('SamlProvider').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'saml-provider' }),
     id: t.exposeID('id'),

@@ -1,4 +1,4 @@
-import { builder } from '../../graphql/builder.js';
+import { builder, type Model } from '../../graphql/builder.js';
 import { restEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { documentFromMarkdown } from '../../document/index.js';
@@ -63,7 +63,7 @@ const TranslationPermissions = builder.objectRef<{ view: boolean; edit: boolean 
 const EMPTY_DOCUMENT = documentFromMarkdown('');
 const seconds = (ms: number) => Math.round(ms / 1000);
 
-export const TranslationType = builder.prismaObject('Translation', {
+export const TranslationType = builder.objectRef<Model<'Translation'>>('Translation').implement({
   description: 'A translation of a space into another language',
   fields: (t) => ({
     object: t.string({ resolve: () => 'translation' }),
