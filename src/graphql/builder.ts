@@ -21,9 +21,9 @@ export type Model<Name extends Prisma.ModelName> = Prisma.TypeMap['model'][Name]
  *
  * Without @pothos/plugin-prisma: its point is resolving relations (`t.relation`) with selections
  * merged into one Prisma query, and no type here has a relation field — every resolver loads what
- * it shows through the request's loaders (src/loaders.ts), whose batching the statement-count tests
- * guard. Object types for models are plain object refs typed by the model's row (`Model<'Space'>`),
- * which is all the plugin was used for.
+ * it shows through its module's per-request loaders (src/loaders.ts), whose batching the
+ * statement-count tests guard. Object types for models are plain object refs typed by the model's
+ * row (`Model<'Space'>`), which is all the plugin was used for.
  */
 export const builder = new SchemaBuilder<{
   Context: Context;
