@@ -1,0 +1,87 @@
+/**
+ * Collections: every /v1 collection route (and GET /collections/:id/spaces), each checked three
+ * ways — it works and matches the official schema; bad input is refused with the right status and
+ * changes nothing; a caller without rights is refused — plus the GraphQL side of the same resolvers.
+ * This file holds the harness and the helpers the test/collections/collections-*.test.ts files share.
+ */
+import { expect } from 'vitest';
+import { setupHarness, type Harness, type TestUser } from '../support/harness.js';
+import { documentedStatuses } from '../support/openapi.js';
+
+export let h: Harness;
+export type Owner = TestUser & { orgId: string };
+
+export async function setupCollections() {
+  h = await setupHarness();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+export type CallOpts = { token?: string | null; body?: unknown; rawBody?: string };
+
+export async function createCollection(who: Owner | TestUser, orgId: string, body: Record<string, unknown> = {}) {
+  const res = await h.rest('createCollection', 'POST', `/v1/orgs/${orgId}/collections`, { token: who.token, body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+export async function createSpace(who: Owner | TestUser, orgId: string, body: Record<string, unknown> = {}) {
+  const res = await h.rest('createSpace', 'POST', `/v1/orgs/${orgId}/spaces`, { token: who.token, body: { title: 'Space', ...body } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+export async function getCollection(token: string, id: string) {
+  return h.call('GET', `/v1/collections/${id}`, { token });
+}
+
+/** The ids of an organization's collections, in list order (all pages). */
+export async function listIds(token: string, orgId: string, query = '') {
+  const res = await h.rest('listCollectionsInOrganizationById', 'GET', `/v1/orgs/${orgId}/collections?limit=1000${query}`, { token });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body.next).toBeUndefined();
+  expect(res.body.count).toBe(res.body.items.length);
+  return res.body.items.map((c: { id: string }) => c.id) as string[];
+}
+
+/** A DELETE by someone who cannot see the collection: 204 as for a missing one (no existence oracle), nothing changed. */
+export async function expectUnseenDelete(path: string, token: string) {
+  const before = await h.snapshot();
+  const res = await h.rest('deleteCollectionById', 'DELETE', path, { token });
+  expect(res.status, JSON.stringify(res.body)).toBe(204);
+  expect(await h.snapshot()).toBe(before);
+}
+
+/**
+ * A refused request: the status, the error body (validated against the official schema when the
+ * operation documents that status), an optional message check, and nothing changed in the data.
+ */
+export async function expectRefused(operationId: string, method: string, path: string, opts: CallOpts, status: number, message?: RegExp) {
+  const before = await h.snapshot();
+  const documented = opts.rawBody === undefined && documentedStatuses(operationId).includes(String(status));
+  const res = documented ? await h.rest(operationId, method, path, opts) : await h.call(method, path, opts);
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
+  if (message) expect(res.body.error.message).toMatch(message);
+  expect(await h.snapshot()).toBe(before);
+  return res;
+}
+
+/** An owner's organization with a member for every role we need. */
+export async function orgWithMembers() {
+  const owner = await h.owner();
+  const reader = await h.user();
+  const creator = await h.user();
+  const guest = await h.user();
+  const outsider = await h.user();
+  await h.addMember(owner.orgId, reader.id, 'read');
+  await h.addMember(owner.orgId, creator.id, 'create');
+  await h.addMember(owner.orgId, guest.id, null);
+  return { owner, reader, creator, guest, outsider };
+}
+
+export const positionOf = async (kind: 'space' | 'collection', id: string) =>
+  kind === 'space'
+    ? (await h.db.prisma.space.findUniqueOrThrow({ where: { id } })).position
+    : (await h.db.prisma.collection.findUniqueOrThrow({ where: { id } })).position;
