@@ -17,9 +17,11 @@ const write = (rel: string, text: string) => {
 };
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-// Entry point and registry: on top, allowed to import modules.
+// Entry points and registry: on top, allowed to import modules; an entry point only through a
+// module's face (index.ts), the registry any file of a module.
 write('src/app.ts', `import { a } from './modules/a/index.js';\nimport { all } from './modules/index.js';\n`);
-write('src/modules/index.ts', `export * as a from './a/index.js';\n`);
+write('src/cli.ts', `import { routes } from './modules/a/routes.js';\n`);
+write('src/modules/index.ts', `export * as a from './a/index.js';\nimport './b/service.js';\n`);
 // Mechanisms reaching up: a static value import and a type-only import of the same file (one edge),
 // a dynamic import of a folder (its index), the registry, and a worker task URL.
 write(
@@ -72,12 +74,19 @@ describe('import graph', () => {
       'src/jobs/run.ts → src/modules/c/x.ts',
       'src/rest/routes.ts → src/modules/index.ts',
     ]);
-    expect(r.entryIntoModules).toHaveLength(2);
+    expect(r.entryIntoModules).toHaveLength(3);
     expect(r.mutualModulePairs).toEqual([['a', 'b']]);
     expect(r.moduleCircles).toEqual([['a', 'b'], ['c', 'd', 'e']]);
     expect(r.modulesInCircles).toBe(5);
-    // a/routes.ts reaches b/service.ts although b has an index.ts.
-    expect(r.internalReaches.map((e) => e.to)).toEqual(['src/modules/b/service.ts']);
+    // Internals reached past a face: by an entry point, by a module (b has an index.ts, d, e and c
+    // have none: counted all the same); not b → a's index.ts, nor the registry → b/service.ts.
+    expect(r.internalReaches.map((e) => `${e.from} → ${e.to}`)).toEqual([
+      'src/cli.ts → src/modules/a/routes.ts',
+      'src/modules/a/routes.ts → src/modules/b/service.ts',
+      'src/modules/c/x.ts → src/modules/d/y.ts',
+      'src/modules/d/y.ts → src/modules/e/z.ts',
+      'src/modules/e/z.ts → src/modules/c/x.ts',
+    ]);
     expect(r.unresolved).toEqual([]);
   });
 
@@ -88,6 +97,13 @@ describe('import graph', () => {
       const grown = compare(toBaseline(analyse(root)), baseline);
       expect(grown.ok).toBe(false);
       expect(grown.lines).toContain('  new edge: src/auth/session.ts → src/modules/a/index.ts');
+
+      // A module reaching past another's face is a new internal import, named.
+      write('src/modules/b/extra.ts', `import { routes } from '../a/routes.js';\n`);
+      const reached = compare(toBaseline(analyse(root)), baseline);
+      expect(reached.lines).toContain('FAIL internalReaches: 6, above the baseline 5');
+      expect(reached.lines).toContain('  new internal import: src/modules/b/extra.ts → src/modules/a/routes.ts');
+      fs.rmSync(path.join(root, 'src/modules/b/extra.ts'));
 
       const lower = compare(toBaseline(analyse(root)), { ...toBaseline(analyse(root)), mutualModulePairs: 2 });
       expect(lower.ok).toBe(true);
