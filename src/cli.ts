@@ -3,9 +3,9 @@ import { issueToken } from './auth/tokens.js';
 import { readConfig } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
-import { rebuildSearchIndex } from './modules/content/search-index.js';
-import { createOrganization } from './modules/orgs/service.js';
-import { createUser } from './modules/users/service.js';
+import { rebuildSearchIndex } from './modules/content/index.js';
+import { createOrganization } from './modules/orgs/index.js';
+import { createUser } from './modules/users/index.js';
 import { startServer } from './server.js';
 
 const USAGE = `lectern — self-hostable documentation platform API

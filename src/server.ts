@@ -8,7 +8,7 @@ import { purgeRateLimitWindows } from './auth/authenticate.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
-import { purgeDeletedSpaces } from './modules/spaces/service.js';
+import { purgeDeletedSpaces } from './modules/spaces/index.js';
 import { createUrls } from './urls.js';
 import { redactPath } from './http/redact.js';
 

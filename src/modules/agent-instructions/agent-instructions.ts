@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.js';
-import { OrganizationType } from '../orgs/organization.js';
+import { OrganizationType } from '../orgs/index.js';
 import { getAgentInstructions, updateAgentInstructions, type AgentInstructionsView } from './service.js';
 
 export const AgentInstructionsType = builder.objectRef<AgentInstructionsView>('AgentInstructions').implement({

@@ -2,11 +2,10 @@ import type { ArgBuilder, SchemaTypes } from '@pothos/core';
 import { builder, type Model } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import type { ChangeRequest } from '../../generated/prisma/client.js';
-import { UserType } from '../users/user.js';
-import { OrganizationType } from '../orgs/organization.js';
-import { SpaceType } from '../spaces/space.js';
-import { RevisionType } from '../content/revision.js';
-import { viewOf } from '../content/service.js';
+import { UserType, userLoaders } from '../users/index.js';
+import { OrganizationType } from '../orgs/index.js';
+import { SpaceType } from '../spaces/index.js';
+import { RevisionType, viewOf } from '../content/index.js';
 import { requireSpace } from '../../auth/permissions.js';
 import {
   createChangeRequest,
@@ -22,7 +21,6 @@ import {
 } from './service.js';
 import { createPdfExport } from './exports.js';
 import { applyTemplate, TEMPLATES } from './templates.js';
-import { userLoaders } from '../users/loaders.js';
 import { changeRequestLoaders } from './loaders.js';
 import { accessRows } from '../../auth/access-rows.js';
 

@@ -3,8 +3,7 @@ import { badRequest, notFound } from '../../errors.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { hashSecret } from '../../secrets.js';
-import { Content, getBodies } from '../content/store.js';
-import { buildTree, flatten, type PageNode } from '../content/tree.js';
+import { Content, getBodies, buildTree, flatten, type PageNode } from '../content/index.js';
 import { cachedPdf, type PdfPageInput } from './pdf.js';
 import { getChangeRequest } from './service.js';
 

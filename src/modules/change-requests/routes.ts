@@ -1,6 +1,6 @@
 import { badRequest } from '../../errors.js';
 import { boolParam, LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
-import { USER_FIELDS } from '../users/routes.js';
+import { USER_FIELDS } from '../users/index.js';
 
 export const CHANGE_REQUEST_FIELDS = /* GraphQL */ `
 fragment ChangeRequestFields on ChangeRequest {

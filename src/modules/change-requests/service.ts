@@ -5,12 +5,8 @@ import { Prisma, type ChangeRequest, type Space } from '../../generated/prisma/c
 import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
-import { applyChanges, type ContentChange } from '../content/changes.js';
+import { applyChanges, type ContentChange, mergeContents, type MergeConflict, Content, ContentWriter, type PageEntry, uniqueSlug, reindexSpace } from '../content/index.js';
 import { documentText } from '../../document/index.js';
-import { mergeContents, type MergeConflict } from '../content/merge.js';
-import { Content, ContentWriter, type PageEntry } from '../content/store.js';
-import { uniqueSlug } from '../content/tree.js';
-import { reindexSpace } from '../content/search-index.js';
 import { accessRows } from '../../auth/access-rows.js';
 
 type Tx = Prisma.TransactionClient;

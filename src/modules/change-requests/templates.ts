@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { requireSpace } from '../../auth/permissions.js';
 import { badRequest } from '../../errors.js';
-import type { ContentChange } from '../content/changes.js';
+import type { ContentChange } from '../content/index.js';
 import { writeChangeRequestContent, writeSpaceContent } from './service.js';
 
 /**

@@ -2,7 +2,7 @@ import { builder, type Model } from '../../graphql/builder.js';
 import { DefaultLevelEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { collectionPermissions, collectionRole, requireCollection } from '../../auth/permissions.js';
-import { OrganizationType } from '../orgs/organization.js';
+import { OrganizationType } from '../orgs/index.js';
 import { ContentPositionInput } from './position-input.js';
 import { createCollection, listChildCollections, deleteCollection, listCollections, moveCollection, transferCollection, updateCollection } from './service.js';
 

@@ -4,10 +4,10 @@ import { listOf, pageArgs } from '../../graphql/lists.js';
 import { commentPermissions } from '../../auth/permissions.js';
 import type { Context } from '../../context.js';
 import type { Comment } from '../../generated/prisma/client.js';
-import { UserType } from '../users/user.js';
-import { SpaceType } from '../spaces/space.js';
-import { ChangeRequestType } from '../change-requests/change-request.js';
-import { FormatEnum } from '../content/revision.js';
+import { UserType, userLoaders } from '../users/index.js';
+import { SpaceType } from '../spaces/index.js';
+import { ChangeRequestType } from '../change-requests/index.js';
+import { FormatEnum } from '../content/index.js';
 import { documentFromMarkdown } from '../../document/index.js';
 import { commentLoaders } from './loaders.js';
 import {
@@ -23,7 +23,6 @@ import {
   updateComment,
   updateReply,
 } from './service.js';
-import { userLoaders } from '../users/loaders.js';
 
 const CommentStatusEnum = builder.enumType('CommentStatus', { values: COMMENT_STATUSES });
 const CommentStatusFilterEnum = builder.enumType('CommentStatusFilter', {

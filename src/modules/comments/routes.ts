@@ -1,6 +1,6 @@
 import { badRequest } from '../../errors.js';
 import { deletedStatus, LIST_FIELDS, listParam, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
-import { USER_FIELDS } from '../users/routes.js';
+import { USER_FIELDS } from '../users/index.js';
 
 /**
  * Comment routes exist twice: on a space's main content and on a change request, with the same

@@ -6,8 +6,8 @@ import { Prisma, type ChangeRequest, type Comment, type CommentReply, type Space
 import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
-import { getChangeRequest } from '../change-requests/service.js';
-import { viewOf } from '../content/service.js';
+import { getChangeRequest } from '../change-requests/index.js';
+import { viewOf } from '../content/index.js';
 import { markdownProblem } from '../../document/index.js';
 import { commentLoaders } from './loaders.js';
 

@@ -3,8 +3,8 @@ import { restEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import type { Conversation, ConversationIssue } from '../../generated/prisma/client.js';
 import { documentFromMarkdown } from '../../document/index.js';
-import { ChangeRequestType } from '../change-requests/change-request.js';
-import { OrganizationType } from '../orgs/organization.js';
+import { ChangeRequestType } from '../change-requests/index.js';
+import { OrganizationType } from '../orgs/index.js';
 import { IMPACTS } from './extract.js';
 import { clusterLoaders, type ClusterTasks } from './loaders.js';
 import {

@@ -8,7 +8,7 @@ import { newId } from '../../ids.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { paginate, paginateArray, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
-import { getChangeRequest } from '../change-requests/service.js';
+import { getChangeRequest } from '../change-requests/index.js';
 import { ANALYSE_JOB } from './analysis.js';
 import { clusterLoaders } from './loaders.js';
 

@@ -1,7 +1,7 @@
 import { builder, type Model } from '../../graphql/builder.js';
 import { RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { OrganizationType } from '../orgs/organization.js';
+import { OrganizationType } from '../orgs/index.js';
 // Invitations of existing accounts, which they accept themselves (Lectern's addition).
 import './invitation.js';
 import {

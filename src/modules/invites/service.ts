@@ -8,7 +8,7 @@ import { hashSecret, serverKeys } from '../../secrets.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { inviteAccounts } from './invitations.js';
-import { assertMayJoin } from '../orgs/joining.js';
+import { assertMayJoin } from '../orgs/index.js';
 import { accessRows } from '../../auth/access-rows.js';
 
 /**

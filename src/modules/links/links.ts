@@ -4,11 +4,10 @@ import { notFound } from '../../errors.js';
 import type { ChangeRequest } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
 import { listOf, NextPage, pageArgs } from '../../graphql/lists.js';
-import { ChangeRequestType } from '../change-requests/change-request.js';
-import { FileType, RevisionType } from '../content/revision.js';
-import { viewOf } from '../content/service.js';
-import { OrganizationType } from '../orgs/organization.js';
-import { SpaceType } from '../spaces/space.js';
+import { ChangeRequestType } from '../change-requests/index.js';
+import { FileType, RevisionType, viewOf } from '../content/index.js';
+import { OrganizationType } from '../orgs/index.js';
+import { SpaceType } from '../spaces/index.js';
 import { listFileBacklinks, listLinks, listPageBacklinks, listPageLinks, type LinkListing, type LinkStats, type LocationJson, type UsageJson } from './service.js';
 import { accessRows } from '../../auth/access-rows.js';
 

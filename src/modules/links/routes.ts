@@ -1,6 +1,6 @@
 import { LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
-import { ORGANIZATION_FIELDS } from '../orgs/routes.js';
-import { SPACE_FIELDS } from '../spaces/routes.js';
+import { ORGANIZATION_FIELDS } from '../orgs/index.js';
+import { SPACE_FIELDS } from '../spaces/index.js';
 
 /**
  * Links listings and backlinks, on a space's main content and on a change request's content.

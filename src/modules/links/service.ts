@@ -3,10 +3,7 @@ import { badRequest, notFound } from '../../errors.js';
 import { perRequest } from '../../loaders.js';
 import { paginateArray, type ListPage, type PageArgs } from '../../pagination.js';
 import { serverKeys } from '../../secrets.js';
-import { bodiesOf, fileJson, pageJson, pageTree, viewOf, type ContentView } from '../content/service.js';
-import type { FileEntry } from '../content/store.js';
-import { flatten, type PageNode } from '../content/tree.js';
-import { resolveHref, type LinkEnv, type LinkStatus } from '../content/link-targets.js';
+import { bodiesOf, fileJson, pageJson, pageTree, viewOf, type ContentView, type FileEntry, flatten, type PageNode, resolveHref, type LinkEnv, type LinkStatus } from '../content/index.js';
 
 /**
  * The links of a revision, GitBook's "content references": every link of every page, grouped by

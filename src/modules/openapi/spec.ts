@@ -3,7 +3,7 @@ import { restEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { openAPISpecPermissions, orgRole } from '../../auth/permissions.js';
 import type { OpenAPISpec } from '../../generated/prisma/client.js';
-import { OrganizationType } from '../orgs/organization.js';
+import { OrganizationType } from '../orgs/index.js';
 import type { ProcessError } from './process.js';
 import { specPages, type ComputedPage } from './pages.js';
 import {

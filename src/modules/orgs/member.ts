@@ -2,10 +2,9 @@ import { ROLES } from '../../auth/roles.js';
 import { builder, type Model } from '../../graphql/builder.js';
 import { RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { UserType } from '../users/user.js';
+import { UserType, userLoaders } from '../users/index.js';
 import { OrganizationType } from './organization.js';
 import { getMember, listMembers, removeMember, updateMemberRole } from './member-service.js';
-import { userLoaders } from '../users/loaders.js';
 import { orgLoaders } from './loaders.js';
 
 export const MemberType = builder.objectRef<Model<'Member'>>('Member').implement({

@@ -1,5 +1,5 @@
 import { deletedStatus, LIST_FIELDS, listVariables, type RestRoute } from '../../rest/route.js';
-import { USER_FIELDS } from '../users/routes.js';
+import { USER_FIELDS } from '../users/index.js';
 
 export const ORGANIZATION_FIELDS = /* GraphQL */ `
 fragment OrganizationFields on Organization {

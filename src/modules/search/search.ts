@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { OrganizationType } from '../orgs/organization.js';
-import { SpaceType } from '../spaces/space.js';
+import { OrganizationType } from '../orgs/index.js';
+import { SpaceType } from '../spaces/index.js';
 import {
   MAX_PAGES_PER_SPACE,
   MAX_SECTIONS,

@@ -4,7 +4,7 @@ import { badRequest } from '../../errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { paginate, paginateArray, type ListPage, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
-import { INTRO_SECTION } from '../content/search-index.js';
+import { INTRO_SECTION } from '../content/index.js';
 
 /**
  * Space and organization search over the index kept by `content/search-index.ts` (main content

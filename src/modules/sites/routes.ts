@@ -1,5 +1,5 @@
 import { boolParam, deletedStatus, LIST_FIELDS, listParam, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
-import { SPACE_FIELDS } from '../spaces/routes.js';
+import { SPACE_FIELDS } from '../spaces/index.js';
 import { MAX_GROUP_DEPTH } from './structure.js';
 
 export const SITE_FIELDS = /* GraphQL */ `

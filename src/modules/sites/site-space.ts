@@ -4,13 +4,12 @@ import type { Space } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { paginateArray } from '../../pagination.js';
-import { SpaceType } from '../spaces/space.js';
+import { SpaceType, spaceLoaders } from '../spaces/index.js';
 import { acceptShareKey, publishedUrl, siteSpacePath } from './links.js';
 import { SiteRef, SiteSpaceRef } from './refs.js';
 import { addSiteSpace, deleteSiteSpace, moveSiteSpace, updateSiteSpace } from './site-space-service.js';
 import { requireSiteMember } from './site-service.js';
 import { siteView, siteViewById } from './structure.js';
-import { spaceLoaders } from '../spaces/loaders.js';
 import { accessRows } from '../../auth/access-rows.js';
 
 /**

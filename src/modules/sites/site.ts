@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { OrganizationType } from '../orgs/organization.js';
+import { OrganizationType } from '../orgs/index.js';
 import { publishedUrl } from './links.js';
 import { SiteAgentsContextEnum, SiteRef, SiteTypeEnum, SiteVisibilityEnum } from './refs.js';
 import { createSite, deleteSite, getSite, listSites, setPublished, updateSite } from './site-service.js';

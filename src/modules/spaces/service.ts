@@ -6,9 +6,8 @@ import { Prisma, type PrismaClient, type Space } from '../../generated/prisma/cl
 import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
-import { emptyManifest } from '../content/store.js';
-import { copySearchIndex, dropSearchIndexStatement } from '../content/search-index.js';
-import { placeAmongSiblings, type ContentPosition } from '../collections/siblings.js';
+import { emptyManifest, copySearchIndex, dropSearchIndexStatement } from '../content/index.js';
+import { placeAmongSiblings, type ContentPosition } from '../collections/index.js';
 import { accessRows } from '../../auth/access-rows.js';
 
 const ORDER = [{ position: 'asc' as const }, { id: 'asc' as const }];

@@ -2,12 +2,9 @@ import { builder, type Model } from '../../graphql/builder.js';
 import { ContentVisibilityEnum, DefaultLevelEnum, SpaceEditModeEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { spacePermissions, spaceRole } from '../../auth/permissions.js';
-import { OrganizationType } from '../orgs/organization.js';
-import { CollectionType } from '../collections/collection.js';
-import { ContentPositionInput } from '../collections/position-input.js';
-import { listCollectionSpaces } from '../collections/service.js';
-import { RevisionType } from '../content/revision.js';
-import { spaceContent } from '../content/service.js';
+import { OrganizationType } from '../orgs/index.js';
+import { CollectionType, ContentPositionInput, listCollectionSpaces } from '../collections/index.js';
+import { RevisionType, spaceContent } from '../content/index.js';
 import {
   createSpace,
   deleteSpace,

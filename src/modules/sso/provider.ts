@@ -1,9 +1,8 @@
 import { builder, type Model } from '../../graphql/builder.js';
 import { RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { OrganizationType } from '../orgs/organization.js';
-import { teamLoaders } from '../teams/loaders.js';
-import { TeamType } from '../teams/team.js';
+import { OrganizationType } from '../orgs/index.js';
+import { teamLoaders, TeamType } from '../teams/index.js';
 import {
   createSamlProvider,
   deleteSamlProvider,

@@ -1,5 +1,5 @@
 import { deletedStatus, LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
-import { TEAM_FIELDS } from '../teams/routes.js';
+import { TEAM_FIELDS } from '../teams/index.js';
 
 const PROVIDER_FIELDS = /* GraphQL */ `
 fragment SamlProviderFields on SamlProvider {

@@ -1,5 +1,5 @@
 import { deletedStatus, LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
-import { MEMBER_FIELDS } from '../orgs/routes.js';
+import { MEMBER_FIELDS } from '../orgs/index.js';
 
 export const TEAM_FIELDS = /* GraphQL */ `
 fragment TeamFields on Team { object id title members spaces createdAt permissions { admin view } }`;

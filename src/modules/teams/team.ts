@@ -1,8 +1,7 @@
 import { builder, type Model } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import type { Member } from '../../generated/prisma/client.js';
-import { OrganizationType } from '../orgs/organization.js';
-import { MemberType } from '../orgs/member.js';
+import { OrganizationType, MemberType } from '../orgs/index.js';
 import { memberTeamCount, teamLoaders } from './loaders.js';
 import {
   createTeam,

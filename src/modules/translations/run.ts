@@ -3,13 +3,11 @@ import type { Prisma, Space } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { IsolateLimitError, runIsolated } from '../../jobs/isolate.js';
 import type { JobDefinition } from '../../jobs/queue.js';
-import { placeAmongSiblings } from '../collections/siblings.js';
+import { placeAmongSiblings } from '../collections/index.js';
 import { documentText } from '../../document/index.js';
-import { reindexSpace } from '../content/search-index.js';
-import { canonicalJson, Content, ContentWriter, getBodies, putBody, type PageEntry } from '../content/store.js';
-import { shorten } from '../conversations/extract.js';
-import { wordCount } from '../conversations/text.js';
-import { insertSpace } from '../spaces/service.js';
+import { reindexSpace, canonicalJson, Content, ContentWriter, getBodies, putBody, type PageEntry } from '../content/index.js';
+import { shorten, wordCount } from '../conversations/index.js';
+import { insertSpace } from '../spaces/index.js';
 import { translatorFor, type Translator } from './translator.js';
 
 /**

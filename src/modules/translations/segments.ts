@@ -18,7 +18,7 @@
  */
 import type * as M from 'mdast';
 import { markdownTree } from '../../document/index.js';
-import { wordCount } from '../conversations/text.js';
+import { wordCount } from '../conversations/index.js';
 
 type Piece = { translate: true; lead: string; core: string; trail: string } | { translate: false; text: string };
 

@@ -2,7 +2,7 @@ import { builder, type Model } from '../../graphql/builder.js';
 import { restEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { documentFromMarkdown } from '../../document/index.js';
-import { OrganizationType } from '../orgs/organization.js';
+import { OrganizationType } from '../orgs/index.js';
 import {
   createTranslation,
   deleteTranslation,

@@ -1,0 +1,3 @@
+// The agent-instructions module's face: what other modules (and the entry points) may import from it.
+// Nothing yet: no other module uses agent-instructions (the registry wires its routes and types).
+export {};

@@ -1,0 +1,4 @@
+// The change-requests module's face: what other modules (and the entry points) may import from it.
+
+export { ChangeRequestType } from './change-request.js';
+export { getChangeRequest } from './service.js';

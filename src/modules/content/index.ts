@@ -1,0 +1,10 @@
+// The content module's face: what other modules (and the entry points) may import from it.
+
+export { applyChanges, type ContentChange } from './changes.js';
+export { type LinkEnv, type LinkStatus, resolveHref } from './link-targets.js';
+export { type MergeConflict, mergeContents } from './merge.js';
+export { FileType, FormatEnum, RevisionType } from './revision.js';
+export { copySearchIndex, dropSearchIndexStatement, INTRO_SECTION, rebuildSearchIndex, reindexSpace } from './search-index.js';
+export { bodiesOf, type ContentView, fileJson, loadContent, pageJson, pageTree, requireRevision, spaceContent, viewOf } from './service.js';
+export { canonicalJson, Content, ContentWriter, emptyManifest, type FileEntry, getBodies, type PageEntry, putBody } from './store.js';
+export { buildTree, flatten, type PageNode, uniqueSlug } from './tree.js';

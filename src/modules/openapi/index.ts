@@ -1,0 +1,3 @@
+// The openapi module's face: what other modules (and the entry points) may import from it.
+// Nothing yet: no other module uses openapi (the registry wires its routes and types).
+export {};

@@ -1,0 +1,3 @@
+// The search module's face: what other modules (and the entry points) may import from it.
+// Nothing yet: no other module uses search (the registry wires its routes and types).
+export {};
