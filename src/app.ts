@@ -4,18 +4,20 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { User } from './generated/prisma/client.js';
 import { bearerToken } from './auth/tokens.js';
 import { createContext, type Services, type Session } from './context.js';
-import { classifyDatabaseError, databaseFailureError, errorBody } from './errors.js';
-import { authenticate, rateHeaders } from './auth/authenticate.js';
+import { classifyDatabaseError, databaseFailureError } from './errors.js';
+import { authenticate, rateHeaders, type Authenticated } from './auth/authenticate.js';
 import { schema } from './graphql/schema.js';
 import { useJitForLists } from './graphql/jit.js';
 import { useDocumentLimits } from './graphql/armor.js';
-import { createRestAdapter, errorResponse, json, prepareRoutes } from './rest/adapter.js';
+import { createRestAdapter, prepareRoutes } from './rest/adapter.js';
 import { routes } from './rest/routes.js';
-import { findHttpRoute } from './http/routes.js';
+import type { Caller, HttpRoute } from './http/routes.js';
+import { createRouter } from './http/router.js';
+import { errorResponse, json } from './http/respond.js';
 import { httpRoutes, installModules } from './modules/index.js';
-import { BodyTooLarge, bodyRefusal, declaredTooLarge, readBody, withBody } from './http/body.js';
+import { BodyTooLarge, bodyRefusal, declaredTooLarge, readBody, readText, withBody } from './http/body.js';
 import { isPreflight, preflight, withCors, type CorsPolicy } from './http/cors.js';
-import { refuseRequestLine } from './http/request-line.js';
+import { methodNotAllowed, refuseRequestLine } from './http/request-line.js';
 import { staticPage } from './http/static-page.js';
 import { AddressLimiter, addressKey } from './http/throttle.js';
 import { createTenantGate } from './http/tenant-gate.js';
@@ -46,8 +48,9 @@ const wantsGraphiQL = (request: Request) =>
   request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html') && !new URL(request.url).searchParams.has('query');
 
 /**
- * The whole HTTP application as one fetch handler: /graphql (yoga), /v1 (the REST adapter, which
- * runs GraphQL operations in-process), the token-less downloads (/files, /exports), /healthz and /readyz.
+ * The whole HTTP application as one fetch handler over one router: /graphql (yoga), /v1 (the REST
+ * adapter, which runs GraphQL operations in-process), /healthz, /readyz and the modules' routes
+ * (downloads, SSO, OpenAPI texts).
  */
 export function createApp(services: Services, opts: { plugins?: Plugin[] } = {}) {
   const yoga = createYoga<ServerContext>({
@@ -103,47 +106,61 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
   const tenants = createTenantGate({ concurrency: config.tenantConcurrency, queue: 20 * config.tenantConcurrency, maxWaitMs: 10_000 });
   const cors: CorsPolicy = { origins: config.corsOrigins };
   const graphiql = staticPage(() => Promise.resolve(yoga.fetch(new Request('http://lectern.local/graphql', { headers: { accept: 'text/html' } }), { services } as ServerContext)));
-  const routePatterns = prepared.map((r) => ({ method: r.method, pattern: new RegExp(`^/v1${r.path.replace(/:[^/]+/g, '[^/]+')}/?$`) }));
+  const restPatterns = prepared.map((r) => ({ method: r.method, pattern: new RegExp(`^/v1${r.path.replace(/:[^/]+/g, '[^/]+')}/?$`) }));
 
-  /** The Allow header of a 405: for /v1, the methods the path's routes answer. */
-  function allowFor(pathname: string): string {
-    if (pathname === '/v1' || pathname.startsWith('/v1/')) {
-      const methods = [...new Set(routePatterns.filter((r) => r.pattern.test(pathname)).map((r) => r.method))];
-      if (methods.length) return [...methods, 'OPTIONS'].join(', ');
-    }
-    if (pathname === '/graphql') return 'GET, POST, OPTIONS';
-    return findHttpRoute(httpRoutes, pathname)?.allow?.(pathname) ?? 'GET, HEAD';
+  /** The Allow header of a 405 below /v1: the methods the path's routes answer (undefined: no route). */
+  function restAllow(pathname: string): string | undefined {
+    const methods = [...new Set(restPatterns.filter((r) => r.pattern.test(pathname)).map((r) => r.method))];
+    return methods.length ? [...methods, 'OPTIONS'].join(', ') : undefined;
   }
 
   const tooMany = (retryAfter: number, message: string, request: Request) =>
-    json(429, errorBody(429, `${message}; retry after ${retryAfter} s`), { 'retry-after': String(retryAfter), ...unreadBody(request) });
+    errorResponse(429, `${message}; retry after ${retryAfter} s`, { 'retry-after': String(retryAfter), ...unreadBody(request) });
   // A refusal sent before the body was read closes the connection: the server stops receiving the
   // rest instead of reading (and discarding) up to the whole body to keep the connection alive.
   const unreadBody = (request: Request): Record<string, string> => (request.body ? { connection: 'close' } : {});
+  /** Charges a request without a (valid) token to its address: null when within the budget, else the 429. */
+  const chargeAddress = (request: Request, client: string, cost = 1): Response | null => {
+    const taken = anonymous.take(client, cost);
+    return taken.ok ? null : tooMany(taken.retryAfter, 'Too many requests without a token from this address', request);
+  };
 
-  async function handle(request: Request, client: string): Promise<Response> {
-    const refused = refuseRequestLine(request, allowFor);
-    if (refused) return refused;
-    const { pathname } = new URL(request.url);
-    if (pathname === '/healthz') return json(200, { status: 'ok' });
-    const isRest = pathname === '/v1' || pathname.startsWith('/v1/');
-    if (isRest || pathname === '/graphql') return withCors(cors, request, await api(request, client, isRest));
-
-    // Everything else is token-less (/openapi: optionally authenticated), so it is charged to the
-    // client's address (a route may cost more: a PDF export renders a document).
-    const route = findHttpRoute(httpRoutes, pathname);
-    const taken = anonymous.take(client, route?.cost ?? 1);
-    if (!taken.ok) return tooMany(taken.retryAfter, 'Too many requests without a token from this address', request);
-    if (pathname === '/readyz') {
-      try {
-        await services.db.pool.query('SELECT 1');
-        return json(200, { status: 'ready' });
-      } catch {
-        return json(503, { status: 'database unavailable' });
-      }
+  /**
+   * The one authentication step, for a request that sent a token: its caller (with the per-user
+   * budget's headers), null for an invalid token (counted against the address), or the 429 when
+   * the address sent too many invalid tokens or the user is over their budget.
+   */
+  async function identify(token: string, request: Request, client: string): Promise<(Authenticated & { limits: Record<string, string> }) | null | Response> {
+    // An address that keeps sending invalid tokens is refused before its next token costs a query.
+    const blocked = failures.peek(client);
+    if (!blocked.ok) return tooMany(blocked.retryAfter, 'Too many failed authentications from this address', request);
+    const authenticated = await authenticate(services.db, token, config.rateLimit);
+    if (!authenticated) {
+      failures.take(client);
+      return null;
     }
-    if (route) return route.serve(services, request, pathname);
-    return errorResponse(404, 'No such endpoint');
+    const { rate } = authenticated;
+    const limits = rateHeaders(rate);
+    if (rate?.exceeded) return errorResponse(429, `Rate limit of ${rate.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry after ${rate.retryAfter} s`, { ...limits, ...unreadBody(request) });
+    return { ...authenticated, limits };
+  }
+
+  /** Serves an authenticated request in its organization's turn (src/http/tenant-gate.ts), with the budget's headers. */
+  async function inTenantTurn(who: Authenticated & { limits: Record<string, string> }, request: Request, serve: () => Promise<Response>): Promise<Response> {
+    // Before the body is read: a waiting request holds no buffer.
+    const admission = await tenants.enter(who.tenant);
+    if (!admission.admitted) {
+      const message = `Too many requests of your organization in progress (${admission.reason}); retry after ${admission.retryAfter} s`;
+      return errorResponse(429, message, { ...who.limits, 'retry-after': String(admission.retryAfter), ...unreadBody(request) });
+    }
+    let response: Response;
+    try {
+      response = await serve();
+    } finally {
+      admission.release();
+    }
+    for (const [name, value] of Object.entries(who.limits)) response.headers.set(name, value);
+    return response;
   }
 
   /** /v1 and /graphql: the token is read from the header first; the body only for a known user. */
@@ -151,57 +168,83 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
     if (isPreflight(request)) return preflight(cors, request);
     if (!isRest && wantsGraphiQL(request)) {
       if (!config.graphiql) return errorResponse(404, 'GraphiQL is turned off on this server');
-      const taken = anonymous.take(client);
-      if (!taken.ok) return tooMany(taken.retryAfter, 'Too many requests without a token from this address', request);
-      return graphiql.serve(request);
+      return chargeAddress(request, client) ?? graphiql.serve(request);
     }
     const unauthenticated = () => {
       const headers = { 'www-authenticate': 'Bearer', ...unreadBody(request) };
-      if (isRest) return json(401, errorBody(401, 'Authentication required: send Authorization: Bearer <token>'), headers);
+      if (isRest) return errorResponse(401, 'Authentication required: send Authorization: Bearer <token>', headers);
       return json(401, { errors: [{ message: 'Authentication required: send Authorization: Bearer <token>', extensions: { code: 'UNAUTHENTICATED' } }] }, headers);
     };
 
     const token = bearerToken(request);
-    if (!token) {
-      // No token: answered at once, the body never read (an anonymous caller cannot make us buffer it).
-      const taken = anonymous.take(client);
-      if (!taken.ok) return tooMany(taken.retryAfter, 'Too many requests without a token from this address', request);
-      return unauthenticated();
-    }
+    // No token: answered at once, the body never read (an anonymous caller cannot make us buffer it).
+    if (!token) return chargeAddress(request, client) ?? unauthenticated();
     // A declared body over the limit is refused before any work.
     if (declaredTooLarge(request, config.maxBodyBytes)) throw new BodyTooLarge(config.maxBodyBytes);
-    // An address that keeps sending invalid tokens is refused before its next token costs a query.
-    const blocked = failures.peek(client);
-    if (!blocked.ok) return tooMany(blocked.retryAfter, 'Too many failed authentications from this address', request);
-    const authenticated = await authenticate(services.db, token, config.rateLimit);
-    if (!authenticated) {
-      failures.take(client);
-      return unauthenticated();
-    }
-    const { caller, session, rate } = authenticated;
-    const limits = rateHeaders(rate);
-    if (rate?.exceeded) return json(429, errorBody(429, `Rate limit of ${rate.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry after ${rate.retryAfter} s`), { ...limits, ...unreadBody(request) });
-    // The organization's turn (src/http/tenant-gate.ts), before its body is read: a waiting request holds no buffer.
-    const admission = await tenants.enter(authenticated.tenant);
-    if (!admission.admitted) {
-      const message = `Too many requests of your organization in progress (${admission.reason}); retry after ${admission.retryAfter} s`;
-      return json(429, errorBody(429, message), { ...limits, 'retry-after': String(admission.retryAfter), ...unreadBody(request) });
-    }
-    let response: Response;
-    try {
+    const who = await identify(token, request, client);
+    if (who instanceof Response) return who;
+    if (!who) return unauthenticated();
+    const { caller, session } = who;
+    return inTenantTurn(who, request, async () => {
       // Only now is the body read: streamed, and cut off with a 413 as soon as it passes the limit.
       if (request.body) request = withBody(request, await readBody(request, config.maxBodyBytes));
-      if (!isRest) response = await yoga.fetch(request, { services, caller, session });
-      else {
-        Object.assign(request, { caller, session });
-        response = await rest.fetch(request);
-      }
-    } finally {
-      admission.release();
-    }
-    for (const [name, value] of Object.entries(limits)) response.headers.set(name, value);
-    return response;
+      if (!isRest) return yoga.fetch(request, { services, caller, session });
+      Object.assign(request, { caller, session });
+      return rest.fetch(request);
+    });
   }
+
+  /** Health, and readiness (one query, so charged to the address like any token-less request). */
+  const probes: HttpRoute[] = [
+    { method: 'GET', path: '/healthz', cost: 0, handle: () => json(200, { status: 'ok' }) },
+    {
+      method: 'GET',
+      path: '/readyz',
+      handle: async () => {
+        try {
+          await services.db.pool.query('SELECT 1');
+          return json(200, { status: 'ready' });
+        } catch {
+          return json(503, { status: 'database unavailable' });
+        }
+      },
+    },
+  ];
+
+  /** A route declared as data (src/http/routes.ts): its token-less cost or optional caller, its body, then its handler. */
+  const declared =
+    (route: HttpRoute) =>
+    async (request: Request, params: Record<string, string>, client: string): Promise<Response> => {
+      const serve = async (caller: Caller | null) => {
+        const body = route.bodyLimit === undefined ? undefined : await readText(request, route.bodyLimit);
+        const response = await route.handle({ services, request, params, caller, body });
+        if (request.method !== 'HEAD' || !response.body) return response;
+        void response.body.cancel().catch(() => {});
+        return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+      };
+      const token = route.optionalToken ? bearerToken(request) : null;
+      const who = token ? await identify(token, request, client) : null;
+      if (who instanceof Response) return who;
+      if (who) return inTenantTurn(who, request, () => serve({ user: who.caller, session: who.session }));
+      return (route.cost === 0 ? null : chargeAddress(request, client, route.cost)) ?? serve(null);
+    };
+
+  /**
+   * The one router: every path the server answers. /v1 is one entry because the REST adapter
+   * (src/rest/adapter.ts) is reached only after authentication — without a valid token every /v1
+   * path is a 401, so its paths tell an anonymous caller nothing — and keeps its own itty router
+   * of GraphQL documents prepared at start-up. Token-less requests (the declared routes, 404s and
+   * 405s) are charged to the client's address.
+   */
+  const router = createRouter<[client: string]>(
+    [
+      { method: 'ALL', path: '/graphql', allow: () => 'GET, POST, OPTIONS', handle: async (request, _params, client) => withCors(cors, request, await api(request, client, false)) },
+      { method: 'ALL', path: '/v1/*', allow: restAllow, handle: async (request, _params, client) => withCors(cors, request, await api(request, client, true)) },
+      ...[...probes, ...httpRoutes].map((route) => ({ method: route.method, path: route.path, handle: declared(route) })),
+    ],
+    (request, allow, client) => chargeAddress(request, client) ?? (allow ? methodNotAllowed(request.method, allow) : errorResponse(404, 'No such endpoint')),
+  );
+  const allowFor = router.allowFor;
 
   return {
     yoga,
@@ -211,7 +254,8 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
     async fetch(request: Request, client: Client = {}): Promise<Response> {
       try {
         const forwarded = config.trustProxy ? client.forwardedFor?.split(',').at(-1)?.trim() : undefined;
-        return await handle(request, addressKey(forwarded || client.address));
+        const key = addressKey(forwarded || client.address);
+        return await (refuseRequestLine(request, allowFor) ?? router.fetch(request, key));
       } catch (error) {
         // A body over its limit (or cut off) while it was being read: 413/400, not a fault.
         const refusal = bodyRefusal(error);
@@ -219,7 +263,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
         // The client went away mid-request (its connection closed): nobody reads an answer, and it is not a fault.
         if (request.signal?.aborted) return new Response(null, { status: 499 });
         const failure = classifyDatabaseError(error);
-        if (failure) return json(failure.status, errorBody(failure.status, failure.message), { 'retry-after': String(failure.retryAfter) });
+        if (failure) return errorResponse(failure.status, failure.message, { 'retry-after': String(failure.retryAfter) });
         // Never leak internals: log the detail, answer a generic 500.
         console.error('unhandled error', error instanceof Error ? error.stack : error);
         return errorResponse(500, 'Unexpected error');

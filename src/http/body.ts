@@ -1,4 +1,4 @@
-import { errorBody } from '../errors.js';
+import { errorResponse } from './respond.js';
 
 /**
  * The one way the app reads a request body: streamed, counted chunk by chunk, and cut off with a 413
@@ -77,8 +77,5 @@ export function bodyRefusal(error: unknown): Response | null {
   if (!(error instanceof BodyTooLarge) && !(error instanceof BodyUnreadable)) return null;
   // `connection: close`: the server stops receiving the rest of a refused body instead of reading
   // it to the end to keep the connection alive.
-  return new Response(JSON.stringify(errorBody(error.status, error.message)), {
-    status: error.status,
-    headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
-  });
+  return errorResponse(error.status, error.message, { connection: 'close' });
 }

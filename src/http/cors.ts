@@ -1,4 +1,4 @@
-import { errorBody } from '../errors.js';
+import { errorResponse } from './respond.js';
 
 /**
  * Cross-origin access to /v1 and /graphql (LECTERN_CORS_ORIGINS, comma-separated origins, or `*`).
@@ -30,10 +30,7 @@ export const isPreflight = (request: Request) =>
 export function preflight(policy: CorsPolicy, request: Request): Response {
   const origin = allowedOrigin(policy, request.headers.get('origin'));
   if (!origin) {
-    return new Response(JSON.stringify(errorBody(403, 'origin: not allowed to call this API from a browser (see LECTERN_CORS_ORIGINS)')), {
-      status: 403,
-      headers: { 'content-type': 'application/json; charset=utf-8', vary: 'origin' },
-    });
+    return errorResponse(403, 'origin: not allowed to call this API from a browser (see LECTERN_CORS_ORIGINS)', { vary: 'origin' });
   }
   return new Response(null, {
     status: 204,

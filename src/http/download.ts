@@ -1,4 +1,4 @@
-import { errorResponse } from '../rest/adapter.js';
+import { errorResponse } from './respond.js';
 
 /**
  * What the token-less download routes share (/files in content, /exports in change requests):
@@ -7,10 +7,6 @@ import { errorResponse } from '../rest/adapter.js';
 
 // Downloaded bytes are served on the API's origin: never let a browser run them as a page.
 export const DOWNLOAD_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-policy': "sandbox; default-src 'none'" };
-
-/** A download answers GET and HEAD only. */
-export const refuseDownloadMethod = (request: Request): Response | null =>
-  request.method !== 'GET' && request.method !== 'HEAD' ? errorResponse(405, 'Only GET is allowed here') : null;
 
 // One answer for every refusal (bad or expired signature, deleted space, unknown file, a path that
 // names nothing): a URL holder learns nothing about what exists.

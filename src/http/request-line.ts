@@ -1,4 +1,4 @@
-import { errorBody } from '../errors.js';
+import { errorResponse } from './respond.js';
 
 /**
  * Refusals decided by the request line alone, before any routing: a method the app does not serve
@@ -10,13 +10,10 @@ const KNOWN = new Set<string>(METHODS);
 
 export const isKnownMethod = (method: string | undefined) => KNOWN.has(method ?? '');
 
-const answer = (status: number, message: string, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(errorBody(status, message)), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
-
 export function methodNotAllowed(method: string, allow: string): Response {
   // The method name is echoed only when it is a plain token (never arbitrary bytes).
   const named = /^[A-Za-z-]{1,20}$/.test(method) ? method.toUpperCase() : 'This method';
-  return answer(405, `${named} is not allowed here; allowed: ${allow}`, { allow });
+  return errorResponse(405, `${named} is not allowed here; allowed: ${allow}`, { allow });
 }
 
 /** Whether every %XX sequence of the path decodes to valid UTF-8. */
@@ -33,6 +30,6 @@ function wellEncoded(pathname: string): boolean {
 export function refuseRequestLine(request: Request, allowFor: (pathname: string) => string): Response | null {
   const { pathname } = new URL(request.url);
   if (!isKnownMethod(request.method)) return methodNotAllowed(request.method, allowFor(pathname));
-  if (!wellEncoded(pathname)) return answer(400, 'path: malformed percent-encoding (each %XX must form valid UTF-8)');
+  if (!wellEncoded(pathname)) return errorResponse(400, 'path: malformed percent-encoding (each %XX must form valid UTF-8)');
   return null;
 }

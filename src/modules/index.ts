@@ -54,10 +54,10 @@ import { openAPIJob } from './openapi/jobs.js';
 import { analyseJob } from './conversations/analysis.js';
 import { runJob } from './translations/run.js';
 
-import { filesHttpRoute } from './content/files-http.js';
-import { exportHttpRoute } from './change-requests/export-http.js';
-import { ssoHttpRoute } from './sso/http.js';
-import { openAPIHttpRoute } from './openapi/http.js';
+import { filesHttpRoutes } from './content/files-http.js';
+import { exportHttpRoutes } from './change-requests/export-http.js';
+import { ssoHttpRoutes } from './sso/http.js';
+import { openAPIHttpRoutes } from './openapi/http.js';
 
 /** Every module's /v1 routes (the order is the REST adapter's matching order). */
 export const restRoutes: RestRoute[] = [
@@ -83,8 +83,8 @@ export const restRoutes: RestRoute[] = [
 /** Every background job kind the queue runs. */
 export const jobs: JobDefinition[] = [openAPIJob, analyseJob, runJob];
 
-/** The routes outside /v1 and /graphql: token-less downloads, SSO, OpenAPI texts. */
-export const httpRoutes: HttpRoute[] = [filesHttpRoute, exportHttpRoute, ssoHttpRoute, openAPIHttpRoute];
+/** The routes outside /v1 and /graphql (token-less downloads, SSO, OpenAPI texts), each put on src/app.ts's router. */
+export const httpRoutes: HttpRoute[] = [...filesHttpRoutes, ...exportHttpRoutes, ...ssoHttpRoutes, ...openAPIHttpRoutes];
 
 let installed = false;
 

@@ -1,21 +1,16 @@
-import type { Services } from '../../context.js';
-import { DOWNLOAD_HEADERS, noSuchFile, refuseDownloadMethod } from '../../http/download.js';
-import type { HttpRoute } from '../../http/routes.js';
-import { errorResponse } from '../../rest/adapter.js';
+import { DOWNLOAD_HEADERS, noSuchFile } from '../../http/download.js';
+import { errorResponse } from '../../http/respond.js';
+import type { HttpRoute, RouteCall } from '../../http/routes.js';
 import { renderPdfExport } from './exports.js';
 import { PdfTooLarge } from './pdf.js';
 
 /** `/exports/<id>.pdf`: a change request's PDF export, rendered on request, for an hour (no token: the URL is the capability). */
-async function serveExport(services: Services, request: Request, pathname: string): Promise<Response> {
-  const refused = refuseDownloadMethod(request);
-  if (refused) return refused;
+async function serveExport({ services, request, params }: RouteCall): Promise<Response> {
   const head = request.method === 'HEAD';
-  const match = pathname.match(/^\/exports\/([^/]+)\.pdf$/);
-  if (!match) return noSuchFile();
   // A HEAD renders nothing (its length is known once a GET rendered it).
   let found: Awaited<ReturnType<typeof renderPdfExport>>;
   try {
-    found = await renderPdfExport(services.db.prisma, match[1]!, undefined, { render: !head });
+    found = await renderPdfExport(services.db.prisma, params.id!, undefined, { render: !head });
   } catch (error) {
     if (error instanceof PdfTooLarge) return errorResponse(422, error.message);
     throw error;
@@ -32,5 +27,8 @@ async function serveExport(services: Services, request: Request, pathname: strin
   });
 }
 
-// A PDF export renders a document: it costs 10 of the address's budget.
-export const exportHttpRoute: HttpRoute = { prefix: '/exports/', serve: serveExport, cost: 10 };
+export const exportHttpRoutes: HttpRoute[] = [
+  // A PDF export renders a document: it costs 10 of the address's budget.
+  { method: 'GET', path: '/exports/:id.pdf', handle: serveExport, cost: 10 },
+  { method: 'GET', path: '/exports/*', handle: noSuchFile },
+];

@@ -1,7 +1,6 @@
-import type { Services } from '../../context.js';
 import { openFileToken } from '../../file-urls.js';
-import { DOWNLOAD_HEADERS, noSuchFile, refuseDownloadMethod } from '../../http/download.js';
-import type { HttpRoute } from '../../http/routes.js';
+import { DOWNLOAD_HEADERS, noSuchFile } from '../../http/download.js';
+import type { HttpRoute, RouteCall } from '../../http/routes.js';
 import { serverKeys } from '../../secrets.js';
 
 /**
@@ -10,14 +9,8 @@ import { serverKeys } from '../../secrets.js';
  */
 const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
 
-async function serveFile(services: Services, request: Request, pathname: string): Promise<Response> {
-  const refused = refuseDownloadMethod(request);
-  if (refused) return refused;
-  const head = request.method === 'HEAD';
-  const fileMatch = pathname.match(/^\/files\/([^/]+)\/([^/]+)\/([^/]+)$/);
-  if (!fileMatch) return noSuchFile();
-  const [spaceId, fileId, rawName] = fileMatch.slice(1).map((s) => safeDecode(s!));
-  if (!spaceId || !fileId) return noSuchFile();
+async function serveFile({ services, request, params }: RouteCall): Promise<Response> {
+  const { spaceId, fileId, name } = params as { spaceId: string; fileId: string; name: string };
   const query = new URL(request.url).searchParams;
   const now = Date.now();
   const grant = openFileToken(await serverKeys(services), spaceId, fileId, query.get('expires'), query.get('token'), now);
@@ -27,13 +20,13 @@ async function serveFile(services: Services, request: Request, pathname: string)
   if (!space || space.deletedAt) return noSuchFile();
   const blob = await services.db.prisma.fileBlob.findUnique({ where: { hash: grant.blob } });
   if (!blob) return noSuchFile();
-  return new Response(head ? null : new Uint8Array(blob.data), {
+  return new Response(new Uint8Array(blob.data), {
     status: 200,
     headers: {
       ...DOWNLOAD_HEADERS,
       'content-type': CONTENT_TYPE.test(grant.contentType) ? grant.contentType : 'application/octet-stream',
       'content-length': String(blob.size),
-      'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(rawName || 'file')}`,
+      'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(name)}`,
       // A space's files are private content, whatever the space's visibility today (it can change,
       // and the URL outlives it): only the holder's own browser may keep them, never a shared
       // cache, and not past the URL's expiry.
@@ -42,12 +35,8 @@ async function serveFile(services: Services, request: Request, pathname: string)
   });
 }
 
-function safeDecode(value: string): string | undefined {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return undefined;
-  }
-}
-
-export const filesHttpRoute: HttpRoute = { prefix: '/files/', serve: serveFile };
+export const filesHttpRoutes: HttpRoute[] = [
+  { method: 'GET', path: '/files/:spaceId/:fileId/:name', handle: serveFile },
+  // Any other path below /files gets the same answer as a refused URL.
+  { method: 'GET', path: '/files/*', handle: noSuchFile },
+];

@@ -1,11 +1,10 @@
 import type { Services } from '../../context.js';
-import { readText } from '../../http/body.js';
-import type { HttpRoute } from '../../http/routes.js';
-import { errorResponse, json } from '../../rest/adapter.js';
+import { errorResponse, json } from '../../http/respond.js';
+import type { HttpRoute, RouteCall } from '../../http/routes.js';
 import { purgeNonces, samlFor, signIn, SsoRefused } from './saml.js';
 
 /**
- * The browser side of single sign-on, outside /v1 and without a token (src/app.ts routes /sso/ here):
+ * The browser side of single sign-on, outside /v1 and without a token:
  *
  * - `GET /sso/saml/{provider}/start[?redirect=<url>]`: redirects (302) to the identity provider
  *   with an AuthnRequest. `redirect`, when given, must be a URL on Lectern's own public origin; it
@@ -18,7 +17,6 @@ import { purgeNonces, samlFor, signIn, SsoRefused } from './saml.js';
  *   not sign in, 400 when the assertion lacks an email) in the usual error shape.
  * - `GET /sso/saml/{provider}/metadata`: the service provider's SAML metadata (its entity id is this URL).
  */
-const ROUTE = /^\/sso\/saml\/([^/]+)\/(start|acs|metadata)$/;
 const NO_STORE = { 'cache-control': 'no-store' };
 /**
  * The ACS form's largest body. It is read without a token, so it is small: a signed response with
@@ -38,35 +36,40 @@ function sameOrigin(services: Services, value: string | null | undefined): URL |
   }
 }
 
-export async function serveSso(services: Services, request: Request, pathname: string): Promise<Response> {
-  const match = pathname.match(ROUTE);
-  if (!match) return errorResponse(404, 'No such endpoint');
-  const [, providerId, action] = match as unknown as [string, string, 'start' | 'acs' | 'metadata'];
-  const method = action === 'acs' ? 'POST' : 'GET';
-  if (request.method !== method) return json(405, { error: { code: 405, message: `Only ${method} is allowed here` } }, { allow: method });
+/** The SAML provider the path names, or null. */
+async function providerOf({ services, params }: RouteCall) {
+  return services.db.prisma.samlProvider.findUnique({ where: { id: params.providerId! } });
+}
 
-  // The form is read (at most ACS_BODY_LIMIT bytes, else 413) before any database work.
-  const form = action === 'acs' ? new URLSearchParams(await readText(request, ACS_BODY_LIMIT)) : null;
-  const prisma = services.db.prisma;
-  const provider = await prisma.samlProvider.findUnique({ where: { id: decodeURIComponent(providerId) } });
-  if (!provider) return errorResponse(404, 'SAML provider not found');
+const missingProvider = () => errorResponse(404, 'SAML provider not found');
 
-  if (action === 'metadata') {
-    const xml = samlFor(services, provider).generateServiceProviderMetadata(null);
-    return new Response(xml, { status: 200, headers: { 'content-type': 'application/samlmetadata+xml; charset=utf-8' } });
+async function serveMetadata(call: RouteCall): Promise<Response> {
+  const provider = await providerOf(call);
+  if (!provider) return missingProvider();
+  const xml = samlFor(call.services, provider).generateServiceProviderMetadata(null);
+  return new Response(xml, { status: 200, headers: { 'content-type': 'application/samlmetadata+xml; charset=utf-8' } });
+}
+
+async function serveStart(call: RouteCall): Promise<Response> {
+  const { services, request } = call;
+  const provider = await providerOf(call);
+  if (!provider) return missingProvider();
+  await purgeNonces(services.db.prisma);
+  const redirect = new URL(request.url).searchParams.get('redirect');
+  if (redirect !== null && !sameOrigin(services, redirect)) {
+    return errorResponse(400, `redirect: must be a URL on ${new URL(services.config.publicUrl).origin}`);
   }
+  const location = await samlFor(services, provider).getAuthorizeUrlAsync(redirect ?? '', undefined, {});
+  return new Response(null, { status: 302, headers: { location, ...NO_STORE } });
+}
 
-  await purgeNonces(prisma);
-  if (action === 'start') {
-    const redirect = new URL(request.url).searchParams.get('redirect');
-    if (redirect !== null && !sameOrigin(services, redirect)) {
-      return errorResponse(400, `redirect: must be a URL on ${new URL(services.config.publicUrl).origin}`);
-    }
-    const location = await samlFor(services, provider).getAuthorizeUrlAsync(redirect ?? '', undefined, {});
-    return new Response(null, { status: 302, headers: { location, ...NO_STORE } });
-  }
-
-  if (!form) return errorResponse(404, 'No such endpoint'); // unreachable: start and metadata returned above
+async function serveAcs(call: RouteCall): Promise<Response> {
+  const { services } = call;
+  // The form was read (at most ACS_BODY_LIMIT bytes, else 413) before any database work.
+  const form = new URLSearchParams(call.body);
+  const provider = await providerOf(call);
+  if (!provider) return missingProvider();
+  await purgeNonces(services.db.prisma);
   const samlResponse = form.get('SAMLResponse');
   if (!samlResponse) return errorResponse(400, 'SAMLResponse: is required (an HTTP-POST binding form field)');
   try {
@@ -92,5 +95,8 @@ export async function serveSso(services: Services, request: Request, pathname: s
   }
 }
 
-// The assertion consumer takes a POST; the other SSO paths are GETs (the Allow header of a 405).
-export const ssoHttpRoute: HttpRoute = { prefix: '/sso/', serve: serveSso, allow: (pathname) => (pathname.endsWith('/acs') ? 'POST' : 'GET') };
+export const ssoHttpRoutes: HttpRoute[] = [
+  { method: 'GET', path: '/sso/saml/:providerId/start', handle: serveStart },
+  { method: 'POST', path: '/sso/saml/:providerId/acs', handle: serveAcs, bodyLimit: ACS_BODY_LIMIT },
+  { method: 'GET', path: '/sso/saml/:providerId/metadata', handle: serveMetadata },
+];
