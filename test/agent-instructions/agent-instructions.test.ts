@@ -15,11 +15,7 @@ let outsider: TestUser;
 
 beforeAll(async () => {
   h = await setupHarness();
-  owner = await h.owner('Agents');
-  [reader, creator, guest, outsider] = await Promise.all([h.user(), h.user(), h.user(), h.user()]);
-  await h.addMember(owner.orgId, reader.id, 'read');
-  await h.addMember(owner.orgId, creator.id, 'create');
-  await h.addMember(owner.orgId, guest.id, null);
+  ({ owner, reader, creator, guest, outsider } = await h.world('Agents'));
 });
 
 const path = (org: { orgId: string } = owner) => `/v1/orgs/${org.orgId}/agent-instructions`;

@@ -29,9 +29,8 @@ export const CHANGE_REQUEST_OPERATIONS = {
 
 export async function setupChangeRequests() {
   h = await setupHarness();
-  owner = await h.owner();
-  [reader, commenter, editor, reviewer, reviewer2, outsider] = await Promise.all([h.user(), h.user(), h.user(), h.user(), h.user(), h.user()]);
-  await h.addMember(owner.orgId, reader.id, 'read');
+  ({ owner, reader, outsider } = await h.world());
+  [commenter, editor, reviewer, reviewer2] = [await h.user('Commenter'), await h.user('Editor'), await h.user('Reviewer'), await h.user('Second reviewer')];
   await h.addMember(owner.orgId, commenter.id, 'comment');
   await h.addMember(owner.orgId, editor.id, 'edit');
   await h.addMember(owner.orgId, reviewer.id, 'review');

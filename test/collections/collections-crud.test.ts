@@ -1,15 +1,16 @@
 /** Collections: create, list, read, update, delete, and the spaces of a collection (setup in ./fixtures.ts). */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { h, setupCollections, createCollection, createSpace, getCollection, listIds, expectUnseenDelete, expectRefused, orgWithMembers } from './fixtures.js';
+import { h, setupCollections, createCollection, createSpace, getCollection, listIds, expectUnseenDelete, expectRefused } from './fixtures.js';
+import type { World } from '../support/harness.js';
 
 beforeAll(setupCollections);
 
 // ---------------------------------------------------------------------------------------------
 
 describe('POST /orgs/:organizationId/collections', () => {
-  let t: Awaited<ReturnType<typeof orgWithMembers>>;
+  let t: World;
   beforeAll(async () => {
-    t = await orgWithMembers();
+    t = await h.world();
   });
 
   it('creates a top-level collection (201) matching the official schema', async () => {
@@ -102,10 +103,10 @@ describe('POST /orgs/:organizationId/collections', () => {
 });
 
 describe('GET /orgs/:organizationId/collections', () => {
-  let t: Awaited<ReturnType<typeof orgWithMembers>>;
+  let t: World;
   let top1: any, top2: any, child: any, grandchild: any;
   beforeAll(async () => {
-    t = await orgWithMembers();
+    t = await h.world();
     top1 = await createCollection(t.owner, t.owner.orgId, { title: 'Top 1' });
     child = await createCollection(t.owner, t.owner.orgId, { title: 'Child', parent: top1.id });
     grandchild = await createCollection(t.owner, t.owner.orgId, { title: 'Grandchild', parent: child.id });
@@ -174,10 +175,10 @@ describe('GET /orgs/:organizationId/collections', () => {
 });
 
 describe('GET /collections/:collectionId', () => {
-  let t: Awaited<ReturnType<typeof orgWithMembers>>;
+  let t: World;
   let collection: any;
   beforeAll(async () => {
-    t = await orgWithMembers();
+    t = await h.world();
     collection = await createCollection(t.owner, t.owner.orgId, { title: 'Visible' });
   });
 
@@ -206,10 +207,10 @@ describe('GET /collections/:collectionId', () => {
 });
 
 describe('PATCH /collections/:collectionId', () => {
-  let t: Awaited<ReturnType<typeof orgWithMembers>>;
+  let t: World;
   let collection: any;
   beforeAll(async () => {
-    t = await orgWithMembers();
+    t = await h.world();
     collection = await createCollection(t.owner, t.owner.orgId, { title: 'Before' });
   });
   const patch = (body: unknown, token = t.owner.token) => h.rest('updateCollectionById', 'PATCH', `/v1/collections/${collection.id}`, { token, body });
@@ -266,9 +267,9 @@ describe('PATCH /collections/:collectionId', () => {
 });
 
 describe('DELETE /collections/:collectionId', () => {
-  let t: Awaited<ReturnType<typeof orgWithMembers>>;
+  let t: World;
   beforeAll(async () => {
-    t = await orgWithMembers();
+    t = await h.world();
   });
 
   it('answers 205 when it deleted, then 204 (also for an unknown id)', async () => {
@@ -338,10 +339,10 @@ describe('DELETE /collections/:collectionId', () => {
 });
 
 describe('GET /collections/:collectionId/spaces', () => {
-  let t: Awaited<ReturnType<typeof orgWithMembers>>;
+  let t: World;
   let collection: any, sub: any, s1: any, s2: any, s3: any, hidden: any, deleted: any, inSub: any;
   beforeAll(async () => {
-    t = await orgWithMembers();
+    t = await h.world();
     collection = await createCollection(t.owner, t.owner.orgId, { title: 'With spaces' });
     sub = await createCollection(t.owner, t.owner.orgId, { title: 'Sub', parent: collection.id });
     s1 = await createSpace(t.owner, t.owner.orgId, { title: 'S1', parent: collection.id });

@@ -1,13 +1,14 @@
 /** Collections: move, transfer, visibility with no default level, the GraphQL face (setup in ./fixtures.ts). */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { h, type Owner, setupCollections, createCollection, createSpace, getCollection, listIds, expectUnseenDelete, expectRefused, orgWithMembers, positionOf } from './fixtures.js';
+import { h, type Owner, setupCollections, createCollection, createSpace, getCollection, listIds, expectUnseenDelete, expectRefused, positionOf } from './fixtures.js';
+import type { World } from '../support/harness.js';
 
 beforeAll(setupCollections);
 
 describe('POST /collections/:collectionId/move', () => {
-  let t: Awaited<ReturnType<typeof orgWithMembers>>;
+  let t: World;
   beforeAll(async () => {
-    t = await orgWithMembers();
+    t = await h.world();
   });
   const move = (id: string, body: unknown, token = t.owner.token) => h.rest('moveCollection', 'POST', `/v1/collections/${id}/move`, { token, body });
 
@@ -159,10 +160,10 @@ describe('POST /collections/:collectionId/move', () => {
 });
 
 describe('POST /collections/:collectionId/transfer', () => {
-  let t: Awaited<ReturnType<typeof orgWithMembers>>;
+  let t: World;
   let target: Owner;
   beforeAll(async () => {
-    t = await orgWithMembers();
+    t = await h.world();
     target = await h.owner('Target Org');
     await h.addMember(target.orgId, t.owner.id, 'admin');
   });
@@ -260,10 +261,10 @@ describe('POST /collections/:collectionId/transfer', () => {
 });
 
 describe('visibility of collections with no default level', () => {
-  let t: Awaited<ReturnType<typeof orgWithMembers>>;
+  let t: World;
   let secret: any, secretChild: any, openChild: any, inheriting: any, explicit: any, open: any, openSpace: any;
   beforeAll(async () => {
-    t = await orgWithMembers();
+    t = await h.world();
     open = await createCollection(t.owner, t.owner.orgId, { title: 'Open' });
     openSpace = await createSpace(t.owner, t.owner.orgId, { parent: open.id });
     secret = await createCollection(t.owner, t.owner.orgId, { title: 'Secret' });
@@ -317,9 +318,9 @@ describe('visibility of collections with no default level', () => {
 });
 
 describe('GraphQL', () => {
-  let t: Awaited<ReturnType<typeof orgWithMembers>>;
+  let t: World;
   beforeAll(async () => {
-    t = await orgWithMembers();
+    t = await h.world();
   });
   const FIELDS = 'id title description organization parent defaultLevel permissions { view admin create viewInviteLinks } urls { location app }';
 

@@ -68,19 +68,6 @@ export async function expectRefused(operationId: string, method: string, path: s
   return res;
 }
 
-/** An owner's organization with a member for every role we need. */
-export async function orgWithMembers() {
-  const owner = await h.owner();
-  const reader = await h.user();
-  const creator = await h.user();
-  const guest = await h.user();
-  const outsider = await h.user();
-  await h.addMember(owner.orgId, reader.id, 'read');
-  await h.addMember(owner.orgId, creator.id, 'create');
-  await h.addMember(owner.orgId, guest.id, null);
-  return { owner, reader, creator, guest, outsider };
-}
-
 export const positionOf = async (kind: 'space' | 'collection', id: string) =>
   kind === 'space'
     ? (await h.db.prisma.space.findUniqueOrThrow({ where: { id } })).position

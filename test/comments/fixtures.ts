@@ -21,11 +21,10 @@ export let outsider: TestUser;
 
 export async function setupComments() {
   h = await setupHarness();
-  owner = await h.owner();
-  [commenter, commenter2, reader, outsider] = await Promise.all([h.user('Cora Commenter'), h.user('Colin Commenter'), h.user('Rita Reader'), h.user('Otto Outsider')]);
+  ({ owner, reader, outsider } = await h.world());
+  [commenter, commenter2] = [await h.user('Cora Commenter'), await h.user('Colin Commenter')];
   await h.addMember(owner.orgId, commenter.id, 'comment');
   await h.addMember(owner.orgId, commenter2.id, 'comment');
-  await h.addMember(owner.orgId, reader.id, 'read');
 }
 
 // ---------------------------------------------------------------------------------------------

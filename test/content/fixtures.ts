@@ -36,9 +36,8 @@ export const WRITE_OPERATIONS = ['applyTemplateToSpace'];
 
 export async function setupContent() {
   h = await setupHarness();
-  owner = await h.owner();
-  [reader, commenter, editor, outsider] = await Promise.all([h.user(), h.user(), h.user(), h.user()]);
-  await h.addMember(owner.orgId, reader.id, 'read');
+  ({ owner, reader, outsider } = await h.world());
+  [commenter, editor] = [await h.user('Commenter'), await h.user('Editor')];
   await h.addMember(owner.orgId, commenter.id, 'comment');
   await h.addMember(owner.orgId, editor.id, 'edit');
 }

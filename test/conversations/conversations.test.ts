@@ -52,11 +52,7 @@ function asInput(c: FixtureConversation, now = Date.now()) {
 
 beforeAll(async () => {
   h = await setupHarness();
-  owner = await h.owner('Support Org');
-  [reader, creator, guest, outsider] = await Promise.all([h.user(), h.user(), h.user(), h.user()]);
-  await h.addMember(owner.orgId, reader.id, 'read');
-  await h.addMember(owner.orgId, creator.id, 'create');
-  await h.addMember(owner.orgId, guest.id, null);
+  ({ owner, reader, creator, guest, outsider } = await h.world('Support Org'));
 });
 
 const path = (suffix: string, org: Owner = owner) => `/v1/orgs/${org.orgId}${suffix}`;

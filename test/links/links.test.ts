@@ -112,10 +112,7 @@ async function fixture(): Promise<Fixture> {
 
 beforeAll(async () => {
   h = await setupHarness();
-  owner = await h.owner();
-  reader = await h.user();
-  outsider = await h.user();
-  await h.addMember(owner.orgId, reader.id, 'read');
+  ({ owner, reader, outsider } = await h.world());
   f = await fixture();
 });
 

@@ -29,12 +29,9 @@ export const SPACE_OPERATIONS = {
 
 export async function setupSpaces() {
   h = await setupHarness();
-  owner = await h.owner();
-  [reader, creator, editor, guest, outsider] = await Promise.all([h.user(), h.user(), h.user(), h.user(), h.user()]);
-  await h.addMember(owner.orgId, reader.id, 'read');
-  await h.addMember(owner.orgId, creator.id, 'create');
+  ({ owner, reader, creator, guest, outsider } = await h.world());
+  editor = await h.user('Editor');
   await h.addMember(owner.orgId, editor.id, 'edit');
-  await h.addMember(owner.orgId, guest.id, null);
 }
 
 // ---------------------------------------------------------------------------------------------

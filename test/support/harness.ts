@@ -40,6 +40,9 @@ export interface Harness {
   snapshot(): Promise<string>;
 }
 
+/** What `h.world()` gives: an organization's admin owner, a reader, a creator, a guest and an outsider. */
+export type World = Awaited<ReturnType<Harness['world']>>;
+
 /** A fresh database (copy of the migrated template) and the app on it, for one test file. */
 export async function setupHarness(): Promise<Harness> {
   const server = inject('dbServer');
