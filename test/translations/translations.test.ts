@@ -64,11 +64,7 @@ beforeAll(async () => {
   translatorUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   h = await setupHarness();
-  owner = await h.owner('Docs Org');
-  [reader, creator, guest, outsider] = await Promise.all([h.user(), h.user(), h.user(), h.user()]);
-  await h.addMember(owner.orgId, reader.id, 'read');
-  await h.addMember(owner.orgId, creator.id, 'create');
-  await h.addMember(owner.orgId, guest.id, null);
+  ({ owner, reader, creator, guest, outsider } = await h.world('Docs Org'));
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
