@@ -9,12 +9,16 @@
  * - limits.ts: size and nesting, checked before parsing
  * - markdown.ts: Markdown → document, front matter, links, slugs
  * - text.ts: plain text and sections of a document
+ * - derivation.ts / body-cache.ts: what one parse of a body yields, kept per distinct body (the
+ *   derivation cache every page read and write goes through)
  * - markdown-offload.ts / markdown-task.ts: large bodies parsed in a worker thread
  */
 export * from './types.js';
-export * from './processor.js';
+export { markdownParseCount, markdownProcessor, markdownTree } from './processor.js';
 export * from './limits.js';
 export * from './markdown.js';
 export { documentText } from './text.js';
 export { htmlText } from './html-text.js';
-export * from './markdown-offload.js';
+export { OFFLOAD_CHARS } from './markdown-offload.js';
+export { DerivedBody } from './derivation.js';
+export * from './body-cache.js';

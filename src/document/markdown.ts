@@ -100,17 +100,22 @@ export function documentFromMarkdown(markdown: string): MarkdownDocument {
     return parseMarkdown(markdown).document;
   } catch (error) {
     if (!(error instanceof MarkdownLimitError)) throw error;
-    const lines = markdown.split(/\r\n|\r|\n/);
-    const code = block({
-      type: 'code' as const,
-      isVoid: false as const,
-      data: { syntax: 'markdown' },
-      nodes: lines.map((line) => block({ type: 'code-line' as const, isVoid: false as const, data: {}, nodes: [textNode([leaf(line)])] })),
-    });
-    const document: MarkdownDocument = { object: 'document', data: { schemaVersion: DOCUMENT_SCHEMA_VERSION }, nodes: [code] };
-    finalize(document);
-    return document;
+    return sourceDocument(markdown);
   }
+}
+
+/** The document of a body over the limits: its Markdown source in one code block (no parsing). */
+export function sourceDocument(markdown: string): MarkdownDocument {
+  const lines = markdown.split(/\r\n|\r|\n/);
+  const code = block({
+    type: 'code' as const,
+    isVoid: false as const,
+    data: { syntax: 'markdown' },
+    nodes: lines.map((line) => block({ type: 'code-line' as const, isVoid: false as const, data: {}, nodes: [textNode([leaf(line)])] })),
+  });
+  const document: MarkdownDocument = { object: 'document', data: { schemaVersion: DOCUMENT_SCHEMA_VERSION }, nodes: [code] };
+  finalize(document);
+  return document;
 }
 
 /**

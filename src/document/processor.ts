@@ -12,5 +12,19 @@ import { unified } from 'unified';
  */
 export const markdownProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).freeze();
 
+let parses = 0;
+
+/**
+ * How many Markdown texts this process has parsed so far: here, or in a worker thread on its behalf
+ * (markdown-offload.ts counts those). Tests and the bench read it to show a body is parsed once.
+ */
+export const markdownParseCount = () => parses;
+
+/** Counts `n` texts parsed in a worker thread for this one. */
+export const countWorkerParses = (n: number) => void (parses += n);
+
 /** The mdast tree of `markdown` (positions kept: callers slice the source by them). */
-export const markdownTree = (markdown: string): M.Root => markdownProcessor.parse(markdown) as M.Root;
+export function markdownTree(markdown: string): M.Root {
+  parses++;
+  return markdownProcessor.parse(markdown) as M.Root;
+}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { OFFLOAD_CHARS, parseMarkdown, parseMarkdownOffLoop, type MarkdownSection } from '../../document/index.js';
+import { derivedBody, OFFLOAD_CHARS, parseMarkdownOffLoop, type MarkdownSection } from '../../document/index.js';
 import { Content, EMPTY_MANIFEST, getBodies, getObjects, type Manifest, type PageEntry } from './store.js';
 
 /**
@@ -60,7 +60,7 @@ function rowsOf(entry: PageEntry, place: Placement, markdown: string | undefined
   let sections: { id: string; title: string; body: string }[] = [];
   if (entry.type === 'document' && markdown) {
     try {
-      sections = parsedLarge.get(markdown) ?? parseMarkdown(markdown).sections;
+      sections = parsedLarge.get(markdown) ?? derivedBody(markdown).sections;
     } catch {
       // A body that no longer parses (it was accepted when written) is indexed as plain text.
       sections = [{ id: INTRO_SECTION, title: '', body: markdown }];
