@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../../errors.js';
 import type { Revision, Space } from '../../generated/prisma/client.js';
 import { perRequest } from '../../loaders.js';
 import { paginateArray, type PageArgs } from '../../pagination.js';
-import { documentFromMarkdown, documentsOf, type MarkdownDocument } from '../../document/index.js';
+import { derivedBody, documentsOf, type MarkdownDocument } from '../../document/index.js';
 import { Content, getObjects, type FileEntry } from './store.js';
 import { signedFileUrl } from '../../file-urls.js';
 import { serverKeys, type ServerKeys } from '../../secrets.js';
@@ -142,7 +142,7 @@ export function pageJson(
 }
 
 function documentOf(markdown: string, node: PageNode, links?: LinkEnv, documents?: Map<string, MarkdownDocument>) {
-  const document = documents?.get(markdown) ?? documentFromMarkdown(markdown);
+  const document = documents?.get(markdown) ?? derivedBody(markdown).document();
   return links ? resolveDocumentRefs(document, node, links) : document;
 }
 
