@@ -27,7 +27,12 @@ export function createUrls(publicUrl: string) {
     fileDownload: (spaceId: string, fileId: string, name: string, query: { expires: number; token: string }) =>
       `${publicUrl}/files/${encodeURIComponent(spaceId)}/${encodeURIComponent(fileId)}/${encodeURIComponent(name)}?expires=${query.expires}&token=${query.token}`,
     pdfExport: (id: string) => `${publicUrl}/exports/${id}.pdf`,
-    site: (organizationId: string, id: string) => ({ location: api(`/orgs/${organizationId}/sites/${id}`), app: app(`/o/${organizationId}/sites/${id}`) }),
+    /** `preview`: the application's view of the site as it would be published (members see it, published or not). */
+    site: (organizationId: string, id: string) => ({
+      location: api(`/orgs/${organizationId}/sites/${id}`),
+      app: app(`/o/${organizationId}/sites/${id}`),
+      preview: app(`/o/${organizationId}/sites/${id}/preview`),
+    }),
     /**
      * Where a site (or a page of it: `path` segments) is published: on its proxy origin or custom
      * hostname when set, else on this server, `/public/<org hostname or id>/sites/<basename or id>`.

@@ -142,6 +142,26 @@ export async function canWriteSites(ctx: Context, organizationId: string): Promi
 }
 
 /**
+ * A site's `permissions` for a caller with `role` in its organization (undefined: not a member),
+ * matching `requireSite`: every member reads a site and its adaptive schema; every change to it
+ * (content structure, settings, publishing, the adaptive schema) needs SITE_WRITE_ROLE.
+ */
+export function sitePermissions(role: RoleName | null | undefined) {
+  const member = role !== undefined;
+  const write = atLeast(role, SITE_WRITE_ROLE);
+  return {
+    view: member,
+    access: member,
+    edit: write,
+    create: write,
+    admin: write,
+    installIntegration: role === 'admin',
+    viewAdaptiveSchema: member,
+    editAdaptiveSchema: write,
+  };
+}
+
+/**
  * Who sees a site's published profile: nobody while it is unpublished; then, by its visibility,
  * `public` and `unlisted`: every signed-in caller; `share-link`: members of the organization, and
  * anyone presenting the key of one of the site's active share links; `visitor-auth`: members only
@@ -177,6 +197,7 @@ export function organizationPermissions(role: RoleName | null | undefined) {
   const admin = role === 'admin';
   return {
     view: member,
+    access: member,
     admin,
     ownTeam: admin,
     createContent: atLeast(role, 'create'),

@@ -25,6 +25,7 @@ describe('POST /orgs/:organizationId/openapi (create)', () => {
       visibility: 'private',
       lastVersion: expect.any(String),
       lastProcessedErrors: [],
+      lastProcessedErrorCount: 0,
       permissions: { view: true, edit: true },
       urls: { location: `${BASE}/v1/orgs/${orgId}/openapi/pets`, app: `${BASE}/app/o/${orgId}/openapi/pets` },
     });
@@ -65,6 +66,8 @@ describe('POST /orgs/:organizationId/openapi (create)', () => {
     const content = await latestContent(orgId, 'store-text', reader.token);
     expect(content.status).toBe(200);
     expect(content.body.url).toBe(textUrl);
+    // A private spec's text has no public URL.
+    expect(content.body.urls).toEqual({ source: textUrl, public: null });
     expect(content.body.filesystem).toMatchObject({ entrypoint: textUrl, specification: 'openapi', version: '3.0.3', title: 'Store', apiVersion: '3' });
     expect(Object.keys(content.body.filesystem.files)).toEqual([textUrl]);
     expect(content.body.filesystem.files[textUrl]).toMatchObject({ format: 'yaml', references: [], specification: { info: { title: 'Store' } } });
@@ -341,10 +344,13 @@ describe('PATCH /orgs/:organizationId/openapi/:specSlug (visibility)', () => {
     expect(served.body).toEqual(v31());
     // No new version for a visibility change.
     expect((await versions(orgId, 'pets', owner.token)).count).toBe(1);
+    // A public spec read from a URL offers that URL as its public one.
+    expect((await latestContent(orgId, 'pets', owner.token)).body.urls).toEqual({ source: `${origin}/v31.json`, public: `${origin}/v31.json` });
 
     const back = await patch(orgId, 'pets', owner.token, { visibility: 'private' });
     expect(back.body.visibility).toBe('private');
     expect(back.body.urls.published).toBeUndefined();
+    expect((await latestContent(orgId, 'pets', owner.token)).body.urls).toEqual({ source: `${origin}/v31.json`, public: null });
     expect((await h.call('GET', `/openapi/${orgId}/pets`)).status).toBe(404);
     expect((await h.call('GET', `/openapi/${orgId}/pets`, { token: owner.token })).status).toBe(200);
   });

@@ -191,6 +191,7 @@ describe('processing', () => {
     const messages = spec.lastProcessedErrors.map((e: any) => e.message).join('\n');
     expect(messages).toMatch(/version/);
     expect(messages).toMatch(/description/);
+    expect(spec.lastProcessedErrorCount).toBe(spec.lastProcessedErrors.length);
     expect(Date.parse(spec.lastProcessedAt)).toBeGreaterThanOrEqual(Date.parse(good.lastProcessedAt));
     // The latest content is still the good version's; the failed version has none.
     const content = await latestContent(orgId, 'pets', owner.token);
@@ -205,8 +206,21 @@ describe('processing', () => {
     await put(orgId, 'pets', owner.token, { source: { url: `${origin}/v31-b.json` } }, 200);
     await drain();
     const fixed = await getSpec(orgId, 'pets', owner.token);
-    expect(fixed).toMatchObject({ processingState: 'complete', lastProcessedErrors: [] });
+    expect(fixed).toMatchObject({ processingState: 'complete', lastProcessedErrors: [], lastProcessedErrorCount: 0 });
     expect(fixed.lastProcessErrorCode).toBeUndefined();
+  });
+
+  it('lastProcessedErrorCount counts every error found, beyond the 20 lastProcessedErrors shows', async () => {
+    const { owner, orgId } = await world();
+    // 30 operations, each with a property the OpenAPI schema does not allow: 30 validation errors.
+    const paths = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`/p${i}`, { get: { [`bogus${i}`]: 1, responses: { '200': { description: 'ok' } } } }]));
+    await create(orgId, owner.token, { slug: 'many-errors', source: { text: JSON.stringify({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths }) } });
+    await drain();
+    const spec = await getSpec(orgId, 'many-errors', owner.token);
+    expect(spec.lastProcessErrorCode).toBe('PARSE_ERROR');
+    expect(spec.lastProcessedErrors).toHaveLength(21);
+    expect(spec.lastProcessedErrors[20].message).toBe('…and 10 more validation errors');
+    expect(spec.lastProcessedErrorCount).toBe(30);
   });
 
   it('reports what is wrong with text that is not an OpenAPI description', async () => {

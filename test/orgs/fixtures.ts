@@ -35,6 +35,6 @@ export async function refused(
 }
 
 export const PERMISSION_KEYS = [
-  'view', 'admin', 'ownTeam', 'createContent', 'createOpenAPISpec', 'ingestConversations',
+  'view', 'access', 'admin', 'ownTeam', 'createContent', 'createOpenAPISpec', 'ingestConversations',
   'viewBilling', 'listMembers', 'listTeams', 'listIntegrations', 'listInstallations', 'installIntegration',
 ];

@@ -136,6 +136,7 @@ describe('GET /orgs/:organizationId/members', () => {
     await h.rest('createSpace', 'POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Counted' } });
     const gone = await h.rest('createSpace', 'POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Deleted, not counted' } });
     expect((await h.call('DELETE', `/v1/spaces/${gone.body.id}`, { token: owner.token })).status).toBe(205);
+    expect((await h.rest('createSite', 'POST', `/v1/orgs/${orgId}/sites`, { token: owner.token, body: { title: 'Counted site' } })).status).toBe(201);
     const res = await list(orgId, reader.token);
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(4);
@@ -151,12 +152,15 @@ describe('GET /orgs/:organizationId/members', () => {
       sso: false,
       spaces: 1,
       teams: 0,
+      sites: 1,
       joinedAt: expect.any(String),
       user: { object: 'user', id: owner.id, email: owner.email },
     });
     expect(byId[reader.id]).toMatchObject({ role: 'read', spaces: 1 });
     expect(byId[guest.id]).toHaveProperty('role', null);
     expect(byId[guest.id].spaces).toBe(0);
+    // Every member, guests included, reads every site of the organization.
+    expect(byId[guest.id].sites).toBe(1);
   });
 
   it('filters by role, including guests', async () => {

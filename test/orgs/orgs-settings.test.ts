@@ -112,7 +112,7 @@ describe('GET /orgs/:organizationId', () => {
     const asCreator = (await h.rest('getOrganizationById', 'GET', `/v1/orgs/${orgId}`, { token: creator.token })).body.permissions;
     expect(asCreator).toMatchObject({ view: true, admin: false, createContent: true, createOpenAPISpec: true, listMembers: true });
     const asGuest = (await h.rest('getOrganizationById', 'GET', `/v1/orgs/${orgId}`, { token: guest.token })).body.permissions;
-    expect(asGuest).toMatchObject({ view: true, admin: false, createContent: false, listMembers: false, listTeams: false });
+    expect(asGuest).toMatchObject({ view: true, access: true, admin: false, createContent: false, listMembers: false, listTeams: false });
   });
 
   it('answers 404 for an unknown organization (official error schema)', async () => {

@@ -120,7 +120,7 @@ describe('space search', () => {
   beforeAll(async () => {
     space = await newSpace('Handbook space');
     guides = (await merged(space.id, [{ type: 'insert_page', title: 'Guides', markdown: 'All the guides.' }]))[0]!;
-    install = (await merged(space.id, [{ type: 'insert_page', title: 'Installation', markdown: INSTALL_MD, parent: guides }]))[0]!;
+    install = (await merged(space.id, [{ type: 'insert_page', title: 'Installation', description: 'Setting the handbook up', markdown: INSTALL_MD, parent: guides }]))[0]!;
     linux = (await merged(space.id, [{ type: 'insert_page', title: 'Linux', markdown: '# Packages\n\nUse the marsupial package manager.', parent: install }]))[0]!;
   });
 
@@ -131,13 +131,18 @@ describe('space search', () => {
       {
         id: install,
         title: 'Installation',
+        description: 'Setting the handbook up',
         path: 'guides/installation',
+        score: expect.any(Number),
+        rank: 1,
         sections: [],
         ancestors: [{ title: 'Guides' }],
         urls: { app: `${BASE}/app/s/${space.id}/guides/installation` },
       },
     ]);
     expect(res.next).toBeUndefined();
+    // A title match adds 1 to the best section's full-text rank.
+    expect(res.items[0].score).toBeGreaterThanOrEqual(1);
   });
 
   it('finds a heading: the section is split at headings and carries its anchor', async () => {
@@ -148,10 +153,14 @@ describe('space search', () => {
         id: 'requirements',
         title: 'Requirements',
         path: 'guides/installation#requirements',
+        score: expect.any(Number),
         body: 'You need a quokka runtime and a terminal.',
         urls: { app: `${BASE}/app/s/${space.id}/guides/installation#requirements` },
       },
     ]);
+    // The section's own full-text rank; the page's score is its best section's (the title does not match).
+    expect(res.items[0].sections[0].score).toBeGreaterThan(0);
+    expect(res.items[0].score).toBeCloseTo(res.items[0].sections[0].score, 5);
   });
 
   it('finds body words: every matching section, and only those', async () => {
@@ -172,6 +181,7 @@ describe('space search', () => {
         id: install,
         title: 'Installation',
         path: 'guides/installation',
+        score: expect.any(Number),
         body: 'Before anything else, read about zephyrine winds.',
         urls: { app: `${BASE}/app/s/${space.id}/guides/installation` },
       },
@@ -363,17 +373,22 @@ describe('organization search', () => {
     expect(res.items.map((s) => s.id).sort()).toEqual([open1.id, open2.id, secret.id].sort());
     const first = res.items.find((s) => s.id === open1.id);
     expect(first).toEqual({
+      type: 'space',
       id: open1.id,
       title: 'First',
+      score: first.pages[0].score,
       pages: [
         {
           id: expect.any(String),
           title: 'Axolotl care',
+          description: '',
           path: 'axolotl-care',
+          score: expect.any(Number),
+          rank: expect.any(Number),
           ancestors: [],
           urls: { app: `${BASE}/app/s/${open1.id}/axolotl-care` },
           sections: [
-            { id: 'food', title: 'Food', path: 'axolotl-care#food', body: 'Axolotl food.', urls: { app: `${BASE}/app/s/${open1.id}/axolotl-care#food` } },
+            { id: 'food', title: 'Food', path: 'axolotl-care#food', score: expect.any(Number), body: 'Axolotl food.', urls: { app: `${BASE}/app/s/${open1.id}/axolotl-care#food` } },
           ],
         },
       ],
@@ -381,6 +396,10 @@ describe('organization search', () => {
     expect(res.items.find((s) => s.id === open2.id).pages.map((p: { title: string }) => p.title)).toEqual(['Tanks']);
     // The space with a title match ranks before the one that only mentions the word.
     expect(res.items.findIndex((s) => s.id === open2.id)).toBe(2);
+    // Ranks number every matching page in score order, across spaces.
+    const pages = res.items.flatMap((s) => s.pages);
+    expect(pages.map((p: { rank: number }) => p.rank)).toEqual([1, 2, 3]);
+    expect(pages.map((p: { score: number }) => p.score)).toEqual([...pages.map((p: { score: number }) => p.score)].sort((a, b) => b - a));
   });
 
   it('hides spaces the caller cannot see, and deleted spaces', async () => {
@@ -426,6 +445,8 @@ describe('organization search', () => {
     const second = await orgSearch(org.orgId, 'axolotl', { token: org.token, extra: `&limit=2&page=${encodeURIComponent(first.next!.page)}` });
     expect(second.items).toHaveLength(1);
     expect(second.next).toBeUndefined();
+    // A page's rank is its place among all results, kept on the second page of spaces.
+    expect(second.items[0].pages[0].rank).toBe(3);
     expect(new Set([...first.items, ...second.items].map((s) => s.id)).size).toBe(3);
   });
 
@@ -475,6 +496,10 @@ describe('space search: rights, input and pagination', () => {
     expect([...seen].sort()).toEqual([...pages].sort());
     const all = await search(space.id, 'pangolin');
     expect(all.items.map((p) => p.id)).toEqual(seen);
+    // Ranks continue across pages of results.
+    expect(all.items.map((p) => p.rank)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    const last = await search(space.id, 'pangolin', { extra: '&limit=3' });
+    expect((await search(space.id, 'pangolin', { extra: `&limit=3&page=${encodeURIComponent(last.next!.page)}` })).items.map((p) => p.rank)).toEqual([4, 5, 6]);
   });
 
   it('requires `query` (400 naming it) and limits it to 512 characters', async () => {

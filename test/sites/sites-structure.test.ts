@@ -45,6 +45,7 @@ describe('sections', () => {
       default: true,
       path: 'guides',
       icon: 'book',
+      draft: false,
       urls: {},
       siteSpaces: [expect.objectContaining({ object: 'site-space', path: 'guides', section: section.id, default: true, space: expect.objectContaining({ id: space.id }) })],
     });

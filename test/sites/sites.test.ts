@@ -33,18 +33,35 @@ describe('POST /orgs/:organizationId/sites (createSite)', () => {
       object: 'site',
       id: expect.any(String),
       type: 'basic',
+      appliedType: 'basic',
       title: 'Product docs',
       visibility: 'unlisted',
       published: false,
+      defaultLevel: 'inherit',
       siteSpaces: 2,
       createdAt: expect.any(String),
       adaptiveContent: { enabled: false },
       agentsContext: 'included',
       features: [],
-      urls: { location: `${h.config.publicUrl}/v1/orgs/${t.orgId}/sites/${site.id}`, app: expect.stringContaining(site.id) },
+      // The caller's rights: the owner is an organization admin.
+      permissions: { view: true, access: true, edit: true, create: true, admin: true, installIntegration: true, viewAdaptiveSchema: true, editAdaptiveSchema: true },
+      urls: {
+        location: `${h.config.publicUrl}/v1/orgs/${t.orgId}/sites/${site.id}`,
+        app: expect.stringContaining(site.id),
+        preview: `${h.config.publicUrl}/app/o/${t.orgId}/sites/${site.id}/preview`,
+      },
     });
     const got = await s.ok('getSiteById', 'GET', s.sitePath(t.orgId, site.id), { token: t.reader.token });
-    expect(got).toEqual(site);
+    // A reader reads the site and changes nothing in it; a creator changes it, but installs nothing.
+    const readOnly = { view: true, access: true, edit: false, create: false, admin: false, installIntegration: false, viewAdaptiveSchema: true, editAdaptiveSchema: false };
+    expect(got).toEqual({ ...site, permissions: readOnly });
+    expect((await s.ok('getSiteById', 'GET', s.sitePath(t.orgId, site.id), { token: t.creator.token })).permissions).toEqual({
+      ...readOnly,
+      edit: true,
+      create: true,
+      admin: true,
+      editAdaptiveSchema: true,
+    });
     const spaces = await s.ok('listSiteSpaces', 'GET', `${s.sitePath(t.orgId, site.id)}/site-spaces`, { token: t.owner.token });
     expect(spaces.items.map((ss: any) => [ss.space.id, ss.path, ss.default, ss.section])).toEqual([
       [a.id, 'getting-started', true, undefined],

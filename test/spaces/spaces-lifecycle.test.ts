@@ -56,7 +56,7 @@ describe('POST /spaces/:spaceId/duplicate', () => {
       token: owner.token,
       body: { defaultLevel: 'review', mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] } },
     });
-    await h.db.prisma.space.update({ where: { id: source.id }, data: { gitSync: { repoName: 'acme/docs', installationProvider: 'github' } } });
+    await h.db.prisma.space.update({ where: { id: source.id }, data: { gitSync: { repoName: 'acme/docs', installationProvider: 'github', installationId: 'inst-1', installationStatus: 'active' } } });
     const res = await h.rest('duplicateSpace', 'POST', `/v1/spaces/${source.id}/duplicate`, { token: owner.token });
     expect(res.status).toBe(201);
     const copy = res.body;
@@ -358,7 +358,7 @@ describe('POST /spaces/:spaceId/transfer', () => {
   it('answers 412 for a space synchronised with Git', async () => {
     const other = await target();
     const space = await newSpace({ title: 'Synced' });
-    await h.db.prisma.space.update({ where: { id: space.id }, data: { gitSync: { repoName: 'acme/docs', installationProvider: 'github' } } });
+    await h.db.prisma.space.update({ where: { id: space.id }, data: { gitSync: { repoName: 'acme/docs', installationProvider: 'github', installationId: 'inst-1', installationStatus: 'active' } } });
     await refused(412, () => h.rest('transferSpace', 'POST', `/v1/spaces/${space.id}/transfer`, { token: owner.token, body: { organization: other.orgId } }), /Git/);
   });
 

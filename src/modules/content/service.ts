@@ -86,12 +86,19 @@ const DEFAULT_LAYOUT = {
   width: 'default',
   cover: false,
   coverSize: 'full',
+  // No cover is shown, so none is masked.
+  coverMask: 'none',
   title: true,
   description: true,
   tableOfContents: true,
   outline: true,
   pagination: true,
   metadata: true,
+  // Where a page shows its tags (it has none here), its actions menu (a published site's
+  // customization lists the actions it offers) and its headings' anchors (each section has one).
+  tags: true,
+  actions: true,
+  anchors: true,
 };
 
 /**
@@ -136,6 +143,8 @@ export function pageJson(
     pages: children,
     // Lectern keeps no per-page layout yet: GitBook's defaults.
     layout: DEFAULT_LAYOUT,
+    // Lectern has no page tags (nothing writes one), so every page has none.
+    tags: [],
     ...(markdown !== undefined && format === 'markdown' ? { markdown } : {}),
     ...(markdown !== undefined && format !== 'markdown' ? { document: documentOf(markdown, node, links, documents) } : {}),
   };
@@ -176,6 +185,8 @@ export async function revisionJson(ctx: Context, view: ContentView, _opts: ReadO
     pages: await treeJson(ctx, view, roots, byId),
     files: files.map((f) => fileJson(ctx, keys, view.space.id, f)),
     reusableContents: [],
+    // No tags exist in Lectern's content (see pageJson).
+    tags: [],
     variables: view.content.manifest.variables,
     createdAt: view.revision.createdAt.toISOString(),
     urls,

@@ -30,7 +30,8 @@ export const OPENAPI_JOB_ATTEMPTS = 3;
 
 const TASKS = new URL('./process.ts', import.meta.url);
 
-type Failure = { ok: false; code: string | null; errors: ProcessError[] };
+/** `errorCount`: how many errors processing found (`errors` may hold fewer); the number of `errors` when absent. */
+type Failure = { ok: false; code: string | null; errors: ProcessError[]; errorCount?: number };
 
 export async function processVersion(services: Services, versionId: string, attempt = 1): Promise<void> {
   const prisma = services.db.prisma;
@@ -81,7 +82,7 @@ export async function processVersion(services: Services, versionId: string, atte
         "processedAt" = ${processedAt}, "errorCode" = NULL, errors = '[]'::jsonb WHERE id = ${version.id}`,
       prisma.openAPISpec.updateMany({
         where: isNewest,
-        data: { processingState: 'complete', lastProcessedAt: processedAt, lastProcessErrorCode: null, lastProcessedErrors: [] },
+        data: { processingState: 'complete', lastProcessedAt: processedAt, lastProcessErrorCode: null, lastProcessedErrors: [], lastProcessedErrorCount: 0 },
       }),
     ]);
   } else await recordFailure(services, version.id, spec.id, outcome, processedAt);
@@ -100,7 +101,13 @@ async function recordFailure(services: Services, versionId: string, specId: stri
     prisma.openAPISpecVersion.updateMany({ where: { id: versionId }, data: { state: 'failed', processedAt, errorCode: outcome.code, errors } }),
     prisma.openAPISpec.updateMany({
       where: { id: specId, lastVersionId: versionId },
-      data: { processingState: 'complete', lastProcessedAt: processedAt, lastProcessErrorCode: outcome.code, lastProcessedErrors: errors },
+      data: {
+        processingState: 'complete',
+        lastProcessedAt: processedAt,
+        lastProcessErrorCode: outcome.code,
+        lastProcessedErrors: errors,
+        lastProcessedErrorCount: outcome.errorCount ?? outcome.errors.length,
+      },
     }),
   ]);
 }

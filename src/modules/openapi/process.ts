@@ -24,11 +24,15 @@ export interface ProcessError {
   code?: string;
 }
 
-/** Processing that ended with a result for the user (not a crash): recorded on the version and the spec. */
+/**
+ * Processing that ended with a result for the user (not a crash): recorded on the version and the
+ * spec. `errorCount` is how many errors were found, before `errors` was cut to MAX_ERRORS.
+ */
 export class ProcessingFailure extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly errors: ProcessError[],
+    readonly errorCount = errors.length,
   ) {
     super(errors.map((e) => e.message).join('\n'));
   }
@@ -139,6 +143,7 @@ export function parseDocument(text: string, where: string, maxExpandedBytes = In
           message: `${where} is not valid YAML${e.linePos?.[0] ? ` (line ${e.linePos[0].line}, column ${e.linePos[0].col})` : ''}: ${e.message.split('\n')[0]}`,
           code: e.code,
         })),
+        problems.length,
       );
     }
     try {
@@ -348,14 +353,14 @@ async function validateBundle(entryUri: string, files: Map<string, FilesystemFil
     const errors = result.errors.slice(0, MAX_ERRORS).map((e) => ({ message: legend(e.message).slice(0, MAX_MESSAGE), code: 'INVALID_SPEC' }));
     const more = result.errors.length - errors.length + (result.additionalErrors ?? 0);
     if (more > 0) errors.push({ message: `…and ${more} more validation error${more === 1 ? '' : 's'}`, code: 'INVALID_SPEC' });
-    throw new ProcessingFailure('PARSE_ERROR', errors);
+    throw new ProcessingFailure('PARSE_ERROR', errors, result.errors.length + (result.additionalErrors ?? 0));
   }
 }
 
 /** What processing a version gave: plain data, as it crosses back from the worker thread. */
 export type ProcessOutcome =
   | { ok: true; /** The filesystem, as JSON text: written to the database as is. */ filesystem: string; text: string }
-  | { ok: false; code: ErrorCode; errors: ProcessError[] };
+  | { ok: false; code: ErrorCode; errors: ProcessError[]; errorCount: number };
 
 /**
  * The worker-thread task (src/jobs/isolate.ts) of jobs.ts: builds the filesystem, or the failure to
@@ -366,7 +371,7 @@ export async function processSource(input: { source: Source; entryUri: string; s
     const built = await buildFilesystem(input.source, input.entryUri, input.settings);
     return { ok: true, filesystem: JSON.stringify(built.filesystem), text: built.text };
   } catch (error) {
-    if (error instanceof ProcessingFailure) return { ok: false, code: error.code, errors: error.errors };
+    if (error instanceof ProcessingFailure) return { ok: false, code: error.code, errors: error.errors, errorCount: error.errorCount };
     throw error;
   }
 }

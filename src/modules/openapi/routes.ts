@@ -3,7 +3,7 @@ import { deletedStatus, LIST_FIELDS, listVariables, type RestRequest, type RestR
 export const OPENAPI_SPEC_FIELDS = /* GraphQL */ `
 fragment OpenAPISpecFields on OpenAPISpec {
   object id createdAt updatedAt slug sourceURL processingState visibility lastVersion lastProcessedAt
-  lastProcessErrorCode lastProcessedErrors { message code } permissions { view edit } urls { location app published }
+  lastProcessErrorCode lastProcessedErrors { message code } lastProcessedErrorCount permissions { view edit } urls { location app published }
 }`;
 
 export const OPENAPI_VERSION_FIELDS = /* GraphQL */ `
@@ -98,7 +98,7 @@ export const openAPIRoutes: RestRoute[] = [
   specRead({
     path: `${PATH}/versions/latest/content`,
     operationId: 'getLatestOpenAPISpecVersionContent',
-    selection: 'latestContent { filesystem url }',
+    selection: 'latestContent { filesystem url urls { source public } }',
     pick: (s) => s.latestContent,
   }),
   specRead({
@@ -114,7 +114,7 @@ export const openAPIRoutes: RestRoute[] = [
     path: `${PATH}/versions/:versionId/content`,
     operationId: 'getOpenAPISpecVersionContentById',
     args: ', $versionId: ID!',
-    selection: 'versionContent(id: $versionId) { filesystem url }',
+    selection: 'versionContent(id: $versionId) { filesystem url urls { source public } }',
     variables: (req) => ({ versionId: req.params.versionId }),
     pick: (s) => s.versionContent,
   }),

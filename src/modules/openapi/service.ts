@@ -217,16 +217,18 @@ export async function latestVersion(ctx: Context, spec: OpenAPISpec): Promise<Ve
 export interface VersionContent {
   filesystem: unknown;
   url: string;
+  /** `source`: where it was read (= url); `public`: the same, while the spec is public (its text is then served without a token). */
+  urls: { source: string; public: string | null };
 }
 
 /** Where a version can be read: its source URL, or Lectern's URL of the text given. */
 export const versionUrl = (ctx: Pick<Context, 'urls'>, version: VersionView) =>
   version.sourceURL ?? ctx.urls.openAPIVersionText(version.spec.organizationId, version.spec.slug, version.id);
 
-const contentOf = (ctx: Context, spec: OpenAPISpec, version: OpenAPISpecVersion): VersionContent => ({
-  filesystem: version.filesystem,
-  url: versionUrl(ctx, withSpec(spec, version)),
-});
+const contentOf = (ctx: Context, spec: OpenAPISpec, version: OpenAPISpecVersion): VersionContent => {
+  const url = versionUrl(ctx, withSpec(spec, version));
+  return { filesystem: version.filesystem, url, urls: { source: url, public: spec.visibility === 'public' ? url : null } };
+};
 
 /** Why a version has no content yet (or will not have any). */
 function notProcessed(version: Pick<OpenAPISpecVersion, 'state' | 'errorCode' | 'errors'>) {

@@ -20,6 +20,7 @@ import {
   versionContent,
   versionUrl,
   VISIBILITIES,
+  type VersionContent,
   type VersionView,
 } from './service.js';
 
@@ -58,13 +59,25 @@ const OpenAPISpecVersionUrls = builder.objectRef<{ location: string }>('OpenAPIS
   fields: (t) => ({ location: t.exposeString('location') }),
 });
 
+const OpenAPISpecContentUrls = builder.objectRef<VersionContent['urls']>('OpenAPISpecContentUrls').implement({
+  fields: (t) => ({
+    source: t.exposeString('source', { description: 'Where the version was read: its source URL, or where Lectern serves the text given' }),
+    public: t.exposeString('public', {
+      nullable: true,
+      extensions: { restKeepNull: true },
+      description: 'The same URL while the spec is public (readable without a token); null while it is private',
+    }),
+  }),
+});
+
 const OpenAPISpecContent = builder
-  .objectRef<{ filesystem: unknown; url: string }>('OpenAPISpecContent')
+  .objectRef<VersionContent>('OpenAPISpecContent')
   .implement({
     description: 'A processed version: its files (the entry document and the external files its $refs reach, parsed) and where it was read',
     fields: (t) => ({
       filesystem: t.field({ type: 'JSON', resolve: (c) => c.filesystem }),
       url: t.exposeString('url'),
+      urls: t.field({ type: OpenAPISpecContentUrls, resolve: (c) => c.urls }),
     }),
   });
 
@@ -115,6 +128,7 @@ export const OpenAPISpecType = builder.objectRef<Model<'OpenAPISpec'>>('OpenAPIS
     lastProcessedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.lastProcessedAt }),
     lastProcessErrorCode: t.field({ type: OpenAPISpecProcessingErrorCodeEnum, nullable: true, resolve: (s) => s.lastProcessErrorCode as 'FETCH_ERROR' | null }),
     lastProcessedErrors: t.field({ type: [OpenAPIErrorObject], resolve: (s) => s.lastProcessedErrors as unknown as ProcessError[] }),
+    lastProcessedErrorCount: t.exposeInt('lastProcessedErrorCount', { description: 'How many errors the newest processing found (lastProcessedErrors shows at most 20 of them)' }),
     permissions: t.field({ type: OpenAPISpecPermissions, resolve: async (s, _a, ctx) => openAPISpecPermissions(await orgRole(ctx, s.organizationId)) }),
     urls: t.field({
       type: OpenAPISpecUrls,

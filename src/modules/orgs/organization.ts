@@ -19,6 +19,7 @@ const OrganizationTrial = builder.objectRef<{ status: string; count: number }>('
 const OrganizationPermissions = builder.objectRef<ReturnType<typeof organizationPermissions>>('OrganizationPermissions').implement({
   fields: (t) => ({
     view: t.exposeBoolean('view'),
+    access: t.exposeBoolean('access', { description: 'Can reach the organization in the application: every member' }),
     admin: t.exposeBoolean('admin'),
     ownTeam: t.exposeBoolean('ownTeam'),
     createContent: t.exposeBoolean('createContent'),

@@ -5,11 +5,11 @@ export const ORGANIZATION_FIELDS = /* GraphQL */ `
 fragment OrganizationFields on Organization {
   object id title createdAt emailDomains hostname type useCase communityType defaultRole defaultContent
   sso ai inviteLinks plan mergeRules customHostname trial { status count } urls { location app logo }
-  permissions { view admin ownTeam createContent createOpenAPISpec ingestConversations viewBilling listMembers listTeams listIntegrations listInstallations installIntegration }
+  permissions { view access admin ownTeam createContent createOpenAPISpec ingestConversations viewBilling listMembers listTeams listIntegrations listInstallations installIntegration }
 }`;
 
 export const MEMBER_FIELDS = /* GraphQL */ `
-fragment MemberFields on Member { object id role user { ...UserFields } disabled joinedAt lastSeenAt sso spaces teams }
+fragment MemberFields on Member { object id role user { ...UserFields } disabled joinedAt lastSeenAt sso spaces teams sites }
 ${USER_FIELDS}`;
 
 const orgId = (req: { params: Record<string, string> }) => ({ organizationId: req.params.organizationId });

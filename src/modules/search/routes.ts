@@ -2,7 +2,7 @@ import { LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '..
 
 export const SEARCH_PAGE_FIELDS = /* GraphQL */ `
 fragment SearchPageFields on SearchPageResult {
-  id title path sections { id title path body urls { app } } ancestors { title } urls { app }
+  id title description path score rank sections { id title path score body urls { app } } ancestors { title } urls { app }
 }`;
 
 // A missing `query` reaches the service as '' so both interfaces answer the same 400 naming it.
@@ -24,9 +24,10 @@ export const searchRoutes: RestRoute[] = [
     path: '/orgs/:organizationId/search',
     operationId: 'searchOrganizationContent',
     document: `query searchOrganizationContent($organizationId: ID!, $query: String!, $page: String, $limit: Int) {
-      organization(id: $organizationId) { search(query: $query, page: $page, limit: $limit) { items { id title pages { ...SearchPageFields } } ${LIST_FIELDS} } }
+      organization(id: $organizationId) { search(query: $query, page: $page, limit: $limit) { items { id title score pages { ...SearchPageFields } } ${LIST_FIELDS} } }
     } ${SEARCH_PAGE_FIELDS}`,
     variables: (req) => ({ organizationId: req.params.organizationId, ...search(req) }),
-    result: (data) => data.organization.search,
+    // `type` tells a space result from others in GitBook's union (GraphQL has the type name).
+    result: (data) => ({ ...data.organization.search, items: data.organization.search.items.map((item: object) => ({ type: 'space', ...item })) }),
   },
 ];

@@ -14,6 +14,11 @@ import {
 } from './service.js';
 
 /** Search results (GitBook's SearchPageResult, SearchSectionResult, SearchSpaceResult), typed. */
+
+// Scores, ranks and descriptions come with each result (the search's own SQL, one content read per
+// space): no work per field, so they add nothing to a query's complexity and the largest page of
+// results still fits in it.
+const FREE = { complexity: 0 } as const;
 const SearchResultUrls = builder.objectRef<SearchUrls>('SearchResultUrls').implement({
   fields: (t) => ({ app: t.exposeString('app', { description: 'URL of the page or section in the application' }) }),
 });
@@ -24,6 +29,7 @@ const SearchSectionResultType = builder.objectRef<SearchSectionResult>('SearchSe
     id: t.exposeID('id', { description: "The heading's anchor; the page id for the text before the first heading" }),
     title: t.exposeString('title'),
     path: t.exposeString('path', { description: 'Page path, with `#anchor` for a heading' }),
+    score: t.exposeFloat('score', { ...FREE, description: "The section's full-text rank for the query (higher is better)" }),
     body: t.exposeString('body', { description: "The section's plain text; for a long section, a snippet around the matches" }),
     urls: t.field({ type: SearchResultUrls, resolve: (s) => s.urls }),
   }),
@@ -38,7 +44,10 @@ const SearchPageResultType = builder.objectRef<SearchPageResult>('SearchPageResu
   fields: (t) => ({
     id: t.exposeID('id'),
     title: t.exposeString('title'),
+    description: t.exposeString('description', { ...FREE, description: "The page's description ('' when it has none)" }),
     path: t.exposeString('path'),
+    score: t.exposeFloat('score', { ...FREE, description: "Relevance: its best section's full-text rank, plus 1 when the page title matches (higher is better)" }),
+    rank: t.exposeInt('rank', { ...FREE, description: 'One-based place in the order of every matching page (kept across pages of results and grouping by space)' }),
     sections: t.field({
       type: [SearchSectionResultType],
       description: `Best matching sections first, at most ${MAX_SECTIONS}`,
@@ -56,6 +65,7 @@ const SearchSpaceResultType = builder.objectRef<SearchSpaceResult>('SearchSpaceR
   fields: (t) => ({
     id: t.exposeID('id'),
     title: t.exposeString('title'),
+    score: t.exposeFloat('score', { ...FREE, description: "Its best page's score" }),
     pages: t.field({
       type: [SearchPageResultType],
       description: `Best matching pages first, at most ${MAX_PAGES_PER_SPACE}`,

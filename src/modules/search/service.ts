@@ -4,7 +4,7 @@ import { badRequest } from '../../errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { paginate, paginateArray, type ListPage, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
-import { INTRO_SECTION } from '../content/index.js';
+import { INTRO_SECTION, loadContent, requireRevision } from '../content/index.js';
 
 /**
  * Space and organization search over the index kept by `content/search-index.ts` (main content
@@ -14,6 +14,8 @@ import { INTRO_SECTION } from '../content/index.js';
  * - Results are pages, best first: a page's score is its best section's rank, plus 1 when the
  *   page title alone matches the query (a page named after the query comes before one that
  *   mentions it). Ties break on the page id, so the order is stable between pages of results.
+ *   That score is the result's `score`; its one-based place in that order over every matching page
+ *   (of every searched space) is its `rank`; a section's `score` is its own rank, a space's its best page's.
  * - A page's `sections` are those whose own heading or text holds a query word, best first, at
  *   most MAX_SECTIONS. A page found only through its title has none.
  * - Organization search groups the same page results by space (only spaces the caller can see,
@@ -36,6 +38,7 @@ export interface SearchSectionResult {
   id: string;
   title: string;
   path: string;
+  score: number;
   body: string;
   urls: SearchUrls;
 }
@@ -43,7 +46,11 @@ export interface SearchSectionResult {
 export interface SearchPageResult {
   id: string;
   title: string;
+  /** The page's own description in the indexed (main) revision; '' when it has none. */
+  description: string;
   path: string;
+  score: number;
+  rank: number;
   sections: SearchSectionResult[];
   ancestors: { title: string }[];
   urls: SearchUrls;
@@ -52,6 +59,7 @@ export interface SearchPageResult {
 export interface SearchSpaceResult {
   id: string;
   title: string;
+  score: number;
   pages: SearchPageResult[];
 }
 
@@ -67,7 +75,10 @@ interface Row {
   pageTitle: string;
   pagePath: string;
   ancestors: string[];
+  pageScore: number;
+  position: number;
   sectionId: string;
+  sectionScore: number;
   title: string;
   own: boolean;
   snippet: string;
@@ -93,7 +104,8 @@ const sectionStage = (order: Prisma.Sql) => Prisma.sql`
   numbered AS (
     SELECT r.*, row_number() OVER (PARTITION BY r."spaceId", r."pageId" ORDER BY r.own DESC, r.rank DESC, r."sectionId") AS n FROM ranked r
   )
-  SELECT n."spaceId", n."pageId", n."pageTitle", n."pagePath", n.ancestors, n."sectionId", n.title, n.own,
+  SELECT n."spaceId", n."pageId", n."pageTitle", n."pagePath", n.ancestors, n.score AS "pageScore", n.position,
+    n."sectionId", n.rank AS "sectionScore", n.title, n.own,
     CASE WHEN NOT n.own THEN ''
       WHEN length(n.body) <= ${SHORT_BODY_CHARS} THEN n.body
       ELSE ts_headline('simple', n.body, (SELECT tsq FROM q), ${HEADLINE_OPTIONS}) END AS snippet
@@ -112,12 +124,14 @@ const hitStage = (spaceIds: string[], query: string) => Prisma.sql`
     WHERE s."spaceId" = ANY(${spaceIds}::text[]) AND s.search @@ q.tsq
   ),
   scored AS (
-    SELECT h."spaceId", h."pageId",
-      max(h.rank) + CASE WHEN to_tsvector('simple', min(h."pageTitle")) @@ (SELECT tsq FROM q) THEN 1 ELSE 0 END AS score
-    FROM hits h GROUP BY h."spaceId", h."pageId"
+    SELECT x.*, (row_number() OVER (ORDER BY x.score DESC, x."pageId", x."spaceId"))::int AS position FROM (
+      SELECT h."spaceId", h."pageId",
+        max(h.rank) + CASE WHEN to_tsvector('simple', min(h."pageTitle")) @@ (SELECT tsq FROM q) THEN 1 ELSE 0 END AS score
+      FROM hits h GROUP BY h."spaceId", h."pageId"
+    ) x
   )`;
 
-function pageResults(ctx: Context, rows: Row[]): { spaceId: string; page: SearchPageResult }[] {
+function pageResults(ctx: Context, rows: Row[], descriptions: Map<string, string>): { spaceId: string; page: SearchPageResult }[] {
   const out: { spaceId: string; page: SearchPageResult }[] = [];
   let current: SearchPageResult | undefined;
   for (const row of rows) {
@@ -126,7 +140,10 @@ function pageResults(ctx: Context, rows: Row[]): { spaceId: string; page: Search
       current = {
         id: row.pageId,
         title: row.pageTitle,
+        description: descriptions.get(`${row.spaceId} ${row.pageId}`) ?? '',
         path: row.pagePath,
+        score: row.pageScore,
+        rank: row.position,
         sections: [],
         ancestors: row.ancestors.map((title) => ({ title })),
         urls: { app: urls.app },
@@ -141,10 +158,32 @@ function pageResults(ctx: Context, rows: Row[]): { spaceId: string; page: Search
       id: intro ? row.pageId : row.sectionId,
       title: intro ? row.pageTitle : row.title,
       path: `${row.pagePath}${anchor}`,
+      score: row.sectionScore,
       body: row.snippet,
       urls: { app: `${current.urls.app}${anchor}` },
     });
   }
+  return out;
+}
+
+/**
+ * The result pages' descriptions (`spaceId pageId` → text), read from each space's main revision
+ * (the one the index holds): the index keeps no description, and only a window of pages needs one.
+ */
+async function pageDescriptions(ctx: Context, rows: Row[], revisionOf: Map<string, string>): Promise<Map<string, string>> {
+  const pagesBySpace = new Map<string, Set<string>>();
+  for (const row of rows) {
+    if (!pagesBySpace.has(row.spaceId)) pagesBySpace.set(row.spaceId, new Set());
+    pagesBySpace.get(row.spaceId)!.add(row.pageId);
+  }
+  const out = new Map<string, string>();
+  await Promise.all(
+    [...pagesBySpace].map(async ([spaceId, pageIds]) => {
+      const revision = await requireRevision(ctx, spaceId, revisionOf.get(spaceId)!);
+      const entries = await (await loadContent(ctx, revision.manifest)).pages([...pageIds]);
+      for (const [pageId, entry] of entries) out.set(`${spaceId} ${pageId}`, entry.description ?? '');
+    }),
+  );
   return out;
 }
 
@@ -157,7 +196,7 @@ export const spaceSearchSql = {
     SELECT count(DISTINCT "pageId")::int AS n FROM "SearchSection" WHERE "spaceId" = ${spaceId} AND search @@ ${tsquery(query)}`,
   window: (spaceId: string, query: string, skip: number, take: number) => Prisma.sql`
     WITH ${hitStage([spaceId], query)},
-    chosen AS (SELECT "spaceId", "pageId", score FROM scored ORDER BY score DESC, "pageId" LIMIT ${take} OFFSET ${skip}),
+    chosen AS (SELECT "spaceId", "pageId", score, position FROM scored ORDER BY position LIMIT ${take} OFFSET ${skip}),
     ${sectionStage(Prisma.sql`n.score DESC, n."pageId"`)}`,
 };
 
@@ -168,7 +207,10 @@ export async function searchSpace(ctx: Context, spaceId: string, query: string, 
   return paginate(
     args,
     async () => (await ctx.prisma.$queryRaw<{ n: number }[]>(spaceSearchSql.count(space.id, q)))[0]?.n ?? 0,
-    async ({ skip, take }) => pageResults(ctx, await ctx.prisma.$queryRaw<Row[]>(spaceSearchSql.window(space.id, q, skip, take))).map((r) => r.page),
+    async ({ skip, take }) => {
+      const rows = await ctx.prisma.$queryRaw<Row[]>(spaceSearchSql.window(space.id, q, skip, take));
+      return pageResults(ctx, rows, await pageDescriptions(ctx, rows, new Map([[space.id, space.revisionId]]))).map((r) => r.page);
+    },
   );
 }
 
@@ -177,7 +219,7 @@ export async function searchOrganization(ctx: Context, organizationId: string, q
   await requireOrg(ctx, organizationId);
   const q = readQuery(query);
   const filter = await visibleContentFilter(ctx, organizationId);
-  const spaces = await ctx.prisma.space.findMany({ where: { AND: [{ organizationId, deletedAt: null }, filter.spaces] }, select: { id: true, title: true } });
+  const spaces = await ctx.prisma.space.findMany({ where: { AND: [{ organizationId, deletedAt: null }, filter.spaces] }, select: { id: true, title: true, revisionId: true } });
   if (!spaces.length) return paginateArray(args, []);
   const ids = spaces.map((s) => s.id);
   const titles = new Map(spaces.map((s) => [s.id, s.title]));
@@ -193,15 +235,17 @@ export async function searchOrganization(ctx: Context, organizationId: string, q
         WITH ${hitStage(ids, q)},
         bestBySpace AS (SELECT "spaceId", max(score) AS best FROM scored GROUP BY "spaceId" ORDER BY best DESC, "spaceId" LIMIT ${take} OFFSET ${skip}),
         chosen AS (
-          SELECT "spaceId", "pageId", score, best FROM (
+          SELECT "spaceId", "pageId", score, position, best FROM (
             SELECT p.*, b.best, row_number() OVER (PARTITION BY p."spaceId" ORDER BY p.score DESC, p."pageId") AS pn
             FROM scored p JOIN bestBySpace b ON b."spaceId" = p."spaceId"
           ) x WHERE pn <= ${MAX_PAGES_PER_SPACE}
         ),
         ${sectionStage(Prisma.sql`n.best DESC, n."spaceId", n.score DESC, n."pageId"`)}`;
       const out: SearchSpaceResult[] = [];
-      for (const { spaceId, page } of pageResults(ctx, rows)) {
-        if (out.at(-1)?.id !== spaceId) out.push({ id: spaceId, title: titles.get(spaceId) ?? '', pages: [] });
+      const descriptions = await pageDescriptions(ctx, rows, new Map(spaces.map((s) => [s.id, s.revisionId])));
+      // Pages come best first within a space: its score is its first page's.
+      for (const { spaceId, page } of pageResults(ctx, rows, descriptions)) {
+        if (out.at(-1)?.id !== spaceId) out.push({ id: spaceId, title: titles.get(spaceId) ?? '', score: page.score, pages: [] });
         out.at(-1)!.pages.push(page);
       }
       return out;

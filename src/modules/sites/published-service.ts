@@ -28,6 +28,9 @@ export async function publishedSite(ctx: Context, organizationId: string, siteId
  */
 export function defaultCustomization(title: string) {
   const color = (light: string, dark: string) => ({ light, dark });
+  const codeTheme = { light: 'default-light', dark: 'default-dark' };
+  const pdf = { enabled: true };
+  const pageActions = { externalAI: true, markdown: true, mcp: true };
   return {
     title,
     styling: {
@@ -46,24 +49,35 @@ export function defaultCustomization(title: string) {
       icons: 'regular',
       sidebar: { background: 'default', list: 'default' },
       search: 'subtle',
+      codeTheme: { default: codeTheme, openapi: codeTheme },
     },
     internationalization: { locale: 'en' },
     favicon: {},
     header: { preset: 'default', links: [] },
     footer: { groups: [] },
     themes: { default: 'light', toggeable: true },
-    pdf: { enabled: true },
+    pdf,
     feedback: { enabled: false },
     ai: { mode: 'search' },
     advancedCustomization: { enabled: true },
     git: { showEditLink: false },
-    pageActions: { externalAI: true, markdown: true, mcp: true },
+    // 0.146.0's switches and 0.202.0's ordered list say the same: the list holds the actions switched on.
+    pageActions: {
+      ...pageActions,
+      items: [
+        ...(pageActions.externalAI ? ['external-ai'] : []),
+        ...(pageActions.markdown ? ['markdown'] : []),
+        ...(pageActions.mcp ? ['mcp'] : []),
+        ...(pdf.enabled ? ['pdf'] : []),
+      ],
+    },
     externalLinks: { target: 'self' },
     pagination: { enabled: true },
     trademark: { enabled: true },
     privacyPolicy: {},
     socialPreview: {},
     insights: { trackingCookie: true },
+    socialAccounts: [],
   };
 }
 

@@ -4,19 +4,20 @@ import { MAX_GROUP_DEPTH } from './structure.js';
 
 export const SITE_FIELDS = /* GraphQL */ `
 fragment SiteFields on Site {
-  object id type title hostname basename proxy { origin target } visibility published siteSpaces: siteSpaceCount createdAt
-  adaptiveContent { enabled } agentsContext features urls { location app published }
+  object id type appliedType title hostname basename proxy { origin target } visibility published defaultLevel siteSpaces: siteSpaceCount createdAt
+  adaptiveContent { enabled } agentsContext features permissions { view access edit create admin installIntegration viewAdaptiveSchema editAdaptiveSchema }
+  urls { location app preview published }
 }`;
 
 export const SITE_SPACE_FIELDS = /* GraphQL */ `
 fragment SiteSpaceFields on SiteSpace {
-  object id path section space { ...SpaceFields } title default condition hidden hasAdvancedCustomizationFeature urls { published }
+  object id path section space { ...SpaceFields } title default condition hidden draft hasAdvancedCustomizationFeature urls { published }
 }
 ${SPACE_FIELDS}`;
 
 export const SITE_SECTION_FIELDS = /* GraphQL */ `
 fragment SiteSectionFields on SiteSection {
-  object id title description default path condition sectionGroup icon urls { published } siteSpaces { ...SiteSpaceFields }
+  object id title description default path condition sectionGroup icon draft urls { published } siteSpaces { ...SiteSpaceFields }
 }
 ${SITE_SPACE_FIELDS}`;
 
@@ -29,7 +30,7 @@ ${SITE_SPACE_FIELDS}`;
 export const SITE_STRUCTURE_PARTS = /* GraphQL */ `
 fragment SiteStructureParts on SiteStructure {
   sections { ...SiteSectionFields }
-  groups { object id title icon sectionGroup children { ... on SiteSection { id } ... on SiteSectionGroup { id } } }
+  groups { object id title icon sectionGroup draft children { ... on SiteSection { id } ... on SiteSectionGroup { id } } }
 }
 ${SITE_SECTION_FIELDS}`;
 

@@ -14,6 +14,8 @@ SiteSectionGroupRef.implement({
     title: t.exposeString('title'),
     icon: t.exposeString('icon', { nullable: true }),
     sectionGroup: t.exposeID('parentId', { nullable: true, description: 'The group holding it' }),
+    // Lectern has no draft site structure: adding, changing or removing a group is live at once (GitBook keeps unpublished ones as drafts).
+    draft: t.boolean({ description: 'Always false: groups are live as soon as they are added', resolve: () => false }),
     sections: t.field({
       type: [SiteSectionRef],
       complexity: FEW,

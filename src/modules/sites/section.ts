@@ -26,6 +26,8 @@ SiteSectionRef.implement({
     condition: t.exposeString('condition', { nullable: true }),
     sectionGroup: t.exposeID('sectionGroupId', { nullable: true, description: 'The group holding it' }),
     icon: t.exposeString('icon', { nullable: true }),
+    // Lectern has no draft site structure: adding, changing or removing a section is live at once (GitBook keeps unpublished ones as drafts).
+    draft: t.boolean({ description: 'Always false: sections are live as soon as they are added', resolve: () => false }),
     urls: t.field({
       type: SiteSectionUrls,
       resolve: async (s, _a, ctx) => {

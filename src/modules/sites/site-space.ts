@@ -60,6 +60,8 @@ SiteSpaceRef.implement({
     }),
     condition: t.exposeString('condition', { nullable: true }),
     hidden: t.exposeBoolean('hidden', { description: 'When true it is left out of the site navigation' }),
+    // Lectern has no draft site structure: adding, changing or removing a site space is live at once (GitBook keeps unpublished ones as drafts).
+    draft: t.boolean({ description: 'Always false: site spaces are live as soon as they are added', resolve: () => false }),
     hasAdvancedCustomizationFeature: t.boolean({ resolve: () => false }),
     urls: t.field({
       type: SiteSpaceUrls,

@@ -1,16 +1,20 @@
 import { builder } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { OrganizationType } from '../orgs/index.js';
+import { MemberType, OrganizationType } from '../orgs/index.js';
 import { publishedUrl } from './links.js';
 import { SiteAgentsContextEnum, SiteRef, SiteTypeEnum, SiteVisibilityEnum } from './refs.js';
 import { createSite, deleteSite, getSite, listSites, setPublished, updateSite } from './site-service.js';
 import { siteView } from './structure.js';
 import { accessRows } from '../../auth/access-rows.js';
+import { orgRole, sitePermissions } from '../../auth/permissions.js';
+import { DefaultLevelEnum } from '../../graphql/enums.js';
+import { siteLoaders } from './loaders.js';
 
-const SiteUrls = builder.objectRef<{ location: string; app: string; published: string | null }>('SiteUrls').implement({
+const SiteUrls = builder.objectRef<{ location: string; app: string; preview: string; published: string | null }>('SiteUrls').implement({
   fields: (t) => ({
     location: t.exposeString('location'),
     app: t.exposeString('app'),
+    preview: t.exposeString('preview', { description: 'The site as it would be published, in the application (published or not)' }),
     published: t.exposeString('published', { nullable: true, description: 'Only while the site is published' }),
   }),
 });
@@ -19,6 +23,19 @@ const SiteProxy = builder.objectRef<{ origin: string; target: string }>('SitePro
   fields: (t) => ({
     origin: t.exposeString('origin', { description: 'Where the site is served, e.g. example.com/docs' }),
     target: t.exposeString('target', { description: 'Where requests to the origin are proxied: the site on this server' }),
+  }),
+});
+
+const SitePermissions = builder.objectRef<ReturnType<typeof sitePermissions>>('SitePermissions').implement({
+  fields: (t) => ({
+    view: t.exposeBoolean('view'),
+    access: t.exposeBoolean('access'),
+    edit: t.exposeBoolean('edit'),
+    create: t.exposeBoolean('create'),
+    admin: t.exposeBoolean('admin'),
+    installIntegration: t.exposeBoolean('installIntegration'),
+    viewAdaptiveSchema: t.exposeBoolean('viewAdaptiveSchema'),
+    editAdaptiveSchema: t.exposeBoolean('editAdaptiveSchema'),
   }),
 });
 
@@ -32,6 +49,13 @@ SiteRef.implement({
     object: t.string({ resolve: () => 'site' }),
     id: t.exposeID('id'),
     type: t.field({ type: SiteTypeEnum, resolve: (s) => s.type as 'basic' }),
+    // GitBook applies a lower type than the chosen one to a site its plan no longer pays for
+    // (frozen); a self-hosted server has no plans, so the chosen type is always the applied one.
+    appliedType: t.field({ type: SiteTypeEnum, resolve: (s) => s.type as 'basic' }),
+    // Sites have no default level of their own here: each member's organization role decides what
+    // they may do with a site (sitePermissions), which is GitBook's `inherit`.
+    defaultLevel: t.field({ type: DefaultLevelEnum, resolve: () => 'inherit' as const }),
+    permissions: t.field({ type: SitePermissions, resolve: async (s, _a, ctx) => sitePermissions(await orgRole(ctx, s.organizationId)) }),
     title: t.exposeString('title'),
     hostname: t.exposeString('hostname', { nullable: true }),
     basename: t.exposeString('basename', { nullable: true }),
@@ -73,6 +97,14 @@ builder.objectField(OrganizationType, 'sites', (t) =>
       type: t.arg({ type: [SiteTypeEnum], required: false, description: 'Only sites of these types' }),
     },
     resolve: (org, args, ctx) => listSites(ctx, org.id, { ...args, space: args.space == null ? null : String(args.space) }),
+  }),
+);
+
+// Every active member, guests included, reads every site of the organization (requireSite).
+builder.objectField(MemberType, 'sites', (t) =>
+  t.int({
+    description: 'Sites of the organization this member reaches: all of them (none while disabled)',
+    resolve: async (m, _a, ctx) => (m.disabled ? 0 : (await siteLoaders(ctx).organizationSites.load(m.organizationId)).length),
   }),
 );
 

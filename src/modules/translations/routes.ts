@@ -2,7 +2,7 @@ import { deletedStatus, LIST_FIELDS, listVariables, type RestRequest, type RestR
 
 const TRANSLATION_FIELDS = /* GraphQL */ `
 fragment TranslationFields on Translation {
-  object id status failureReason source { space language } language instructions result { space revision } createdAt updatedAt
+  object id status failureReason source { space language } language instructions result { space revision language } createdAt updatedAt
   stats { runs totalWords totalPages totalDuration latestRunDuration latestPages latestWords }
   permissions { view edit } urls { location }
 }`;

@@ -14,10 +14,12 @@ import {
 } from './service.js';
 import './run.js';
 
+// GitBook's statuses (0.146.0 and 0.202.0 alike) have no `failed`: a run that gave up is over, so it
+// is `completed`, and `failureReason` says why it failed (it is null after a run that succeeded).
 const TranslationStatusEnum = restEnum(
   'TranslationStatus',
-  ['pending', 'running', 'completed', 'failed'] as const,
-  'pending: never run, or a run is queued; running; completed: the latest run finished; failed: the latest run gave up (see failureReason)',
+  ['pending', 'running', 'completed'] as const,
+  'pending: never run, or a run is queued; running; completed: the latest run is over (it failed when failureReason is set)',
 );
 
 type Lang = 'en';
@@ -29,10 +31,11 @@ const TranslationSourceType = builder.objectRef<{ space: string; language: strin
   }),
 });
 
-const TranslationResultType = builder.objectRef<{ space: string; revision: string }>('TranslationResult').implement({
+const TranslationResultType = builder.objectRef<{ space: string; revision: string; language: string }>('TranslationResult').implement({
   fields: (t) => ({
     space: t.exposeString('space', { description: 'Id of the space holding the translation' }),
     revision: t.exposeString('revision', { description: 'Id of the revision the latest run produced' }),
+    language: t.field({ type: TranslationLanguageEnum, description: 'The language it is written in (the translation language)', resolve: (r) => r.language as Lang }),
   }),
 });
 
@@ -68,8 +71,8 @@ export const TranslationType = builder.objectRef<Model<'Translation'>>('Translat
   fields: (t) => ({
     object: t.string({ resolve: () => 'translation' }),
     id: t.exposeID('id'),
-    status: t.field({ type: TranslationStatusEnum, resolve: (tr) => tr.status as 'pending' }),
-    failureReason: t.exposeString('failureReason', { nullable: true, description: 'Why the latest run failed, or is being retried' }),
+    status: t.field({ type: TranslationStatusEnum, resolve: (tr) => (tr.status === 'failed' ? 'completed' : (tr.status as 'pending')) }),
+    failureReason: t.exposeString('failureReason', { nullable: true, description: 'Why the latest run failed (status completed), or is being retried (status pending)' }),
     source: t.field({ type: TranslationSourceType, resolve: (tr) => ({ space: tr.sourceSpaceId, language: tr.sourceLanguage }) }),
     language: t.field({ type: TranslationLanguageEnum, resolve: (tr) => tr.language as Lang }),
     instructions: t.field({ type: 'JSON', description: 'Rich-text document (empty when none were given)', resolve: (tr) => tr.instructions ?? EMPTY_DOCUMENT }),
@@ -77,7 +80,8 @@ export const TranslationType = builder.objectRef<Model<'Translation'>>('Translat
       type: TranslationResultType,
       nullable: true,
       description: 'Where the latest run wrote (absent before the first run)',
-      resolve: (tr) => (tr.resultSpaceId && tr.resultRevisionId ? { space: tr.resultSpaceId, revision: tr.resultRevisionId } : null),
+      // A translation's language is set at creation: every run wrote the result space in it.
+      resolve: (tr) => (tr.resultSpaceId && tr.resultRevisionId ? { space: tr.resultSpaceId, revision: tr.resultRevisionId, language: tr.language } : null),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
