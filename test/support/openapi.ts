@@ -1,13 +1,18 @@
 import { createRequire } from 'node:module';
 import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 /**
- * Validates response bodies against the official GitBook OpenAPI description
- * (@gitbook/api@0.146.0, OpenAPI 3.0: `nullable` is understood by Ajv).
+ * Validates response bodies against the official GitBook OpenAPI descriptions: @gitbook/api@0.202.0
+ * (OpenAPI 3.1, JSON Schema 2020-12; the dev dependency `gitbook-api-0202` is an npm alias of it) and
+ * @gitbook/api@0.146.0 (OpenAPI 3.0, `nullable`). An operation is matched by operationId in each:
+ * a body must satisfy every description that documents the operation with that status. Operations
+ * 0.202.0 dropped (the links/backlinks routes, the organization conversations routes, transferSpace,
+ * removeSectionFromGroup, …: none was renamed, no 0.202.0 operation has their method and path) are
+ * still checked against 0.146.0; operations new in 0.202.0 against 0.202.0 only.
  */
 const require = createRequire(import.meta.url);
-const spec = normalizeNullable(structuredClone(require('@gitbook/api/spec/openapi.json'))) as any;
 
 /** OpenAPI 3.0 `nullable` without a `type` (allowed there, refused by Ajv) becomes `anyOf [schema, null]`. */
 function normalizeNullable(node: any): any {
@@ -23,60 +28,112 @@ function normalizeNullable(node: any): any {
   return out;
 }
 
-const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, discriminator: false });
-(addFormatsModule as unknown as (a: Ajv) => void)(ajv);
-ajv.addFormat('emoji', true);
-ajv.addFormat('icon', true);
-ajv.addSchema({ ...spec, $id: 'openapi' });
+interface Description {
+  version: string;
+  spec: any;
+  ajv: Ajv;
+  operations: Map<string, { path: string; method: string; op: any }>;
+}
+
+function load(version: string, spec: any, ajv: Ajv): Description {
+  (addFormatsModule as unknown as (a: Ajv) => void)(ajv);
+  ajv.addFormat('emoji', true);
+  ajv.addFormat('icon', true);
+  ajv.addSchema({ ...spec, $id: 'openapi' });
+  const operations = new Map<string, { path: string; method: string; op: any }>();
+  for (const [path, item] of Object.entries<any>(spec.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) if (op?.operationId) operations.set(op.operationId, { path, method, op });
+  }
+  return { version, spec, ajv, operations };
+}
+
+const options = { strict: false, allErrors: true, validateSchema: false, discriminator: false } as const;
+/** Newest first: error messages name 0.202.0's verdict before 0.146.0's. */
+const descriptions: Description[] = [
+  load('0.202.0', structuredClone(require('gitbook-api-0202/spec/openapi.json')), new Ajv2020(options) as unknown as Ajv),
+  load('0.146.0', normalizeNullable(structuredClone(require('@gitbook/api/spec/openapi.json'))), new Ajv(options)),
+];
 
 const pointer = (...segments: string[]) => segments.map((s) => encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
 
-function findOperation(operationId: string) {
-  for (const [p, item] of Object.entries<any>(spec.paths)) {
-    for (const [method, op] of Object.entries<any>(item)) if (op?.operationId === operationId) return { path: p, method, op };
-  }
-  throw new Error(`no operation ${operationId} in the official spec`);
+/** The descriptions that have the operation (0.202.0 first); throws when none has it. */
+function describing(operationId: string) {
+  const found = descriptions.flatMap((d) => {
+    const operation = d.operations.get(operationId);
+    return operation ? [{ description: d, ...operation }] : [];
+  });
+  if (!found.length) throw new Error(`no operation ${operationId} in the official descriptions (${descriptions.map((d) => d.version).join(', ')})`);
+  return found;
 }
 
 const cache = new Map<string, ValidateFunction>();
 
-/** The statuses the official spec documents for an operation. */
-export function documentedStatuses(operationId: string): string[] {
-  return Object.keys(findOperation(operationId).op.responses);
-}
-
-/** Throws with Ajv's errors when `body` does not match the operation's response schema for `status`. */
-export function assertMatchesSpec(operationId: string, status: number, body: unknown) {
-  const key = `${operationId} ${status}`;
+function responseValidator(d: Description, path: string, method: string, op: any, status: string): ValidateFunction {
+  const key = `${d.version} ${op.operationId} ${status}`;
   let validate = cache.get(key);
   if (!validate) {
-    const { path, method, op } = findOperation(operationId);
-    let response = op.responses[String(status)];
-    if (!response) throw new Error(`${operationId} does not document status ${status} (it has ${Object.keys(op.responses).join(', ')})`);
-    let ref = `openapi#/${pointer('paths', path, method, 'responses', String(status))}`;
+    let response = op.responses[status];
+    let ref = `openapi#/${pointer('paths', path, method, 'responses', status)}`;
     if (response.$ref) {
       ref = `openapi${response.$ref}`;
-      response = spec.components.responses[response.$ref.split('/').pop()];
+      response = d.spec.components.responses[response.$ref.split('/').pop()];
     }
     if (!response.content?.['application/json']) {
       validate = ((b: unknown) => b === undefined || b === null || b === '') as unknown as ValidateFunction;
     } else {
-      validate = ajv.compile({ $ref: `${ref}/${pointer('content', 'application/json', 'schema')}` });
+      validate = d.ajv.compile({ $ref: `${ref}/${pointer('content', 'application/json', 'schema')}` });
     }
     cache.set(key, validate);
   }
-  if (!validate(body)) {
-    throw new Error(`${operationId} ${status}: body does not match the official schema:\n${JSON.stringify(validate.errors?.slice(0, 8), null, 2)}\nbody: ${JSON.stringify(body).slice(0, 1500)}`);
+  return validate;
+}
+
+/** The statuses any official description documents for an operation. */
+export function documentedStatuses(operationId: string): string[] {
+  return [...new Set(describing(operationId).flatMap(({ op }) => Object.keys(op.responses)))];
+}
+
+/**
+ * Throws with Ajv's errors when `body` does not match the operation's response schema for `status`
+ * in every official description that documents that status (and when none documents it).
+ */
+export function assertMatchesSpec(operationId: string, status: number, body: unknown) {
+  const found = describing(operationId);
+  const documenting = found.filter(({ op }) => op.responses[String(status)]);
+  if (!documenting.length) {
+    throw new Error(`${operationId} does not document status ${status} (${found.map(({ description, op }) => `${description.version} has ${Object.keys(op.responses).join(', ')}`).join('; ')})`);
+  }
+  for (const { description, path, method, op } of documenting) {
+    const validate = responseValidator(description, path, method, op, String(status));
+    if (!validate(body)) {
+      throw new Error(`${operationId} ${status}: body does not match the official schema of @gitbook/api@${description.version}:\n${JSON.stringify(validate.errors?.slice(0, 8), null, 2)}\nbody: ${JSON.stringify(body).slice(0, 1500)}`);
+    }
   }
 }
 
-/** The response headers the official spec documents for an operation's status (lower-cased names). */
+/** The response headers any official description documents for an operation's status (lower-cased names). */
 export function documentedHeaders(operationId: string, status: number): string[] {
-  const response = findOperation(operationId).op.responses[String(status)];
-  return Object.keys(response?.headers ?? {}).map((name) => name.toLowerCase());
+  const names = describing(operationId).flatMap(({ op }) => Object.keys(op.responses[String(status)]?.headers ?? {}));
+  return [...new Set(names.map((name) => name.toLowerCase()))];
 }
 
-/** A validator for one component schema of the official spec (e.g. `JSONDocument`). */
+/**
+ * A validator for one component schema (e.g. `JSONDocument`): the value must match it in every
+ * official description that has it; `errors` are those of the first description refusing it.
+ */
 export function componentValidator(name: string): ValidateFunction {
-  return ajv.compile({ $ref: `openapi#/components/schemas/${name}` });
+  const having = descriptions.filter((d) => d.spec.components?.schemas?.[name]);
+  if (!having.length) throw new Error(`no component ${name} in the official descriptions`);
+  const validators = having.map((d) => ({ version: d.version, validate: d.ajv.compile({ $ref: `openapi#/components/schemas/${name}` }) }));
+  const validate = ((value: unknown) => {
+    for (const v of validators) {
+      if (!v.validate(value)) {
+        validate.errors = (v.validate.errors ?? []).map((e) => ({ ...e, message: `${e.message} (@gitbook/api@${v.version})` }));
+        return false;
+      }
+    }
+    validate.errors = null;
+    return true;
+  }) as ValidateFunction;
+  return validate;
 }
