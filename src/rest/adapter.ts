@@ -3,6 +3,7 @@ import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSche
 import { ERROR_STATUS, errorBody, statusOfCode } from '../errors.js';
 import type { RestRequest, RestRoute } from './route.js';
 import { outputPlan, restInputToVariables, toRest, type OutputPlan } from './shape.js';
+import { officialOperationAt } from './unserved.js';
 
 /** Runs a parsed operation through yoga's envelop (auth context, masking and limits apply). */
 export type Execute = (request: Request, document: DocumentNode, variables: Record<string, unknown>) => Promise<{ data?: any; errors?: readonly GraphQLError[] }>;
@@ -85,7 +86,15 @@ function locationOf(route: PreparedRoute, payload: unknown, req: RestRequest, re
 export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[], execute: Execute, apiUrl: (path: string) => string) {
   const router = AutoRouter({
     base: '/v1',
-    missing: () => errorResponse(404, 'No such endpoint'),
+    // AutoRouter calls `missing` with the (absent) response first, then the request (its typing says otherwise).
+    missing: (_response: unknown, request: IRequest) => {
+      // An official GitBook operation Lectern does not serve (billing, marketplace, ads, hosted AI…)
+      // is named, so a client can tell it from a mistyped path.
+      const { pathname } = new URL(request.url);
+      const operationId = officialOperationAt(request.method, pathname.replace(/^\/v1/, ''));
+      if (operationId) return errorResponse(501, `${operationId} (${request.method} ${pathname}) is a GitBook API operation this Lectern server does not serve`);
+      return errorResponse(404, 'No such endpoint');
+    },
     catch: () => errorResponse(500, 'Unexpected error'),
     format: (response: unknown) => response as Response,
   });
