@@ -6,7 +6,7 @@
  *    directly (the same authentication statement, the space, the caller's membership, the counts),
  *    no GraphQL, no adapter (`/bare/spaces/{id}`); and the same read as one hand-written SQL statement
  *    (`/bare-sql/spaces/{id}`);
- *  - GET /__stats on the bare port: SQL statements sent so far and the process's RSS.
+ *  - GET /__stats on the bare port: SQL statements sent so far, Markdown texts parsed so far and the process's RSS.
  * Prints one JSON line `{ url, bareUrl }` when ready; stops on SIGTERM.
  */
 import http from 'node:http';
@@ -14,6 +14,7 @@ import { authenticate } from '../src/auth/authenticate.js';
 import { connect, targetFromUrl } from '../src/db/database.js';
 import { startServer } from '../src/server.js';
 import { benchConfig } from './support.js';
+import { markdownParseCount } from '../src/document/index.js';
 
 const config = { ...benchConfig(), port: 0 };
 const db = connect(targetFromUrl(process.env.DATABASE_URL!));
@@ -21,7 +22,7 @@ const app = await startServer(config, { db });
 
 const bare = http.createServer(async (req, res) => {
   if (req.url === '/__stats') {
-    return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ statements: db.statements.count, rss: process.memoryUsage().rss }));
+    return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ statements: db.statements.count, parses: markdownParseCount(), rss: process.memoryUsage().rss }));
   }
   const auth = await authenticate(db, (req.headers.authorization ?? '').replace(/^Bearer /, ''), config.rateLimit);
   if (!auth) return res.writeHead(401).end();
