@@ -8,7 +8,7 @@ import { createOrganization } from '../../src/modules/orgs/service.js';
 import { createUser } from '../../src/modules/users/service.js';
 import { createUrls } from '../../src/urls.js';
 import { newId } from '../../src/ids.js';
-import { assertMatchesSpec, documentedHeaders } from './openapi.js';
+import { assertMatchesSpec, assertRequestMatchesSpec, documentedHeaders } from './openapi.js';
 
 export const BASE = 'http://lectern.test';
 
@@ -87,6 +87,8 @@ export async function setupHarness(): Promise<Harness> {
     async rest(operationId, method, path, opts) {
       const result = await call(method, path, opts);
       assertMatchesSpec(operationId, result.status, result.body);
+      // A request the server accepted must be one the official descriptions allow.
+      if (result.status < 300 && opts?.body !== undefined) assertRequestMatchesSpec(operationId, opts.body);
       // Documented headers are part of the contract: a creation's Location is where the resource lives.
       if (documentedHeaders(operationId, result.status).includes('location')) {
         const location = result.headers.get('location');

@@ -111,6 +111,61 @@ export function assertMatchesSpec(operationId: string, status: number, body: unk
   }
 }
 
+/**
+ * The official request bodies an operation's body is checked against: for each description that
+ * has the operation with a JSON request body, its validator. Empty when none describes a body.
+ */
+function requestValidators(operationId: string) {
+  return describing(operationId).flatMap(({ description, path, method, op }) => {
+    if (!op.requestBody) return [];
+    let ref = `openapi#/${pointer('paths', path, method, 'requestBody')}`;
+    let body = op.requestBody;
+    if (body.$ref) {
+      ref = `openapi${body.$ref}`;
+      body = description.spec.components.requestBodies[body.$ref.split('/').pop()];
+    }
+    if (!body.content?.['application/json']) return [];
+    const key = `${description.version} ${operationId} request`;
+    let validate = cache.get(key);
+    if (!validate) {
+      validate = description.ajv.compile({ $ref: `${ref}/${pointer('content', 'application/json', 'schema')}` });
+      cache.set(key, validate);
+    }
+    return [{ version: description.version, validate }];
+  });
+}
+
+const withoutNulls =
+  (...fields: string[]) =>
+  (body: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(body).filter(([key, value]) => !(fields.includes(key) && value === null)));
+
+/**
+ * What Lectern accepts beyond an official request body, on purpose (each decided in its service and
+ * tested there): null clears these optional fields, which the official bodies only set; an OpenAPI
+ * spec's slug may come in any case (it is kept in lower case). The body is checked as if it had
+ * used the official form; anything else beyond the official body fails the check.
+ */
+const REQUEST_ADDITIONS: Record<string, (body: Record<string, unknown>) => Record<string, unknown>> = {
+  updateChangeRequestById: withoutNulls('subject', 'description'),
+  updateCollectionById: withoutNulls('description'),
+  updateOrganizationById: withoutNulls('hostname'),
+  updateSpaceById: withoutNulls('language'),
+  updateOrganizationSAMLProvider: withoutNulls('defaultTeam', 'defaultRole'),
+  createOpenAPISpec: (body) => (typeof body.slug === 'string' ? { ...body, slug: body.slug.toLowerCase() } : body),
+};
+
+/** Throws with Ajv's errors when a request body the server accepted is not one the official descriptions allow. */
+export function assertRequestMatchesSpec(operationId: string, requestBody: unknown) {
+  const addition = REQUEST_ADDITIONS[operationId];
+  const body = addition && requestBody && typeof requestBody === 'object' && !Array.isArray(requestBody) ? addition(requestBody as Record<string, unknown>) : requestBody;
+  for (const { version, validate } of requestValidators(operationId)) {
+    if (!validate(body)) {
+      throw new Error(`${operationId}: request body does not match the official schema of @gitbook/api@${version}:\n${JSON.stringify(validate.errors?.slice(0, 8), null, 2)}\nbody: ${JSON.stringify(body).slice(0, 1500)}`);
+    }
+  }
+}
+
 /** The response headers any official description documents for an operation's status (lower-cased names). */
 export function documentedHeaders(operationId: string, status: number): string[] {
   const names = describing(operationId).flatMap(({ op }) => Object.keys(op.responses[String(status)]?.headers ?? {}));
