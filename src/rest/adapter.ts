@@ -1,9 +1,10 @@
 import { AutoRouter, type IRequest } from 'itty-router';
 import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
-import { ERROR_STATUS, errorBody, statusOfCode } from '../errors.js';
+import { ERROR_STATUS, statusOfCode } from '../errors.js';
 import type { RestRequest, RestRoute } from './route.js';
 import { outputPlan, restInputToVariables, toRest, type OutputPlan } from './shape.js';
 import { officialOperationAt } from './unserved.js';
+import { errorResponse, json } from '../http/respond.js';
 
 /** Runs a parsed operation through yoga's envelop (auth context, masking and limits apply). */
 export type Execute = (request: Request, document: DocumentNode, variables: Record<string, unknown>) => Promise<{ data?: any; errors?: readonly GraphQLError[] }>;
@@ -25,10 +26,6 @@ export function prepareRoutes(schema: GraphQLSchema, routes: RestRoute[]): Prepa
   return prepared;
 }
 
-export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
-
-export const errorResponse = (status: number, message: string) => json(status, errorBody(status, message));
 
 /** GraphQL errors → the REST error: our coded errors keep their status; input coercion is a 400. */
 function restError(errors: readonly GraphQLError[]): Response {

@@ -2,6 +2,8 @@ import type { Context } from '../../context.js';
 import type { Prisma, Site, SiteSection, SiteSectionGroup, SiteSpace } from '../../generated/prisma/client.js';
 import { groupBy, perRequest } from '../../loaders.js';
 import { byPosition } from '../../positions.js';
+import { siteLoaders } from './loaders.js';
+import { accessRows } from '../../auth/access-rows.js';
 
 /** Section groups nest at most this deep (a root group is depth 1): the REST shapes are written out to this depth. */
 export const MAX_GROUP_DEPTH = 3;
@@ -106,7 +108,7 @@ export function siteView(ctx: Context, site: Site): Promise<SiteView> {
   const memo = views(ctx);
   let view = memo.get(site.id);
   if (!view) {
-    view = Promise.all([ctx.loaders.siteSections.load(site.id), ctx.loaders.siteSectionGroups.load(site.id), ctx.loaders.siteSpaces.load(site.id)]).then(
+    view = Promise.all([siteLoaders(ctx).siteSections.load(site.id), siteLoaders(ctx).siteSectionGroups.load(site.id), siteLoaders(ctx).siteSpaces.load(site.id)]).then(
       ([sections, groups, siteSpaces]) => buildView(site, sections, groups, siteSpaces),
     );
     memo.set(site.id, view);
@@ -116,7 +118,7 @@ export function siteView(ctx: Context, site: Site): Promise<SiteView> {
 
 /** The view of a site's row by id (for resolvers below the site, which hold a child row). */
 export async function siteViewById(ctx: Context, siteId: string): Promise<SiteView> {
-  const site = await ctx.loaders.site.load(siteId);
+  const site = await accessRows(ctx).site.load(siteId);
   if (!site) throw new Error(`site ${siteId} vanished during the request`);
   return siteView(ctx, site);
 }
@@ -124,11 +126,11 @@ export async function siteViewById(ctx: Context, siteId: string): Promise<SiteVi
 /** Forgets what this request read about a site, after a write to it. */
 export function invalidateSite(ctx: Context, siteId: string) {
   views(ctx).delete(siteId);
-  ctx.loaders.site.clear(siteId);
-  ctx.loaders.siteSections.clear(siteId);
-  ctx.loaders.siteSectionGroups.clear(siteId);
-  ctx.loaders.siteSpaces.clear(siteId);
-  ctx.loaders.siteShareLinks.clear(siteId);
+  accessRows(ctx).site.clear(siteId);
+  siteLoaders(ctx).siteSections.clear(siteId);
+  siteLoaders(ctx).siteSectionGroups.clear(siteId);
+  siteLoaders(ctx).siteSpaces.clear(siteId);
+  siteLoaders(ctx).siteShareLinks.clear(siteId);
 }
 
 type Tx = Prisma.TransactionClient;
