@@ -8,11 +8,9 @@
  * (REST and GraphQL); the nested site-structure query; a write (create a change request, edit a page,
  * merge it). Uses DATABASE_URL when set, else an embedded PostgreSQL. Writes bench/results.md.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { issueToken } from '../src/auth/tokens.js';
@@ -21,7 +19,7 @@ import { createOrganization } from '../src/modules/orgs/service.js';
 import { SPACE_FIELDS } from '../src/modules/spaces/routes.js';
 import { createUser } from '../src/modules/users/service.js';
 import { newId } from '../src/ids.js';
-import { closedLoop, openBenchDatabase, seedPageTree, SITE_TREE_QUERY } from './support.js';
+import { closedLoop, openBenchDatabase, seedPageTree, SITE_TREE_QUERY, spawnBenchServer } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -49,18 +47,8 @@ async function main() {
   const readerToken = await issueToken(db.prisma, reader.id);
 
   // The server under test, in its own process.
-  const target = server.host?.startsWith('/') ? `postgres://${server.user}@localhost:${server.port}/${database}?host=${encodeURIComponent(server.host)}` : `postgres://${server.user}${server.password ? `:${server.password}` : ''}@${server.host}:${server.port}/${database}`;
-  // BENCH_PROFILE=1 writes the server's CPU profile (bench/profiles/*.cpuprofile) for a look in DevTools.
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'profiles')}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(import.meta.dirname, 'server.ts')], {
-    // As `npm start` runs it (bin/lectern.js defaults NODE_ENV to production).
-    env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production', DATABASE_URL: target },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const { url, bareUrl } = JSON.parse(await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-  })) as { url: string; bareUrl: string };
+  const spawned = await spawnBenchServer({ server, database });
+  const { child, url, bareUrl } = spawned;
 
   const call = async (method: string, p: string, body?: unknown) => {
     const res = await fetch(`${url}${p}`, { method, headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
@@ -237,8 +225,7 @@ async function main() {
   fs.writeFileSync(path.join(import.meta.dirname, 'results.md'), table);
   console.log(`\n${table}`);
 
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
+  await spawned.stop();
   await bench.close();
 }
 

@@ -6,17 +6,15 @@
  * many Markdown texts it parsed: per request, side by side with req/s and latency. Appends a
  * "Parse once" section to bench/results.md (BENCH_SECONDS, BENCH_CONNECTIONS as bench/load.ts).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import autocannon from 'autocannon';
 import { issueToken } from '../src/auth/tokens.js';
 import { rebuildSearchIndex } from '../src/modules/content/search-index.js';
 import { createOrganization } from '../src/modules/orgs/service.js';
 import { createUser } from '../src/modules/users/service.js';
-import { openBenchDatabase, seedPageTree } from './support.js';
+import { openBenchDatabase, seedPageTree, spawnBenchServer } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
@@ -55,19 +53,9 @@ async function main() {
   const org = await createOrganization(db.prisma, { title: 'Parse bench', ownerId: owner.id });
   const token = await issueToken(db.prisma, owner.id);
 
-  const target = server.host?.startsWith('/') ? `postgres://${server.user}@localhost:${server.port}/${database}?host=${encodeURIComponent(server.host)}` : `postgres://${server.user}${server.password ? `:${server.password}` : ''}@${server.host}:${server.port}/${database}`;
-  // BENCH_PROFILE=1 writes the server's CPU profile (bench/profiles/*.cpuprofile), as in bench/load.ts.
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'profiles')}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(import.meta.dirname, 'server.ts')], {
-    env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production', DATABASE_URL: target },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const { url, bareUrl } = JSON.parse(
-    await new Promise<string>((resolve, reject) => {
-      readline.createInterface({ input: child.stdout! }).once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-    }),
-  ) as { url: string; bareUrl: string };
+  // The server under test, in its own process.
+  const spawned = await spawnBenchServer({ server, database });
+  const { url, bareUrl } = spawned;
   const call = async (method: string, p: string, body?: unknown) => {
     const res = await fetch(`${url}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
     const json = (await res.json()) as any;
@@ -166,8 +154,7 @@ async function main() {
   fs.appendFileSync(path.resolve(import.meta.dirname, process.env.BENCH_PARSE_OUT ?? 'results.md'), `\n${table}`);
   console.log(`\n${table}`);
 
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
+  await spawned.stop();
   await bench.close();
 }
 

@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import pg from 'pg';
 import { issueToken } from '../src/auth/tokens.js';
 import { readConfig } from '../src/config.js';
@@ -59,6 +61,35 @@ export async function openBenchDatabase(name: string): Promise<BenchDatabase> {
 }
 
 /** Server settings for a bench: rate limiting stays on (its counter is part of the cost) but never trips. */
+/**
+ * The server under test in its own process (bench/server.ts, as `npm start` runs it: NODE_ENV
+ * production unless set), on the bench database. BENCH_PROFILE=1 writes its CPU profile
+ * (bench/profiles/*.cpuprofile) for a look in DevTools. `stop()` ends it.
+ */
+export async function spawnBenchServer({ server, database }: Pick<BenchDatabase, 'server' | 'database'>) {
+  const target = server.host?.startsWith('/') ? `postgres://${server.user}@localhost:${server.port}/${database}?host=${encodeURIComponent(server.host)}` : `postgres://${server.user}${server.password ? `:${server.password}` : ''}@${server.host}:${server.port}/${database}`;
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'profiles')}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(import.meta.dirname, 'server.ts')], {
+    env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production', DATABASE_URL: target },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const { url, bareUrl } = JSON.parse(
+    await new Promise<string>((resolve, reject) => {
+      readline.createInterface({ input: child.stdout! }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    }),
+  ) as { url: string; bareUrl: string };
+  return {
+    child,
+    url,
+    bareUrl,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
 export function benchConfig() {
   // The benches measure speed, not policy: one organization drives every connection, so neither the
   // per-user budget nor the per-organization gate (tested in test/contention.test.ts) may throttle it.
