@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupHarness, type Harness } from '../support/harness.js';
 import { requestRefusalChecker } from '../support/refused.js';
-import { serveOnLoopback, whileProbing } from '../support/stall.js';
+import { serveOnLoopback, whileProbing, STALL_RETRY } from '../support/stall.js';
 import { MARKDOWN_MAX_BYTES, MARKDOWN_MAX_DEPTH, documentFromMarkdown } from '../../src/document/index.js';
 
 /**
@@ -44,7 +44,7 @@ afterAll(() => server?.close());
 describe('Markdown size and nesting (finding 4)', () => {
   const write = (markdown: string) => ({ changes: [{ type: 'update_page', page: pageId, markdown }] });
 
-  it('refuses a 300-level list quickly with a 400 naming the field, and 5,000 levels without stalling /healthz', async () => {
+  it('refuses a 300-level list quickly with a 400 naming the field, and 5,000 levels without stalling /healthz', STALL_RETRY, async () => {
     // Warm the write path first (the first request of a file loads modules), so the timing is the refusal's.
     expect((await h.call('POST', content(null), { token: owner.token, body: write('>'.repeat(40)) })).status).toBe(400);
     const list300 = JSON.stringify(write(nestedList(300)));
@@ -106,7 +106,7 @@ describe('Markdown size and nesting (finding 4)', () => {
 });
 
 describe('large ordinary pages are parsed off the event loop', () => {
-  it('writes a 256 KB page and reads it as a document while /healthz stays quick', async () => {
+  it('writes a 256 KB page and reads it as a document while /healthz stays quick', { ...STALL_RETRY, timeout: 60_000 }, async () => {
     const paragraph = 'Lorem ipsum dolor sit amet, **consectetur** adipiscing elit, [sed do](https://example.com) `eiusmod` tempor incididunt.\n\n';
     const markdown = `# Big\n\n${paragraph.repeat(Math.floor(MARKDOWN_MAX_BYTES / 4 / paragraph.length))}`;
     const body = JSON.stringify({ changes: [{ type: 'insert_page', title: 'Big', markdown }] });
@@ -125,7 +125,7 @@ describe('large ordinary pages are parsed off the event loop', () => {
     // Read again: the cached document is a copy (references resolved for one read do not leak into the next).
     const again = (await h.call('GET', `/v1/spaces/${spaceId}/content/page/${page}?format=document`, { token: owner.token })).body;
     expect(again.document).toEqual(read.result.document);
-  }, 60_000);
+  });
 });
 
 describe('rich-text documents nested 20,000 deep (finding 15c)', () => {

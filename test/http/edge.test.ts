@@ -11,7 +11,7 @@ import { ACS_BODY_LIMIT } from '../../src/modules/sso/http.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createUrls } from '../../src/urls.js';
 import { BASE, setupHarness, type Harness } from '../support/harness.js';
-import { serveOnLoopback, whileProbing } from '../support/stall.js';
+import { serveOnLoopback, whileProbing, STALL_RETRY } from '../support/stall.js';
 
 /**
  * Issue 13, findings 1, 2, 8, 15a/b and 19: what reaches the server before (or without) a valid
@@ -95,7 +95,7 @@ function streamChunkedOnce(url: string, path: string, headers: Record<string, st
 describe('finding 2: bodies are limited while streaming, and read only for a known user', () => {
   const chunk = Buffer.alloc(256 * 1024, 0x61);
 
-  it('200 MB chunked to /v1/user without a token: 401 at once, the body never buffered, /healthz unaffected', async () => {
+  it('200 MB chunked to /v1/user without a token: 401 at once, the body never buffered, /healthz unaffected', STALL_RETRY, async () => {
     const url = await onLoopback(appWith());
     global.gc?.();
     const rss0 = process.memoryUsage().rss;
@@ -109,7 +109,7 @@ describe('finding 2: bodies are limited while streaming, and read only for a kno
     expect(health.max).toBeLessThan(100);
   });
 
-  it('200 MB chunked with a valid token: 413 as soon as the limit is passed, RSS does not grow by the body', async () => {
+  it('200 MB chunked with a valid token: 413 as soon as the limit is passed, RSS does not grow by the body', STALL_RETRY, async () => {
     const limit = 8 * 1024 * 1024;
     const url = await onLoopback(appWith({ maxBodyBytes: limit }));
     const before = await h.snapshot();
@@ -157,7 +157,7 @@ describe('finding 1: the SAML ACS reads at most 256 KB and refuses XML no identi
   const post = (url: string, body: string) =>
     fetch(`${url}${acsPath}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
-  it('a 1.6 MB response with many children: 413 in milliseconds (it blocked the loop 21.7 s)', async () => {
+  it('a 1.6 MB response with many children: 413 in milliseconds (it blocked the loop 21.7 s)', STALL_RETRY, async () => {
     const big = form(84_000); // 84,000 × 19 bytes = 1.6 MB of XML
     expect(big.length).toBeGreaterThan(1.6e6);
     const url = await onLoopback(appWith());
@@ -168,7 +168,7 @@ describe('finding 1: the SAML ACS reads at most 256 KB and refuses XML no identi
     expect(health.max).toBeLessThan(100);
   });
 
-  it('the most elements allowed still cost the loop little: 299 children → 401 (no signed assertion), /healthz quick', async () => {
+  it('the most elements allowed still cost the loop little: 299 children → 401 (no signed assertion), /healthz quick', STALL_RETRY, async () => {
     const most = form(298, '<samlp:Extensions/>');
     const url = await onLoopback(appWith());
     // Warm up (the library's first runs compile its code paths: a one-time cost any first sign-in
@@ -181,7 +181,7 @@ describe('finding 1: the SAML ACS reads at most 256 KB and refuses XML no identi
     expect(health.max).toBeLessThan(100);
   });
 
-  it('a ~250 KB response with many children (under the size limit): 400 without parsing (it blocked the loop 112 s)', async () => {
+  it('a ~250 KB response with many children (under the size limit): 400 without parsing (it blocked the loop 112 s)', STALL_RETRY, async () => {
     const body = form(12_500, '<a/>'); // 12,500 elements in 50 KB of XML
     const wide = form(42_000, '<a/>');
     expect(wide.length).toBeLessThan(ACS_BODY_LIMIT);

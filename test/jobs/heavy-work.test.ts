@@ -6,7 +6,7 @@ import { ANALYSE_JOB } from '../../src/modules/conversations/analysis.js';
 import { OPENAPI_JOB } from '../../src/modules/openapi/jobs.js';
 import { createUrls } from '../../src/urls.js';
 import { BASE, setupHarness, type Harness, type TestUser } from '../support/harness.js';
-import { serveOnLoopback, whileProbing } from '../support/stall.js';
+import { serveOnLoopback, whileProbing, STALL_RETRY } from '../support/stall.js';
 
 /**
  * Issue 13, "heavy work off the request loop": OpenAPI processing, conversation analysis and PDF
@@ -42,11 +42,13 @@ function aliasBomb(): string {
 }
 
 describe('OpenAPI YAML aliases', () => {
-  it('a 17 KB YAML whose aliases expand to megabytes fails quickly with PARSE_ERROR saying so; /healthz stays fast', async () => {
+  it('a 17 KB YAML whose aliases expand to megabytes fails quickly with PARSE_ERROR saying so; /healthz stays fast', STALL_RETRY, async () => {
     const text = aliasBomb();
     expect(text.length).toBeGreaterThan(16_000);
     expect(text.length).toBeLessThan(18_000);
-    const created = await h.call('POST', `/v1/orgs/${owner.orgId}/openapi`, { token: owner.token, body: { slug: 'aliased', source: { text } } });
+    // Its own slug per attempt (the test may be retried: see STALL_RETRY).
+    const slug = `aliased-${Math.random().toString(36).slice(2, 8)}`;
+    const created = await h.call('POST', `/v1/orgs/${owner.orgId}/openapi`, { token: owner.token, body: { slug, source: { text } } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
 
     const started = performance.now();
@@ -56,10 +58,10 @@ describe('OpenAPI YAML aliases', () => {
     expect(health.failures).toBe(0);
     expect(health.max).toBeLessThan(100);
 
-    const spec = (await h.call('GET', `/v1/orgs/${owner.orgId}/openapi/aliased`, { token: owner.token })).body;
+    const spec = (await h.call('GET', `/v1/orgs/${owner.orgId}/openapi/${slug}`, { token: owner.token })).body;
     expect(spec).toMatchObject({ processingState: 'complete', lastProcessErrorCode: 'PARSE_ERROR' });
     expect(spec.lastProcessedErrors[0].message).toMatch(/expands to more than 1 MB \(from 17 KB written\) once its YAML aliases are expanded/);
-    const version = await h.db.prisma.openAPISpecVersion.findFirstOrThrow({ where: { spec: { slug: 'aliased' } } });
+    const version = await h.db.prisma.openAPISpecVersion.findFirstOrThrow({ where: { spec: { slug } } });
     expect(version).toMatchObject({ state: 'failed', filesystem: null });
   });
 
@@ -166,7 +168,7 @@ interface FixtureConversation {
 }
 
 describe('conversation analysis', () => {
-  it('analyses 1,000 conversations while /healthz answers in under 100 ms', async () => {
+  it('analyses 1,000 conversations while /healthz answers in under 100 ms', STALL_RETRY, async () => {
     const corpus = JSON.parse(fs.readFileSync(new URL('../fixtures/support-conversations.json', import.meta.url), 'utf8')) as { conversations: FixtureConversation[] };
     const org = await h.owner('Busy Support');
     const now = Date.now();
@@ -195,7 +197,7 @@ describe('conversation analysis', () => {
 });
 
 describe('PDF exports', () => {
-  it('a deep document renders off the event loop: /healthz stays under 100 ms; HEAD does not render; a second GET is served from the cache', async () => {
+  it('a deep document renders off the event loop: /healthz stays under 100 ms; HEAD does not render; a second GET is served from the cache', STALL_RETRY, async () => {
     const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Deep' } })).body;
     const cr = (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: 'Deep lists' } })).body;
     // Nested lists and quotes as deep as the Markdown limits allow, on many pages: seconds of layout.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { setupHarness } from '../support/harness.js';
-import { serveOnLoopback, whileProbing } from '../support/stall.js';
+import { serveOnLoopback, whileProbing, STALL_RETRY } from '../support/stall.js';
 
 describe('the /healthz stall probe', () => {
-  it('reports a quiet loop as quick and a blocked one as blocked', async () => {
+  it('reports a quiet loop as quick and a blocked one as blocked', STALL_RETRY, async () => {
     const h = await setupHarness();
     const live = await serveOnLoopback(h.app);
     const ok = await whileProbing(live.url, async () => new Promise((r) => setTimeout(r, 300)));

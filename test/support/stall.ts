@@ -51,6 +51,14 @@ parentPort.on('message', () => { stopped = true; });
 })();
 `;
 
+/**
+ * Options for a test that asserts /healthz stayed under 100 ms: up to two more attempts. A stall the
+ * code causes happens on every attempt (the work is the same), so it still fails; noise from the
+ * machine (the other test worker's CPU, a collection pause) measured up to ~120 ms on a quiet loop
+ * on CI's 2 cores, and does not repeat. Such tests must be re-runnable (fresh names per attempt).
+ */
+export const STALL_RETRY = { retry: 2 } as const;
+
 export interface HealthReport {
   /** Slowest /healthz answer while the probe ran (ms). */
   max: number;
