@@ -6,6 +6,7 @@
  * call the route themselves).
  */
 import type { Harness } from './harness.js';
+import { assertMatchesSpec, assertRequestMatchesSpec } from './openapi.js';
 
 /** One official change (typed loosely: tests also send wrong ones on purpose through h.call). */
 export type Change = { operation: string; [field: string]: unknown };
@@ -41,8 +42,12 @@ function failed(what: string, res: { status: number; body: unknown }): never {
  */
 export async function writeCr(h: Harness, token: string, spaceId: string, crIdOrNumber: string | number, changes: Change[], opts: { compat?: boolean } = {}): Promise<WriteResult> {
   const compat = opts.compat ?? false;
-  const res = await h.rest('updateChangeRequestContent', 'POST', `/v1/spaces/${spaceId}/change-requests/${crIdOrNumber}/content?compat=${compat}`, { token, body: { changes } });
+  const res = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crIdOrNumber}/content?compat=${compat}`, { token, body: { changes } });
   if (res.status !== 200) failed('updateChangeRequestContent', res);
+  assertMatchesSpec('updateChangeRequestContent', res.status, res.body);
+  // Lectern's own operation (update_variables) is outside the official request body: only official batches are checked.
+  if (changes.every((c) => c.operation !== 'update_variables')) assertRequestMatchesSpec('updateChangeRequestContent', { changes });
+  h.coveredOperations.add('updateChangeRequestContent');
   const revision = compat ? res.body.revision : res.body.changeRequest.revision;
   return { revision, ...idsOf(res.body), body: res.body };
 }
