@@ -8,6 +8,7 @@
  * - processor.ts: the unified/remark parser (GFM, YAML front matter)
  * - limits.ts: size and nesting, checked before parsing
  * - markdown.ts: Markdown → document, front matter, links, slugs
+ * - json-markdown.ts: document (JSONDocument) → Markdown, the inverse, for documents written
  * - text.ts: plain text and sections of a document
  * - derivation.ts / body-cache.ts: what one parse of a body yields, kept per distinct body (the
  *   derivation cache every page read and write goes through)
@@ -17,6 +18,7 @@ export * from './types.js';
 export { markdownParseCount, markdownProcessor, markdownTree } from './processor.js';
 export * from './limits.js';
 export * from './markdown.js';
+export { jsonDocumentToMarkdown } from './json-markdown.js';
 export { documentText } from './text.js';
 export { htmlText } from './html-text.js';
 export { OFFLOAD_CHARS } from './markdown-offload.js';
