@@ -174,10 +174,10 @@ describe.each(PLACES)('comments on a $label', (place) => {
 
   it('a comment on a page that a later revision deleted stays readable', async () => {
     const spot = await place.make();
-    const [page] = await writeContent(spot, [{ type: 'insert_page', title: 'Doomed', markdown: 'Soon gone' }]);
+    const [page] = await writeContent(spot, [{ operation: 'insert_page', title: 'Doomed', document: { markdown: 'Soon gone' } }]);
     const revision = await currentRevision(spot);
     const comment = await post(place, spot, { ...md('About this page'), page, node: 'n-1' });
-    await writeContent(spot, [{ type: 'delete_page', page }]);
+    await writeContent(spot, [{ operation: 'delete_page', page }]);
     expect(await currentRevision(spot)).not.toBe(revision);
     const pagePath = spot.crId ? `/v1/spaces/${spot.spaceId}/change-requests/${spot.crId}/content/page/${page}` : `/v1/spaces/${spot.spaceId}/content/page/${page}`;
     expect((await h.call('GET', pagePath, { token: owner.token })).status).toBe(404);

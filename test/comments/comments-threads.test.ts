@@ -37,7 +37,7 @@ describe.each(PLACES)('comments on a $label', (place) => {
 
     it('targets a page, a node of it and a table cell', async () => {
       const spot = await place.make();
-      const [page] = await writeContent(spot, [{ type: 'insert_page', title: 'Guide', markdown: 'Hello' }]);
+      const [page] = await writeContent(spot, [{ operation: 'insert_page', title: 'Guide', document: { markdown: 'Hello' } }]);
       const revision = await currentRevision(spot);
       const comment = await post(place, spot, { ...md('Typo here'), page, node: 'block-1', tableCell: { record: 'r1', definition: 'd1' } });
       expect(comment.target).toEqual({
@@ -62,7 +62,7 @@ describe.each(PLACES)('comments on a $label', (place) => {
 
     it('refuses bad input (400 naming the field) and changes nothing', async () => {
       const spot = await place.make();
-      const [page] = await writeContent(spot, [{ type: 'insert_page', title: 'Guide' }]);
+      const [page] = await writeContent(spot, [{ operation: 'insert_page', title: 'Guide', document: { markdown: '' } }]);
       const send = (body: unknown) => () => call('POST', spot.base, commenter, body);
       await refused(400, send({}), /body/);
       await refused(400, send({ body: {} }), /^body\.markdown: is required/);
@@ -114,8 +114,8 @@ describe.each(PLACES)('comments on a $label', (place) => {
     it('filters by status, authors and target page, with pagination', async () => {
       const spot = await place.make();
       const [pageA, pageB] = await writeContent(spot, [
-        { type: 'insert_page', title: 'A' },
-        { type: 'insert_page', title: 'B' },
+        { operation: 'insert_page', title: 'A', document: { markdown: '' } },
+        { operation: 'insert_page', title: 'B', document: { markdown: '' } },
       ]);
       const made: { id: string; author: string; page?: string; resolved: boolean }[] = [];
       const plan = [

@@ -8,6 +8,7 @@
 import { expect } from 'vitest';
 import { BASE, setupHarness, type Harness, type TestUser } from '../support/harness.js';
 import { refusalChecker, type Res } from '../support/refused.js';
+import { writeCr, writeLive, type Change } from '../support/content-writes.js';
 
 export type Owner = TestUser & { orgId: string };
 export type Who = { token: string } | null;
@@ -84,11 +85,9 @@ export async function currentRevision(spot: Spot) {
 }
 
 /** Writes content where the spot's comments live; answers the ids of inserted pages. */
-export async function writeContent(spot: Spot, changes: unknown[]) {
-  const path = spot.crId ? `/v1/spaces/${spot.spaceId}/change-requests/${spot.crId}/content` : `/v1/spaces/${spot.spaceId}/content`;
-  const res = await h.call('POST', path, { token: owner.token, body: { changes } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.pages as string[];
+export async function writeContent(spot: Spot, changes: Change[]) {
+  const written = spot.crId ? await writeCr(h, owner.token, spot.spaceId, spot.crId, changes) : await writeLive(h, owner.token, spot.spaceId, changes);
+  return written.pages;
 }
 
 export const op = (place: Place, name: string) => `${name}${place.suffix}`;
