@@ -13,7 +13,7 @@ beforeAll(setupChangeRequests);
 describe('POST /spaces/:spaceId/change-requests', () => {
   it('creates an open change request (201) on the current main revision, numbered per space', async () => {
     const space = await newSpace();
-    await write(space.id, null, [{ type: 'insert_page', title: 'Main' }]);
+    await write(space.id, null, [{ operation: 'insert_page', title: 'Main', document: { markdown: '' } }]);
     const main = await spaceRevision(space.id);
     const cr = await createCr(space.id, { subject: 'First edits', template: { id: 'ignored' } });
     expect(cr).toEqual({
@@ -100,7 +100,7 @@ describe('GET /spaces/:spaceId/change-requests', () => {
     const d = await createCr(space.id, { subject: 'D' });
     await patchCr(space.id, c.id, { status: 'draft' });
     await patchCr(space.id, d.id, { status: 'archived' });
-    await write(space.id, a.id, [{ type: 'insert_page', title: 'By the editor' }], editor);
+    await write(space.id, a.id, [{ operation: 'insert_page', title: 'By the editor', document: { markdown: '' } }], editor);
     const merged = await createCr(space.id, { subject: 'M' });
     expect((await merge(space.id, merged.id)).status).toBe(200);
 

@@ -39,11 +39,11 @@ function info(pdf: Buffer, key: string): string | undefined {
 describe('GET .../pdf and the export it points to', () => {
   async function crWithPages() {
     const space = await newSpace({ title: 'Handbook' });
-    const [intro] = (await write(space.id, null, [{ type: 'insert_page', title: 'Intro', markdown: '# Welcome\n\nHello.\n' }])).pages as [string];
+    const [intro] = (await write(space.id, null, [{ operation: 'insert_page', title: 'Intro', document: { markdown: '# Welcome\n\nHello.\n' } }])).pages as [string];
     const cr = await createCr(space.id, { subject: 'Handbook draft' });
-    const [guide, faq] = (await write(space.id, cr.id, [{ type: 'insert_page', title: 'Guide', markdown: '- one\n- two\n' }, { type: 'insert_page', title: 'FAQ' }])).pages as [string, string];
-    const [setup] = (await write(space.id, cr.id, [{ type: 'insert_page', title: 'Setup', parent: guide, markdown: '```sh\nnpm i\n```\n' }])).pages as [string];
-    await write(space.id, cr.id, [{ type: 'insert_page', title: 'Advanced', parent: setup }]);
+    const [guide, faq] = (await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Guide', document: { markdown: '- one\n- two\n' } }, { operation: 'insert_page', title: 'FAQ', document: { markdown: '' } }])).pages as [string, string];
+    const [setup] = (await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Setup', into: guide, document: { markdown: '```sh\nnpm i\n```\n' } }])).pages as [string];
+    await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Advanced', into: setup, document: { markdown: '' } }]);
     return { space, cr, intro, guide, faq, setup };
   }
   const fetchPdf = async (url: string) => {
@@ -67,7 +67,7 @@ describe('GET .../pdf and the export it points to', () => {
     expect(info(file.bytes, 'Subject')).toBe('Handbook: change request #1');
 
     // Rendered on request: later edits show in the same export.
-    await write(space.id, cr.id, [{ type: 'insert_page', title: 'Appendix' }]);
+    await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Appendix', document: { markdown: '' } }]);
     expect(outline((await fetchPdf(res.body.url)).bytes)).toEqual(['Intro', ['Guide', [['Setup', ['Advanced']]]], 'FAQ', 'Appendix']);
     // Two exports are two URLs.
     const second = await h.rest('getChangeRequestPDF', 'GET', crPath(space.id, cr.number, '/pdf'), { token: owner.token });
@@ -83,7 +83,7 @@ describe('GET .../pdf and the export it points to', () => {
     const mainPage = await h.rest('getChangeRequestPDF', 'GET', crPath(space.id, cr.id, `/pdf?page=${intro}`), { token: owner.token });
     expect(outline((await fetchPdf(mainPage.body.url)).bytes)).toEqual(['Intro']);
     // The page deleted since: the export serves nothing.
-    await write(space.id, cr.id, [{ type: 'delete_page', page: setup }]);
+    await write(space.id, cr.id, [{ operation: 'delete_page', page: setup }]);
     expect((await fetchPdf(res.body.url)).status).toBe(404);
   });
 

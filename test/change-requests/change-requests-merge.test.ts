@@ -11,7 +11,7 @@ describe('POST .../merge and .../update', () => {
   it('merges by fast-forward when main has not moved: main becomes the head of the change request', async () => {
     const space = await newSpace();
     const cr = await createCr(space.id);
-    const { revision } = await write(space.id, cr.id, [{ type: 'insert_page', title: 'New page' }]);
+    const { revision } = await write(space.id, cr.id, [{ operation: 'insert_page', title: 'New page', document: { markdown: '' } }]);
     const res = await h.rest('mergeChangeRequest', 'POST', crPath(space.id, cr.number, '/merge'), { token: reviewer.token });
     expect(res.body).toEqual({ revision, result: 'merge' });
     expect(await spaceRevision(space.id)).toBe(revision);
@@ -22,20 +22,20 @@ describe('POST .../merge and .../update', () => {
 
   it('marks open change requests outdated when main moves; update brings main in; merge then merges three ways', async () => {
     const space = await newSpace();
-    const [base] = (await write(space.id, null, [{ type: 'insert_page', title: 'Base', markdown: 'base\n' }])).pages as [string];
+    const [base] = (await write(space.id, null, [{ operation: 'insert_page', title: 'Base', document: { markdown: 'base\n' } }])).pages as [string];
     const cr = await createCr(space.id);
     const idle = await createCr(space.id, { subject: 'No edits' });
-    const own = await write(space.id, cr.id, [{ type: 'insert_page', title: 'From the change request' }]);
+    const own = await write(space.id, cr.id, [{ operation: 'insert_page', title: 'From the change request', document: { markdown: '' } }]);
     expect((await getCr(space.id, cr.id)).outdated).toBe(false);
     const other = await createCr(space.id, { subject: 'Other' });
-    await write(space.id, other.id, [{ type: 'update_page', page: base, markdown: 'base, edited\n' }]);
+    await write(space.id, other.id, [{ operation: 'update_page', page: base, document: { markdown: 'base, edited\n' } }]);
     expect((await merge(space.id, other.id)).status).toBe(200);
     const mainAfter = await spaceRevision(space.id);
     expect((await getCr(space.id, cr.id)).outdated).toBe(true);
     expect((await getCr(space.id, idle.id)).outdated).toBe(true);
     // A live edit to main also makes them outdated.
     // (Placed first: pages added at the end on both sides would tie on position.)
-    const [live] = (await write(space.id, null, [{ type: 'insert_page', title: 'Live', position: { before: base } }])).pages as [string];
+    const [live] = (await write(space.id, null, [{ operation: 'insert_page', title: 'Live', at: 0, document: { markdown: '' } }])).pages as [string];
     const main = await spaceRevision(space.id);
     expect(main).not.toBe(mainAfter);
 
@@ -54,7 +54,7 @@ describe('POST .../merge and .../update', () => {
     expect(await getCr(space.id, idle.id)).toMatchObject({ outdated: false, revision: main });
 
     // Main moves once more: the merge is three-way, with both parents.
-    await write(space.id, null, [{ type: 'insert_page', title: 'Later', position: { before: live } }]);
+    await write(space.id, null, [{ operation: 'insert_page', title: 'Later', at: 0, document: { markdown: '' } }]);
     const mainBefore = await spaceRevision(space.id);
     const merged = await h.rest('mergeChangeRequest', 'POST', crPath(space.id, cr.id, '/merge'), { token: owner.token });
     expect(await h.db.prisma.revision.findUnique({ where: { id: merged.body.revision } })).toMatchObject({ type: 'merge', parents: [mainBefore, updated.body.revision] });
@@ -64,13 +64,13 @@ describe('POST .../merge and .../update', () => {
 
   it('keeps slugs unique among siblings when both sides added a page of the same title', async () => {
     const space = await newSpace();
-    const [folder] = (await write(space.id, null, [{ type: 'insert_page', title: 'Folder' }])).pages as [string];
+    const [folder] = (await write(space.id, null, [{ operation: 'insert_page', title: 'Folder', document: { markdown: '' } }])).pages as [string];
     const a = await createCr(space.id, { subject: 'A' });
     const b = await createCr(space.id, { subject: 'B' });
     const c = await createCr(space.id, { subject: 'C' });
-    const [introA] = (await write(space.id, a.id, [{ type: 'insert_page', title: 'Intro' }, { type: 'insert_page', title: 'Setup', parent: folder }])).pages as [string];
-    const [introB] = (await write(space.id, b.id, [{ type: 'insert_page', title: 'Intro', position: { before: folder } }, { type: 'insert_page', title: 'Setup', parent: folder }])).pages as [string];
-    const [introC] = (await write(space.id, c.id, [{ type: 'insert_page', title: 'Intro', position: { before: folder } }])).pages as [string];
+    const [introA] = (await write(space.id, a.id, [{ operation: 'insert_page', title: 'Intro', document: { markdown: '' } }, { operation: 'insert_page', title: 'Setup', into: folder, document: { markdown: '' } }])).pages as [string];
+    const [introB] = (await write(space.id, b.id, [{ operation: 'insert_page', title: 'Intro', at: 0, document: { markdown: '' } }, { operation: 'insert_page', title: 'Setup', into: folder, document: { markdown: '' } }])).pages as [string];
+    const [introC] = (await write(space.id, c.id, [{ operation: 'insert_page', title: 'Intro', at: 0, document: { markdown: '' } }])).pages as [string];
     expect((await merge(space.id, a.id)).status).toBe(200);
     // Merge: the page main already has keeps its slug.
     expect((await merge(space.id, b.id)).status).toBe(200);
@@ -108,7 +108,7 @@ describe('POST .../merge and .../update', () => {
   it('merging needs the review role, updating the edit role', async () => {
     const space = await newSpace();
     const cr = await createCr(space.id);
-    await write(space.id, null, [{ type: 'insert_page', title: 'Main moved' }]);
+    await write(space.id, null, [{ operation: 'insert_page', title: 'Main moved', document: { markdown: '' } }]);
     await refused(401, () => merge(space.id, cr.id, null));
     await refused(401, () => update(space.id, cr.id, null));
     for (const stranger of [outsider]) {
@@ -164,7 +164,7 @@ describe('reviews and merge rules', () => {
     const space = await newSpace();
     await patchSpace(space.id, { mergeRules: rules([reviewer.id]) });
     const cr = await createCr(space.id);
-    await write(space.id, cr.id, [{ type: 'insert_page', title: 'Reviewed' }]);
+    await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Reviewed', document: { markdown: '' } }]);
     await refused(412, () => merge(space.id, cr.id), new RegExp(`approval still needed from ${reviewer.id}`));
     // Someone else's approval, or the required reviewer asking for changes, is not enough.
     expect((await review(space.id, cr.id, { status: 'approved' }, reviewer2)).status).toBe(201);
@@ -173,7 +173,7 @@ describe('reviews and merge rules', () => {
     await refused(412, () => merge(space.id, cr.id), /approval still needed/);
     expect((await review(space.id, cr.id, { status: 'approved' }, reviewer)).status).toBe(201);
     // An approval covers the head it was given on: a later edit needs a new one.
-    await write(space.id, cr.id, [{ type: 'insert_page', title: 'After approval' }]);
+    await write(space.id, cr.id, [{ operation: 'insert_page', title: 'After approval', document: { markdown: '' } }]);
     await refused(412, () => merge(space.id, cr.id), /approval still needed/);
     expect((await review(space.id, cr.id, { status: 'approved' }, reviewer)).status).toBe(201);
     const merged = await h.rest('mergeChangeRequest', 'POST', crPath(space.id, cr.id, '/merge'), { token: owner.token });
@@ -206,7 +206,7 @@ describe('reviews and merge rules', () => {
 
     await set({ rule: 'require_all_reviews_approved' });
     const a = await createCr(space.id);
-    await write(space.id, a.id, [{ type: 'insert_page', title: 'A' }]);
+    await write(space.id, a.id, [{ operation: 'insert_page', title: 'A', document: { markdown: '' } }]);
     expect((await review(space.id, a.id, { status: 'approved' }, reviewer)).status).toBe(201);
     expect((await review(space.id, a.id, { status: 'changes-requested' }, reviewer2)).status).toBe(201);
     await refused(412, () => merge(space.id, a.id), new RegExp(`every review must approve.*${reviewer2.id}`));
@@ -215,8 +215,8 @@ describe('reviews and merge rules', () => {
 
     await set({ rule: 'require_up_to_date_change_request' });
     const [b, c] = [await createCr(space.id), await createCr(space.id)];
-    await write(space.id, b.id, [{ type: 'insert_page', title: 'B' }]);
-    await write(space.id, c.id, [{ type: 'insert_page', title: 'C' }]);
+    await write(space.id, b.id, [{ operation: 'insert_page', title: 'B', document: { markdown: '' } }]);
+    await write(space.id, c.id, [{ operation: 'insert_page', title: 'C', document: { markdown: '' } }]);
     expect((await merge(space.id, b.id)).status).toBe(200);
     await refused(412, () => merge(space.id, c.id), /up to date/);
     expect((await update(space.id, c.id)).status).toBe(200);

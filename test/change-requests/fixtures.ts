@@ -7,6 +7,7 @@
 import { expect } from 'vitest';
 import { setupHarness, type Harness, type TestUser } from '../support/harness.js';
 import { refusalChecker } from '../support/refused.js';
+import { writeCr, writeLive, type Change } from '../support/content-writes.js';
 
 export type Owner = TestUser & { orgId: string };
 export type Cr = { id: string; number: number; [key: string]: any };
@@ -65,11 +66,9 @@ export async function patchCr(spaceId: string, cr: string | number, body: Record
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
-export async function write(spaceId: string, cr: string | number | null, changes: unknown[], user: { token: string } = owner) {
-  const path = cr === null ? `/v1/spaces/${spaceId}/content` : crPath(spaceId, cr, '/content');
-  const res = await h.call('POST', path, { token: user.token, body: { changes } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { revision: string; pages: string[] };
+/** Writes content in the official format: to the change request `cr`, or live to main when `cr` is null. */
+export async function write(spaceId: string, cr: string | number | null, changes: Change[], user: { token: string } = owner) {
+  return cr === null ? writeLive(h, user.token, spaceId, changes) : writeCr(h, user.token, spaceId, cr, changes);
 }
 export const merge = (spaceId: string, cr: string | number, user: { token: string } | null = owner) => h.call('POST', crPath(spaceId, cr, '/merge'), { token: user?.token ?? null });
 export const update = (spaceId: string, cr: string | number, user: { token: string } | null = owner) => h.call('POST', crPath(spaceId, cr, '/update'), { token: user?.token ?? null });

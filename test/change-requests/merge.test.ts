@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupHarness, type Harness } from '../support/harness.js';
+import { writeCr, type Change } from '../support/content-writes.js';
 
 /** Merge semantics: fast-forward, clean three-way, conflicts (409, nothing changed), revisions never mutated. */
 let h: Harness;
@@ -17,11 +18,7 @@ async function openCr(spaceId: string, subject = 'Edit') {
   expect(res.status).toBe(201);
   return res.body as { id: string; number: number };
 }
-async function write(spaceId: string, crId: string, changes: unknown[]) {
-  const res = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/content`, { token: owner.token, body: { changes } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { revision: string; pages: string[] };
-}
+const write = (spaceId: string, crId: string, changes: Change[]) => writeCr(h, owner.token, spaceId, crId, changes);
 async function pageMarkdown(spaceId: string, pageId: string) {
   const res = await h.rest('getPageById', 'GET', `/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`, { token: owner.token });
   return res.body.markdown as string;
@@ -32,7 +29,7 @@ describe('change request merges', () => {
   it('fast-forwards when main has not moved', async () => {
     const space = await newSpace();
     const cr = await openCr(space.id);
-    const { revision, pages } = await write(space.id, cr.id, [{ type: 'insert_page', title: 'Intro', markdown: '# Hello\n\nWorld' }]);
+    const { revision, pages } = await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Intro', document: { markdown: '# Hello\n\nWorld' } }]);
     const merged = await h.rest('mergeChangeRequest', 'POST', `/v1/spaces/${space.id}/change-requests/${cr.number}/merge`, { token: owner.token });
     expect(merged.body).toEqual({ revision, result: 'merge' });
     expect((await h.call('GET', `/v1/spaces/${space.id}`, { token: owner.token })).body.revision).toBe(revision);
@@ -45,16 +42,16 @@ describe('change request merges', () => {
     const space = await newSpace();
     const seed = await openCr(space.id);
     const seeded = await write(space.id, seed.id, [
-      { type: 'insert_page', title: 'Guide', markdown: 'line 1\nline 2\nline 3\nline 4\nline 5\n' },
-      { type: 'insert_page', title: 'Folder' },
+      { operation: 'insert_page', title: 'Guide', document: { markdown: 'line 1\nline 2\nline 3\nline 4\nline 5\n' } },
+      { operation: 'insert_page', title: 'Folder', document: { markdown: '' } },
     ]);
     expect((await merge(space.id, seed.id)).status).toBe(200);
     const [guide, folder] = seeded.pages as [string, string];
 
     const a = await openCr(space.id, 'A');
     const b = await openCr(space.id, 'B');
-    await write(space.id, a.id, [{ type: 'update_page', page: guide, markdown: 'line 1 (a)\nline 2\nline 3\nline 4\nline 5\n' }]);
-    await write(space.id, b.id, [{ type: 'update_page', page: guide, markdown: 'line 1\nline 2\nline 3\nline 4\nline 5 (b)\n', parent: folder }]);
+    await write(space.id, a.id, [{ operation: 'update_page', page: guide, document: { markdown: 'line 1 (a)\nline 2\nline 3\nline 4\nline 5\n' } }]);
+    await write(space.id, b.id, [{ operation: 'update_page', page: guide, document: { markdown: 'line 1\nline 2\nline 3\nline 4\nline 5 (b)\n' }, into: folder }]);
     expect((await merge(space.id, a.id)).status).toBe(200);
     const before = await h.db.prisma.revision.findMany({ orderBy: { id: 'asc' } });
     const res = await merge(space.id, b.id);
@@ -74,12 +71,12 @@ describe('change request merges', () => {
   it('answers 409 naming the page on a true conflict, and changes nothing', async () => {
     const space = await newSpace();
     const seed = await openCr(space.id);
-    const { pages } = await write(space.id, seed.id, [{ type: 'insert_page', title: 'Spec', markdown: 'same line\n' }]);
+    const { pages } = await write(space.id, seed.id, [{ operation: 'insert_page', title: 'Spec', document: { markdown: 'same line\n' } }]);
     await merge(space.id, seed.id);
     const a = await openCr(space.id, 'A');
     const b = await openCr(space.id, 'B');
-    await write(space.id, a.id, [{ type: 'update_page', page: pages[0], markdown: 'from a\n' }]);
-    await write(space.id, b.id, [{ type: 'update_page', page: pages[0], markdown: 'from b\n' }]);
+    await write(space.id, a.id, [{ operation: 'update_page', page: pages[0], document: { markdown: 'from a\n' } }]);
+    await write(space.id, b.id, [{ operation: 'update_page', page: pages[0], document: { markdown: 'from b\n' } }]);
     expect((await merge(space.id, a.id)).status).toBe(200);
     const before = await h.snapshot();
     const crBefore = await h.db.prisma.changeRequest.findUnique({ where: { id: b.id } });
@@ -90,7 +87,7 @@ describe('change request merges', () => {
     expect(await h.db.prisma.changeRequest.findUnique({ where: { id: b.id } })).toEqual(crBefore);
     // `update` reports the same conflict; the change request can then resolve it by reverting.
     expect((await h.call('POST', `/v1/spaces/${space.id}/change-requests/${b.id}/update`, { token: owner.token })).status).toBe(409);
-    await write(space.id, b.id, [{ type: 'revert_page', page: pages[0] }]);
+    await write(space.id, b.id, [{ operation: 'revert_page', page: pages[0] }]);
     const updated = await h.rest('updateChangeRequest', 'POST', `/v1/spaces/${space.id}/change-requests/${b.id}/update`, { token: owner.token });
     expect(updated.body.result).toBe('update');
     const fresh = await h.rest('getChangeRequestById', 'GET', `/v1/spaces/${space.id}/change-requests/${b.id}`, { token: owner.token });
@@ -100,12 +97,12 @@ describe('change request merges', () => {
     const space = await newSpace();
     const seed = await openCr(space.id);
     // Several parents, so that some sit in other shards than the pages added under them.
-    const { pages: parents } = await write(space.id, seed.id, Array.from({ length: 8 }, (_, i) => ({ type: 'insert_page', title: `Parent ${i}` })));
+    const { pages: parents } = await write(space.id, seed.id, Array.from({ length: 8 }, (_, i) => ({ operation: 'insert_page', title: `Parent ${i}`, document: { markdown: '' } })));
     await merge(space.id, seed.id);
     const adds = await openCr(space.id, 'Adds');
     const removes = await openCr(space.id, 'Removes');
-    await write(space.id, adds.id, parents.map((parent, i) => ({ type: 'insert_page', title: `Child ${i}`, parent })));
-    await write(space.id, removes.id, parents.slice(0, 4).map((page) => ({ type: 'delete_page', page })));
+    await write(space.id, adds.id, parents.map((parent, i) => ({ operation: 'insert_page', title: `Child ${i}`, into: parent, document: { markdown: '' } })));
+    await write(space.id, removes.id, parents.slice(0, 4).map((page) => ({ operation: 'delete_page', page })));
     expect((await merge(space.id, removes.id)).status).toBe(200);
     const before = await h.snapshot();
     const res = await merge(space.id, adds.id);
@@ -119,15 +116,15 @@ describe('change request merges', () => {
     const statementsOfMerge = async (childrenPerParent: number) => {
       const space = await newSpace();
       const seed = await openCr(space.id);
-      const { pages: parents } = await write(space.id, seed.id, Array.from({ length: 10 }, (_, i) => ({ type: 'insert_page', title: `Part ${i}`, markdown: 'line a\nline b\nline c\n' })));
+      const { pages: parents } = await write(space.id, seed.id, Array.from({ length: 10 }, (_, i) => ({ operation: 'insert_page', title: `Part ${i}`, document: { markdown: 'line a\nline b\nline c\n' } })));
       for (const parent of parents) {
-        await write(space.id, seed.id, Array.from({ length: childrenPerParent - 1 }, (_, i) => ({ type: 'insert_page', title: `Page ${i}`, parent, markdown: `Page ${i}\n` })));
+        await write(space.id, seed.id, Array.from({ length: childrenPerParent - 1 }, (_, i) => ({ operation: 'insert_page', title: `Page ${i}`, into: parent, document: { markdown: `Page ${i}\n` } })));
       }
       await merge(space.id, seed.id);
       const [a, b] = [await openCr(space.id, 'A'), await openCr(space.id, 'B')];
       // Both edit the same five pages in different lines: a real three-way body merge.
-      await write(space.id, a.id, parents.slice(0, 5).map((page) => ({ type: 'update_page', page, markdown: 'line a from A\nline b\nline c\n' })));
-      await write(space.id, b.id, parents.slice(0, 5).map((page) => ({ type: 'update_page', page, markdown: 'line a\nline b\nline c from B\n' })));
+      await write(space.id, a.id, parents.slice(0, 5).map((page) => ({ operation: 'update_page', page, document: { markdown: 'line a from A\nline b\nline c\n' } })));
+      await write(space.id, b.id, parents.slice(0, 5).map((page) => ({ operation: 'update_page', page, document: { markdown: 'line a\nline b\nline c from B\n' } })));
       expect((await merge(space.id, a.id)).status).toBe(200);
       const before = h.db.statements.count;
       const res = await merge(space.id, b.id);
