@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupHarness, type Harness, type TestUser } from '../support/harness.js';
 import { documentedStatuses } from '../support/openapi.js';
+import { writeCr, type Change } from '../support/content-writes.js';
 
 /**
  * Links: every link of every page of a revision, grouped by target, with its status (ok, broken,
@@ -26,11 +27,7 @@ async function openCr(spaceId: string, subject = 'Edit') {
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; number: number };
 }
-async function write(spaceId: string, crId: string, changes: unknown[]) {
-  const res = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/content`, { token: owner.token, body: { changes } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { revision: string; pages: string[]; files: string[] };
-}
+const write = (spaceId: string, crId: string, changes: Change[]) => writeCr(h, owner.token, spaceId, crId, changes);
 async function merge(spaceId: string, crId: string) {
   const res = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/merge`, { token: owner.token });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -72,11 +69,11 @@ async function fixture(): Promise<Fixture> {
   const space = await newSpace();
   const cr = await openCr(space, 'Seed');
   const first = await write(space, cr.id, [
-    { type: 'insert_files', files: [{ name: 'diagram.png', contentType: 'image/png', data: b64('png bytes') }, { name: 'manual.pdf', contentType: 'application/pdf', data: b64('pdf bytes') }] },
+    { operation: 'insert_files', files: [{ name: 'diagram.png', contentType: 'image/png', base64: b64('png bytes') }, { name: 'manual.pdf', contentType: 'application/pdf', base64: b64('pdf bytes') }] },
     {
-      type: 'insert_page',
+      operation: 'insert_page',
       title: 'Guide',
-      markdown: [
+      document: { markdown: [
         '# Guide',
         '',
         'Read [Setup](./setup.md) first, then [installing](./setup.md#install).',
@@ -89,10 +86,10 @@ async function fixture(): Promise<Fixture> {
         '',
         'A [missing page](./nope.md).',
         '',
-      ].join('\n'),
+      ].join('\n') },
     },
-    { type: 'insert_page', title: 'Setup', markdown: '# Setup\n\nBack to the [guide](guide.md). See [the diagram](../diagram.png).\n' },
-    { type: 'insert_page', title: 'Old', markdown: 'Nothing links from here.\n' },
+    { operation: 'insert_page', title: 'Setup', document: { markdown: '# Setup\n\nBack to the [guide](guide.md). See [the diagram](../diagram.png).\n' } },
+    { operation: 'insert_page', title: 'Old', document: { markdown: 'Nothing links from here.\n' } },
   ]);
   const [guide, setup, old] = first.pages as [string, string, string];
   const [diagram, manual] = first.files as [string, string];
@@ -100,10 +97,10 @@ async function fixture(): Promise<Fixture> {
   const manualUrl = files.body.items.find((x: { id: string }) => x.id === manual).downloadURL as string;
   const second = await write(space, cr.id, [
     {
-      type: 'insert_page',
+      operation: 'insert_page',
       title: 'Install',
-      parent: setup,
-      markdown: `Up to the [guide](../guide.md), the [setup page](${h.config.publicUrl}/app/s/${space}/setup) and the [manual](${manualUrl}).\n`,
+      into: setup,
+      document: { markdown: `Up to the [guide](../guide.md), the [setup page](${h.config.publicUrl}/app/s/${space}/setup) and the [manual](${manualUrl}).\n` },
     },
   ]);
   await merge(space, cr.id);
@@ -212,7 +209,7 @@ describe('a change request that breaks a link (listChangeRequestLinks)', () => {
     space = other.space;
     old = other.old;
     cr = await openCr(space, 'Remove Old');
-    await write(space, cr.id, [{ type: 'delete_page', page: old }]);
+    await write(space, cr.id, [{ operation: 'delete_page', page: old }]);
   });
 
   it('lists the change request content: the deleted page is now a broken link, counted as broken by the change request', async () => {
@@ -285,7 +282,7 @@ describe('page links (listPageLinksInSpace, listPageLinksInChangeRequest)', () =
 
   it('lists a change request page: its own edits show there, not on main, until merged', async () => {
     const cr = await openCr(f.space, 'More links');
-    await write(f.space, cr.id, [{ type: 'update_page', page: f.old, markdown: 'Now see the [guide](./guide.md) and [gone](./gone.md).\n' }]);
+    await write(f.space, cr.id, [{ operation: 'update_page', page: f.old, document: { markdown: 'Now see the [guide](./guide.md) and [gone](./gone.md).\n' } }]);
     const inCr = await h.rest('listPageLinksInChangeRequest', 'GET', `/v1/spaces/${f.space}/change-requests/${cr.id}/content/page/${f.old}/links`, { token: owner.token });
     expect(inCr.status, JSON.stringify(inCr.body)).toBe(200);
     expect(inCr.body.items.map(summary)).toEqual([
@@ -336,7 +333,7 @@ describe('file backlinks (listSpaceFileBacklinks, listChangeRequestFileBacklinks
   it('lists the change request side: a new page referencing the file shows there, and on main only once merged', async () => {
     const space = await fixture();
     const cr = await openCr(space.space, 'Gallery');
-    const { pages } = await write(space.space, cr.id, [{ type: 'insert_page', title: 'Gallery', markdown: '![A diagram](diagram.png)\n' }]);
+    const { pages } = await write(space.space, cr.id, [{ operation: 'insert_page', title: 'Gallery', document: { markdown: '![A diagram](diagram.png)\n' } }]);
     const path = (prefix: string) => `/v1/spaces/${space.space}${prefix}/content/files/${space.diagram}/backlinks`;
     const inCr = await h.rest('listChangeRequestFileBacklinks', 'GET', path(`/change-requests/${cr.id}`), { token: owner.token });
     expect(inCr.status, JSON.stringify(inCr.body)).toBe(200);
@@ -380,7 +377,7 @@ describe('page backlinks (listSpacePageBacklinks, listChangeRequestPageBacklinks
 
   it('lists the change request side: a page that stops linking is gone there, not on main', async () => {
     const cr = await openCr(f.space, 'Unlink');
-    await write(f.space, cr.id, [{ type: 'update_page', page: f.setup, markdown: '# Setup\n\nNo links any more.\n' }]);
+    await write(f.space, cr.id, [{ operation: 'update_page', page: f.setup, document: { markdown: '# Setup\n\nNo links any more.\n' } }]);
     const path = (prefix: string) => `/v1/spaces/${f.space}${prefix}/content/page/${f.guide}/backlinks`;
     const inCr = await h.rest('listChangeRequestPageBacklinks', 'GET', path(`/change-requests/${cr.id}`), { token: owner.token });
     expect(inCr.status, JSON.stringify(inCr.body)).toBe(200);
@@ -446,7 +443,7 @@ describe('documents: relative links become page and file references', () => {
 
   it('resolves in the change request content: a link to a page deleted there stays a URL', async () => {
     const cr = await openCr(f.space, 'Delete Old');
-    await write(f.space, cr.id, [{ type: 'delete_page', page: f.old }]);
+    await write(f.space, cr.id, [{ operation: 'delete_page', page: f.old }]);
     const res = await h.rest('getPageInChangeRequestById', 'GET', `/v1/spaces/${f.space}/change-requests/${cr.id}/content/page/${f.guide}`, { token: owner.token });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(refs(res.body.document)[2]).toEqual({ type: 'link', ref: { kind: 'url', url: './old.md' } });
@@ -475,7 +472,7 @@ describe('GraphQL', () => {
 
   it('gives a change request its broken-link stats on ChangeRequest.links', async () => {
     const cr = await openCr(f.space, 'GraphQL');
-    await write(f.space, cr.id, [{ type: 'update_page', page: f.old, markdown: '[Lost](./lost.md)\n' }]);
+    await write(f.space, cr.id, [{ operation: 'update_page', page: f.old, document: { markdown: '[Lost](./lost.md)\n' } }]);
     const res = await h.graphql(
       owner.token,
       `query($id: ID!, $cr: String!) { space(id: $id) { changeRequest(id: $cr) {
@@ -509,7 +506,7 @@ describe('cost', () => {
     await write(
       big.space,
       cr.id,
-      Array.from({ length: 20 }, (_, i) => ({ type: 'insert_page', title: `Extra ${i}`, markdown: `[Guide](./guide.md) [Ext](https://example.com/${i}) [Gone](./gone-${i}.md) ![D](diagram.png)\n` })),
+      Array.from({ length: 20 }, (_, i) => ({ operation: 'insert_page', title: `Extra ${i}`, document: { markdown: `[Guide](./guide.md) [Ext](https://example.com/${i}) [Gone](./gone-${i}.md) ![D](diagram.png)\n` } })),
     );
     await merge(big.space, cr.id);
     const statements = async (space: string, path: string) => {
