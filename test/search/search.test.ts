@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { rebuildSearchIndex } from '../../src/modules/content/search-index.js';
 import { purgeDeletedSpaces } from '../../src/modules/spaces/service.js';
 import { BASE, setupHarness, type Harness, type TestUser } from '../support/harness.js';
+import { writeCr, writeLive, type Change } from '../support/content-writes.js';
 
 /**
  * Space and organization search: what is found (titles, headings, text), the result shape
@@ -17,8 +18,6 @@ beforeAll(async () => {
   owner = await h.owner('Search Org');
 });
 
-type Change = Record<string, unknown>;
-
 async function newSpace(title = 'Docs', token = owner.token, orgId = owner.orgId) {
   const res = await h.rest('createSpace', 'POST', `/v1/orgs/${orgId}/spaces`, { token, body: { title } });
   expect(res.status).toBe(201);
@@ -29,18 +28,15 @@ async function newSpace(title = 'Docs', token = owner.token, orgId = owner.orgId
 async function merged(spaceId: string, changes: Change[], token = owner.token): Promise<string[]> {
   const cr = await h.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token, body: { subject: 'edit' } });
   expect(cr.status, JSON.stringify(cr.body)).toBe(201);
-  const written = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, { token, body: { changes } });
-  expect(written.status, JSON.stringify(written.body)).toBe(200);
+  const written = await writeCr(h, token, spaceId, cr.body.id, changes);
   const merge = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/merge`, { token });
   expect(merge.status, JSON.stringify(merge.body)).toBe(200);
-  return written.body.pages;
+  return written.pages;
 }
 
 /** A live edit of main. */
 async function live(spaceId: string, changes: Change[], token = owner.token): Promise<string[]> {
-  const res = await h.call('POST', `/v1/spaces/${spaceId}/content`, { token, body: { changes } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.pages;
+  return (await writeLive(h, token, spaceId, changes)).pages;
 }
 
 async function search(spaceId: string, query: string, opts: { token?: string; extra?: string } = {}) {
@@ -119,9 +115,9 @@ describe('space search', () => {
 
   beforeAll(async () => {
     space = await newSpace('Handbook space');
-    guides = (await merged(space.id, [{ type: 'insert_page', title: 'Guides', markdown: 'All the guides.' }]))[0]!;
-    install = (await merged(space.id, [{ type: 'insert_page', title: 'Installation', description: 'Setting the handbook up', markdown: INSTALL_MD, parent: guides }]))[0]!;
-    linux = (await merged(space.id, [{ type: 'insert_page', title: 'Linux', markdown: '# Packages\n\nUse the marsupial package manager.', parent: install }]))[0]!;
+    guides = (await merged(space.id, [{ operation: 'insert_page', title: 'Guides', document: { markdown: 'All the guides.' } }]))[0]!;
+    install = (await merged(space.id, [{ operation: 'insert_page', title: 'Installation', description: 'Setting the handbook up', document: { markdown: INSTALL_MD }, into: guides }]))[0]!;
+    linux = (await merged(space.id, [{ operation: 'insert_page', title: 'Linux', document: { markdown: '# Packages\n\nUse the marsupial package manager.' }, into: install }]))[0]!;
   });
 
   it('finds a page by its title, with its path, ancestors and urls (no section when only the title matches)', async () => {
@@ -211,7 +207,7 @@ describe('space search', () => {
   it('snippets of long sections are cut around the match', async () => {
     const s = await newSpace('Long');
     const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
-    await merged(s.id, [{ type: 'insert_page', title: 'Long page', markdown: `## Part\n\n${filler(300)} platypus ${filler(300)}` }]);
+    await merged(s.id, [{ operation: 'insert_page', title: 'Long page', document: { markdown: `## Part\n\n${filler(300)} platypus ${filler(300)}` } }]);
     const [section] = (await search(s.id, 'platypus')).items[0].sections;
     expect(section.body).toContain('platypus');
     expect(section.body).not.toMatch(/<\/?b>/);
@@ -222,7 +218,7 @@ describe('space search', () => {
     const s = await newSpace('Odd');
     // Random letters: an anchor PostgreSQL cannot compress under its index-entry limit.
     const heading = `Tapir ${randomBytes(4000).toString('hex')}`;
-    await merged(s.id, [{ type: 'insert_page', title: 'Odd page', markdown: `## ${heading}\n\nThe tapir text.\n\n## ${heading}\n\nAnother tapir.` }]);
+    await merged(s.id, [{ operation: 'insert_page', title: 'Odd page', document: { markdown: `## ${heading}\n\nThe tapir text.\n\n## ${heading}\n\nAnother tapir.` } }]);
     const res = await search(s.id, 'tapir');
     expect(res.count).toBe(1);
     const ids = res.items[0].sections.map((x: { id: string }) => x.id);
@@ -234,9 +230,9 @@ describe('space search', () => {
   it('ranks a page named after the query before pages that only mention it', async () => {
     const s = await newSpace('Ranking');
     const [, named] = await merged(s.id, [
-      { type: 'insert_page', title: 'Mentions', markdown: 'The wombat, the wombat and the wombat again: wombat.' },
-      { type: 'insert_page', title: 'Wombat', markdown: 'An animal.' },
-      { type: 'insert_page', title: 'Unrelated', markdown: 'Nothing here.' },
+      { operation: 'insert_page', title: 'Mentions', document: { markdown: 'The wombat, the wombat and the wombat again: wombat.' } },
+      { operation: 'insert_page', title: 'Wombat', document: { markdown: 'An animal.' } },
+      { operation: 'insert_page', title: 'Unrelated', document: { markdown: 'Nothing here.' } },
     ]);
     const res = await search(s.id, 'wombat');
     expect(res.count).toBe(2);
@@ -249,31 +245,27 @@ describe('freshness: the index follows main', () => {
   it('change-request content is not searchable until merged', async () => {
     const space = await newSpace();
     const cr = await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: 'draft' } });
-    const written = await h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/content`, {
-      token: owner.token,
-      body: { changes: [{ type: 'insert_page', title: 'Draft page', markdown: 'A xylophonic secret.' }] },
-    });
-    expect(written.status).toBe(200);
+    const written = await writeCr(h, owner.token, space.id, cr.body.id, [{ operation: 'insert_page', title: 'Draft page', document: { markdown: 'A xylophonic secret.' } }]);
     expect((await search(space.id, 'xylophonic')).count).toBe(0);
     expect((await orgSearch(owner.orgId, 'xylophonic')).count).toBe(0);
     expect((await h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/merge`, { token: owner.token })).status).toBe(200);
     const res = await search(space.id, 'xylophonic');
-    expect(res.items.map((p) => p.id)).toEqual(written.body.pages);
+    expect(res.items.map((p) => p.id)).toEqual(written.pages);
   });
 
   it('follows body edits, renames, moves and deletes (merged and live), touching only what changed', async () => {
     const space = await newSpace();
     const [top, other] = await merged(space.id, [
-      { type: 'insert_page', title: 'Alpha', markdown: 'Top text.' },
-      { type: 'insert_page', title: 'Beta', markdown: 'Other text.' },
+      { operation: 'insert_page', title: 'Alpha', document: { markdown: 'Top text.' } },
+      { operation: 'insert_page', title: 'Beta', document: { markdown: 'Other text.' } },
     ]);
-    const [mid] = await merged(space.id, [{ type: 'insert_page', title: 'Middle', markdown: '## Setup\n\nThe gnarled oak.', parent: top }]);
-    const [leaf] = await merged(space.id, [{ type: 'insert_page', title: 'Leaf', markdown: 'Deep kestrel text.', parent: mid }]);
+    const [mid] = await merged(space.id, [{ operation: 'insert_page', title: 'Middle', document: { markdown: '## Setup\n\nThe gnarled oak.' }, into: top }]);
+    const [leaf] = await merged(space.id, [{ operation: 'insert_page', title: 'Leaf', document: { markdown: 'Deep kestrel text.' }, into: mid }]);
     await expectIndexMatchesRebuild(space.id);
 
     // A body edit: the old words are gone, the new ones found; only that page's rows were rewritten.
     const before = await indexRows(space.id);
-    await merged(space.id, [{ type: 'update_page', page: mid, markdown: '## Setup\n\nThe silver birch.\n\n## Usage\n\nMore birch.' }]);
+    await merged(space.id, [{ operation: 'update_page', page: mid, document: { markdown: '## Setup\n\nThe silver birch.\n\n## Usage\n\nMore birch.' } }]);
     expect((await search(space.id, 'oak')).count).toBe(0);
     const birch = await search(space.id, 'birch');
     expect(birch.items.map((p) => p.id)).toEqual([mid]);
@@ -286,7 +278,7 @@ describe('freshness: the index follows main', () => {
 
     // A rename high in the tree: descendants get their new path and ancestors; unrelated pages are untouched.
     const beforeRename = await indexRows(space.id);
-    await live(space.id, [{ type: 'update_page', page: top, title: 'Gamma' }]);
+    await live(space.id, [{ operation: 'update_page', page: top, title: 'Gamma' }]);
     expect((await search(space.id, 'alpha')).count).toBe(0);
     expect((await search(space.id, 'gamma')).items.map((p) => p.id)).toEqual([top]);
     expect((await search(space.id, 'kestrel')).items).toEqual([
@@ -297,20 +289,20 @@ describe('freshness: the index follows main', () => {
     await expectIndexMatchesRebuild(space.id);
 
     // A move: the subtree follows.
-    await merged(space.id, [{ type: 'update_page', page: mid, parent: other }]);
+    await merged(space.id, [{ operation: 'update_page', page: mid, into: other }]);
     expect((await search(space.id, 'kestrel')).items[0]).toMatchObject({ path: 'beta/middle/leaf', ancestors: [{ title: 'Beta' }, { title: 'Middle' }] });
     await expectIndexMatchesRebuild(space.id);
 
     // Two levels renamed in one change: both apply.
     await live(space.id, [
-      { type: 'update_page', page: other, title: 'Delta' },
-      { type: 'update_page', page: mid, title: 'Center' },
+      { operation: 'update_page', page: other, title: 'Delta' },
+      { operation: 'update_page', page: mid, title: 'Center' },
     ]);
     expect((await search(space.id, 'kestrel')).items[0]).toMatchObject({ path: 'delta/center/leaf', ancestors: [{ title: 'Delta' }, { title: 'Center' }] });
     await expectIndexMatchesRebuild(space.id);
 
     // A delete removes the page and its subtree.
-    await merged(space.id, [{ type: 'delete_page', page: mid }]);
+    await merged(space.id, [{ operation: 'delete_page', page: mid }]);
     expect((await search(space.id, 'kestrel')).count).toBe(0);
     expect((await search(space.id, 'birch')).count).toBe(0);
     expect((await indexRows(space.id)).map((r) => r.pageId).sort()).toEqual([top, other].sort());
@@ -320,8 +312,8 @@ describe('freshness: the index follows main', () => {
   it('indexes group pages by title and leaves link pages out', async () => {
     const space = await newSpace();
     await live(space.id, [
-      { type: 'insert_page', pageType: 'group', title: 'Chinchilla group' },
-      { type: 'insert_page', pageType: 'link', title: 'Chinchilla link', href: 'https://example.com/' },
+      { operation: 'insert_page', type: 'group', title: 'Chinchilla group' },
+      { operation: 'insert_page', type: 'link', title: 'Chinchilla link', href: 'https://example.com/' },
     ]);
     const res = await search(space.id, 'chinchilla');
     expect(res.items).toEqual([expect.objectContaining({ title: 'Chinchilla group', path: 'chinchilla-group', sections: [] })]);
@@ -330,14 +322,14 @@ describe('freshness: the index follows main', () => {
 
   it('a duplicated space is searchable at once', async () => {
     const space = await newSpace('Original');
-    await merged(space.id, [{ type: 'insert_page', title: 'Copied', markdown: 'The ocelot page.' }]);
+    await merged(space.id, [{ operation: 'insert_page', title: 'Copied', document: { markdown: 'The ocelot page.' } }]);
     const copy = await h.call('POST', `/v1/spaces/${space.id}/duplicate`, { token: owner.token });
     expect(copy.status).toBe(201);
     const res = await search(copy.body.id, 'ocelot');
     expect(res.items).toEqual([expect.objectContaining({ title: 'Copied', urls: { app: `${BASE}/app/s/${copy.body.id}/copied` } })]);
     await expectIndexMatchesRebuild(copy.body.id);
     // Edits of the copy do not leak into the original.
-    await live(copy.body.id, [{ type: 'update_page', page: res.items[0].id, markdown: 'Now a lynx page.' }]);
+    await live(copy.body.id, [{ operation: 'update_page', page: res.items[0].id, document: { markdown: 'Now a lynx page.' } }]);
     expect((await search(copy.body.id, 'ocelot')).count).toBe(0);
     expect((await search(space.id, 'ocelot')).count).toBe(1);
   });
@@ -359,12 +351,12 @@ describe('organization search', () => {
     secret = await newSpace('Secret', org.token, org.orgId);
     // Only admins see the secret space.
     expect((await h.call('PATCH', `/v1/spaces/${secret.id}`, { token: org.token, body: { defaultLevel: null } })).status).toBe(200);
-    await merged(open1.id, [{ type: 'insert_page', title: 'Axolotl care', markdown: '## Food\n\nAxolotl food.' }], org.token);
+    await merged(open1.id, [{ operation: 'insert_page', title: 'Axolotl care', document: { markdown: '## Food\n\nAxolotl food.' } }], org.token);
     await merged(open2.id, [
-      { type: 'insert_page', title: 'Tanks', markdown: 'An axolotl needs a tank.' },
-      { type: 'insert_page', title: 'Plants', markdown: 'Nothing relevant.' },
+      { operation: 'insert_page', title: 'Tanks', document: { markdown: 'An axolotl needs a tank.' } },
+      { operation: 'insert_page', title: 'Plants', document: { markdown: 'Nothing relevant.' } },
     ], org.token);
-    await merged(secret.id, [{ type: 'insert_page', title: 'Secret axolotl', markdown: 'Hidden.' }], org.token);
+    await merged(secret.id, [{ operation: 'insert_page', title: 'Secret axolotl', document: { markdown: 'Hidden.' } }], org.token);
   });
 
   it('groups page results by space, best space first', async () => {
@@ -410,7 +402,7 @@ describe('organization search', () => {
     expect((await h.call('GET', `/v1/spaces/${secret.id}/search?query=axolotl`, { token: member.token })).status).toBe(404);
 
     const gone = await newSpace('Gone', org.token, org.orgId);
-    await merged(gone.id, [{ type: 'insert_page', title: 'Axolotl archive', markdown: 'Old.' }], org.token);
+    await merged(gone.id, [{ operation: 'insert_page', title: 'Axolotl archive', document: { markdown: 'Old.' } }], org.token);
     expect((await orgSearch(org.orgId, 'axolotl', { token: org.token })).count).toBe(4);
     expect((await h.call('DELETE', `/v1/spaces/${gone.id}`, { token: org.token })).status).toBe(205);
     const after = await orgSearch(org.orgId, 'axolotl', { token: org.token });
@@ -421,7 +413,7 @@ describe('organization search', () => {
 
   it('a space purged for good takes its index with it', async () => {
     const doomed = await newSpace('Doomed', org.token, org.orgId);
-    await merged(doomed.id, [{ type: 'insert_page', title: 'Doomed axolotl', markdown: 'Soon gone.' }], org.token);
+    await merged(doomed.id, [{ operation: 'insert_page', title: 'Doomed axolotl', document: { markdown: 'Soon gone.' } }], org.token);
     expect((await h.call('DELETE', `/v1/spaces/${doomed.id}`, { token: org.token })).status).toBe(205);
     expect(await h.db.prisma.searchSection.count({ where: { spaceId: doomed.id } })).toBe(1);
     const kept = await indexRows(open1.id);
@@ -477,7 +469,7 @@ describe('space search: rights, input and pagination', () => {
     space = await newSpace('Paged');
     pages = await merged(
       space.id,
-      Array.from({ length: 7 }, (_, i) => ({ type: 'insert_page', title: `Page ${i}`, markdown: `Common pangolin text number ${i}.` })),
+      Array.from({ length: 7 }, (_, i) => ({ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `Common pangolin text number ${i}.` } })),
     );
   });
 
@@ -544,7 +536,7 @@ describe('GraphQL', () => {
   it('Space.search and Organization.search answer typed results', async () => {
     const org = await h.owner('GraphQL search');
     const space = await newSpace('GQL', org.token, org.orgId);
-    const [page] = await merged(space.id, [{ type: 'insert_page', title: 'Capybara', markdown: '## Habitat\n\nCapybara swim.' }], org.token);
+    const [page] = await merged(space.id, [{ operation: 'insert_page', title: 'Capybara', document: { markdown: '## Habitat\n\nCapybara swim.' } }], org.token);
     const res = await h.graphql(
       org.token,
       `query($space: ID!, $org: ID!, $q: String!) {
