@@ -10,6 +10,7 @@ import { createUrls } from '../../src/urls.js';
 import { newId } from '../../src/ids.js';
 import { assertMatchesSpec } from '../support/openapi.js';
 import { BASE, setupHarness, type Harness, type TestUser } from '../support/harness.js';
+import { writeLive, type Change } from '../support/content-writes.js';
 
 /**
  * Translations: create, list, get, update instructions, delete, run. A run is a background job that
@@ -93,21 +94,19 @@ async function newSpace(title = 'Handbook', org: Owner = owner) {
   return res.body.id as string;
 }
 
-async function write(spaceId: string, changes: unknown[], token = owner.token): Promise<string[]> {
-  const res = await h.call('POST', `/v1/spaces/${spaceId}/content`, { token, body: { changes } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.pages;
+async function write(spaceId: string, changes: Change[], token = owner.token): Promise<string[]> {
+  return (await writeLive(h, token, spaceId, changes)).pages;
 }
 
 /** A space with a group, two pages (one nested), and a link page. */
 async function handbook() {
   const spaceId = await newSpace();
-  const [group] = await write(spaceId, [{ type: 'insert_page', pageType: 'group', title: 'Getting started' }]);
+  const [group] = await write(spaceId, [{ operation: 'insert_page', type: 'group', title: 'Getting started' }]);
   const [guide, link] = await write(spaceId, [
-    { type: 'insert_page', parent: group, title: 'Installation guide', description: 'How to install it', markdown: GUIDE },
-    { type: 'insert_page', pageType: 'link', title: 'Status page', href: 'https://status.example.com' },
+    { operation: 'insert_page', into: group, title: 'Installation guide', description: 'How to install it', document: { markdown: GUIDE } },
+    { operation: 'insert_page', type: 'link', title: 'Status page', href: 'https://status.example.com' },
   ]);
-  const [faq] = await write(spaceId, [{ type: 'insert_page', parent: guide, title: 'Frequently asked questions', markdown: 'Where are the logs?\n\nThey are in `/var/log/lectern`.\n' }]);
+  const [faq] = await write(spaceId, [{ operation: 'insert_page', into: guide, title: 'Frequently asked questions', document: { markdown: 'Where are the logs?\n\nThey are in `/var/log/lectern`.\n' } }]);
   return { spaceId, group: group!, guide: guide!, link: link!, faq: faq! };
 }
 
@@ -342,9 +341,9 @@ describe('runs', () => {
     const faqBefore = (await h.db.prisma.revision.findUniqueOrThrow({ where: { id: firstRun.result.revision } })).manifest;
     // Edit one body, add a page, delete the FAQ.
     await write(book.spaceId, [
-      { type: 'update_page', page: book.guide, markdown: `${GUIDE}\nA new closing paragraph.\n` },
-      { type: 'insert_page', title: 'Release notes', markdown: 'Version 2 is out.\n' },
-      { type: 'delete_page', page: book.faq },
+      { operation: 'update_page', page: book.guide, document: { markdown: `${GUIDE}\nA new closing paragraph.\n` } },
+      { operation: 'insert_page', title: 'Release notes', document: { markdown: 'Version 2 is out.\n' } },
+      { operation: 'delete_page', page: book.faq },
     ]);
     received.length = 0;
     await run(translation.id);
@@ -385,8 +384,8 @@ describe('runs', () => {
   it('keeps edits made in the translated space to pages whose source did not change', async () => {
     const dst = await pages(firstRun.result.space);
     const status = dst.find((p) => p.type === 'link')!;
-    await write(firstRun.result.space, [{ type: 'update_page', page: status.id, title: 'Page de statut' }]);
-    await write(book.spaceId, [{ type: 'update_page', page: book.guide, markdown: 'Short guide now.\n' }]);
+    await write(firstRun.result.space, [{ operation: 'update_page', page: status.id, title: 'Page de statut' }]);
+    await write(book.spaceId, [{ operation: 'update_page', page: book.guide, document: { markdown: 'Short guide now.\n' } }]);
     await run(translation.id);
     await runJobs();
     const after = await pages(firstRun.result.space);
@@ -438,7 +437,7 @@ describe('runs', () => {
 
   it('fails at once without a translator configured, or when the source space is gone', async () => {
     const spaceId = await newSpace('Doomed');
-    await write(spaceId, [{ type: 'insert_page', title: 'Hello', markdown: 'World.\n' }]);
+    await write(spaceId, [{ operation: 'insert_page', title: 'Hello', document: { markdown: 'World.\n' } }]);
     const t = await createTranslation({ source: { space: spaceId, language: 'en' }, language: 'fi' });
     await run(t.id);
     await runJobs(services(null));
