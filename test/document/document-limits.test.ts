@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupHarness, type Harness } from '../support/harness.js';
 import { requestRefusalChecker } from '../support/refused.js';
+import { writeLive } from '../support/content-writes.js';
 import { serveOnLoopback, whileProbing, STALL_RETRY } from '../support/stall.js';
 import { MARKDOWN_MAX_BYTES, MARKDOWN_MAX_DEPTH, documentFromMarkdown } from '../../src/document/index.js';
 
@@ -35,14 +36,12 @@ beforeAll(async () => {
   owner = await h.owner();
   server = await serveOnLoopback(h.app);
   spaceId = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Docs' } })).body.id;
-  const res = await h.call('POST', `/v1/spaces/${spaceId}/content`, { token: owner.token, body: { changes: [{ type: 'insert_page', title: 'Guide', markdown: 'Hello' }] } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  pageId = res.body.pages[0];
+  [pageId] = (await writeLive(h, owner.token, spaceId, [{ operation: 'insert_page', title: 'Guide', document: { markdown: 'Hello' } }])).pages as [string];
 });
 afterAll(() => server?.close());
 
 describe('Markdown size and nesting (finding 4)', () => {
-  const write = (markdown: string) => ({ changes: [{ type: 'update_page', page: pageId, markdown }] });
+  const write = (markdown: string) => ({ changes: [{ operation: 'update_page', page: pageId, document: { markdown } }] });
 
   it('refuses a 300-level list quickly with a 400 naming the field, and 5,000 levels without stalling /healthz', STALL_RETRY, async () => {
     // Warm the write path first (the first request of a file loads modules), so the timing is the refusal's.
@@ -60,9 +59,9 @@ describe('Markdown size and nesting (finding 4)', () => {
       return { a: { status: a.status, body: await a.json() }, b: { status: b.status, body: await b.json() }, ms300, ms5000: performance.now() - t1 };
     });
     expect(result.a.status).toBe(400);
-    expect(result.a.body.error.message).toMatch(/^changes\[0\]\.markdown: is nested too deeply: lists and quotes go at most 32 levels deep \(line 33\)/);
+    expect(result.a.body.error.message).toMatch(/^changes\[0\]\.document\.markdown: is nested too deeply: lists and quotes go at most 32 levels deep \(line 33\)/);
     expect(result.b.status).toBe(400);
-    expect(result.b.body.error.message).toMatch(/^changes\[0\]\.markdown: is nested too deeply: lists and quotes go at most 32 levels deep \(line 1\)/);
+    expect(result.b.body.error.message).toMatch(/^changes\[0\]\.document\.markdown: is nested too deeply: lists and quotes go at most 32 levels deep \(line 1\)/);
     expect(result.ms300).toBeLessThan(200);
     expect(result.ms5000).toBeLessThan(200);
     expect(health.failures).toBe(0);
@@ -70,20 +69,20 @@ describe('Markdown size and nesting (finding 4)', () => {
   });
 
   it('answers 2,000 nested quotes with a clear 400, not an internal message', async () => {
-    const res = await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'>'.repeat(2000)} deep`), field: 'changes[0].markdown' });
+    const res = await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'>'.repeat(2000)} deep`), field: 'changes[0].document.markdown' });
     expect(res.body.error.message).toMatch(/nested too deeply/);
     expect(res.body.error.message).not.toMatch(/call stack/i);
   });
 
   it('refuses deep emphasis and nested images, and more than 1 MB, before parsing', async () => {
-    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'!['.repeat(2000)}x${'](u)'.repeat(2000)}`), field: 'changes[0].markdown' });
-    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'**'.repeat(40)}x${'**'.repeat(40)}`), field: 'changes[0].markdown' });
+    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'!['.repeat(2000)}x${'](u)'.repeat(2000)}`), field: 'changes[0].document.markdown' });
+    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'**'.repeat(40)}x${'**'.repeat(40)}`), field: 'changes[0].document.markdown' });
     // Closing brackets hidden in code spans do not fool the count.
-    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'[`]`'.repeat(100)}x${'](u)'.repeat(100)}`), field: 'changes[0].markdown' });
+    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'[`]`'.repeat(100)}x${'](u)'.repeat(100)}`), field: 'changes[0].document.markdown' });
     // Thousands of emphasis marks in one paragraph: micromark's pairing grows with their square.
-    const marks = await refused(400, 'POST', content(null), { token: owner.token, body: write('a *b* c '.repeat(16_000)), field: 'changes[0].markdown' });
+    const marks = await refused(400, 'POST', content(null), { token: owner.token, body: write('a *b* c '.repeat(16_000)), field: 'changes[0].document.markdown' });
     expect(marks.body.error.message).toMatch(/too many emphasis marks and links in one paragraph/);
-    const big = await refused(400, 'POST', content(null), { token: owner.token, body: write('x'.repeat(MARKDOWN_MAX_BYTES + 1)), field: 'changes[0].markdown' });
+    const big = await refused(400, 'POST', content(null), { token: owner.token, body: write('x'.repeat(MARKDOWN_MAX_BYTES + 1)), field: 'changes[0].document.markdown' });
     expect(big.body.error.message).toMatch(/at most 1048576 bytes/);
   });
 
@@ -109,12 +108,12 @@ describe('large ordinary pages are parsed off the event loop', () => {
   it('writes a 256 KB page and reads it as a document while /healthz stays quick', { ...STALL_RETRY, timeout: 60_000 }, async () => {
     const paragraph = 'Lorem ipsum dolor sit amet, **consectetur** adipiscing elit, [sed do](https://example.com) `eiusmod` tempor incididunt.\n\n';
     const markdown = `# Big\n\n${paragraph.repeat(Math.floor(MARKDOWN_MAX_BYTES / 4 / paragraph.length))}`;
-    const body = JSON.stringify({ changes: [{ type: 'insert_page', title: 'Big', markdown }] });
+    const body = JSON.stringify({ changes: [{ operation: 'insert_page', title: 'Big', document: { markdown } }] });
     // Parsing this on the event loop took 0.5-0.9 s (micromark: ~3 µs a character; 1 MB 1.5-3 s).
     const written = await whileProbing(server.url, () => send('POST', `/v1/spaces/${spaceId}/content`, body));
     expect(written.result.status, JSON.stringify(written.result.body).slice(0, 300)).toBe(200);
     expect(written.health.max).toBeLessThan(100);
-    const page = written.result.body.pages.at(-1);
+    const page = written.result.body.changes.at(-1).page.id;
 
     const read = await whileProbing(server.url, () => fetch(`${server.url}/v1/spaces/${spaceId}/content/page/${page}?format=document`, { headers: { authorization: `Bearer ${owner.token}` } }).then((r) => r.json() as Promise<any>));
     expect(read.health.max).toBeLessThan(100);
@@ -178,7 +177,7 @@ describe('rich-text documents nested 20,000 deep (finding 15c)', () => {
 });
 
 describe('links that run code (finding 16)', () => {
-  const write = (markdown: string) => ({ changes: [{ type: 'update_page', page: pageId, markdown }] });
+  const write = (markdown: string) => ({ changes: [{ operation: 'update_page', page: pageId, document: { markdown } }] });
 
   it.each([
     ['javascript:', '[click](javascript:alert(1))'],
@@ -189,7 +188,7 @@ describe('links that run code (finding 16)', () => {
     ['data: SVG image', '![x](data:image/svg+xml;base64,PHN2Zz4=)'],
     ['an entity-encoded scheme', '[x](&#106;avascript:alert(1))'],
   ])('refuses %s with a 400 naming the field and the link, changing nothing', async (_, markdown) => {
-    const res = await refused(400, 'POST', content(null), { token: owner.token, body: write(markdown), field: 'changes[0].markdown' });
+    const res = await refused(400, 'POST', content(null), { token: owner.token, body: write(markdown), field: 'changes[0].document.markdown' });
     expect(res.body.error.message).toMatch(/link ".*" uses a scheme that is not allowed/i);
   });
 
