@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { byPosition, indexFor, placeAt, type Positioned } from '../../src/positions.js';
 import { setupHarness, type Harness, type TestUser } from '../support/harness.js';
+import { writeLive } from '../support/content-writes.js';
 
 /**
  * Fractional positions (src/positions.ts): the helper itself, and 300 insertions before the same
@@ -101,11 +102,12 @@ describe('300 insertions before the same sibling (REST)', () => {
 
   it('pages: write batches of insert_page before one page', async () => {
     const space = await ok('POST', `/v1/orgs/${owner.orgId}/spaces`, { title: 'Docs' }, 201);
-    const [first, anchor] = (await ok('POST', `/v1/spaces/${space.id}/content`, { changes: [{ type: 'insert_page', title: 'First' }, { type: 'insert_page', title: 'Anchor' }] })).pages;
+    const [first, anchor] = (await writeLive(h, owner.token, space.id, [{ operation: 'insert_page', title: 'First', document: { markdown: '' } }, { operation: 'insert_page', title: 'Anchor', document: { markdown: '' } }])).pages;
     const inserted: string[] = [];
     for (let batch = 0; batch < N / 50; batch++) {
-      const changes = Array.from({ length: 50 }, (_, i) => ({ type: 'insert_page', title: `P ${batch * 50 + i}`, position: { before: anchor } }));
-      inserted.push(...(await ok('POST', `/v1/spaces/${space.id}/content`, { changes })).pages);
+      // Each change goes just before the anchor: `at` is the anchor's index among the siblings at that moment.
+      const changes = Array.from({ length: 50 }, (_, i) => ({ operation: 'insert_page', title: `P ${batch * 50 + i}`, at: 1 + batch * 50 + i, document: { markdown: '' } }));
+      inserted.push(...(await writeLive(h, owner.token, space.id, changes)).pages);
     }
     const pages = (await ok('GET', `/v1/spaces/${space.id}/content/pages`)).pages as { id: string }[];
     expect(pages.map((p) => p.id)).toEqual([first, ...inserted, anchor]);
