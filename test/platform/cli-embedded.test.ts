@@ -51,7 +51,7 @@ describe('lectern CLI on a PostgreSQL server (DATABASE_URL)', () => {
 
     // reindex rebuilds a space's search index from its main content.
     const space = (await h.call('POST', `/v1/orgs/${created.organization.id}/spaces`, { token: created.token, body: { title: 'Docs' } })).body;
-    const live = await h.call('POST', `/v1/spaces/${space.id}/content`, { token: created.token, body: { changes: [{ type: 'insert_page', title: 'Boilers', markdown: 'Steam engines' }] } });
+    const live = await h.call('POST', `/v1/spaces/${space.id}/content`, { token: created.token, body: { changes: [{ operation: 'insert_page', title: 'Boilers', document: { markdown: 'Steam engines' } }] } });
     expect(live.status).toBe(200);
     const indexed = await h.db.prisma.searchSection.count({ where: { spaceId: space.id } });
     expect(indexed).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../src/rest/routes.js';
 import { setupHarness, type Harness } from '../support/harness.js';
+import { writeLive } from '../support/content-writes.js';
 
 /**
  * Fuzz-style: every REST route gets malformed JSON, wrong types, huge strings, unknown fields and
@@ -14,8 +15,8 @@ beforeAll(async () => {
   const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Fuzz' } })).body;
   const collection = (await h.call('POST', `/v1/orgs/${owner.orgId}/collections`, { token: owner.token, body: { title: 'Fuzz' } })).body;
   const cr = (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: 'Fuzz' } })).body;
-  const write = (await h.call('POST', `/v1/spaces/${space.id}/content`, { token: owner.token, body: { changes: [{ type: 'insert_page', title: 'Page', markdown: '# Hi' }] } })).body;
-  ids = { token: owner.token, organizationId: owner.orgId, spaceId: space.id, collectionId: collection.id, changeRequestId: cr.id, pageId: write.pages?.[0] ?? 'nope', userId: owner.id };
+  const [pageId] = (await writeLive(h, owner.token, space.id, [{ operation: 'insert_page', title: 'Page', document: { markdown: '# Hi' } }])).pages as [string];
+  ids = { token: owner.token, organizationId: owner.orgId, spaceId: space.id, collectionId: collection.id, changeRequestId: cr.id, pageId, userId: owner.id };
 });
 
 const ODD = ['\u0000', '\ud800', '\u202e\u0041', '🧨'.repeat(100), 'x'.repeat(100_000), '../../etc/passwd', "' OR 1=1 --", '<script>alert(1)</script>'];
