@@ -7,6 +7,7 @@ import { hashSecret, serverKeys, ServerKeys } from '../../src/secrets.js';
 import { startServer } from '../../src/server.js';
 import { createUrls } from '../../src/urls.js';
 import { BASE, setupHarness, type Harness, type TestUser } from '../support/harness.js';
+import { writeLive } from '../support/content-writes.js';
 
 /**
  * Issue 13, findings 11 and 12: file URLs are per space and file, signed, expiring, revoked with
@@ -28,12 +29,8 @@ const download = (url: string, method = 'GET') => h.app.fetch(new Request(url, {
 async function spaceWithFile(owner: TestUser & { orgId: string }, content: string) {
   const space = await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Files' } });
   expect(space.status).toBe(201);
-  const written = await h.call('POST', `/v1/spaces/${space.body.id}/content`, {
-    token: owner.token,
-    body: { changes: [{ type: 'insert_files', files: [{ name: 'secret.txt', contentType: 'text/plain', data: b64(content) }] }] },
-  });
-  expect(written.status, JSON.stringify(written.body)).toBe(200);
-  const fileId = written.body.files[0] as string;
+  const written = await writeLive(h, owner.token, space.body.id, [{ operation: 'insert_files', files: [{ name: 'secret.txt', contentType: 'text/plain', base64: b64(content) }] }]);
+  const fileId = written.files[0]!;
   const file = await h.rest('getFileById', 'GET', `/v1/spaces/${space.body.id}/content/files/${fileId}`, { token: owner.token });
   expect(file.status).toBe(200); // h.rest validated it against the official RevisionFile schema
   return { spaceId: space.body.id as string, fileId, url: file.body.downloadURL as string };
