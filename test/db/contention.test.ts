@@ -45,10 +45,10 @@ describe('merges of one change request at once', () => {
   it('8 concurrent merges of a 200-page three-way merge: exactly one 200 and seven 409, in under 2 s', async () => {
     const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Busy' } })).body;
     const cr = (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: {} })).body;
-    const changes = Array.from({ length: 200 }, (_, i) => ({ type: 'insert_page', title: `Page ${i}`, markdown: `# Page ${i}\n\n${'Some text here. '.repeat(50)}` }));
+    const changes = Array.from({ length: 200 }, (_, i) => ({ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `# Page ${i}\n\n${'Some text here. '.repeat(50)}` } }));
     for (let i = 0; i < 4; i++) expect((await h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { token: owner.token, body: { changes: changes.slice(i * 50, i * 50 + 50) } })).status).toBe(200);
     // Main moves meanwhile, so the merge is a real three-way one (not a fast-forward).
-    expect((await h.call('POST', `/v1/spaces/${space.id}/content`, { token: owner.token, body: { changes: [{ type: 'insert_page', title: 'On main', markdown: 'x' }] } })).status).toBe(200);
+    expect((await h.call('POST', `/v1/spaces/${space.id}/content`, { token: owner.token, body: { changes: [{ operation: 'insert_page', title: 'On main', document: { markdown: 'x' } }] } })).status).toBe(200);
 
     const { result: merges, ms } = await timed(() => Promise.all(Array.from({ length: 8 }, () => h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: owner.token }))));
     expect(merges.map((m) => m.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
@@ -91,7 +91,7 @@ describe('waiting on the database is not an outage', () => {
     try {
       await locker.query('BEGIN');
       await locker.query('SELECT id FROM "Space" WHERE id = $1 FOR UPDATE', [space.id]);
-      const { result: waited, ms } = await timed(() => h.call('POST', `/v1/spaces/${space.id}/content`, { token: owner.token, body: { changes: [{ type: 'insert_page', title: 'Late' }] } }));
+      const { result: waited, ms } = await timed(() => h.call('POST', `/v1/spaces/${space.id}/content`, { token: owner.token, body: { changes: [{ operation: 'insert_page', title: 'Late', document: { markdown: '' } }] } }));
       expect(waited.status).toBe(409);
       expect(waited.headers.get('retry-after')).toBe('1');
       expect(waited.body).toEqual({ error: { code: 409, message: expect.stringMatching(/concurrent request/) } });
@@ -167,7 +167,7 @@ describe('fairness between organizations', () => {
   it("100 concurrent writers in one organization: the other organization's reads stay fast, the writers get only 200/429", async () => {
     const b = await h.owner('Other Org');
     const spaceB = (await h.call('POST', `/v1/orgs/${b.orgId}/spaces`, { token: b.token, body: { title: 'Quiet' } })).body;
-    await h.call('POST', `/v1/spaces/${spaceB.id}/content`, { token: b.token, body: { changes: Array.from({ length: 20 }, (_, i) => ({ type: 'insert_page', title: `B ${i}`, markdown: `page ${i}` })) } });
+    await h.call('POST', `/v1/spaces/${spaceB.id}/content`, { token: b.token, body: { changes: Array.from({ length: 20 }, (_, i) => ({ operation: 'insert_page', title: `B ${i}`, document: { markdown: `page ${i}` } })) } });
     const spacesA = await Promise.all(Array.from({ length: 5 }, (_, i) => h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: `Hot ${i}` } }).then((r) => r.body.id as string)));
     const readB = () => timed(() => h.call('GET', `/v1/spaces/${spaceB.id}/content/pages`, { token: b.token }));
 
@@ -177,7 +177,7 @@ describe('fairness between organizations', () => {
     let done = false;
     const writers = Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        h.call('POST', `/v1/spaces/${spacesA[i % 5]}/content`, { token: owner.token, body: { changes: [{ type: 'insert_page', title: `W ${i}`, markdown: `# Writer ${i}\n\n${'words '.repeat(200)}` }] } }),
+        h.call('POST', `/v1/spaces/${spacesA[i % 5]}/content`, { token: owner.token, body: { changes: [{ operation: 'insert_page', title: `W ${i}`, document: { markdown: `# Writer ${i}\n\n${'words '.repeat(200)}` } }] } }),
       ),
     ).finally(() => (done = true));
     const loaded: number[] = [];
@@ -216,7 +216,7 @@ describe('the embedded PostgreSQL killed', () => {
       const app = createApp({ db, config: h.config, urls: createUrls(BASE) });
       const call = (p: string, init: RequestInit = {}) => app.fetch(new Request(`${BASE}${p}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }));
       const space = (await (await call(`/v1/orgs/${org.id}/spaces`, { method: 'POST', body: JSON.stringify({ title: 'Docs' }) })).json()) as { id: string };
-      const changes = Array.from({ length: 50 }, (_, i) => ({ type: 'insert_page', title: `P ${i}`, markdown: `body ${i}` }));
+      const changes = Array.from({ length: 50 }, (_, i) => ({ operation: 'insert_page', title: `P ${i}`, document: { markdown: `body ${i}` } }));
       expect((await call(`/v1/spaces/${space.id}/content`, { method: 'POST', body: JSON.stringify({ changes }) })).status).toBe(200);
 
       // Content reads in flight when the server dies (the audit saw two 500s: a TypeError in store.ts).

@@ -92,7 +92,7 @@ describe('nested content', () => {
         const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: `S${i}` } })).body;
         const res = await h.call('POST', `/v1/spaces/${space.id}/content`, {
           token: owner.token,
-          body: { changes: [{ type: 'insert_page', title: 'A', markdown: 'a' }, { type: 'insert_page', title: 'B', markdown: 'b' }] },
+          body: { changes: [{ operation: 'insert_page', title: 'A', document: { markdown: 'a' } }, { operation: 'insert_page', title: 'B', document: { markdown: 'b' } }] },
         });
         expect(res.status).toBe(200);
       }

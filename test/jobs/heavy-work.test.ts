@@ -202,7 +202,7 @@ describe('PDF exports', () => {
     const cr = (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: 'Deep lists' } })).body;
     // Nested lists and quotes as deep as the Markdown limits allow, on many pages: seconds of layout.
     const deep = (depth: number) => Array.from({ length: depth }, (_, i) => `${'  '.repeat(i)}- level ${i} ${'with some words to lay out '.repeat(3)}`).join('\n');
-    const changes = Array.from({ length: 40 }, (_, i) => ({ type: 'insert_page', title: `Page ${i}`, markdown: `# Page ${i}\n\n${deep(30)}\n\n${'> quoted text '.repeat(20)}\n` }));
+    const changes = Array.from({ length: 40 }, (_, i) => ({ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `# Page ${i}\n\n${deep(30)}\n\n${'> quoted text '.repeat(20)}\n` } }));
     const written = await h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { token: owner.token, body: { changes } });
     expect(written.status, JSON.stringify(written.body)).toBe(200);
     const { url } = (await h.call('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/pdf`, { token: owner.token })).body;

@@ -48,7 +48,7 @@ async function orgWithSite(sections: number, spaceCount: number, groups: number)
     const space = await s.space(owner, `Space ${i}`);
     const res = await h.call('POST', `/v1/spaces/${space.id}/content`, {
       token: owner.token,
-      body: { changes: [{ type: 'insert_page', title: 'Intro', markdown: 'Hello' }, { type: 'insert_page', title: 'Usage', markdown: 'Use it' }] },
+      body: { changes: [{ operation: 'insert_page', title: 'Intro', document: { markdown: 'Hello' } }, { operation: 'insert_page', title: 'Usage', document: { markdown: 'Use it' } }] },
     });
     expect(res.status).toBe(200);
     spaces.push(space.id);
