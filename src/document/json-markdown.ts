@@ -150,7 +150,9 @@ function list(type: string, data: Node, items: Node[], at: string): M.List {
     if (tasks && typeof itemData.checked === 'boolean' && content[0]!.type !== 'paragraph') {
       throw badRequest(`${itemAt}.nodes[0]`, 'a task list item must start with a paragraph');
     }
-    return { type: 'listItem', spread: false, checked: tasks && typeof itemData.checked === 'boolean' ? itemData.checked : null, children: content as M.ListItem['children'] };
+    // An item of several blocks is spread (blank lines between them): in a tight item a table or
+    // paragraph after a blockquote would be read as a lazy continuation of the quote.
+    return { type: 'listItem', spread: content.length > 1, checked: tasks && typeof itemData.checked === 'boolean' ? itemData.checked : null, children: content as M.ListItem['children'] };
   });
   return { type: 'list', ordered: type === 'list-ordered', start: start ?? null, spread: false, children };
 }
@@ -260,7 +262,8 @@ function table(node: Node, at: string): M.Table {
     const alignment = def.textAlignment ?? 'left';
     if (alignment !== 'left' && alignment !== 'center' && alignment !== 'right') throw badRequest(`${defAt}.textAlignment`, 'must be left, center or right');
     align.push(alignment);
-    return { type: 'tableCell', children: textPhrasing(def.title) };
+    // A column title is read back as the cell's plain text (links included), so no literal splitting.
+    return { type: 'tableCell', children: textPhrasing(def.title, false) };
   });
   const fragments = new Map<string, { node: Node; at: string }>();
   ((node.fragments ?? []) as Node[]).forEach((f, i) => {
@@ -332,7 +335,10 @@ function inlines(nodes: Node[], at: string, inLink = false): M.PhrasingContent[]
   nodes.forEach((node, i) => {
     const nodeAt = `${at}[${i}]`;
     if (node.object === 'text') {
-      for (const leaf of leavesOf(node, nodeAt)) if (leaf.text !== '') runs.push({ leaf });
+      // Each line break is a run of its own: see breakMarks.
+      for (const leaf of leavesOf(node, nodeAt)) {
+        for (const part of leaf.text.split(/(\n)/)) if (part !== '') runs.push({ leaf: { text: part, marks: leaf.marks } });
+      }
       return;
     }
     if (node.object !== 'inline') throw badRequest(`${nodeAt}.object`, 'must be "text" or "inline" here');
@@ -361,15 +367,50 @@ function inlines(nodes: Node[], at: string, inLink = false): M.PhrasingContent[]
         throw unsupported(nodeAt, 'inline type', String(node.type), SUPPORTED_INLINES);
     }
   });
+  // A line break ending a block has no Markdown form (the `\` would read back as text): not kept.
+  while (!inLink && runs.length > 0) {
+    const last = runs[runs.length - 1]!;
+    if (!('leaf' in last) || last.leaf.text !== '\n') break;
+    runs.pop();
+  }
+  breakMarks(runs);
   return phrasing(runs, []);
 }
 
+/**
+ * A line break inside `**…**` must have marked text on both sides: `**a\⏎**` does not close.
+ * So a break keeps only the marks its two neighbours share; at the edge of a marked stretch it
+ * goes outside (the break itself shows no mark, and reading back puts it in the unmarked leaf).
+ */
+function breakMarks(runs: Run[]) {
+  const marksAt = (i: number) => {
+    const run = runs[i];
+    return run === undefined ? [] : 'leaf' in run ? run.leaf.marks : run.marks;
+  };
+  runs.forEach((run, i) => {
+    if (!('leaf' in run) || run.leaf.text !== '\n') return;
+    const after = marksAt(i + 1);
+    run.leaf = { text: '\n', marks: marksAt(i - 1).filter((m) => m !== 'code' && after.includes(m)) };
+  });
+}
+
+/**
+ * Where GFM would turn plain text into a link: `www.`, `http(s)://`, `user@host`. GFM finds these
+ * literals in the parsed text after escapes are resolved (mdast-util-gfm-autolink-literal), so no
+ * escape prevents it; an empty HTML comment splitting the text does (reading drops comments and
+ * joins the text again).
+ */
+const AUTOLINK_LITERAL = /(?<=www)(?=\.)|(?<=https?)(?=:\/\/)|(?<=[\w+.-])(?=@[\w.-])/gi;
+
 /** Plain text as phrasing: hard line breaks where the text has newlines. */
-function textPhrasing(text: string): M.PhrasingContent[] {
+function textPhrasing(text: string, keepLiterals = true): M.PhrasingContent[] {
   const out: M.PhrasingContent[] = [];
-  text.split('\n').forEach((part, i) => {
+  text.split('\n').forEach((line, i) => {
     if (i > 0) out.push({ type: 'break' });
-    if (part !== '') out.push({ type: 'text', value: part });
+    (keepLiterals ? line.split(AUTOLINK_LITERAL) : [line]).forEach((part, j) => {
+      if (j > 0) out.push({ type: 'html', value: '<!-- -->' });
+      if (part !== '') out.push({ type: 'text', value: part });
+    });
   });
   return out;
 }
