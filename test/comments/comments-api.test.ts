@@ -5,7 +5,7 @@ import { type TestUser } from '../support/harness.js';
 import { assertMatchesSpec } from '../support/openapi.js';
 import { startServer } from '../../src/server.js';
 import { documentFromMarkdown } from '../../src/document/index.js';
-import { h, owner, commenter, commenter2, reader, setupComments, type Place, newSpace, newChangeRequest, PLACES, post, put, postReply, putReply, md } from './fixtures.js';
+import { h, owner, commenter, commenter2, reader, setupComments, type Place, newSpace, newChangeRequest, PLACES, post, put, postReply, putReply, md, get, op, refused, call } from './fixtures.js';
 
 beforeAll(setupComments);
 
@@ -189,5 +189,73 @@ describe('official @gitbook/api client over HTTP', () => {
     expect(crList.data.items.map((c) => c.id)).toEqual([onCr.data.id]);
     const forbidden = await client(reader).spaces.postCommentInSpace(space.id, { body: { markdown: 'No' } }).catch((e: unknown) => e);
     expect((forbidden as { code?: number }).code).toBe(403);
+  });
+});
+
+describe('rich-text (JSONDocument) bodies', () => {
+  // A document as Lectern reads it back: sending it and reading with format=document gives it unchanged (keys too: they are derived from positions).
+  const richDoc = documentFromMarkdown('## Review\n\nPlease check **this** and *that* with `code`:\n\n- [x] done\n- [ ] ~~todo~~\n\n> see [the guide](https://example.com/guide)\n');
+  const bad = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'inline', type: 'emoji', data: { code: '1f600' }, isVoid: true }] }] };
+
+  it.each(PLACES)('comments and replies on a $label take { document }, store it as Markdown and read it back unchanged', async (place) => {
+    const spot = await place.make();
+    const comment = await post(place, spot, { body: { document: richDoc } });
+    const stored = await h.db.prisma.comment.findUniqueOrThrow({ where: { id: comment.id } });
+    expect(stored.markdown).toContain('**this**');
+    expect(comment.body).toEqual({ markdown: stored.markdown });
+    expect((await get(place, spot, comment.id, '?format=document')).body).toEqual({ document: richDoc });
+
+    const edited = documentFromMarkdown('Edited *body*');
+    await put(place, spot, comment.id, { body: { document: edited } });
+    expect((await get(place, spot, comment.id, '?format=document')).body).toEqual({ document: edited });
+
+    const reply = await postReply(place, spot, comment.id, { body: { document: richDoc } });
+    const res = await h.rest(op(place, 'getCommentReply'), 'GET', `${spot.base}/${comment.id}/replies/${reply.id}?format=document`, { token: owner.token });
+    expect(res.body.body).toEqual({ document: richDoc });
+    await putReply(place, spot, comment.id, reply.id, { body: { document: edited } });
+    const again = await h.rest(op(place, 'getCommentReply'), 'GET', `${spot.base}/${comment.id}/replies/${reply.id}?format=document`, { token: owner.token });
+    expect(again.body.body).toEqual({ document: edited });
+  });
+
+  it.each(PLACES)('refuses an invalid or unconvertible document on a $label: 400 naming the path, nothing stored', async (place) => {
+    const spot = await place.make();
+    const comment = await post(place, spot, md('Kept'));
+    const reply = await postReply(place, spot, comment.id, md('Kept too'));
+    const cases: [unknown, RegExp][] = [
+      [bad, /^body\.document\.nodes\[0\]\.nodes\[0\]\.type: inline type "emoji" has no Markdown form/],
+      [{ object: 'document', data: {}, nodes: [{ object: 'block', nodes: [] }] }, /^body\.document\.nodes\[0\]\.type: is required/],
+      [{ object: 'page', data: {}, nodes: [] }, /^body\.document\.object: /],
+      [{ object: 'document', data: {}, nodes: [] }, /^body\.document: must not be empty/],
+    ];
+    for (const [document, message] of cases) {
+      await refused(400, () => call('POST', spot.base, commenter, { body: { document } }), message);
+      await refused(400, () => call('PUT', `${spot.base}/${comment.id}`, commenter, { body: { document } }), message);
+      await refused(400, () => call('POST', `${spot.base}/${comment.id}/replies`, commenter, { body: { document } }), message);
+      await refused(400, () => call('PUT', `${spot.base}/${comment.id}/replies/${reply.id}`, commenter, { body: { document } }), message);
+    }
+  });
+
+  it('GraphQL takes a document body and the official client posts one', async () => {
+    const space = await newSpace();
+    const posted = await h.graphql(commenter.token, 'mutation($s: ID!, $input: PostCommentInput!) { postComment(spaceId: $s, input: $input) { id body(format: document) { document } } }', {
+      s: space.id,
+      input: { body: { document: richDoc } },
+    });
+    expect(posted.body.errors).toBeUndefined();
+    expect(posted.body.data.postComment.body.document).toEqual(richDoc);
+    const refusedGql = await h.graphql(commenter.token, 'mutation($s: ID!, $input: PostCommentInput!) { postComment(spaceId: $s, input: $input) { id } }', { s: space.id, input: { body: { document: bad } } });
+    expect(refusedGql.body.errors[0].message).toMatch(/^body\.document\.nodes\[0\]\.nodes\[0\]\.type: /);
+
+    const server = await startServer({ ...h.config, host: '127.0.0.1', port: 0 }, { db: h.db });
+    try {
+      const client = new GitBookAPI({ endpoint: server.url, authToken: commenter.token });
+      const made = await client.spaces.postCommentInSpace(space.id, { body: { document: richDoc as never } });
+      assertMatchesSpec('postCommentInSpace', made.status, made.data);
+      const read = await client.spaces.getCommentInSpace(space.id, made.data.id, { format: 'document' });
+      assertMatchesSpec('getCommentInSpace', read.status, read.data);
+      expect(read.data.body).toEqual({ document: richDoc });
+    } finally {
+      await server.close();
+    }
   });
 });

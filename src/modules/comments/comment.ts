@@ -237,8 +237,11 @@ builder.objectField(ChangeRequestType, 'comment', (t) =>
 // Mutations: one set for both places; `changeRequestId` (id or number) selects a change request.
 
 const CommentBodyInput = builder.inputType('CommentBodyInput', {
-  description: '`{ markdown }` (required); a rich-text `document` is named here only to be refused with a clear message',
-  fields: (t) => ({ markdown: t.string(), document: t.field({ type: 'JSON', description: 'Not accepted: send markdown' }) }),
+  description: '`{ markdown }` or `{ document }` (one of them): a rich-text document is stored as its Markdown and reads back the same with format=document',
+  fields: (t) => ({
+    markdown: t.string({ description: 'The body as Markdown' }),
+    document: t.field({ type: 'JSON', description: 'The body as a rich-text document (JSONDocument): blocks and marks with a Markdown form' }),
+  }),
 });
 const TableCellTargetInput = builder.inputType('TableCellTargetInput', {
   fields: (t) => ({ record: t.string({ required: true }), definition: t.string({ required: true }) }),

@@ -8,7 +8,7 @@ import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { getChangeRequest } from '../change-requests/index.js';
 import { viewOf } from '../content/index.js';
-import { markdownProblem } from '../../document/index.js';
+import { jsonDocumentToMarkdown, markdownProblem } from '../../document/index.js';
 import { commentLoaders } from './loaders.js';
 
 /**
@@ -22,8 +22,9 @@ import { commentLoaders } from './loaders.js';
  *   editing a body is for its author; deleting for its author or a space admin
  *   (`commentPermissions` in auth/permissions.ts). Any PUT needs the `comment` role, even one that
  *   changes nothing.
- * - A body is `{ markdown }`: non-blank, at most 100,000 characters. The rich-text form
- *   (`format=document`) is derived from it on output; a `{ document }` body is not accepted.
+ * - A body is `{ markdown }` or `{ document }` (a JSONDocument, the official `Document` body), not
+ *   both: non-blank, at most 100,000 characters of Markdown. A document is stored as its Markdown;
+ *   the rich-text form (`format=document`) is derived from the Markdown on output.
  * - A target page must exist in the revision the comment is posted on (main's, or the change
  *   request's head); it is kept by id with that revision, so the comment stays readable after a
  *   later revision deletes the page. `node` needs `page`, and `tableCell` needs `node`. Node ids are
@@ -99,14 +100,18 @@ export interface BodyInput {
 }
 
 function markdownOf(field: string, body: BodyInput): string {
-  if (body.document != null) throw badRequest(`${field}.document`, 'rich-text bodies are not accepted: send the text as markdown');
-  if (body.markdown == null) throw badRequest(`${field}.markdown`, 'is required');
-  if (!body.markdown.trim()) throw badRequest(`${field}.markdown`, 'must not be empty');
-  check.text(`${field}.markdown`, body.markdown, { max: MAX_MARKDOWN });
+  if (body.document != null && body.markdown != null) throw badRequest(field, 'send either markdown or document, not both');
+  // A rich-text body is stored as its Markdown (as every body is); reading it back with
+  // format=document gives the same document (see document/json-markdown.ts).
+  const at = body.document != null ? `${field}.document` : `${field}.markdown`;
+  const markdown = body.document != null ? jsonDocumentToMarkdown(body.document, at) : body.markdown;
+  if (markdown == null) throw badRequest(at, 'is required');
+  if (!markdown.trim()) throw badRequest(at, 'must not be empty');
+  check.text(at, markdown, { max: MAX_MARKDOWN });
   // The page limits (nesting, emphasis runs) hold for comments too: every read parses the body.
-  const problem = markdownProblem(body.markdown);
-  if (problem) throw badRequest(`${field}.markdown`, problem);
-  return body.markdown;
+  const problem = markdownProblem(markdown);
+  if (problem) throw badRequest(at, problem);
+  return markdown;
 }
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
