@@ -140,6 +140,8 @@ function list(type: string, data: Node, items: Node[], at: string): M.List {
     }
     start = data.start as number;
   }
+  // Every item of a task list is a task (one without `checked` is written unchecked): a list of
+  // items none of which is marked would read back as a plain list.
   const children = items.map((item, i): M.ListItem => {
     const itemAt = `${at}.nodes[${i}]`;
     if (item.object !== 'block' || item.type !== 'list-item') throw badRequest(`${itemAt}.type`, 'must be "list-item" in a list');
@@ -147,12 +149,12 @@ function list(type: string, data: Node, items: Node[], at: string): M.List {
     if (itemData.checked !== undefined && typeof itemData.checked !== 'boolean') throw badRequest(`${itemAt}.data.checked`, 'must be a boolean');
     const content = nonEmpty(blocks((item.nodes ?? []) as Node[], `${itemAt}.nodes`, 'item'));
     // GFM marks a task only at the start of a paragraph: `- [ ] # heading` is not a task.
-    if (tasks && typeof itemData.checked === 'boolean' && content[0]!.type !== 'paragraph') {
+    if (tasks && content[0]!.type !== 'paragraph') {
       throw badRequest(`${itemAt}.nodes[0]`, 'a task list item must start with a paragraph');
     }
     // An item of several blocks is spread (blank lines between them): in a tight item a table or
     // paragraph after a blockquote would be read as a lazy continuation of the quote.
-    return { type: 'listItem', spread: content.length > 1, checked: tasks && typeof itemData.checked === 'boolean' ? itemData.checked : null, children: content as M.ListItem['children'] };
+    return { type: 'listItem', spread: content.length > 1, checked: tasks ? itemData.checked === true : null, children: content as M.ListItem['children'] };
   });
   return { type: 'list', ordered: type === 'list-ordered', start: start ?? null, spread: false, children };
 }

@@ -187,7 +187,7 @@ describe('escaping: Markdown syntax in text stays text', () => {
 });
 
 describe('what reading normalizes (documented)', () => {
-  it('generated keys and anchors are replaced, empty top-level paragraphs dropped, display-only options not kept', () => {
+  it('generated keys and anchors are replaced, empty top-level paragraphs and a final line break dropped, display-only options not kept, task items without checked unchecked', () => {
     const written = {
       object: 'document',
       data: {},
@@ -197,12 +197,13 @@ describe('what reading normalizes (documented)', () => {
         p(text(leaf('red', 'bold', 'color'))),
         codeBlock(['x'], { syntax: 'js', title: 'a.js', lineNumbers: true }),
         p(t('end\n')),
+        tasks(item([p(t('no checked field'))])),
       ],
     };
     (written.nodes[2] as any).nodes[0].leaves[0].marks[1].data = { text: 'red', background: 'default' };
     expect(validJSONDocument(written), JSON.stringify(validJSONDocument.errors)).toBe(true);
     const back = documentFromMarkdown(jsonDocumentToMarkdown(written, 'document'));
-    expect(generatedOut(back)).toEqual(generatedOut(doc(h(1, t('Title')), p(t('red', 'bold')), codeBlock(['x'], { syntax: 'js' }), p(t('end')))));
+    expect(generatedOut(back)).toEqual(generatedOut(doc(h(1, t('Title')), p(t('red', 'bold')), codeBlock(['x'], { syntax: 'js' }), p(t('end')), tasks(item([p(t('no checked field'))], { checked: false })))));
     expect((back.nodes[0] as any).meta).toEqual({ id: 'title' });
   });
 
