@@ -59,6 +59,21 @@ export async function orgRole(ctx: Context, organizationId: string): Promise<Rol
   return member ? (member.role as RoleName | null) : undefined;
 }
 
+/**
+ * Whether the caller may see a user (getUserById): themself, or a member (disabled ones too) of an
+ * organization whose members the caller may list — an active, non-guest member there, past single
+ * sign-on's barrier. Anyone else is a 404, so a user's existence does not leak across organizations.
+ */
+export async function canSeeUser(ctx: Context, userId: string): Promise<boolean> {
+  if (userId === ctx.caller.id) return true;
+  const shared = await ctx.prisma.member.findMany({
+    where: { userId, organization: { members: { some: { userId: ctx.caller.id, disabled: false, role: { not: null } } } } },
+    select: { organizationId: true },
+  });
+  const roles = await Promise.all(shared.map((m) => orgRole(ctx, m.organizationId)));
+  return roles.some((role) => role != null);
+}
+
 async function inheritedLevel(ctx: Context, level: string | null, parentId: string | null, memberRole: RoleName): Promise<RoleName | null> {
   if (level === null) return null;
   if (isRole(level)) return level;
@@ -76,7 +91,14 @@ export async function collectionRole(ctx: Context, collection: Collection): Prom
 }
 
 export async function spaceRole(ctx: Context, space: Space): Promise<RoleName | null> {
-  const role = await orgRole(ctx, space.organizationId);
+  return spaceRoleOfOrgRole(ctx, (await orgRole(ctx, space.organizationId)) ?? null, space);
+}
+
+/**
+ * The role on a space of someone whose organization role is `role` (null: a guest or no member):
+ * `spaceRole`'s rule, also used for a member other than the caller (their space permissions).
+ */
+export async function spaceRoleOfOrgRole(ctx: Context, role: RoleName | null, space: Space): Promise<RoleName | null> {
   const publicRead: RoleName | null = space.visibility === 'public' || space.visibility === 'unlisted' ? 'read' : null;
   if (role == null) return publicRead;
   if (role === 'admin') return 'admin';
@@ -271,7 +293,11 @@ export function visibleContentFilter(ctx: Context, organizationId: string) {
 const visibleFilters = perRequest((ctx: Context) => new DataLoader((orgIds: readonly string[]) => Promise.all(orgIds.map((id) => computeVisibleFilter(ctx, id)))));
 
 async function computeVisibleFilter(ctx: Context, organizationId: string) {
-  const role = await orgRole(ctx, organizationId);
+  return contentFilterOfOrgRole(ctx, organizationId, (await orgRole(ctx, organizationId)) ?? null);
+}
+
+/** `visibleContentFilter`'s rule for an organization role (null: a guest or no member), e.g. another member's. */
+export async function contentFilterOfOrgRole(ctx: Context, organizationId: string, role: RoleName | null) {
   const publicSpace = { visibility: { in: ['public', 'unlisted'] } };
   if (role === 'admin') return { spaces: {}, collections: {} };
   if (role == null) return { spaces: publicSpace, collections: { id: { in: [] as string[] } } };

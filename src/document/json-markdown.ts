@@ -62,6 +62,8 @@ export function jsonDocumentToMarkdown(doc: unknown, field: string): string {
     fences: true,
     rule: '-',
     listItemIndent: 'one',
+    // The table serializer pads cells for readability; the document is the same either way.
+    tightDefinitions: true,
   });
 }
 

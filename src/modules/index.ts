@@ -14,14 +14,15 @@ import { useRoutes } from '../rest/routes.js';
 // GraphQL: each module's Pothos type files. Pothos registers a type on the builder when its file is
 // loaded, so these imports are the list; installModules builds the schema after them.
 import './users/user.js';
+import './users/profile.js';
+import './users/api-information.js';
 import './orgs/organization.js';
 import './orgs/member.js';
+import './orgs/creation.js';
 import './collections/collection.js';
 import './spaces/space.js';
 import './content/revision.js';
 import './change-requests/change-request.js';
-import './change-requests/semantic-changes.js';
-import './change-requests/space-pdf.js';
 import './links/links.js';
 import './search/search.js';
 import './comments/comment.js';
@@ -35,17 +36,19 @@ import './translations/translation.js';
 import './agent-instructions/agent-instructions.js';
 
 import { userRoutes } from './users/routes.js';
+import { userProfileRoutes } from './users/user-routes.js';
 import { organizationRoutes } from './orgs/routes.js';
+import { organizationAccountRoutes } from './orgs/account-routes.js';
 import { spaceRoutes } from './spaces/routes.js';
+import { memberSpaceRoutes } from './spaces/member-spaces.js';
 import { collectionRoutes } from './collections/routes.js';
 import { contentRoutes } from './content/routes.js';
 import { changeRequestRoutes } from './change-requests/routes.js';
-import { semanticChangeRoutes } from './change-requests/semantic-changes.js';
-import { spacePdfRoutes } from './change-requests/space-pdf.js';
 import { linkRoutes } from './links/routes.js';
 import { searchRoutes } from './search/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { teamRoutes } from './teams/routes.js';
+import { memberTeamRoutes } from './teams/member-teams.js';
 import { inviteRoutes } from './invites/routes.js';
 import { ssoRoutes } from './sso/routes.js';
 import { siteRoutes } from './sites/routes.js';
@@ -66,17 +69,19 @@ import { openAPIHttpRoutes } from './openapi/http.js';
 /** Every module's /v1 routes (the order is the REST adapter's matching order). */
 export const restRoutes: RestRoute[] = [
   ...userRoutes,
+  ...userProfileRoutes,
   ...organizationRoutes,
+  ...organizationAccountRoutes,
   ...spaceRoutes,
+  ...memberSpaceRoutes,
   ...collectionRoutes,
   ...contentRoutes,
   ...changeRequestRoutes,
-  ...semanticChangeRoutes,
-  ...spacePdfRoutes,
   ...linkRoutes,
   ...searchRoutes,
   ...commentRoutes,
   ...teamRoutes,
+  ...memberTeamRoutes,
   ...inviteRoutes,
   ...ssoRoutes,
   ...siteRoutes,

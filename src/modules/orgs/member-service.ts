@@ -1,10 +1,11 @@
 import type { Context } from '../../context.js';
 import { requireOrg } from '../../auth/permissions.js';
 import type { RoleName } from '../../auth/roles.js';
-import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { conflict, forbidden, notFound } from '../../errors.js';
 import type { Member, Prisma } from '../../generated/prisma/client.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import { accessRows } from '../../auth/access-rows.js';
+import { memberOrderBy, memberSearchWhere, type MemberListArgs } from './member-lists.js';
 
 async function requireListMembers(ctx: Context, organizationId: string) {
   await requireOrg(ctx, organizationId);
@@ -12,14 +13,14 @@ async function requireListMembers(ctx: Context, organizationId: string) {
   if (me?.role == null) throw forbidden('Guests cannot list the members of an organization');
 }
 
-/** `role` filters by role; 'guest' lists the members without one. */
-export async function listMembers(ctx: Context, organizationId: string, args: PageArgs & { role?: RoleName | 'guest' | null }) {
+/** `role` filters by role; 'guest' lists the members without one. `search`, `sort`, `order`: see member-lists.ts. */
+export async function listMembers(ctx: Context, organizationId: string, args: PageArgs & MemberListArgs & { role?: RoleName | 'guest' | null }) {
   await requireListMembers(ctx, organizationId);
-  const where = { organizationId, ...(args.role ? { role: args.role === 'guest' ? null : args.role } : {}) };
+  const where = { organizationId, ...(args.role ? { role: args.role === 'guest' ? null : args.role } : {}), ...memberSearchWhere(args.search) };
   return paginate(
     args,
     () => ctx.prisma.member.count({ where }),
-    (w) => ctx.prisma.member.findMany({ where, orderBy: [{ joinedAt: 'asc' }, { userId: 'asc' }], ...w }),
+    (w) => ctx.prisma.member.findMany({ where, orderBy: memberOrderBy(args), ...w }),
   );
 }
 
@@ -48,10 +49,17 @@ async function lockOrganization(tx: Prisma.TransactionClient, organizationId: st
   await tx.$queryRaw`SELECT 1 FROM "Organization" WHERE id = ${organizationId} FOR UPDATE`;
 }
 
-/** `role` must be given: null makes the member a guest, absent is refused. */
+/**
+ * `role`: a role, or null to make the member a guest. Absent (a PATCH with `{}`, which the official
+ * body allows: no field is required) changes nothing and answers the member as it is.
+ */
 export async function updateMemberRole(ctx: Context, organizationId: string, userId: string, role: RoleName | null | undefined) {
   await requireOrg(ctx, organizationId, 'admin');
-  if (role === undefined) throw badRequest('role', 'is required (a role, or null for a guest)');
+  if (role === undefined) {
+    const member = await ctx.prisma.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+    if (!member) throw notFound('Member');
+    return member;
+  }
   return ctx.prisma.$transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
     const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });

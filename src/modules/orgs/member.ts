@@ -6,6 +6,7 @@ import { UserType, userLoaders } from '../users/index.js';
 import { OrganizationType } from './organization.js';
 import { getMember, listMembers, removeMember, updateMemberRole } from './member-service.js';
 import { orgLoaders } from './loaders.js';
+import { MemberListOrderEnum, MemberSortEnum } from './member-lists.js';
 
 export const MemberType = builder.objectRef<Model<'Member'>>('Member').implement({
   fields: (t) => ({
@@ -35,7 +36,13 @@ export const MemberRoleFilterEnum = builder.enumType('MemberRoleFilter', {
 builder.objectField(OrganizationType, 'members', (t) =>
   t.field({
     type: MemberList,
-    args: { ...pageArgs(t), role: t.arg({ type: MemberRoleFilterEnum, required: false }) },
+    args: {
+      ...pageArgs(t),
+      role: t.arg({ type: MemberRoleFilterEnum, required: false }),
+      search: t.arg.string({ required: false, description: 'Only members whose display name or email contains this (case-insensitive)' }),
+      sort: t.arg({ type: MemberSortEnum, required: false }),
+      order: t.arg({ type: MemberListOrderEnum, required: false }),
+    },
     resolve: (org, args, ctx) => listMembers(ctx, org.id, args),
   }),
 );

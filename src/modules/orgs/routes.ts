@@ -52,10 +52,17 @@ export const organizationRoutes: RestRoute[] = [
     method: 'GET',
     path: '/orgs/:organizationId/members',
     operationId: 'listMembersInOrganizationById',
-    document: `query Members($organizationId: ID!, $page: String, $limit: Int, $role: MemberRoleFilter) {
-      organization(id: $organizationId) { members(page: $page, limit: $limit, role: $role) { items { ...MemberFields } ${LIST_FIELDS} } }
+    document: `query Members($organizationId: ID!, $page: String, $limit: Int, $role: MemberRoleFilter, $search: String, $sort: MemberListSort, $order: MemberListOrder) {
+      organization(id: $organizationId) { members(page: $page, limit: $limit, role: $role, search: $search, sort: $sort, order: $order) { items { ...MemberFields } ${LIST_FIELDS} } }
     } ${MEMBER_FIELDS}`,
-    variables: (req) => ({ ...orgId(req), ...listVariables(req), role: req.query.role || undefined }),
+    variables: (req) => ({
+      ...orgId(req),
+      ...listVariables(req),
+      role: req.query.role || undefined,
+      search: req.query.search || undefined,
+      sort: req.query.sort || undefined,
+      order: req.query.order || undefined,
+    }),
     result: (data) => data.organization.members,
   },
   {

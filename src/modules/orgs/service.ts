@@ -9,11 +9,13 @@ import * as check from '../../validate.js';
 import { assertMayJoin } from './joining.js';
 import { accessRows } from '../../auth/access-rows.js';
 
-export async function createOrganization(prisma: PrismaClient, input: { title: string; ownerId: string }) {
+/** Creates an organization whose one admin is `ownerId` (the CLI, and createOrganization for the caller). */
+export async function createOrganization(prisma: PrismaClient, input: { title: string; ownerId: string; emailDomains?: string[] }) {
   const title = check.text('title', input.title?.trim() ?? '', { min: 2, max: 255 });
+  const emailDomains = [...new Set(check.domains('emailDomains', input.emailDomains ?? []))];
   return prisma.$transaction(async (tx) => {
     if (!(await tx.user.findUnique({ where: { id: input.ownerId } }))) throw notFound('User');
-    const org = await tx.organization.create({ data: { id: newId(), title } });
+    const org = await tx.organization.create({ data: { id: newId(), title, emailDomains } });
     await tx.member.create({ data: { organizationId: org.id, userId: input.ownerId, role: 'admin' } });
     return org;
   });

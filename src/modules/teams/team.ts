@@ -51,7 +51,7 @@ const TeamList = listOf('Team', TeamType);
 
 type Membership = { role: string; member: Member };
 
-const TeamMemberInfo = builder.objectRef<{ role: string }>('TeamMemberInfo').implement({
+export const TeamMemberInfo = builder.objectRef<{ role: string }>('TeamMemberInfo').implement({
   fields: (t) => ({ role: t.field({ type: TeamMemberRoleEnum, resolve: (m) => m.role as 'owner' }) }),
 });
 
