@@ -62,8 +62,6 @@ export function jsonDocumentToMarkdown(doc: unknown, field: string): string {
     fences: true,
     rule: '-',
     listItemIndent: 'one',
-    // The table serializer pads cells for readability; the document is the same either way.
-    tightDefinitions: true,
   });
 }
 

@@ -23,6 +23,8 @@ import './collections/collection.js';
 import './spaces/space.js';
 import './content/revision.js';
 import './change-requests/change-request.js';
+import './change-requests/semantic-changes.js';
+import './change-requests/space-pdf.js';
 import './links/links.js';
 import './search/search.js';
 import './comments/comment.js';
@@ -44,6 +46,8 @@ import { memberSpaceRoutes } from './spaces/member-spaces.js';
 import { collectionRoutes } from './collections/routes.js';
 import { contentRoutes } from './content/routes.js';
 import { changeRequestRoutes } from './change-requests/routes.js';
+import { semanticChangeRoutes } from './change-requests/semantic-changes.js';
+import { spacePdfRoutes } from './change-requests/space-pdf.js';
 import { linkRoutes } from './links/routes.js';
 import { searchRoutes } from './search/routes.js';
 import { commentRoutes } from './comments/routes.js';
@@ -77,6 +81,8 @@ export const restRoutes: RestRoute[] = [
   ...collectionRoutes,
   ...contentRoutes,
   ...changeRequestRoutes,
+  ...semanticChangeRoutes,
+  ...spacePdfRoutes,
   ...linkRoutes,
   ...searchRoutes,
   ...commentRoutes,

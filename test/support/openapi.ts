@@ -35,7 +35,22 @@ interface Description {
   operations: Map<string, { path: string; method: string; op: any }>;
 }
 
+/**
+ * A page_edited change's `attributes` is a oneOf of the document, group and link attribute sets,
+ * which share their properties (title, emoji, slug) and forbid none: every non-empty object matches
+ * at least two, so no answer could ever satisfy the oneOf. Checked as the anyOf it means.
+ */
+function unambiguous(spec: any): any {
+  const attributes = spec.components?.schemas?.RevisionSemanticChangePageEdited?.properties?.attributes;
+  if (attributes?.oneOf) {
+    attributes.anyOf = attributes.oneOf;
+    delete attributes.oneOf;
+  }
+  return spec;
+}
+
 function load(version: string, spec: any, ajv: Ajv): Description {
+  unambiguous(spec);
   (addFormatsModule as unknown as (a: Ajv) => void)(ajv);
   ajv.addFormat('emoji', true);
   ajv.addFormat('icon', true);
