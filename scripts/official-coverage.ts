@@ -13,8 +13,8 @@ import type { RestRoute } from '../src/rest/route.js';
 
 export type OfficialOperation = (typeof official.operations)[number];
 
-/** `/orgs/{organizationId}` and `/orgs/:organizationId` → `/orgs/{}`. */
-const shape = (method: string, path: string) => `${method} ${path.replace(/\{[^}]+\}|:\w+/g, '{}').replace(/\/+$/, '')}`;
+/** `/orgs/{organizationId}` and `/orgs/:organizationId` → `/orgs/{}` (`:pagePath+`, a parameter spanning segments, too). */
+const shape = (method: string, path: string) => `${method} ${path.replace(/\{[^}]+\}|:\w+\+?/g, '{}').replace(/\/+$/, '')}`;
 
 export function officialCoverage(routes: RestRoute[] = restRoutes) {
   const served = new Map(routes.map((route) => [shape(route.method, route.path), route]));

@@ -22,6 +22,7 @@ import './orgs/creation.js';
 import './collections/collection.js';
 import './spaces/space.js';
 import './content/revision.js';
+import './content/revision-reads.js';
 import './change-requests/change-request.js';
 import './change-requests/semantic-changes.js';
 import './change-requests/space-pdf.js';
@@ -45,6 +46,7 @@ import { spaceRoutes } from './spaces/routes.js';
 import { memberSpaceRoutes } from './spaces/member-spaces.js';
 import { collectionRoutes } from './collections/routes.js';
 import { contentRoutes } from './content/routes.js';
+import { revisionReadRoutes } from './content/revision-reads.js';
 import { changeRequestRoutes } from './change-requests/routes.js';
 import { semanticChangeRoutes } from './change-requests/semantic-changes.js';
 import { spacePdfRoutes } from './change-requests/space-pdf.js';
@@ -80,6 +82,7 @@ export const restRoutes: RestRoute[] = [
   ...memberSpaceRoutes,
   ...collectionRoutes,
   ...contentRoutes,
+  ...revisionReadRoutes,
   ...changeRequestRoutes,
   ...semanticChangeRoutes,
   ...spacePdfRoutes,

@@ -2,16 +2,17 @@ import { badRequest } from '../../errors.js';
 import { boolParam, LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
 
 /**
- * Content reads exist twice: on a space's main revision and on a change request's head, with the
- * same shapes. Each table entry below makes both routes; only the path prefix and how the GraphQL
- * document reaches the revision differ.
+ * Content reads exist three times: on a space's main revision, on a change request's head and on
+ * any revision of the space by id, with the same shapes. Each table entry below makes the three
+ * routes; only the path prefix and how the GraphQL document reaches the revision differ.
  */
 const FILE_FIELDS = 'id name contentType downloadURL size';
 
-interface ContentRead {
+export interface ContentRead {
   suffix: string;
   spaceOperation: string;
   changeRequestOperation: string;
+  revisionOperation: string;
   /** Variables (beyond the ids) and their GraphQL types. */
   args: Record<string, string>;
   variables?: (req: RestRequest) => Record<string, unknown>;
@@ -21,19 +22,29 @@ interface ContentRead {
 }
 
 /** `metadata` and `computed` are accepted on every content read (and checked to be booleans). */
-const contentOptions = (req: RestRequest) => {
+export const contentOptions = (req: RestRequest) => {
   boolParam(req.query, 'metadata');
   boolParam(req.query, 'computed');
   return {};
 };
 
+/** The options of a read answering a page (`format`, `evaluated`, `dereferenced`). */
+export const pageReadVariables = (req: RestRequest) => ({
+  ...contentOptions(req),
+  format: req.query.format || undefined,
+  evaluated: req.query.evaluated || undefined,
+  dereferenced: req.query.dereferenced || undefined,
+});
+export const PAGE_READ_ARGS = { format: 'ContentFormat', evaluated: 'String', dereferenced: 'String' };
+
 const READS: ContentRead[] = [
-  { suffix: '', spaceOperation: 'getCurrentRevision', changeRequestOperation: 'getRevisionOfChangeRequestById', args: {}, variables: contentOptions, selection: 'rest', pick: (r) => r.rest },
-  { suffix: '/pages', spaceOperation: 'listPages', changeRequestOperation: 'listPagesInChangeRequest', args: {}, variables: contentOptions, selection: 'pages', pick: (r) => ({ pages: r.pages }) },
+  { suffix: '', spaceOperation: 'getCurrentRevision', changeRequestOperation: 'getRevisionOfChangeRequestById', revisionOperation: 'getRevisionById', args: {}, variables: contentOptions, selection: 'rest', pick: (r) => r.rest },
+  { suffix: '/pages', spaceOperation: 'listPages', changeRequestOperation: 'listPagesInChangeRequest', revisionOperation: 'listPagesInRevisionById', args: {}, variables: contentOptions, selection: 'pages', pick: (r) => ({ pages: r.pages }) },
   {
     suffix: '/files',
     spaceOperation: 'listFiles',
     changeRequestOperation: 'listFilesInChangeRequestById',
+    revisionOperation: 'listFilesInRevisionById',
     args: { page: 'String', limit: 'Int' },
     variables: (req) => ({ ...contentOptions(req), ...listVariables(req) }),
     selection: `files(page: $page, limit: $limit) { items { ${FILE_FIELDS} } ${LIST_FIELDS} }`,
@@ -43,6 +54,7 @@ const READS: ContentRead[] = [
     suffix: '/files/:fileId',
     spaceOperation: 'getFileById',
     changeRequestOperation: 'getFileInChangeRequestById',
+    revisionOperation: 'getFileInRevisionById',
     args: { fileId: 'ID!' },
     variables: (req) => ({ ...contentOptions(req), fileId: req.params.fileId }),
     selection: `file(id: $fileId) { ${FILE_FIELDS} }`,
@@ -52,14 +64,9 @@ const READS: ContentRead[] = [
     suffix: '/page/:pageId',
     spaceOperation: 'getPageById',
     changeRequestOperation: 'getPageInChangeRequestById',
-    args: { pageId: 'ID!', format: 'ContentFormat', evaluated: 'String', dereferenced: 'String' },
-    variables: (req) => ({
-      ...contentOptions(req),
-      pageId: req.params.pageId,
-      format: req.query.format || undefined,
-      evaluated: req.query.evaluated || undefined,
-      dereferenced: req.query.dereferenced || undefined,
-    }),
+    revisionOperation: 'getPageInRevisionById',
+    args: { pageId: 'ID!', ...PAGE_READ_ARGS },
+    variables: (req) => ({ ...pageReadVariables(req), pageId: req.params.pageId }),
     selection: 'page(id: $pageId, format: $format, evaluated: $evaluated, dereferenced: $dereferenced)',
     pick: (r) => r.page,
   },
@@ -86,8 +93,9 @@ const TEMPLATE_ROUTE: RestRoute = {
   status: 201,
 };
 
-export const contentRoutes: RestRoute[] = [
-  ...READS.flatMap((read) => [
+/** The three routes of each read (space main, change request head, revision by id). */
+export const contentReadRoutes = (reads: ContentRead[]): RestRoute[] =>
+  reads.flatMap((read): RestRoute[] => [
     {
       method: 'GET' as const,
       path: `/spaces/:spaceId/content${read.suffix}`,
@@ -106,6 +114,16 @@ export const contentRoutes: RestRoute[] = [
       variables: (req: RestRequest) => ({ spaceId: req.params.spaceId, changeRequestId: req.params.changeRequestId, ...read.variables?.(req) }),
       result: (data: any) => read.pick(data.space.changeRequest.content),
     },
-  ]),
-  TEMPLATE_ROUTE,
-];
+    {
+      method: 'GET' as const,
+      path: `/spaces/:spaceId/revisions/:revisionId${read.suffix}`,
+      operationId: read.revisionOperation,
+      document: `query ${read.revisionOperation}($spaceId: ID!, $revisionId: ID!${declare(read.args)}) {
+        space(id: $spaceId) { revisionById(id: $revisionId) { ${read.selection} } }
+      }`,
+      variables: (req: RestRequest) => ({ spaceId: req.params.spaceId, revisionId: req.params.revisionId, ...read.variables?.(req) }),
+      result: (data: any) => read.pick(data.space.revisionById),
+    },
+  ]);
+
+export const contentRoutes: RestRoute[] = [...contentReadRoutes(READS), TEMPLATE_ROUTE];

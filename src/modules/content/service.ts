@@ -12,12 +12,15 @@ import { serverKeys, type ServerKeys } from '../../secrets.js';
 import { buildTree, flatten, resolveRelativeLink, type PageNode } from './tree.js';
 import { resolveDocumentRefs, type LinkEnv } from './link-targets.js';
 import { contentLoaders } from './loaders.js';
+import { documentIdOf } from './document-ids.js';
 
 /** The content a read is about: a space's main revision, or a change request's head. */
 export interface ContentView {
   space: Space;
   revision: Revision;
   content: Content;
+  /** The server's keys (document ids are signed per space: see documentIdOf). */
+  keys: ServerKeys;
 }
 
 /**
@@ -64,8 +67,8 @@ export async function requireRevision(ctx: Context, spaceId: string, revisionId:
 }
 
 export async function viewOf(ctx: Context, space: Space, revisionId: string): Promise<ContentView> {
-  const revision = await requireRevision(ctx, space.id, revisionId);
-  return { space, revision, content: await loadContent(ctx, revision.manifest) };
+  const [revision, keys] = await Promise.all([requireRevision(ctx, space.id, revisionId), serverKeys(ctx)]);
+  return { space, revision, content: await loadContent(ctx, revision.manifest), keys };
 }
 
 export async function spaceContent(ctx: Context, spaceId: string): Promise<ContentView> {
@@ -140,6 +143,7 @@ export function pageJson(
     slug: node.slug,
     path: node.path,
     ...(node.description ? { description: node.description } : {}),
+    ...(node.body ? { documentId: documentIdOf(view.keys, view.space.id, node.body) } : {}),
     pages: children,
     // Lectern keeps no per-page layout yet: GitBook's defaults.
     layout: DEFAULT_LAYOUT,
@@ -164,7 +168,9 @@ async function treeJson(ctx: Context, view: ContentView, roots: PageNode[], byId
   return roots.map((n) => pageJson(ctx, view, n, bodies, 'markdown'));
 }
 
-export async function pageTree(ctx: Context, view: ContentView) {
+export type PageTree = ReturnType<typeof buildTree>;
+
+export async function pageTree(ctx: Context, view: ContentView): Promise<PageTree> {
   return buildTree(await view.content.allPages());
 }
 
@@ -214,19 +220,31 @@ export interface PageReadOptions extends ReadOptions {
   dereferenced?: string | null;
 }
 
-/** One page with its body, in markdown or as a document. */
-export async function pageById(ctx: Context, view: ContentView, pageId: string, opts: PageReadOptions = {}) {
+export function checkPageReadOptions(opts: PageReadOptions) {
   if (opts.evaluated && !['true', 'false', 'deterministic-only'].includes(opts.evaluated)) throw badRequest('evaluated', 'must be true, false or deterministic-only');
   if (opts.dereferenced && !['true', 'false', 'reusable-contents'].includes(opts.dereferenced)) throw badRequest('dereferenced', 'must be true, false or reusable-contents');
-  const { byId, byPath } = await pageTree(ctx, view);
-  const node = byId.get(pageId);
+}
+
+/** A body as read with `evaluated`: `{{ variables.name }}` takes the space's (or page's) variable value. */
+export function evaluatedMarkdown(view: ContentView, markdown: string, evaluated: string | null | undefined) {
+  if (!evaluated || evaluated === 'false') return markdown;
+  const vars = view.content.manifest.variables;
+  return markdown.replace(/\{\{\s*(?:space\.)?(?:vars|variables)\.([\w-]+)\s*\}\}/g, (m, name: string) => vars[name] ?? m);
+}
+
+/** One page with its body, in markdown or as a document. */
+export async function pageById(ctx: Context, view: ContentView, pageId: string, opts: PageReadOptions = {}) {
+  checkPageReadOptions(opts);
+  const tree = await pageTree(ctx, view);
+  const node = tree.byId.get(pageId);
   if (!node) throw notFound('Page');
+  return pageOf(ctx, view, node, tree, opts);
+}
+
+/** A page of the tree with its body (and its children's), in markdown or as a document. */
+export async function pageOf(ctx: Context, view: ContentView, node: PageNode, { byPath }: PageTree, opts: PageReadOptions = {}) {
   const bodies = node.body ? await bodiesOf(ctx, [node.body]) : new Map<string, string>();
-  if (node.body && opts.evaluated && opts.evaluated !== 'false') {
-    // Evaluating expressions: `{{ variables.name }}` takes the space's (or page's) variable value.
-    const vars = view.content.manifest.variables;
-    bodies.set(node.body, bodies.get(node.body)!.replace(/\{\{\s*(?:space\.)?(?:vars|variables)\.([\w-]+)\s*\}\}/g, (m, name: string) => vars[name] ?? m));
-  }
+  if (node.body && bodies.has(node.body)) bodies.set(node.body, evaluatedMarkdown(view, bodies.get(node.body)!, opts.evaluated));
   // Child pages come with their bodies too (the schema requires one on each document page).
   const childBodies = await bodiesOf(ctx, flatten(node.children).map((n) => n.body).filter((b): b is string => !!b));
   for (const [hash, md] of childBodies) if (!bodies.has(hash)) bodies.set(hash, md);

@@ -4,7 +4,7 @@ import { listOf, pageArgs } from '../../graphql/lists.js';
 import { spacePermissions, spaceRole } from '../../auth/permissions.js';
 import { OrganizationType } from '../orgs/index.js';
 import { CollectionType, ContentPositionInput, listCollectionSpaces } from '../collections/index.js';
-import { RevisionType, spaceContent } from '../content/index.js';
+import { documentById, RevisionType, spaceContent, spaceRevision } from '../content/index.js';
 import {
   createSpace,
   deleteSpace,
@@ -109,6 +109,17 @@ builder.objectField(CollectionType, 'spaces', (t) =>
 // purge it), so the field is added here.
 builder.objectField(SpaceType, 'content', (t) =>
   t.field({ type: RevisionType, description: "The space's main content (its current revision)", resolve: (space, _a, ctx) => spaceContent(ctx, space.id) }),
+);
+builder.objectField(SpaceType, 'revisionById', (t) =>
+  t.field({ type: RevisionType, description: 'Any revision of the space by id', args: { id: t.arg.id({ required: true }) }, resolve: (space, { id }, ctx) => spaceRevision(ctx, space.id, String(id)) }),
+);
+builder.objectField(SpaceType, 'document', (t) =>
+  t.field({
+    type: 'JSON',
+    description: "A document (a page body, by a page's documentId) as a GitBook JSON document",
+    args: { id: t.arg.string({ required: true }), schema: t.arg.string() },
+    resolve: (space, args, ctx) => documentById(ctx, space.id, args.id, args.schema),
+  }),
 );
 
 builder.queryField('space', (t) =>

@@ -1,0 +1,186 @@
+import { requireSpace } from '../../auth/permissions.js';
+import type { Context } from '../../context.js';
+import { documentsOf } from '../../document/index.js';
+import { badRequest, notFound } from '../../errors.js';
+import { builder } from '../../graphql/builder.js';
+import { boolParam, type RestRoute } from '../../rest/route.js';
+import { serverKeys } from '../../secrets.js';
+import { bodyHashOfDocument } from './document-ids.js';
+import { resolveDocumentRefs } from './link-targets.js';
+import { FormatEnum, RevisionType } from './revision.js';
+import { contentReadRoutes, PAGE_READ_ARGS, pageReadVariables, type ContentRead } from './routes.js';
+import { bodiesOf, checkPageReadOptions, evaluatedMarkdown, pageOf, pageTree, viewOf, type ContentView, type Format, type PageReadOptions } from './service.js';
+import type { PageNode } from './tree.js';
+
+/**
+ * Reads by revision id, by page path, of one page's document, of a page's meta links, and of a
+ * document by id. Reads that exist on main, on a change request and on a revision are entries of
+ * the content read table (routes.ts makes the three routes of each); the others are routes here.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+
+/** Any revision of a space (main's, a change request's, a past one) by id; a revision of another space is a 404. */
+export async function spaceRevision(ctx: Context, spaceId: string, revisionId: string): Promise<ContentView> {
+  // Checked here, not only on `space(id)`: a Space object also reaches a published site's visitors.
+  const space = await requireSpace(ctx, spaceId, 'read');
+  return viewOf(ctx, space, revisionId);
+}
+
+/**
+ * A page by its path in the revision: the `path` the page JSON answers (`guides/getting-started`;
+ * a group's own slug is a segment of its pages' paths, see tree.ts), with or without leading and
+ * trailing slashes. Slugs are lower case, so a path in another case finds its page too. Link pages
+ * have no path of their own (the official answer is a document or a group page): not found.
+ */
+function nodeByPath(byPath: Map<string, PageNode>, path: string): PageNode | undefined {
+  const clean = path.replace(/^\/+|\/+$/g, '');
+  const node = byPath.get(clean) ?? byPath.get(clean.toLowerCase());
+  return node && node.type !== 'link' ? node : undefined;
+}
+
+async function pageByPath(ctx: Context, view: ContentView, path: string, opts: PageReadOptions) {
+  checkPageReadOptions(opts);
+  if (!path.replace(/\//g, '')) throw badRequest('pagePath', 'is required (a page path, e.g. guides/getting-started)');
+  const tree = await pageTree(ctx, view);
+  const node = nodeByPath(tree.byPath, path);
+  if (!node) throw notFound('Page');
+  return pageOf(ctx, view, node, tree, opts);
+}
+
+/**
+ * The document of one page, as `page.document` of a page read (links into the revision become page
+ * and file references) but without the page around it or its children's bodies. A document page
+ * with an empty body has an empty document; group and link pages have none (404).
+ */
+async function pageDocument(ctx: Context, view: ContentView, pageId: string, opts: PageReadOptions) {
+  checkPageReadOptions(opts);
+  const tree = await pageTree(ctx, view);
+  const node = tree.byId.get(pageId);
+  if (!node) throw notFound('Page');
+  if (node.type !== 'document') throw notFound(`Document of page ${pageId} (a ${node.type} page has no body)`);
+  const stored = node.body ? ((await bodiesOf(ctx, [node.body])).get(node.body) ?? '') : '';
+  const markdown = evaluatedMarkdown(view, stored, opts.evaluated);
+  // Through the parse-once cache: a body read before is not parsed again.
+  const document = (await documentsOf([markdown])).get(markdown)!;
+  return resolveDocumentRefs(document, node, { ...tree, files: await view.content.files(), publicUrl: ctx.config.publicUrl, spaceId: view.space.id });
+}
+
+/**
+ * A page's meta links (official `RevisionPageMetaLinks`: a canonical link and alternates, e.g. the
+ * page in other languages). No write sets them in Lectern (the official page writes have no such
+ * field), so every page has none: no canonical and an empty list of alternates. A page the
+ * revision does not have is a 404. Reads one shard, not the tree.
+ */
+async function pageMetaLinks(view: ContentView, pageId: string) {
+  if (!(await view.content.page(pageId))) throw notFound('Page');
+  return { alternates: [] };
+}
+
+const DOCUMENT_SCHEMAS = ['current', 'next'];
+
+/**
+ * A document by id in a space (ids: document-ids.ts). Documents are shared by every page with the
+ * same body, so a document has no location of its own: its links stay as written (`url` refs),
+ * where a page's document resolves relative links from the page. `schema`: Lectern has one document
+ * schema, answered for both `current` and `next`.
+ */
+export async function documentById(ctx: Context, spaceId: string, documentId: string, schema?: string | null) {
+  const space = await requireSpace(ctx, spaceId, 'read');
+  if (schema && !DOCUMENT_SCHEMAS.includes(schema)) throw badRequest('schema', 'must be current or next');
+  const hash = bodyHashOfDocument(await serverKeys(ctx), space.id, documentId);
+  const markdown = hash ? (await bodiesOf(ctx, [hash])).get(hash) : undefined;
+  if (markdown === undefined) throw notFound('Document');
+  return (await documentsOf([markdown])).get(markdown)!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// GraphQL (Space.revisionById and Space.document are added by the spaces module, which stands on content)
+
+builder.objectFields(RevisionType, (t) => ({
+  pageByPath: t.field({
+    type: 'JSON',
+    description: 'A document or group page by its path (e.g. `guides/getting-started`), with its body (GitBook shape)',
+    args: {
+      path: t.arg.string({ required: true }),
+      format: t.arg({ type: FormatEnum, required: false }),
+      evaluated: t.arg.string({ required: false }),
+      dereferenced: t.arg.string({ required: false }),
+    },
+    resolve: (v, args, ctx) => pageByPath(ctx, v, args.path, { format: args.format as Format | null, evaluated: args.evaluated, dereferenced: args.dereferenced }),
+  }),
+  pageDocument: t.field({
+    type: 'JSON',
+    description: "A document page's body as a GitBook JSON document",
+    args: { id: t.arg.id({ required: true }), evaluated: t.arg.string({ required: false }), dereferenced: t.arg.string({ required: false }) },
+    resolve: (v, args, ctx) => pageDocument(ctx, v, String(args.id), { evaluated: args.evaluated, dereferenced: args.dereferenced }),
+  }),
+  pageMetaLinks: t.field({
+    type: 'JSON',
+    description: "A page's meta links (canonical, alternates): none are kept in Lectern",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (v, args) => pageMetaLinks(v, String(args.id)),
+  }),
+}));
+
+// ---------------------------------------------------------------------------------------------
+// REST
+
+const PAGE_READS: ContentRead[] = [
+  {
+    // Greedy: the official client puts the path in the URL as is (`…/path/guides/getting-started`);
+    // an encoded one (`guides%2Fgetting-started`) is decoded by the adapter.
+    suffix: '/path/:pagePath+',
+    spaceOperation: 'getPageByPath',
+    changeRequestOperation: 'getPageInChangeRequestByPath',
+    revisionOperation: 'getPageInRevisionByPath',
+    args: { pagePath: 'String!', ...PAGE_READ_ARGS },
+    variables: (req) => {
+      // A boolean; Lectern keeps no Git metadata, so serving it from a cache changes nothing.
+      boolParam(req.query, 'cachedMetadata');
+      return { ...pageReadVariables(req), pagePath: req.params.pagePath };
+    },
+    selection: 'pageByPath(path: $pagePath, format: $format, evaluated: $evaluated, dereferenced: $dereferenced)',
+    pick: (r) => r.pageByPath,
+  },
+  {
+    suffix: '/page/:pageId/meta-links',
+    spaceOperation: 'listSpacePageMetaLinks',
+    changeRequestOperation: 'listChangeRequestPageMetaLinks',
+    revisionOperation: 'listRevisionPageMetaLinks',
+    args: { pageId: 'ID!' },
+    variables: (req) => ({ pageId: req.params.pageId }),
+    selection: 'pageMetaLinks(id: $pageId)',
+    pick: (r) => r.pageMetaLinks,
+  },
+];
+
+const REVISION_ONLY_ROUTES: RestRoute[] = [
+  {
+    method: 'GET',
+    path: '/spaces/:spaceId/revisions/:revisionId/page/:pageId/document',
+    operationId: 'getPageDocumentInRevisionById',
+    document: `query getPageDocumentInRevisionById($spaceId: ID!, $revisionId: ID!, $pageId: ID!, $evaluated: String, $dereferenced: String) {
+      space(id: $spaceId) { revisionById(id: $revisionId) { pageDocument(id: $pageId, evaluated: $evaluated, dereferenced: $dereferenced) } }
+    }`,
+    variables: (req) => ({
+      spaceId: req.params.spaceId,
+      revisionId: req.params.revisionId,
+      pageId: req.params.pageId,
+      evaluated: req.query.evaluated || undefined,
+      dereferenced: req.query.dereferenced || undefined,
+    }),
+    result: (data) => data.space.revisionById.pageDocument,
+  },
+  {
+    method: 'GET',
+    path: '/spaces/:spaceId/documents/:documentId',
+    operationId: 'getDocumentById',
+    document: `query getDocumentById($spaceId: ID!, $documentId: String!, $schema: String) { space(id: $spaceId) { document(id: $documentId, schema: $schema) } }`,
+    variables: (req) => ({ spaceId: req.params.spaceId, documentId: req.params.documentId, schema: req.query.schema || undefined }),
+    result: (data) => data.space.document,
+  },
+];
+
+export const revisionReadRoutes: RestRoute[] = [...contentReadRoutes(PAGE_READS), ...REVISION_ONLY_ROUTES];
