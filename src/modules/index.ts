@@ -29,6 +29,8 @@ import './change-requests/space-pdf.js';
 import './links/links.js';
 import './search/search.js';
 import './comments/comment.js';
+import './comments/commenters.js';
+import './reviews/review.js';
 import './teams/team.js';
 import './invites/invite.js';
 import './sso/provider.js';
@@ -53,6 +55,8 @@ import { spacePdfRoutes } from './change-requests/space-pdf.js';
 import { linkRoutes } from './links/routes.js';
 import { searchRoutes } from './search/routes.js';
 import { commentRoutes } from './comments/routes.js';
+import { commenterRoutes } from './comments/commenters.js';
+import { reviewRoutes } from './reviews/routes.js';
 import { teamRoutes } from './teams/routes.js';
 import { memberTeamRoutes } from './teams/member-teams.js';
 import { inviteRoutes } from './invites/routes.js';
@@ -89,6 +93,8 @@ export const restRoutes: RestRoute[] = [
   ...linkRoutes,
   ...searchRoutes,
   ...commentRoutes,
+  ...commenterRoutes,
+  ...reviewRoutes,
   ...teamRoutes,
   ...memberTeamRoutes,
   ...inviteRoutes,

@@ -5,7 +5,7 @@ import type { ChangeRequest } from '../../generated/prisma/client.js';
 import { UserType, userLoaders } from '../users/index.js';
 import { OrganizationType } from '../orgs/index.js';
 import { SpaceType } from '../spaces/index.js';
-import { RevisionType, viewOf } from '../content/index.js';
+import { FileType, OPERATIONS, RevisionType, viewOf } from '../content/index.js';
 import { requireSpace } from '../../auth/permissions.js';
 import {
   createChangeRequest,
@@ -18,6 +18,7 @@ import {
   updateChangeRequestFromMain,
   writeChangeRequestContent,
   writeSpaceContent,
+  type ContentWriteResult as ContentWriteResultData,
 } from './service.js';
 import { createPdfExport } from './exports.js';
 import { applyTemplate, TEMPLATES } from './templates.js';
@@ -94,11 +95,21 @@ builder.objectField(OrganizationType, 'changeRequestList', (t) =>
 const MergeResult = builder.objectRef<{ revision: string; result: string }>('MergeResult').implement({
   fields: (t) => ({ revision: t.exposeString('revision'), result: t.exposeString('result') }),
 });
-const ContentWriteResult = builder.objectRef<{ revision: string; pages: string[]; files: string[] }>('ContentWriteResult').implement({
+const ContentUpdateChange = builder.objectRef<ContentWriteResultData['changes'][number]>('ContentUpdateChange').implement({
+  description: 'What a content write did to one page (created_page, updated_page or deleted_page)',
   fields: (t) => ({
-    revision: t.exposeString('revision'),
-    pages: t.exposeStringList('pages', { description: 'Ids of the inserted pages, in order' }),
-    files: t.exposeStringList('files', { description: 'Ids of the inserted files, in order' }),
+    object: t.string({ resolve: (c) => c.object }),
+    ref: t.string({ nullable: true, description: 'The batch-local ref of a created page, when it had one', resolve: (c) => ('ref' in c ? (c.ref ?? null) : null) }),
+    page: t.id({ description: 'The page id', resolve: (c) => c.page }),
+    location: t.string({ description: 'API URL of the page where it was written', resolve: (c) => c.location }),
+  }),
+});
+const ContentWriteResult = builder.objectRef<ContentWriteResultData>('ContentWriteResult').implement({
+  fields: (t) => ({
+    revision: t.exposeString('revision', { description: 'The new head revision (of the change request, or of main for live edits)' }),
+    changeRequest: t.field({ type: ChangeRequestType, nullable: true, description: 'The change request after the batch', resolve: (r) => r.changeRequest ?? null }),
+    changes: t.field({ type: [ContentUpdateChange], description: 'One entry per affected page, in the order the batch first touched it', resolve: (r) => r.changes }),
+    insertedFiles: t.field({ type: [FileType], description: 'The files inserted, in order', resolve: (r) => r.insertedFiles }),
   }),
 });
 
@@ -141,8 +152,53 @@ const ApplySpaceTemplateInput = builder.inputType('ApplySpaceTemplateInput', {
     changeRequestId: t.string({ description: 'Apply to this change request (id or number) rather than live to main' }),
   }),
 });
+// The official updateChangeRequestContent body (@gitbook/api 0.202.0) as typed inputs: a field the
+// input types do not define is refused by GraphQL (and so answered 400 naming it on REST). One
+// input type carries every operation's fields; which fields an operation takes is checked when
+// the batch is applied (src/modules/content/changes.ts).
+const ContentChangeOperation = builder.enumType('ContentChangeOperation', {
+  values: Object.fromEntries(OPERATIONS.map((op) => [op, { value: op }])) as Record<(typeof OPERATIONS)[number], { value: (typeof OPERATIONS)[number] }>,
+});
+const ContentFileInput = builder.inputType('ContentFileInput', {
+  description: 'A file of insert_files: exactly one of base64 (with contentType) and url',
+  fields: (t) => ({
+    name: t.string({ description: 'File name, with its extension (required)' }),
+    contentType: t.string({ description: 'MIME type: required with base64, overrides the source type with url' }),
+    ref: t.string({ description: 'Batch-local reference: pages of the batch link the file as ./<ref>' }),
+    base64: t.string({ description: 'The bytes, base64 (at most 1 MB)' }),
+    url: t.string({ description: 'A public http(s) URL to fetch the file from (at most 1 MB)' }),
+  }),
+});
+const ContentChangeInput = builder.inputType('ContentChangeInput', {
+  description: 'One change of a content batch (the official ChangeRequestContentChange; Lectern adds type, href and update_variables)',
+  fields: (t) => ({
+    operation: t.field({ type: ContentChangeOperation, required: true }),
+    page: t.string({ description: 'update_page, delete_page, revert_page: the page id (or a ref of a page inserted earlier in the batch)' }),
+    document: t.field({ type: 'JSON', description: '{ markdown } or { document: JSONDocument }' }),
+    title: t.string(),
+    slug: t.string({ description: 'Unique among the siblings; derived from the title when omitted (insert_page)' }),
+    emoji: t.string({ description: 'An empty string removes it' }),
+    icon: t.string({ description: 'An empty string removes it' }),
+    description: t.string(),
+    hidden: t.boolean(),
+    noIndex: t.boolean(),
+    noRobotsIndex: t.boolean(),
+    condition: t.string({ description: 'Adaptive-content condition; an empty string removes it' }),
+    into: t.string({ description: 'Parent page id or ref (null: the top level)' }),
+    at: t.int({ description: '0-based index among the new siblings (default: the end)' }),
+    ref: t.string({ description: 'insert_page: batch-local reference for later changes and Markdown links (./<ref>.md)' }),
+    revision: t.string({ description: 'revert_page: the revision to revert to (default: the change request base)' }),
+    block: t.stringList({ description: 'revert_page: block keys (not supported by this server: whole pages are reverted)' }),
+    files: t.field({ type: [ContentFileInput], description: 'insert_files: 1 to 20 files' }),
+    type: t.string({ description: 'Lectern: insert_page of a document (default), group or link page' }),
+    href: t.string({ description: 'Lectern: the target of a link page' }),
+    reusableContent: t.string({ description: 'Lectern, update_reusable_content and delete_reusable_content: the reusable content id' }),
+    computed: t.field({ type: 'JSON', description: 'Lectern, insert_page of type computed: its source ({ type: builtin:openapi, props, dependencies })' }),
+    variables: t.field({ type: 'JSON', description: 'Lectern, update_variables: { name: value or null }' }),
+  }),
+});
 const ContentChangesInput = builder.inputType('ContentChangesInput', {
-  fields: (t) => ({ changes: t.field({ type: ['JSON'], required: true, description: 'insert_page, update_page, delete_page, revert_page, insert_files, update_variables (at most 50)' }) }),
+  fields: (t) => ({ changes: t.field({ type: [ContentChangeInput], required: true, description: 'At most 50 changes, applied in order, atomically' }) }),
 });
 
 builder.mutationFields((t) => ({

@@ -2,3 +2,4 @@
 
 export { ChangeRequestType } from './change-request.js';
 export { getChangeRequest } from './service.js';
+export { reviewId, reviewerOf } from './review-id.js';

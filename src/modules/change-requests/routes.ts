@@ -84,20 +84,6 @@ export const changeRequestRoutes: RestRoute[] = [
     result: (data) => data.updateChangeRequestFromMain,
   },
   {
-    method: 'POST',
-    path: '/spaces/:spaceId/change-requests/:changeRequestId/reviews',
-    operationId: 'submitChangeRequestReview',
-    document: `mutation Review($spaceId: ID!, $changeRequestId: String!, $status: String!) {
-      reviewChangeRequest(spaceId: $spaceId, changeRequestId: $changeRequestId, status: $status) {
-        object id revision reviewer { ...UserFields } status outdated createdAt updatedAt urls { location }
-      }
-    } ${USER_FIELDS}`,
-    // The official body may also carry a comment (not kept: review comments are not modelled).
-    variables: (req) => ({ ...cr(req), status: req.body.status }),
-    result: (data) => data.reviewChangeRequest,
-    status: 201,
-  },
-  {
     method: 'GET',
     path: '/spaces/:spaceId/change-requests/:changeRequestId/pdf',
     operationId: 'getChangeRequestPDF',

@@ -5,7 +5,22 @@ import { Prisma, type ChangeRequest, type Space } from '../../generated/prisma/c
 import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
-import { applyChanges, type ContentChange, mergeContents, type MergeConflict, Content, ContentWriter, type PageEntry, uniqueSlug, reindexSpace } from '../content/index.js';
+import {
+  applyChanges,
+  type ChangeOutcome,
+  type ContentChange,
+  fetchFileSources,
+  fileJson,
+  mergeContents,
+  type MergeConflict,
+  Content,
+  ContentWriter,
+  type PageEntry,
+  uniqueSlug,
+  reindexSpace,
+} from '../content/index.js';
+import { fetchBytes } from '../openapi/index.js';
+import { serverKeys } from '../../secrets.js';
 import { documentText } from '../../document/index.js';
 import { accessRows } from '../../auth/access-rows.js';
 
@@ -298,42 +313,77 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
   return { revision, result: 'update' as const };
 }
 
-/** Applies a batch of content changes to a change request; answers its new head revision. */
-export async function writeChangeRequestContent(ctx: Context, spaceId: string, idOrNumber: string, changes: ContentChange[]) {
+/** What a write answers: the new head revision, what happened to which pages, and the files inserted. */
+export interface ContentWriteResult {
+  revision: string;
+  /** The change request after the batch (writes to a change request only). */
+  changeRequest?: ChangeRequest;
+  changes: (ChangeOutcome & { location: string })[];
+  insertedFiles: ReturnType<typeof fileJson>[];
+}
+
+/** Fetches `url` files through the one outbound guard (before any transaction). */
+const fetchSources = (changes: unknown) => fetchFileSources(changes, (url, maxBytes) => fetchBytes(url, maxBytes));
+
+/** A revision of the space by id, for `revert_page` with `revision` (undefined when it is not one of this space's). */
+const revisionContentOf = (tx: Tx, spaceId: string) => async (id: string) => {
+  const revision = await tx.revision.findUnique({ where: { id } });
+  return revision?.spaceId === spaceId ? Content.load(tx, revision.manifest) : undefined;
+};
+
+/** The answer's entries: each page's API URL where it was written (`urls.location` of the official answer). */
+async function writeResult(ctx: Context, spaceId: string, revision: string, applied: AppliedWrite, pageUrl: (page: string) => string): Promise<ContentWriteResult> {
+  const keys = await serverKeys(ctx);
+  return {
+    revision,
+    changes: applied.changes.map((c) => ({ ...c, location: pageUrl(c.page) })),
+    insertedFiles: applied.insertedFiles.map((f) => fileJson(ctx, keys, spaceId, f)),
+  };
+}
+type AppliedWrite = Awaited<ReturnType<typeof applyChanges>>;
+
+/** Applies a batch of content changes (the official `updateChangeRequestContent` body) to a change request. */
+export async function writeChangeRequestContent(ctx: Context, spaceId: string, idOrNumber: string, changes: ContentChange[]): Promise<ContentWriteResult> {
   const cr0 = await getChangeRequest(ctx, spaceId, idOrNumber);
   const space0 = await requireSpace(ctx, spaceId, 'edit');
   if (space0.editMode === 'locked') throw forbidden('This space is locked: no change can be made');
-  return ctx.prisma.$transaction(
+  assertWritable(cr0);
+  const fetched = await fetchSources(changes);
+  const { cr, revision, applied } = await ctx.prisma.$transaction(
     async (tx) => {
       await lockSpace(tx, spaceId);
       const cr = (await tx.changeRequest.findUnique({ where: { id: cr0.id } }))!;
       assertWritable(cr);
       const [base, revertTo] = await Promise.all([contentOf(tx, cr.revisionId), contentOf(tx, cr.revisionMergedAncestor)]);
-      const applied = await applyChanges(tx, base, changes, revertTo);
+      const applied = await applyChanges(tx, base, changes, { revertTo, revisionContent: revisionContentOf(tx, spaceId), fetched });
       let revision = cr.revisionId;
       if (applied.manifest) {
         revision = newId();
         await tx.revision.create({ data: { id: revision, spaceId, parents: [cr.revisionId], type: 'edits', manifest: applied.manifest, changeRequestId: cr.id, createdById: ctx.caller.id } });
       }
-      await tx.changeRequest.update({
+      const updated = await tx.changeRequest.update({
         where: { id: cr.id },
         data: { revisionId: revision, ...(cr.contributors.includes(ctx.caller.id) ? {} : { contributors: { push: ctx.caller.id } }) },
       });
-      return { revision, pages: applied.insertedPages, files: applied.insertedFiles };
+      return { cr: updated, revision, applied };
     },
     { timeout: 60_000 },
   );
+  const result = await writeResult(ctx, spaceId, revision, applied, (page) => ctx.urls.api(`/spaces/${spaceId}/change-requests/${cr.id}/content/page/${page}`));
+  return { ...result, changeRequest: cr };
 }
 
-/** Live edits: applies changes to main directly (only in `live` edit mode). */
-export async function writeSpaceContent(ctx: Context, spaceId: string, changes: ContentChange[]) {
+/** Live edits: applies the same batch to main directly (only in `live` edit mode). */
+export async function writeSpaceContent(ctx: Context, spaceId: string, changes: ContentChange[]): Promise<ContentWriteResult> {
   const space0 = await requireSpace(ctx, spaceId, 'edit');
   if (space0.editMode !== 'live') throw forbidden('This space is locked: no change can be made');
-  const result = await ctx.prisma.$transaction(
+  const fetched = await fetchSources(changes);
+  const { revision, applied } = await ctx.prisma.$transaction(
     async (tx) => {
       const space = await lockSpace(tx, spaceId);
       const base = await contentOf(tx, space.revisionId);
-      const applied = await applyChanges(tx, base, changes, base);
+      // Main has no base to go back to: `revert_page` on main needs a `revision`.
+      const applied = await applyChanges(tx, base, changes, { revertTo: base, revisionContent: revisionContentOf(tx, spaceId), fetched });
       let revision = space.revisionId;
       if (applied.manifest) {
         revision = newId();
@@ -341,12 +391,12 @@ export async function writeSpaceContent(ctx: Context, spaceId: string, changes: 
         await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision } });
         await reindexSpace(tx, spaceId, space.revisionId, revision);
       }
-      return { revision, pages: applied.insertedPages, files: applied.insertedFiles };
+      return { revision, applied };
     },
     { timeout: 60_000 },
   );
   accessRows(ctx).space.clear(spaceId);
-  return result;
+  return writeResult(ctx, spaceId, revision, applied, (page) => ctx.urls.api(`/spaces/${spaceId}/content/page/${page}`));
 }
 
 /** Records the caller's review (approve or request changes) of the change request's current head. */

@@ -10,6 +10,7 @@ import { ChangeRequestType } from '../change-requests/index.js';
 import { FormatEnum } from '../content/index.js';
 import { documentFromMarkdown } from '../../document/index.js';
 import { commentLoaders } from './loaders.js';
+import { reviewOfComment } from './review-comment.js';
 import {
   COMMENT_STATUSES,
   deleteComment,
@@ -118,7 +119,7 @@ const CommentTarget = builder.objectRef<Comment>('CommentTarget').implement({
       resolve: (c) => (c.tableCellRecord && c.tableCellDefinition ? { record: c.tableCellRecord, definition: c.tableCellDefinition } : null),
     }),
     changeRequest: t.exposeString('changeRequestId', { nullable: true }),
-    review: t.string({ nullable: true, description: 'Reviews do not carry comments here: always absent', resolve: () => null }),
+    review: t.string({ nullable: true, description: 'The review this comment was submitted with', resolve: (c, _a, ctx) => (c.changeRequestId ? reviewOfComment(ctx).load(c.id) : null) }),
     page: t.field({ type: IdObject, nullable: true, resolve: (c) => (c.pageId ? { id: c.pageId } : null) }),
     space: t.exposeString('spaceId'),
     revision: t.exposeString('revisionId'),

@@ -1,3 +1,5 @@
 // The comments module's face: what other modules (and the entry points) may import from it.
-// Nothing yet: no other module uses comments (the registry wires its routes and types).
-export {};
+// The registry wires its routes and types; the reviews module posts and shows a review's comment.
+export { CommentType } from './comment.js';
+export { COMMENT_FIELDS } from './routes.js';
+export { postReviewComment, reviewCommentMarkdown } from './review-comment.js';

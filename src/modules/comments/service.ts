@@ -99,7 +99,8 @@ export interface BodyInput {
   document?: unknown;
 }
 
-function markdownOf(field: string, body: BodyInput): string {
+/** A body's Markdown, checked (400 naming `field`'s part); also used for a review's comment (review-comment.ts). */
+export function markdownOf(field: string, body: BodyInput): string {
   if (body.document != null && body.markdown != null) throw badRequest(field, 'send either markdown or document, not both');
   // A rich-text body is stored as its Markdown (as every body is); reading it back with
   // format=document gives the same document (see document/json-markdown.ts).

@@ -1,6 +1,6 @@
 // The content module's face: what other modules (and the entry points) may import from it.
 
-export { applyChanges, type ContentChange } from './changes.js';
+export { applyChanges, type ChangeOutcome, type ContentChange, fetchFileSources, OPERATIONS } from './changes.js';
 export { type LinkEnv, type LinkStatus, resolveHref } from './link-targets.js';
 export { type MergeConflict, mergeContents } from './merge.js';
 export { FileType, FormatEnum, RevisionType } from './revision.js';

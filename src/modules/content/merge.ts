@@ -23,7 +23,7 @@ type Shard = Record<string, PageEntry>;
 
 const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
 
-const SCALAR_FIELDS = ['type', 'title', 'slug', 'emoji', 'description', 'hidden', 'href'] as const;
+const SCALAR_FIELDS = ['type', 'title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'href'] as const;
 
 function merge3<T>(base: T, ours: T, theirs: T): { value: T } | { conflict: true } {
   if (same(ours, theirs)) return { value: ours };

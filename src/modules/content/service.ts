@@ -122,17 +122,21 @@ export function pageJson(
     id: node.id,
     title: node.title,
     ...(node.emoji ? { emoji: node.emoji } : {}),
+    ...(node.icon ? { icon: node.icon } : {}),
     createdAt: node.createdAt,
     updatedAt: node.updatedAt,
     ...(node.hidden ? { hidden: true } : {}),
+    ...(node.condition ? { condition: node.condition } : {}),
   };
+  // Link pages have no indexing flags in the official schema.
+  const indexing = { ...(node.noIndex ? { noIndex: true } : {}), ...(node.noRobotsIndex ? { noRobotsIndex: true } : {}) };
   if (node.type === 'link') {
     return { ...common, kind: 'link', type: 'link', href: node.href, target: { kind: 'url', url: node.href } };
   }
   // Groups only exist at the top level (the write path enforces it), as in GitBook.
   const children = node.children.map((c) => pageJson(ctx, view, c, bodies, format, links, documents));
   if (node.type === 'group') {
-    return { ...common, kind: 'group', type: 'group', slug: node.slug, path: node.path, pages: children };
+    return { ...common, ...indexing, kind: 'group', type: 'group', slug: node.slug, path: node.path, pages: children };
   }
   const markdown = node.body && bodies ? (bodies.get(node.body) ?? '') : undefined;
   return {
@@ -143,6 +147,7 @@ export function pageJson(
     slug: node.slug,
     path: node.path,
     ...(node.description ? { description: node.description } : {}),
+    ...indexing,
     ...(node.body ? { documentId: documentIdOf(view.keys, view.space.id, node.body) } : {}),
     pages: children,
     // Lectern keeps no per-page layout yet: GitBook's defaults.
@@ -242,14 +247,14 @@ export async function pageById(ctx: Context, view: ContentView, pageId: string, 
 }
 
 /** A page of the tree with its body (and its children's), in markdown or as a document. */
-export async function pageOf(ctx: Context, view: ContentView, node: PageNode, { byPath }: PageTree, opts: PageReadOptions = {}) {
+export async function pageOf(ctx: Context, view: ContentView, node: PageNode, { byId, byPath }: PageTree, opts: PageReadOptions = {}) {
   const bodies = node.body ? await bodiesOf(ctx, [node.body]) : new Map<string, string>();
   if (node.body && bodies.has(node.body)) bodies.set(node.body, evaluatedMarkdown(view, bodies.get(node.body)!, opts.evaluated));
   // Child pages come with their bodies too (the schema requires one on each document page).
   const childBodies = await bodiesOf(ctx, flatten(node.children).map((n) => n.body).filter((b): b is string => !!b));
   for (const [hash, md] of childBodies) if (!bodies.has(hash)) bodies.set(hash, md);
   const format = opts.format ?? 'document';
-  const links = format === 'document' ? { byPath, files: await view.content.files(), publicUrl: ctx.config.publicUrl, spaceId: view.space.id } : undefined;
+  const links = format === 'document' ? { byPath, byId, files: await view.content.files(), publicUrl: ctx.config.publicUrl, spaceId: view.space.id } : undefined;
   const documents = format !== 'markdown' ? await documentsOf(bodies.values()) : undefined;
   return pageJson(ctx, view, node, bodies, format, links, documents);
 }

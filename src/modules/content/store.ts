@@ -23,8 +23,16 @@ export interface PageEntry {
   title: string;
   slug: string;
   emoji?: string;
+  /** Icon name (GitBook's `icon`), beside or instead of an emoji. */
+  icon?: string;
   description?: string;
   hidden?: boolean;
+  /** Left out of search and ask. */
+  noIndex?: boolean;
+  /** Not indexable by search engine robots. */
+  noRobotsIndex?: boolean;
+  /** Adaptive-content condition (an expression) deciding whether a visitor sees the page. */
+  condition?: string;
   /** document pages: hash of the BODY object holding the markdown. */
   body?: string;
   /** link pages: the target URL. */
