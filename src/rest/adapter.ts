@@ -47,10 +47,17 @@ function restError(errors: readonly GraphQLError[]): Response {
 /** Rewrites GraphQL's variable errors to name the REST field (`editMode: …` rather than `$input.editMode`). */
 function describeInputError(message: string): string {
   const atField = message.match(/^Variable "\$(\w+)" got invalid value .*? at "([^"]+)"; (.*)$/s);
-  if (atField) return `${atField[2]!.replace(/^input\./, '')}: ${atField[3]}`;
+  if (atField) return unknownField(atField[2]!.replace(/^input\./, ''), atField[3]!) ?? `${atField[2]!.replace(/^input\./, '')}: ${atField[3]}`;
   const whole = message.match(/^Variable "\$(\w+)" (?:got invalid value [^;]*; )?(.*)$/s);
-  if (whole) return `${whole[1] === 'input' ? 'body' : whole[1]}: ${whole[2]}`;
+  if (whole) return unknownField(whole[1] === 'input' ? '' : whole[1]!, whole[2]!) ?? `${whole[1] === 'input' ? 'body' : whole[1]}: ${whole[2]}`;
   return message;
+}
+
+/** A field the input type does not define is named itself (`changes[0].markdown`), not its parent. */
+function unknownField(path: string, detail: string): string | undefined {
+  const unknown = detail.match(/^Field "(\w+)" is not defined by type "\w+"\.\s*(.*)$/s);
+  if (!unknown) return undefined;
+  return `${path ? `${path}.` : ''}${unknown[1]}: is not a known field${unknown[2] ? ` (${unknown[2]})` : ''}`;
 }
 
 /** The JSON body: an object, or (routes with `acceptsArrayBody`) an array of objects. */

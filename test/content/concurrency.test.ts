@@ -26,7 +26,7 @@ describe('concurrent writers', () => {
     const cr = (await h.call('POST', `/v1/spaces/${id}/change-requests`, { token: owner.token, body: {} })).body;
     const writes = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        h.call('POST', `/v1/spaces/${id}/change-requests/${cr.id}/content`, { token: owner.token, body: { changes: [{ type: 'insert_page', title: `Page ${i}`, markdown: `body ${i}` }] } }),
+        h.call('POST', `/v1/spaces/${id}/change-requests/${cr.id}/content`, { token: owner.token, body: { changes: [{ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `body ${i}` } }] } }),
       ),
     );
     expect(writes.map((w) => w.status)).toEqual(Array(20).fill(200));
@@ -43,7 +43,7 @@ describe('concurrent writers', () => {
     const before = (await h.call('GET', `/v1/spaces/${id}`, { token: owner.token })).body.revision;
     const res = await h.call('POST', `/v1/spaces/${id}/content`, {
       token: owner.token,
-      body: { changes: [{ type: 'insert_page', title: 'Good' }, { type: 'insert_page', title: 'Also good' }, { type: 'update_page', page: 'missing' }] },
+      body: { changes: [{ operation: 'insert_page', title: 'Good' }, { operation: 'insert_page', title: 'Also good' }, { operation: 'update_page', page: 'missing' }] },
     });
     expect(res.status).toBe(404);
     expect((await h.call('GET', `/v1/spaces/${id}`, { token: owner.token })).body.revision).toBe(before);
@@ -54,7 +54,7 @@ describe('concurrent writers', () => {
     const { id } = await space();
     const crs = await Promise.all(Array.from({ length: 8 }, () => h.call('POST', `/v1/spaces/${id}/change-requests`, { token: owner.token, body: {} }).then((r) => r.body)));
     for (const [i, cr] of crs.entries()) {
-      await h.call('POST', `/v1/spaces/${id}/change-requests/${cr.id}/content`, { token: owner.token, body: { changes: [{ type: 'insert_page', title: `From ${i}` }] } });
+      await h.call('POST', `/v1/spaces/${id}/change-requests/${cr.id}/content`, { token: owner.token, body: { changes: [{ operation: 'insert_page', title: `From ${i}` }] } });
     }
     const merges = await Promise.all(crs.map((cr) => h.call('POST', `/v1/spaces/${id}/change-requests/${cr.id}/merge`, { token: owner.token })));
     expect(merges.map((m) => m.status)).toEqual(Array(8).fill(200));
@@ -67,7 +67,7 @@ describe('a failure between two steps of a merge', () => {
   it('leaves main at the old revision, then merges once the fault is gone', async () => {
     const { id } = await space();
     const cr = (await h.call('POST', `/v1/spaces/${id}/change-requests`, { token: owner.token, body: {} })).body;
-    await h.call('POST', `/v1/spaces/${id}/change-requests/${cr.id}/content`, { token: owner.token, body: { changes: [{ type: 'insert_page', title: 'Fault', markdown: 'text' }] } });
+    await h.call('POST', `/v1/spaces/${id}/change-requests/${cr.id}/content`, { token: owner.token, body: { changes: [{ operation: 'insert_page', title: 'Fault', document: { markdown: 'text' } }] } });
     const before = { space: await h.db.prisma.space.findUnique({ where: { id } }), revisions: await h.db.prisma.revision.count({ where: { spaceId: id } }) };
     // The search index is written after main moved, in the same transaction: fail there.
     await h.db.pool.query(`CREATE FUNCTION lectern_fault() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$ LANGUAGE plpgsql`);

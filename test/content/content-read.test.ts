@@ -114,9 +114,9 @@ describe('GET /spaces/:spaceId/content (and /pages, /files, /page)', () => {
     const doc = await getPage(f.space.id, f.guide, 'evaluated=true&dereferenced=true');
     expect(JSON.stringify(doc.document)).toContain('Use Lectern and');
     // A variable changed in a later revision is what the next read substitutes.
-    await live(f.space.id, [{ type: 'update_variables', variables: { product: 'Lectern 2', missing: 'found' } }]);
+    await live(f.space.id, [{ operation: 'update_variables', variables: { product: 'Lectern 2', missing: 'found' } }]);
     expect((await getPage(f.space.id, f.guide, 'format=markdown&evaluated=true')).markdown).toBe('# Guide\n\nUse Lectern 2 and found.\n');
-    await live(f.space.id, [{ type: 'update_variables', variables: { product: null } }]);
+    await live(f.space.id, [{ operation: 'update_variables', variables: { product: null } }]);
     expect((await getPage(f.space.id, f.guide, 'format=markdown&evaluated=true')).markdown).toBe('# Guide\n\nUse {{ variables.product }} and found.\n');
     expect((await h.rest('getCurrentRevision', 'GET', `/v1/spaces/${f.space.id}/content`, { token: owner.token })).body.variables).toEqual({ missing: 'found' });
   });
@@ -137,8 +137,8 @@ describe('GET /spaces/:spaceId/change-requests/:changeRequestId/content (and /pa
     const f = await fixture();
     const cr = await openCr(f.space.id);
     const written = await crWrite(f.space.id, cr.id, [
-      { type: 'insert_page', title: 'Draft', markdown: 'Not yet on main: {{ variables.product }}\n' },
-      { type: 'insert_files', files: [{ name: 'draft.txt', contentType: 'text/plain', data: b64('draft') }] },
+      { operation: 'insert_page', title: 'Draft', document: { markdown: 'Not yet on main: {{ variables.product }}\n' } },
+      { operation: 'insert_files', files: [{ name: 'draft.txt', contentType: 'text/plain', base64: b64('draft') }] },
     ]);
     const [draft] = written.pages as [string];
     const [draftFile] = written.files as [string];

@@ -1,5 +1,8 @@
 /** Content writes: live edits to main, edits to a change request, templates; 401 on every content route (setup in ./fixtures.ts). */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BASE } from '../support/harness.js';
 import { contentRoutes } from '../../src/modules/content/routes.js';
 import { MAX_FILE_BYTES } from '../../src/modules/content/changes.js';
 import { newId } from '../../src/ids.js';
@@ -8,25 +11,26 @@ import { h, owner, reader, commenter, editor, outsider, setupContent, newSpace, 
 beforeAll(setupContent);
 
 describe('POST /spaces/:spaceId/content (live edits)', () => {
-  it('inserts pages at a parent and a position, with front matter, and moves main to a new revision', async () => {
+  it('inserts pages into a parent at an index, with front matter, and moves main to a new revision', async () => {
     const space = await newSpace();
     const initial = await spaceRevision(space.id);
     const one = await live(space.id, [
-      { type: 'insert_page', title: 'Alpha' },
-      { type: 'insert_page', title: 'Charlie' },
+      { operation: 'insert_page', title: 'Alpha', document: { markdown: '' } },
+      { operation: 'insert_page', title: 'Charlie', document: { markdown: '' } },
     ]);
     const [alpha, charlie] = one.pages as [string, string];
     const two = await live(space.id, [
-      { type: 'insert_page', title: 'Bravo', position: { before: charlie } },
-      { type: 'insert_page', title: 'Zulu', position: { after: alpha } },
-      { type: 'insert_page', title: 'Child two', parent: alpha },
-      { type: 'insert_page', title: 'Child one', parent: alpha, position: { before: null, after: null } },
-      { type: 'insert_page', title: 'Child zero', parent: alpha, position: { before: null } },
+      { operation: 'insert_page', title: 'Bravo', at: 1 },
+      { operation: 'insert_page', title: 'Zulu', at: 1 },
+      { operation: 'insert_page', title: 'Child two', into: alpha },
+      { operation: 'insert_page', title: 'Child one', into: alpha },
+      { operation: 'insert_page', title: 'Child zero', into: alpha, at: 2 },
     ]);
     expect(two.pages).toHaveLength(5);
     expect(paths(await listPages(space.id))).toEqual(['alpha', 'alpha/child-two', 'alpha/child-one', 'alpha/child-zero', 'zulu', 'bravo', 'charlie']);
-    const three = await live(space.id, [{ type: 'insert_page', title: 'First child', parent: alpha, position: { before: two.pages[2] } }]);
+    const three = await live(space.id, [{ operation: 'insert_page', title: 'First child', into: alpha, at: 0 }]);
     expect(paths(await listPages(space.id)).slice(0, 3)).toEqual(['alpha', 'alpha/first-child', 'alpha/child-two']);
+    expect(charlie).toBeTruthy();
 
     // Each write is a new immutable revision on main's line.
     expect(await spaceRevision(space.id)).toBe(three.revision);
@@ -38,9 +42,36 @@ describe('POST /spaces/:spaceId/content (live edits)', () => {
     expect((await h.rest('getSpaceById', 'GET', `/v1/spaces/${space.id}`, { token: owner.token })).body.revision).toBe(three.revision);
   });
 
+  it('answers { revision, changes, insertedFiles } as the official compat=false answer does', async () => {
+    const space = await newSpace();
+    const [keep, gone] = (await live(space.id, [{ operation: 'insert_page', title: 'Keep' }, { operation: 'insert_page', title: 'Gone' }])).pages as [string, string];
+    const res = await postLive(space.id, {
+      changes: [
+        { operation: 'insert_page', title: 'New', ref: 'new', document: { markdown: 'x' } },
+        { operation: 'update_page', page: keep, title: 'Kept' },
+        { operation: 'update_page', page: 'new', description: 'Touched twice: still one created_page' },
+        { operation: 'delete_page', page: gone },
+        { operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: b64('a') }] },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const created = res.body.changes[0].page.id;
+    expect(res.body).toEqual({
+      revision: await spaceRevision(space.id),
+      changes: [
+        { object: 'created_page', ref: 'new', page: { object: 'page', id: created, urls: { location: `${BASE}/v1/spaces/${space.id}/content/page/${created}` } } },
+        { object: 'updated_page', page: { object: 'page', id: keep, urls: { location: `${BASE}/v1/spaces/${space.id}/content/page/${keep}` } } },
+        { object: 'deleted_page', page: gone },
+      ],
+      insertedFiles: [{ id: expect.any(String), name: 'a.txt', contentType: 'text/plain', size: 1, downloadURL: expect.stringContaining('/files/') }],
+    });
+    // The location reads the page.
+    expect((await h.call('GET', new URL(res.body.changes[0].page.urls.location).pathname, { token: owner.token })).body).toMatchObject({ id: created, description: 'Touched twice: still one created_page' });
+  });
+
   it('serialises concurrent writes: none is lost, each revision builds on the one before', async () => {
     const space = await newSpace();
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => live(space.id, [{ type: 'insert_page', title: `Page ${i}` }])));
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => live(space.id, [{ operation: 'insert_page', title: `Page ${i}` }])));
     expect((await listPages(space.id)).map((p) => p.title).sort()).toEqual(['Page 0', 'Page 1', 'Page 2', 'Page 3', 'Page 4', 'Page 5']);
     const revisions = await h.db.prisma.revision.findMany({ where: { id: { in: results.map((r) => r.revision) } } });
     const parents = new Set(revisions.map((r) => r.parents[0]));
@@ -48,87 +79,117 @@ describe('POST /spaces/:spaceId/content (live edits)', () => {
     expect(revisions.filter((r) => !parents.has(r.id)).map((r) => r.id)).toEqual([await spaceRevision(space.id)]);
   });
 
-  it('reads title, description, emoji and hidden from front matter; explicit fields win', async () => {
+  it('takes the title from the field, else the front matter, else the leading heading, else "Untitled"; explicit fields win', async () => {
     const space = await newSpace();
     const { pages } = await live(space.id, [
-      { type: 'insert_page', markdown: '---\ntitle: From front matter\ndescription: Described\nemoji: 🚀\nhidden: true\n---\n# Body\n' },
-      { type: 'insert_page', title: 'Explicit', description: 'Given', markdown: '---\ntitle: Ignored\ndescription: Also ignored\n---\nText\n' },
+      { operation: 'insert_page', document: { markdown: '---\ntitle: From front matter\ndescription: Described\nemoji: 🚀\nhidden: true\n---\n# Body\n' } },
+      { operation: 'insert_page', title: 'Explicit', description: 'Given', document: { markdown: '---\ntitle: Ignored\ndescription: Also ignored\n---\nText\n' } },
+      { operation: 'insert_page', document: { markdown: '# The *Heading* [title](https://x.test)\n\nText\n' } },
+      { operation: 'insert_page', document: { markdown: 'No heading here\n' } },
+      { operation: 'insert_page', document: {} },
     ]);
-    const [fm, explicit] = pages as [string, string];
-    const page = await getPage(space.id, fm);
-    expect(page).toMatchObject({ title: 'From front matter', slug: 'from-front-matter', description: 'Described', emoji: '🚀', hidden: true, markdown: '# Body\n' });
+    const [fm, explicit, heading, none, empty] = pages as [string, string, string, string, string];
+    expect(await getPage(space.id, fm)).toMatchObject({ title: 'From front matter', slug: 'from-front-matter', description: 'Described', emoji: '🚀', hidden: true, markdown: '# Body\n' });
     expect(await getPage(space.id, explicit)).toMatchObject({ title: 'Explicit', slug: 'explicit', description: 'Given', markdown: 'Text\n' });
+    // The heading stays in the body as sent (Lectern keeps bodies as written).
+    expect(await getPage(space.id, heading)).toMatchObject({ title: 'The Heading title', slug: 'the-heading-title', markdown: '# The *Heading* [title](https://x.test)\n\nText\n' });
+    expect(await getPage(space.id, none)).toMatchObject({ title: 'Untitled', slug: 'untitled' });
+    expect(await getPage(space.id, empty)).toMatchObject({ title: 'Untitled', slug: 'untitled-1', markdown: '' });
   });
 
-  it('updates a page: title (and so its slug), body, fields, and moves it', async () => {
+  it('stores and answers the page fields of the official schema: icon, noIndex, noRobotsIndex, condition (an empty string removes)', async () => {
+    const space = await newSpace();
+    const [page] = (await live(space.id, [
+      { operation: 'insert_page', title: 'Fields', icon: 'gear', emoji: '🎉', noIndex: true, noRobotsIndex: true, condition: 'visitor.claims.plan == "pro"', slug: 'custom-slug' },
+    ])).pages as [string];
+    expect(await getPage(space.id, page)).toMatchObject({ slug: 'custom-slug', icon: 'gear', emoji: '🎉', noIndex: true, noRobotsIndex: true, condition: 'visitor.claims.plan == "pro"' });
+    await live(space.id, [{ operation: 'update_page', page, icon: '', emoji: '', condition: '', noIndex: false }]);
+    const after = await getPage(space.id, page);
+    for (const field of ['icon', 'emoji', 'condition', 'noIndex']) expect(after).not.toHaveProperty(field);
+    expect(after).toMatchObject({ noRobotsIndex: true, slug: 'custom-slug' });
+  });
+
+  it('updates a page: title (its slug only when given), body, fields, and moves it with into/at', async () => {
     const space = await newSpace();
     const { pages } = await live(space.id, [
-      { type: 'insert_page', title: 'Intro', markdown: 'old body\n', emoji: '📘', description: 'Old' },
-      { type: 'insert_page', title: 'Folder' },
-      { type: 'insert_page', title: 'Last' },
+      { operation: 'insert_page', title: 'Intro', document: { markdown: 'old body\n' }, emoji: '📘', description: 'Old' },
+      { operation: 'insert_page', title: 'Folder' },
+      { operation: 'insert_page', title: 'Last' },
     ]);
-    const [intro, folder, last] = pages as [string, string, string];
+    const [intro, folder] = pages as [string, string, string];
     const before = await getPage(space.id, intro);
-    await live(space.id, [{ type: 'update_page', page: intro, title: 'Getting Started', markdown: 'new body\n', emoji: null, description: 'New', hidden: true }]);
+    // Renaming keeps the URL: the slug changes only when given.
+    await live(space.id, [{ operation: 'update_page', page: intro, title: 'Renamed' }]);
+    expect(await getPage(space.id, intro)).toMatchObject({ title: 'Renamed', slug: 'intro' });
+    await live(space.id, [{ operation: 'update_page', page: intro, title: 'Getting Started', slug: 'getting-started', document: { markdown: 'new body\n' }, emoji: '', description: 'New', hidden: true }]);
     const after = await getPage(space.id, intro);
     expect(after).toMatchObject({ title: 'Getting Started', slug: 'getting-started', path: 'getting-started', markdown: 'new body\n', description: 'New', hidden: true, createdAt: before.createdAt });
     expect(after).not.toHaveProperty('emoji');
     expect(after.updatedAt >= before.updatedAt).toBe(true);
 
-    // A title from the body's front matter renames it too.
-    await live(space.id, [{ type: 'update_page', page: intro, markdown: '---\ntitle: Start Here\nhidden: false\n---\nbody\n' }]);
-    expect(await getPage(space.id, intro)).toMatchObject({ title: 'Start Here', slug: 'start-here', markdown: 'body\n' });
+    // A title from the body's front matter renames it too (the slug stays).
+    await live(space.id, [{ operation: 'update_page', page: intro, document: { markdown: '---\ntitle: Start Here\nhidden: false\n---\nbody\n' } }]);
+    expect(await getPage(space.id, intro)).toMatchObject({ title: 'Start Here', slug: 'getting-started', markdown: 'body\n' });
     expect(await getPage(space.id, intro)).not.toHaveProperty('hidden');
 
-    // Moves: below another page, then back to the top level before another page.
-    await live(space.id, [{ type: 'update_page', page: intro, parent: folder }]);
-    expect(paths(await listPages(space.id))).toEqual(['folder', 'folder/start-here', 'last']);
-    await live(space.id, [{ type: 'update_page', page: intro, parent: null, position: { before: folder } }]);
-    expect(paths(await listPages(space.id))).toEqual(['start-here', 'folder', 'last']);
-    await live(space.id, [{ type: 'update_page', page: intro, position: { after: last } }]);
-    expect(paths(await listPages(space.id))).toEqual(['folder', 'last', 'start-here']);
+    // Moves: below another page, back to the top level at index 0, then to the end of its siblings.
+    await live(space.id, [{ operation: 'update_page', page: intro, into: folder }]);
+    expect(paths(await listPages(space.id))).toEqual(['folder', 'folder/getting-started', 'last']);
+    await live(space.id, [{ operation: 'update_page', page: intro, into: null, at: 0 }]);
+    expect(paths(await listPages(space.id))).toEqual(['getting-started', 'folder', 'last']);
+    await live(space.id, [{ operation: 'update_page', page: intro, at: 2 }]);
+    expect(paths(await listPages(space.id))).toEqual(['folder', 'last', 'getting-started']);
+    // `into` its own parent without `at` leaves it where it is.
+    await live(space.id, [{ operation: 'update_page', page: intro, into: null }]);
+    expect(paths(await listPages(space.id))).toEqual(['folder', 'last', 'getting-started']);
   });
 
   it('deletes a page with its whole subtree', async () => {
     const space = await newSpace();
-    const { pages } = await live(space.id, [{ type: 'insert_page', title: 'Parent' }, { type: 'insert_page', title: 'Keep' }]);
+    const { pages } = await live(space.id, [{ operation: 'insert_page', title: 'Parent' }, { operation: 'insert_page', title: 'Keep' }]);
     const [parent] = pages as [string];
-    const child = (await live(space.id, [{ type: 'insert_page', title: 'Child', parent }])).pages[0]!;
-    const grandchild = (await live(space.id, [{ type: 'insert_page', title: 'Grandchild', parent: child }])).pages[0]!;
+    const child = (await live(space.id, [{ operation: 'insert_page', title: 'Child', into: parent }])).pages[0]!;
+    const grandchild = (await live(space.id, [{ operation: 'insert_page', title: 'Grandchild', into: child }])).pages[0]!;
     expect(paths(await listPages(space.id))).toEqual(['parent', 'parent/child', 'parent/child/grandchild', 'keep']);
-    await live(space.id, [{ type: 'delete_page', page: parent }]);
+    const deleted = await live(space.id, [{ operation: 'delete_page', page: parent }]);
+    expect(deleted.body.changes.map((c: any) => c.page).sort()).toEqual([parent, child, grandchild].sort());
     expect(paths(await listPages(space.id))).toEqual(['keep']);
     for (const id of [parent, child, grandchild]) await refused(404, () => h.call('GET', `/v1/spaces/${space.id}/content/page/${id}`, { token: owner.token }), /Page/);
   });
 
-  it('keeps slugs unique among siblings only (inserts, renames, moves)', async () => {
+  it('keeps slugs unique among siblings: derived ones get a suffix, an explicit one that is taken is refused', async () => {
     const space = await newSpace();
     const { pages } = await live(space.id, [
-      { type: 'insert_page', title: 'Intro' },
-      { type: 'insert_page', title: 'Intro' },
-      { type: 'insert_page', title: 'Folder' },
-      { type: 'insert_page', title: '!!!' },
+      { operation: 'insert_page', title: 'Intro' },
+      { operation: 'insert_page', title: 'Intro' },
+      { operation: 'insert_page', title: 'Folder' },
+      { operation: 'insert_page', title: '!!!' },
     ]);
-    const [, intro1, folder] = pages as [string, string, string];
-    const nested = (await live(space.id, [{ type: 'insert_page', title: 'Intro', parent: folder }])).pages[0]!;
+    const [intro, , folder] = pages as [string, string, string];
+    const nested = (await live(space.id, [{ operation: 'insert_page', title: 'Intro', into: folder }])).pages[0]!;
     expect(paths(await listPages(space.id))).toEqual(['intro', 'intro-1', 'folder', 'folder/intro', 'untitled']);
-    // A rename onto a taken slug, and a move under a parent whose child has the slug, both get a suffix.
-    const other = (await live(space.id, [{ type: 'insert_page', title: 'Other' }])).pages[0]!;
-    await live(space.id, [
-      { type: 'update_page', page: other, title: 'Intro' },
-      { type: 'update_page', page: intro1, parent: folder },
-    ]);
-    expect(paths(await listPages(space.id))).toEqual(['intro', 'folder', 'folder/intro', 'folder/intro-1', 'untitled', 'intro-2']);
-    // A slug freed by a rename can be taken again.
-    await live(space.id, [{ type: 'update_page', page: nested, title: 'Nested' }, { type: 'insert_page', title: 'Intro', parent: folder }]);
-    expect(paths(await listPages(space.id))).toEqual(['intro', 'folder', 'folder/nested', 'folder/intro-1', 'folder/intro', 'untitled', 'intro-2']);
+    // A move under a parent whose child has the slug gets a suffix.
+    await live(space.id, [{ operation: 'update_page', page: intro, into: folder }]);
+    expect(paths(await listPages(space.id))).toEqual(['intro-1', 'folder', 'folder/intro', 'folder/intro-1', 'untitled']);
+    await refused(400, () => postLive(space.id, { changes: [{ operation: 'update_page', page: nested, slug: 'intro-1' }] }), /^changes\[0\]\.slug: "intro-1" is already the slug of a sibling/);
+    await refused(400, () => postLive(space.id, { changes: [{ operation: 'insert_page', title: 'X', slug: 'folder' }] }), /^changes\[0\]\.slug\b/);
+    await refused(400, () => postLive(space.id, { changes: [{ operation: 'insert_page', title: 'X', slug: 'a/b' }] }), /^changes\[0\]\.slug\b/);
+    // A slug freed by a change can be taken again.
+    await live(space.id, [{ operation: 'update_page', page: nested, slug: 'nested' }, { operation: 'insert_page', title: 'Intro', into: folder }]);
+    expect(paths(await listPages(space.id))).toEqual(['intro-1', 'folder', 'folder/nested', 'folder/intro-1', 'folder/intro', 'untitled']);
   });
 
-  it('uploads files (base64), up to 1 MB each', async () => {
+  it('uploads files (base64 with contentType), up to 1 MB each', async () => {
     const space = await newSpace();
     const big = Buffer.alloc(MAX_FILE_BYTES, 7);
     const { files } = await live(space.id, [
-      { type: 'insert_files', files: [{ name: 'big.bin', data: big.toString('base64') }, { name: 'tiny.txt', contentType: 'text/markdown', data: b64('# hi') }] },
+      {
+        operation: 'insert_files',
+        files: [
+          { name: 'big.bin', contentType: 'application/octet-stream', base64: big.toString('base64') },
+          { name: 'tiny.txt', contentType: 'text/markdown; charset=utf-8', base64: b64('# hi') },
+        ],
+      },
     ]);
     expect(files).toHaveLength(2);
     const list = await h.rest('listFiles', 'GET', `/v1/spaces/${space.id}/content/files`, { token: owner.token });
@@ -140,68 +201,87 @@ describe('POST /spaces/:spaceId/content (live edits)', () => {
     expect(bytes.headers.get('content-type')).toBe('application/octet-stream');
     expect(Buffer.from(await bytes.arrayBuffer()).equals(big)).toBe(true);
     // Unpadded base64 is accepted too.
-    const unpadded = await live(space.id, [{ type: 'insert_files', files: [{ name: 'a.txt', data: 'aGk' }] }]);
+    const unpadded = await live(space.id, [{ operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: 'aGk' }] }]);
     expect((await h.rest('getFileById', 'GET', `/v1/spaces/${space.id}/content/files/${unpadded.files[0]}`, { token: owner.token })).body.size).toBe(2);
   });
 
   it.each([
-    ['a file over 1 MB', [{ type: 'insert_files', files: [{ name: 'big.bin', data: Buffer.alloc(MAX_FILE_BYTES + 1).toString('base64') }] }], /^changes\[0\]\.files\[0\]\.data: .*1048576/],
-    ['bad base64', [{ type: 'insert_files', files: [{ name: 'x.txt', data: 'not base64!' }] }], /^changes\[0\]\.files\[0\]\.data: must be base64/],
-    ['truncated base64', [{ type: 'insert_files', files: [{ name: 'x.txt', data: 'aGVsbG8' + 'x' }, { name: 'y', data: 'abcde' }] }], /^changes\[0\]\.files\[1\]\.data: must be base64/],
-    ['base64 that is not a string', [{ type: 'insert_files', files: [{ name: 'x.txt', data: 42 }] }], /^changes\[0\]\.files\[0\]\.data/],
-    ['a file without a name', [{ type: 'insert_files', files: [{ data: b64('x') }] }], /^changes\[0\]\.files\[0\]\.name/],
-    ['a content type that is not a media type', [{ type: 'insert_files', files: [{ name: 'x', contentType: 'text/html\r\nx-evil: 1', data: b64('x') }] }], /^changes\[0\]\.files\[0\]\.contentType/],
-    ['no files', [{ type: 'insert_files', files: [] }], /^changes\[0\]\.files\b/],
-    ['an unknown change type', [{ type: 'rename_space', title: 'x' }], /^changes\[0\]\.type\b/],
+    ['a file over 1 MB', [{ operation: 'insert_files', files: [{ name: 'big.bin', contentType: 'text/plain', base64: Buffer.alloc(MAX_FILE_BYTES + 1).toString('base64') }] }], /^changes\[0\]\.files\[0\]\.base64: .*1048576/],
+    ['bad base64', [{ operation: 'insert_files', files: [{ name: 'x.txt', contentType: 'text/plain', base64: 'not base64!' }] }], /^changes\[0\]\.files\[0\]\.base64: must be base64/],
+    ['truncated base64', [{ operation: 'insert_files', files: [{ name: 'x.txt', contentType: 'text/plain', base64: 'aGVsbG8' + 'x' }, { name: 'y', contentType: 'text/plain', base64: 'abcde' }] }], /^changes\[0\]\.files\[1\]\.base64: must be base64/],
+    ['base64 that is not a string', [{ operation: 'insert_files', files: [{ name: 'x.txt', contentType: 'text/plain', base64: 42 }] }], /^changes\[0\]\.files\[0\]\.base64/],
+    ['base64 without a contentType', [{ operation: 'insert_files', files: [{ name: 'x.txt', base64: b64('x') }] }], /^changes\[0\]\.files\[0\]\.contentType: is required with base64/],
+    ['a file with both base64 and url', [{ operation: 'insert_files', files: [{ name: 'x.txt', contentType: 'text/plain', base64: b64('x'), url: 'https://example.com/x' }] }], /^changes\[0\]\.files\[0\]: give exactly one/],
+    ['a file with neither base64 nor url', [{ operation: 'insert_files', files: [{ name: 'x.txt' }] }], /^changes\[0\]\.files\[0\]: give exactly one/],
+    ['a file without a name', [{ operation: 'insert_files', files: [{ contentType: 'text/plain', base64: b64('x') }] }], /^changes\[0\]\.files\[0\]\.name/],
+    ['a file given in the earlier format (data)', [{ operation: 'insert_files', files: [{ name: 'x', contentType: 'text/plain', data: b64('x') }] }], /^changes\[0\]\.files\[0\]\.data: is not a known field/],
+    ['a content type that is not a media type', [{ operation: 'insert_files', files: [{ name: 'x', contentType: 'text/html\r\nx-evil: 1', base64: b64('x') }] }], /^changes\[0\]\.files\[0\]\.contentType/],
+    ['no files', [{ operation: 'insert_files', files: [] }], /^changes\[0\]\.files\b/],
+    ['21 files', [{ operation: 'insert_files', files: Array.from({ length: 21 }, (_, i) => ({ name: `f${i}`, contentType: 'text/plain', base64: b64('x') })) }], /^changes\[0\]\.files: at most 20/],
+    ['an unknown operation', [{ operation: 'rename_space', title: 'x' }], /^changes\[0\]\.operation\b/],
+    ['a change in the earlier format (type, markdown)', [{ type: 'insert_page', title: 'x' }], /^changes\[0\]: .*operation/],
+    ['markdown outside document', [{ operation: 'insert_page', title: 'x', markdown: 'y' }], /^changes\[0\]\.markdown: is not a known field/],
+    ['a field of another operation', [{ operation: 'delete_page', page: 'x', title: 'y' }], /^changes\[0\]\.title: is not a field of delete_page/],
+    ['an unknown field in the document', [{ operation: 'insert_page', title: 'x', document: { markdown: 'y', html: '<p>' } }], /^changes\[0\]\.document\.html: is not a field/],
+    ['a document that is neither markdown nor JSON', [{ operation: 'insert_page', title: 'x', document: 'text' }], /^changes\[0\]\.document: must be/],
+    ['a JSON document Markdown cannot hold', [{ operation: 'insert_page', document: { document: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'no-such-block', nodes: [] }] } } }], /^changes\[0\]\.document\.document/],
+    ['an unknown field of the body', [{ operation: 'insert_page', title: 'x' }], /^extra: is not a known field/, { extra: 1 }],
     ['a change that is null', [null], /^changes\[0\]: /],
-    ['a change that is not an object', [7], /^changes\[0\]\.type\b/],
+    ['a change that is not an object', [7], /^changes\[0\]/],
     ['no changes', [], /^changes\b/],
-    ['51 changes', Array.from({ length: 51 }, (_, i) => ({ type: 'insert_page', title: `P${i}` })), /^changes: at most 50/],
-    ['a page without a title', [{ type: 'insert_page', markdown: 'no title here' }], /^changes\[0\]\.title\b/],
-    ['an unknown page type', [{ type: 'insert_page', title: 'x', pageType: 'sheet' }], /^changes\[0\]\.pageType\b/],
-    ['a link page without href', [{ type: 'insert_page', title: 'x', pageType: 'link' }], /^changes\[0\]\.href\b/],
-    ['an unknown parent', [{ type: 'insert_page', title: 'x', parent: 'nope' }], /^changes\[0\]\.parent\b/],
-    ['a position next to a page that is not a sibling', [{ type: 'insert_page', title: 'x', position: { before: 'nope' } }], /^changes\[0\]\.position\b/],
-    ['bad front matter', [{ type: 'insert_page', title: 'x', markdown: '---\ntitle: [unclosed\n---\nx' }], /^changes\[0\]\.markdown\b/],
-    ['update without a page', [{ type: 'update_page', title: 'x' }], /^changes\[0\]\.page\b/],
-    ['delete without a page', [{ type: 'delete_page' }], /^changes\[0\]\.page\b/],
-    ['revert without a page', [{ type: 'revert_page', page: 7 }], /^changes\[0\]\.page\b/],
-    ['variables that are not an object', [{ type: 'update_variables', variables: ['a'] }], /^changes\[0\]\.variables\b/],
-    ['a variable value that is not a string', [{ type: 'update_variables', variables: { a: 1 } }], /^changes\[0\]\.variables\.a\b/],
-    ['a bad variable name', [{ type: 'update_variables', variables: { 'a b': 'x' } }], /^changes\[0\]\.variables\.a b/],
-  ])('refuses %s with 400 naming the field, changing nothing', async (_what, changes, message) => {
+    ['51 changes', Array.from({ length: 51 }, (_, i) => ({ operation: 'insert_page', title: `P${i}` })), /^changes: at most 50/],
+    ['an empty title', [{ operation: 'insert_page', title: ' ' }], /^changes\[0\]\.title\b/],
+    ['an unknown page type', [{ operation: 'insert_page', title: 'x', type: 'sheet' }], /^changes\[0\]\.type\b/],
+    ['a link page without href', [{ operation: 'insert_page', title: 'x', type: 'link' }], /^changes\[0\]\.href\b/],
+    ['an unknown parent', [{ operation: 'insert_page', title: 'x', into: 'nope' }], /^changes\[0\]\.into\b/],
+    ['an index past the end', [{ operation: 'insert_page', title: 'x', at: 2 }], /^changes\[0\]\.at: must be at most 1/],
+    ['a negative index', [{ operation: 'insert_page', title: 'x', at: -1 }], /^changes\[0\]\.at\b/],
+    ['an index that is not an integer', [{ operation: 'insert_page', title: 'x', at: 'first' }], /^changes\[0\]\.at\b/],
+    ['bad front matter', [{ operation: 'insert_page', title: 'x', document: { markdown: '---\ntitle: [unclosed\n---\nx' } }], /^changes\[0\]\.document\b/],
+    ['a title that is not a string', [{ operation: 'insert_page', title: 5 }], /^changes\[0\]\.title\b/],
+    ['update without a page', [{ operation: 'update_page', title: 'x' }], /^changes\[0\]\.page\b/],
+    ['delete without a page', [{ operation: 'delete_page' }], /^changes\[0\]\.page\b/],
+    ['revert without a page', [{ operation: 'revert_page', page: 7 }], /^changes\[0\]\.page\b/],
+    ['variables that are not an object', [{ operation: 'update_variables', variables: ['a'] }], /^changes\[0\]\.variables\b/],
+    ['a variable value that is not a string', [{ operation: 'update_variables', variables: { a: 1 } }], /^changes\[0\]\.variables\.a\b/],
+    ['a bad variable name', [{ operation: 'update_variables', variables: { 'a b': 'x' } }], /^changes\[0\]\.variables\.a b/],
+  ] as [string, unknown[], RegExp, Record<string, unknown>?][])('refuses %s with 400 naming the field, changing nothing', async (_what, changes, message, extra = {}) => {
     const space = await newSpace();
-    await live(space.id, [{ type: 'insert_page', title: 'Existing' }]);
-    await refused(400, () => postLive(space.id, { changes }), message);
+    await live(space.id, [{ operation: 'insert_page', title: 'Existing' }]);
+    await refused(400, () => postLive(space.id, { changes, ...extra }), message);
   });
 
   it('refuses invalid updates with 400 naming the field, unknown pages with 404, and applies a batch all or nothing', async () => {
     const space = await newSpace();
     const { pages } = await live(space.id, [
-      { type: 'insert_page', title: 'Doc' },
-      { type: 'insert_page', pageType: 'group', title: 'Group' },
-      { type: 'insert_page', pageType: 'link', title: 'Link', href: 'https://example.com' },
+      { operation: 'insert_page', title: 'Doc' },
+      { operation: 'insert_page', type: 'group', title: 'Group' },
+      { operation: 'insert_page', type: 'link', title: 'Link', href: 'https://example.com' },
     ]);
     const [doc, group, link] = pages as [string, string, string];
-    const child = (await live(space.id, [{ type: 'insert_page', title: 'Child', parent: doc }])).pages[0]!;
+    const child = (await live(space.id, [{ operation: 'insert_page', title: 'Child', into: doc }])).pages[0]!;
     const cases: [unknown, RegExp][] = [
-      [{ type: 'insert_page', title: 'Nested group', pageType: 'group', parent: doc }, /^changes\[0\]\.parent: group pages/],
-      [{ type: 'insert_page', title: 'Under a link', parent: link }, /^changes\[0\]\.parent: a link page/],
-      [{ type: 'update_page', page: group, markdown: 'x' }, /^changes\[0\]\.markdown\b/],
-      [{ type: 'update_page', page: doc, href: 'https://x.test' }, /^changes\[0\]\.href\b/],
-      [{ type: 'update_page', page: doc, title: '  ' }, /^changes\[0\]\.title\b/],
-      [{ type: 'update_page', page: doc, parent: child }, /^changes\[0\]\.parent: cannot move a page below itself/],
-      [{ type: 'update_page', page: doc, parent: doc }, /^changes\[0\]\.parent: cannot move a page below itself/],
-      [{ type: 'update_page', page: group, parent: doc }, /^changes\[0\]\.parent: group pages/],
-      [{ type: 'update_page', page: doc, position: { after: child } }, /^changes\[0\]\.position\b/],
+      [{ operation: 'insert_page', title: 'Nested group', type: 'group', into: doc }, /^changes\[0\]\.into: group pages/],
+      [{ operation: 'insert_page', title: 'Under a link', into: link }, /^changes\[0\]\.into: a link page/],
+      [{ operation: 'update_page', page: group, document: { markdown: 'x' } }, /^changes\[0\]\.document\b/],
+      [{ operation: 'update_page', page: doc, href: 'https://x.test' }, /^changes\[0\]\.href\b/],
+      [{ operation: 'update_page', page: doc, title: '  ' }, /^changes\[0\]\.title\b/],
+      [{ operation: 'update_page', page: doc, into: child }, /^changes\[0\]\.into: cannot move a page below itself/],
+      [{ operation: 'update_page', page: doc, into: doc }, /^changes\[0\]\.into: cannot move a page below itself/],
+      [{ operation: 'update_page', page: group, into: doc }, /^changes\[0\]\.into: group pages/],
+      [{ operation: 'update_page', page: doc, at: 3 }, /^changes\[0\]\.at: must be at most 2/],
     ];
     for (const [change, message] of cases) await refused(400, () => postLive(space.id, { changes: [change] }), message);
-    for (const type of ['update_page', 'delete_page', 'revert_page']) {
-      await refused(404, () => postLive(space.id, { changes: [{ type, page: newId(), title: 'x' }] }), /^Page \w+ not found/);
+    for (const operation of ['update_page', 'delete_page', 'revert_page']) {
+      await refused(404, () => postLive(space.id, { changes: [{ operation, page: newId() }] }), /^Page \w+ not found/);
     }
     // The first change is valid, the second is not: nothing of the batch is applied.
-    await refused(404, () => postLive(space.id, { changes: [{ type: 'insert_page', title: 'Would be new' }, { type: 'delete_page', page: 'missing' }] }), /Page missing/);
-    await refused(400, () => postLive(space.id, { changes: [{ type: 'delete_page', page: doc }, { type: 'insert_page', title: 'Late' }, { type: 'bogus' }] }), /changes\[2\]\.type/);
+    await refused(404, () => postLive(space.id, { changes: [{ operation: 'insert_page', title: 'Would be new' }, { operation: 'delete_page', page: 'missing' }] }), /Page missing/);
+    await refused(
+      400,
+      () => postLive(space.id, { changes: [{ operation: 'delete_page', page: doc }, { operation: 'insert_files', files: [{ name: 'f', contentType: 'text/plain', base64: b64('new blob') }] }, { operation: 'insert_page', title: 'Late', slug: 'doc' }, { operation: 'insert_page', title: 'x', slug: 'group' }] }),
+      /changes\[3\]\.slug/,
+    );
     expect(paths(await listPages(space.id))).toEqual(['doc', 'doc/child', 'group', 'link:Link']);
   });
 
@@ -210,20 +290,20 @@ describe('POST /spaces/:spaceId/content (live edits)', () => {
     await refused(400, () => h.call('POST', `/v1/spaces/${space.id}/content`, { token: owner.token, rawBody: '{"changes": [' }), /^body\b/);
     await refused(400, () => postLive(space.id, {}), /changes/);
     await refused(400, () => postLive(space.id, { changes: null }), /changes/);
-    await refused(400, () => postLive(space.id, { changes: 'insert_page' }), /changes\[0\]\.type/);
+    await refused(400, () => postLive(space.id, { changes: 'insert_page' }), /changes/);
   });
 
   it('refuses edits to a locked space (403) and to an unknown space (404)', async () => {
     const space = await newSpace({ title: 'Locked', editMode: 'locked' });
-    await refused(403, () => postLive(space.id, { changes: [{ type: 'insert_page', title: 'x' }] }), /locked/);
-    await refused(404, () => postLive(newId(), { changes: [{ type: 'insert_page', title: 'x' }] }), /Space/);
+    await refused(403, () => postLive(space.id, { changes: [{ operation: 'insert_page', title: 'x' }] }), /locked/);
+    await refused(404, () => postLive(newId(), { changes: [{ operation: 'insert_page', title: 'x' }] }), /Space/);
     await patchSpace(space.id, { editMode: 'live' });
-    await live(space.id, [{ type: 'insert_page', title: 'Now allowed' }]);
+    await live(space.id, [{ operation: 'insert_page', title: 'Now allowed' }]);
   });
 
   it('needs the edit role: 401 without a token, 404 for an outsider, 403 for read and comment members', async () => {
     const space = await newSpace();
-    const body = { changes: [{ type: 'insert_page', title: 'x' }] };
+    const body = { changes: [{ operation: 'insert_page', title: 'x' }] };
     await refused(401, () => postLive(space.id, body, null));
     await refused(404, () => postLive(space.id, body, outsider), /Space/);
     await refused(403, () => postLive(space.id, body, reader), /edit/);
@@ -233,14 +313,14 @@ describe('POST /spaces/:spaceId/content (live edits)', () => {
   });
 });
 
-describe('POST /spaces/:spaceId/change-requests/:changeRequestId/content', () => {
+describe('POST /spaces/:spaceId/change-requests/:changeRequestId/content (updateChangeRequestContent)', () => {
   it("writes to the change request's own line, leaving main alone, and records contributors", async () => {
     const space = await newSpace();
-    const { pages } = await live(space.id, [{ type: 'insert_page', title: 'Main page', markdown: 'main\n' }]);
+    const { pages } = await live(space.id, [{ operation: 'insert_page', title: 'Main page', document: { markdown: 'main\n' } }]);
     const mainRevision = await spaceRevision(space.id);
     const cr = await openCr(space.id, 'Edits', editor);
-    const first = await crWrite(space.id, cr.id, [{ type: 'update_page', page: pages[0], markdown: 'changed\n' }, { type: 'insert_page', title: 'New' }], editor);
-    const second = await crWrite(space.id, cr.number, [{ type: 'insert_page', title: 'Newer' }]);
+    const first = await crWrite(space.id, cr.id, [{ operation: 'update_page', page: pages[0], document: { markdown: 'changed\n' } }, { operation: 'insert_page', title: 'New' }], editor);
+    const second = await crWrite(space.id, cr.number, [{ operation: 'insert_page', title: 'Newer' }]);
     expect(await spaceRevision(space.id)).toBe(mainRevision);
     expect((await getPage(space.id, pages[0]!)).markdown).toBe('main\n');
     expect(paths(await crPages(space.id, cr.id))).toEqual(['main-page', 'new', 'newer']);
@@ -255,38 +335,141 @@ describe('POST /spaces/:spaceId/change-requests/:changeRequestId/content', () =>
     expect(api.body.revision).toBe(second.revision);
   });
 
-  it('reverts pages to their state on main (restoring, or removing pages the change request added)', async () => {
+  it('answers the change request (compat=true, the default) exactly as getChangeRequestById, or ChangeRequestContentUpdate (compat=false)', async () => {
     const space = await newSpace();
-    const { pages } = await live(space.id, [{ type: 'insert_page', title: 'Intro', markdown: 'v1\n' }, { type: 'insert_page', title: 'Other' }]);
+    const cr = await openCr(space.id);
+    const byDefault = await h.rest('updateChangeRequestContent', 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+      token: owner.token,
+      body: { changes: [{ operation: 'insert_page', title: 'New page', document: { markdown: '# New page\n\nThis is a new page.\n' } }] },
+    });
+    expect(byDefault.status, JSON.stringify(byDefault.body)).toBe(200);
+    const read = await h.rest('getChangeRequestById', 'GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`, { token: owner.token });
+    expect(byDefault.body).toEqual(read.body);
+    expect(byDefault.body).not.toHaveProperty('changes');
+    const compatTrue = await crWrite(space.id, cr.id, [{ operation: 'insert_page', title: 'Another' }], owner, { compat: true });
+    expect(compatTrue.body).toMatchObject({ object: 'change-request', id: cr.id, revision: compatTrue.revision });
+
+    const page = (await crPages(space.id, cr.id))[0].id;
+    const update = await crWrite(space.id, cr.number, [
+      { operation: 'update_page', page, title: 'Renamed' },
+      { operation: 'insert_files', files: [{ name: 'a.png', contentType: 'image/png', base64: b64('png') }] },
+    ]);
+    const location = `${BASE}/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${page}`;
+    expect(update.body).toEqual({
+      changeRequest: (await h.rest('getChangeRequestById', 'GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`, { token: owner.token })).body,
+      changes: [{ object: 'updated_page', page: { object: 'page', id: page, urls: { location } } }],
+      insertedFiles: [{ id: update.files[0], name: 'a.png', contentType: 'image/png', size: 3, downloadURL: expect.any(String) }],
+    });
+    expect((await h.rest('getPageInChangeRequestById', 'GET', new URL(location).pathname, { token: owner.token })).body).toMatchObject({ id: page, title: 'Renamed' });
+    await refused(400, () => h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=maybe`, { token: owner.token, body: { changes: [{ operation: 'insert_page' }] } }), /^compat\b/);
+  });
+
+  it('takes page bodies as Markdown or as a JSON document (converted to Markdown)', async () => {
+    const space = await newSpace();
+    const cr = await openCr(space.id);
+    const doc = {
+      object: 'document',
+      data: {},
+      nodes: [
+        { object: 'block', type: 'heading-1', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Hello', marks: [] }] }] },
+        { object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'World', marks: [{ object: 'mark', type: 'bold' }] }] }] },
+      ],
+    };
+    const { pages } = await crWrite(space.id, cr.id, [
+      { operation: 'insert_page', document: { document: doc } },
+      { operation: 'insert_page', title: 'Markdown', document: { markdown: 'Plain **text**\n' } },
+    ]);
+    const base = `/v1/spaces/${space.id}/change-requests/${cr.id}/content/page`;
+    const fromJson = await h.rest('getPageInChangeRequestById', 'GET', `${base}/${pages[0]}?format=markdown`, { token: owner.token });
+    expect(fromJson.body).toMatchObject({ title: 'Hello', markdown: '# Hello\n\n**World**\n' });
+    const asDocument = await h.rest('getPageInChangeRequestById', 'GET', `${base}/${pages[0]}?format=document`, { token: owner.token });
+    expect(asDocument.body.document.nodes.map((n: any) => n.type)).toEqual(['heading-1', 'paragraph']);
+    expect((await h.rest('getPageInChangeRequestById', 'GET', `${base}/${pages[1]}?format=markdown`, { token: owner.token })).body.markdown).toBe('Plain **text**\n');
+  });
+
+  it('resolves refs: later changes use them for into/page, Markdown links to ./<ref>.md, ./<ref> and /pages/<ref> become ids', async () => {
+    const space = await newSpace();
+    const cr = await openCr(space.id);
+    const written = await crWrite(space.id, cr.id, [
+      // Links to a page and a file inserted later in the batch.
+      { operation: 'insert_page', ref: 'intro', title: 'Intro', document: { markdown: 'See [setup](./setup.md#install), [again](/pages/setup) and ![logo](./logo-file).\n\n[def]: ./setup\n' } },
+      { operation: 'insert_page', ref: 'setup', title: 'Setup', into: 'intro', document: { markdown: 'Back to [intro](../intro.md) and [the intro](./intro).\n' } },
+      { operation: 'update_page', page: 'setup', description: 'Updated by ref' },
+      { operation: 'insert_files', files: [{ ref: 'logo-file', name: 'logo.png', contentType: 'image/png', base64: b64('logo') }] },
+    ]);
+    const [intro, setup] = written.pages as [string, string];
+    const [logo] = written.files as [string];
+    expect(written.body.changes).toMatchObject([
+      { object: 'created_page', ref: 'intro', page: { id: intro } },
+      { object: 'created_page', ref: 'setup', page: { id: setup } },
+    ]);
+    const base = `/v1/spaces/${space.id}/change-requests/${cr.id}/content/page`;
+    const md = (await h.rest('getPageInChangeRequestById', 'GET', `${base}/${intro}?format=markdown`, { token: owner.token })).body.markdown;
+    expect(md).toBe(`See [setup](/pages/${setup}#install), [again](/pages/${setup}) and ![logo](/files/${logo}).\n\n[def]: /pages/${setup}\n`);
+    const child = (await h.rest('getPageInChangeRequestById', 'GET', `${base}/${setup}?format=markdown`, { token: owner.token })).body;
+    expect(child).toMatchObject({ path: 'intro/setup', description: 'Updated by ref', markdown: `Back to [intro](../intro.md) and [the intro](/pages/${intro}).\n` });
+    // Read as a document, the id links are references to the page and the file.
+    const doc = (await h.rest('getPageInChangeRequestById', 'GET', `${base}/${intro}?format=document`, { token: owner.token })).body.document;
+    const refs = JSON.stringify(doc);
+    expect(refs).toContain(JSON.stringify({ kind: 'anchor', anchor: 'install', page: setup }));
+    expect(refs).toContain(JSON.stringify({ kind: 'page', page: setup }));
+    expect(refs).toContain(JSON.stringify({ kind: 'file', file: logo }));
+
+    await refused(400, () => postCr(space.id, cr.id, { changes: [{ operation: 'insert_page', ref: 'a' }, { operation: 'insert_files', files: [{ ref: 'a', name: 'x', contentType: 'text/plain', base64: b64('x') }] }] }), /^changes\[1\]\.files\[0\]\.ref: "a" is used twice/);
+    await refused(400, () => postCr(space.id, cr.id, { changes: [{ operation: 'insert_page', ref: 'intro' }] }), /^changes\[0\]\.ref: "intro" is the path of an existing page/);
+  });
+
+  it('reverts pages to their state on main, or to a given revision of the space; single blocks are refused', async () => {
+    const space = await newSpace();
+    const { pages } = await live(space.id, [{ operation: 'insert_page', title: 'Intro', document: { markdown: 'v1\n' } }, { operation: 'insert_page', title: 'Other' }]);
     const [intro, other] = pages as [string, string];
     const cr = await openCr(space.id);
-    const added = (await crWrite(space.id, cr.id, [
-      { type: 'update_page', page: intro, title: 'Start', markdown: 'v2\n' },
-      { type: 'delete_page', page: other },
-      { type: 'insert_page', title: 'Added' },
-    ])).pages[0]!;
-    expect(paths(await crPages(space.id, cr.id))).toEqual(['start', 'added']);
-    await crWrite(space.id, cr.id, [{ type: 'revert_page', page: intro }, { type: 'revert_page', page: other }, { type: 'revert_page', page: added }]);
+    const v2 = await crWrite(space.id, cr.id, [
+      { operation: 'update_page', page: intro, title: 'Start', document: { markdown: 'v2\n' } },
+      { operation: 'delete_page', page: other },
+      { operation: 'insert_page', title: 'Added' },
+    ]);
+    const added = v2.pages[0]!;
+    expect(paths(await crPages(space.id, cr.id))).toEqual(['intro', 'added']);
+    await crWrite(space.id, cr.id, [{ operation: 'update_page', page: intro, document: { markdown: 'v3\n' } }]);
+    // To a revision of the change request's own line: v2's body comes back.
+    await crWrite(space.id, cr.id, [{ operation: 'revert_page', page: intro, revision: v2.revision }]);
+    expect((await crPages(space.id, cr.id))[0]).toMatchObject({ title: 'Start', markdown: 'v2\n' });
+    const reverts = await crWrite(space.id, cr.id, [{ operation: 'revert_page', page: intro }, { operation: 'revert_page', page: other }, { operation: 'revert_page', page: added }]);
+    expect(reverts.body.changes.map((c: any) => c.object)).toEqual(['updated_page', 'created_page', 'deleted_page']);
     const reverted = await crPages(space.id, cr.id);
     expect(paths(reverted)).toEqual(['intro', 'other']);
     expect(reverted[0].markdown).toBe('v1\n');
     expect(reverted).toEqual(await listPages(space.id));
+
+    const elsewhere = await newSpace();
+    await refused(404, () => postCr(space.id, cr.id, { changes: [{ operation: 'revert_page', page: intro, revision: newId() }] }), /Revision/);
+    await refused(404, () => postCr(space.id, cr.id, { changes: [{ operation: 'revert_page', page: intro, revision: elsewhere.revision }] }), /Revision/);
+    await refused(400, () => postCr(space.id, cr.id, { changes: [{ operation: 'revert_page', page: intro, block: ['abc'] }] }), /^changes\[0\]\.block: reverting single blocks is not supported/);
   });
 
   it('keeps slugs unique when a reverted page gets its old slug back but a sibling took it', async () => {
     const space = await newSpace();
-    const [intro] = (await live(space.id, [{ type: 'insert_page', title: 'Intro' }])).pages as [string];
+    const [intro] = (await live(space.id, [{ operation: 'insert_page', title: 'Intro' }])).pages as [string];
     const cr = await openCr(space.id);
-    await crWrite(space.id, cr.id, [{ type: 'update_page', page: intro, title: 'Start' }, { type: 'insert_page', title: 'Intro' }]);
-    await crWrite(space.id, cr.id, [{ type: 'revert_page', page: intro }]);
+    await crWrite(space.id, cr.id, [{ operation: 'update_page', page: intro, title: 'Start', slug: 'start' }, { operation: 'insert_page', title: 'Intro' }]);
+    await crWrite(space.id, cr.id, [{ operation: 'revert_page', page: intro }]);
     const pages = await crPages(space.id, cr.id);
     expect(pages.map((p) => p.title)).toEqual(['Intro', 'Intro']);
     expect(new Set(pages.map((p) => p.path)).size).toBe(2);
   });
 
+  it('refuses an unknown field with 400 naming it, and changes nothing', async () => {
+    const space = await newSpace();
+    const cr = await openCr(space.id);
+    await refused(400, () => postCr(space.id, cr.id, { changes: [{ operation: 'insert_page', title: 'x', document: { markdown: 'y' } }, { operation: 'insert_page', title: 'x', markdown: 'y' }] }), /^changes\[1\]\.markdown: is not a known field/);
+    await refused(400, () => postCr(space.id, cr.id, { changes: [{ operation: 'insert_page', title: 'x', parent: null, position: { before: null } }] }), /^changes\[0\]\.(parent|position): is not a known field/);
+    expect(await crPages(space.id, cr.id)).toEqual([]);
+  });
+
   it('refuses writes to merged and archived change requests (409) and to unknown ones (404)', async () => {
     const space = await newSpace();
-    const body = { changes: [{ type: 'insert_page', title: 'x' }] };
+    const body = { changes: [{ operation: 'insert_page', title: 'x' }] };
     const merged = await openCr(space.id);
     await crWrite(space.id, merged.id, body.changes);
     expect((await h.call('POST', `/v1/spaces/${space.id}/change-requests/${merged.id}/merge`, { token: owner.token })).status).toBe(200);
@@ -297,14 +480,14 @@ describe('POST /spaces/:spaceId/change-requests/:changeRequestId/content', () =>
     await refused(404, () => postCr(space.id, newId(), body), /Change request/);
     await refused(404, () => postCr(space.id, 4242, body), /Change request/);
     const open = await openCr(space.id);
-    await refused(400, () => postCr(space.id, open.id, { changes: [{ type: 'bogus' }] }), /^changes\[0\]\.type/);
-    await refused(404, () => postCr(space.id, open.id, { changes: [{ type: 'update_page', page: 'nope', title: 'x' }] }), /Page nope/);
+    await refused(400, () => postCr(space.id, open.id, { changes: [{ operation: 'bogus' }] }), /^changes\[0\]\.operation/);
+    await refused(404, () => postCr(space.id, open.id, { changes: [{ operation: 'update_page', page: 'nope', title: 'x' }] }), /Page nope/);
   });
 
   it('refuses writes in a locked space (403) and callers without the edit role', async () => {
     const space = await newSpace();
     const cr = await openCr(space.id);
-    const body = { changes: [{ type: 'insert_page', title: 'x' }] };
+    const body = { changes: [{ operation: 'insert_page', title: 'x' }] };
     await refused(401, () => postCr(space.id, cr.id, body, null));
     await refused(404, () => postCr(space.id, cr.id, body, outsider), /Space/);
     await refused(403, () => postCr(space.id, cr.id, body, reader), /edit/);
@@ -314,13 +497,68 @@ describe('POST /spaces/:spaceId/change-requests/:changeRequestId/content', () =>
   });
 });
 
+describe('insert_files by url (through the outbound guard)', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/big') return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(MAX_FILE_BYTES + 1));
+      res.writeHead(200, { 'content-type': 'image/svg+xml; charset=utf-8' }).end('<svg/>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('refuses a private address (400 naming the url, nothing changed); with private addresses allowed by the operator it fetches the file', async () => {
+    const space = await newSpace();
+    const cr = await openCr(space.id);
+    const body = (u: string, more = {}) => ({ changes: [{ operation: 'insert_files', files: [{ name: 'logo.svg', url: u, ...more }] }] });
+    await refused(400, () => postCr(space.id, cr.id, body(`${url}/logo.svg`)), /^changes\[0\]\.files\[0\]\.url: could not be fetched: .*private network address/);
+    await refused(400, () => postCr(space.id, cr.id, body(`http://localhost:1/logo.svg`)), /^changes\[0\]\.files\[0\]\.url\b/);
+    await refused(400, () => postCr(space.id, cr.id, body('file:///etc/passwd')), /^changes\[0\]\.files\[0\]\.url\b/);
+    process.env.LECTERN_OPENAPI_ALLOW_PRIVATE = '1';
+    try {
+      const written = await crWrite(space.id, cr.id, body(`${url}/logo.svg`).changes);
+      expect(written.body.insertedFiles).toEqual([expect.objectContaining({ name: 'logo.svg', contentType: 'image/svg+xml', size: 6 })]);
+      const typed = await crWrite(space.id, cr.id, body(`${url}/logo.svg`, { contentType: 'text/plain' }).changes);
+      expect(typed.body.insertedFiles[0].contentType).toBe('text/plain');
+      await refused(400, () => postCr(space.id, cr.id, body(`${url}/big`)), /^changes\[0\]\.files\[0\]\.url: could not be fetched: .*larger than 1048576/);
+    } finally {
+      delete process.env.LECTERN_OPENAPI_ALLOW_PRIVATE;
+    }
+  });
+});
+
+describe('GraphQL writeChangeRequestContent / writeSpaceContent (typed inputs)', () => {
+  it('takes the same changes as typed input objects and answers typed outcomes', async () => {
+    const space = await newSpace();
+    const cr = await openCr(space.id);
+    const res = await h.graphql(
+      owner.token,
+      `mutation($space: ID!, $cr: String!) {
+        writeChangeRequestContent(spaceId: $space, changeRequestId: $cr, input: { changes: [
+          { operation: insert_page, title: "Typed", ref: "t", document: { markdown: "Hello" }, at: 0 },
+          { operation: insert_files, files: [{ name: "a.txt", contentType: "text/plain", base64: "YQ==" }] }
+        ] }) { revision changeRequest { id revision } changes { object ref page location } insertedFiles { name size } }
+      }`,
+      { space: space.id, cr: cr.id },
+    );
+    expect(res.body.errors).toBeUndefined();
+    const out = res.body.data.writeChangeRequestContent;
+    expect(out).toMatchObject({ changeRequest: { id: cr.id, revision: out.revision }, changes: [{ object: 'created_page', ref: 't' }], insertedFiles: [{ name: 'a.txt', size: 1 }] });
+    const bad = await h.graphql(owner.token, `mutation($space: ID!) { writeSpaceContent(spaceId: $space, input: { changes: [{ operation: insert_page, markdown: "x" }] }) { revision } }`, { space: space.id });
+    expect(bad.body.errors[0].message).toMatch(/markdown/);
+  });
+});
+
 describe('POST /spaces/:spaceId/content/template', () => {
   const applyTemplate = (spaceId: string, body: unknown, user: { token: string } | null = owner) =>
     h.call('POST', `/v1/spaces/${spaceId}/content/template`, { token: user?.token ?? null, body });
 
   it('applies a template live to main (201, no content); applying it again keeps slugs unique', async () => {
     const space = await newSpace();
-    await live(space.id, [{ type: 'insert_page', title: 'Existing' }]);
+    await live(space.id, [{ operation: 'insert_page', title: 'Existing' }]);
     const before = await spaceRevision(space.id);
     const res = await h.rest('applyTemplateToSpace', 'POST', `/v1/spaces/${space.id}/content/template`, { token: editor.token, body: { id: 'getting-started' } });
     expect(res.status).toBe(201);
@@ -371,9 +609,9 @@ describe('POST /spaces/:spaceId/content/template', () => {
 
   it('is the applyTemplateToSpace mutation in GraphQL', async () => {
     const space = await newSpace();
-    const res = await h.graphql(owner.token, `mutation($id: ID!) { applyTemplateToSpace(spaceId: $id, input: { id: "changelog" }) { revision pages } }`, { id: space.id });
+    const res = await h.graphql(owner.token, `mutation($id: ID!) { applyTemplateToSpace(spaceId: $id, input: { id: "changelog" }) { revision changes { object page } } }`, { id: space.id });
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.applyTemplateToSpace.pages).toHaveLength(1);
+    expect(res.body.data.applyTemplateToSpace.changes).toEqual([{ object: 'created_page', page: expect.any(String) }]);
     expect(res.body.data.applyTemplateToSpace.revision).toBe(await spaceRevision(space.id));
     const bad = await h.graphql(owner.token, `mutation($id: ID!) { applyTemplateToSpace(spaceId: $id, input: { id: "nope" }) { revision } }`, { id: space.id });
     expect(bad.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^id: unknown template/), extensions: { code: 'BAD_REQUEST' } });
@@ -399,6 +637,6 @@ describe('route coverage', () => {
 describe('coverage of the official operations', () => {
   // Runs last: every content write with an official operation answered a success through h.rest (validated against its schema).
   it('exercised every content write successfully', () => {
-    expect(WRITE_OPERATIONS.filter((id) => !h.coveredOperations.has(id))).toEqual([]);
+    expect([...WRITE_OPERATIONS, 'updateChangeRequestContent'].filter((id) => !h.coveredOperations.has(id))).toEqual([]);
   });
 });

@@ -7,7 +7,8 @@
  */
 import { expect } from 'vitest';
 import { setupHarness, type Harness, type TestUser } from '../support/harness.js';
-import { refusalChecker, type Res } from '../support/refused.js';
+import { refusalChecker } from '../support/refused.js';
+import { writeCr, writeLive, type Change } from '../support/content-writes.js';
 
 export type Owner = TestUser & { orgId: string };
 
@@ -58,15 +59,11 @@ export const postLive = (spaceId: string, body: unknown, user: { token: string }
 export const postCr = (spaceId: string, crId: string | number, body: unknown, user: { token: string } | null = owner) =>
   h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/content`, { token: user?.token ?? null, body });
 
-export type Written = { revision: string; pages: string[]; files: string[] };
-export function expectWritten(res: Res): Written {
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect(res.body).toEqual({ revision: expect.any(String), pages: expect.any(Array), files: expect.any(Array) });
-  return res.body;
-}
-export const live = async (spaceId: string, changes: unknown[], user: { token: string } = owner) => expectWritten(await postLive(spaceId, { changes }, user));
-export const crWrite = async (spaceId: string, crId: string | number, changes: unknown[], user: { token: string } = owner) =>
-  expectWritten(await postCr(spaceId, crId, { changes }, user));
+export type { WriteResult as Written } from '../support/content-writes.js';
+/** Writes through the official format (test/support/content-writes.ts): throws unless 200; `pages`/`files` are the created ids. */
+export const live = (spaceId: string, changes: Change[], user: { token: string } = owner) => writeLive(h, user.token, spaceId, changes);
+export const crWrite = (spaceId: string, crId: string | number, changes: Change[], user: { token: string } = owner, opts: { compat?: boolean } = {}) =>
+  writeCr(h, user.token, spaceId, crId, changes, opts);
 
 export async function openCr(spaceId: string, subject = 'Edits', user: { token: string } = owner) {
   const res = await h.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: user.token, body: { subject } });
@@ -118,22 +115,22 @@ export const download = (url: string, method = 'GET') => h.app.fetch(new Request
 export async function fixture() {
   const space = await newSpace();
   const first = await live(space.id, [
-    { type: 'insert_page', title: 'Guide', markdown: '# Guide\n\nUse {{ variables.product }} and {{ variables.missing }}.\n', description: 'How to', emoji: '📘' },
-    { type: 'insert_page', pageType: 'group', title: 'Reference' },
-    { type: 'insert_page', pageType: 'link', title: 'Website', href: 'https://example.com' },
+    { operation: 'insert_page', title: 'Guide', document: { markdown: '# Guide\n\nUse {{ variables.product }} and {{ variables.missing }}.\n' }, description: 'How to', emoji: '📘' },
+    { operation: 'insert_page', type: 'group', title: 'Reference' },
+    { operation: 'insert_page', type: 'link', title: 'Website', href: 'https://example.com' },
     {
-      type: 'insert_files',
+      operation: 'insert_files',
       files: [
-        { name: 'logo.png', contentType: 'image/png', data: b64(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3])) },
-        { name: 'notes.txt', contentType: 'text/plain', data: b64('hello') },
+        { name: 'logo.png', contentType: 'image/png', base64: b64(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3])) },
+        { name: 'notes.txt', contentType: 'text/plain', base64: b64('hello') },
       ],
     },
-    { type: 'update_variables', variables: { product: 'Lectern' } },
+    { operation: 'update_variables', variables: { product: 'Lectern' } },
   ]);
   const [guide, reference, website] = first.pages as [string, string, string];
   const second = await live(space.id, [
-    { type: 'insert_page', title: 'Setup', parent: guide, markdown: 'Install it.\n' },
-    { type: 'insert_page', title: 'API', parent: reference, markdown: '## Endpoints\n' },
+    { operation: 'insert_page', title: 'Setup', into: guide, document: { markdown: 'Install it.\n' } },
+    { operation: 'insert_page', title: 'API', into: reference, document: { markdown: '## Endpoints\n' } },
   ]);
   const [setup, api] = second.pages as [string, string];
   const [logo, notes] = first.files as [string, string];

@@ -9,6 +9,17 @@ fragment ChangeRequestFields on ChangeRequest {
 }
 ${USER_FIELDS}`;
 
+/** What a content write did, in the official ChangeRequestContentUpdate's shape. */
+const WRITE_OUTCOME_FIELDS = 'changes { object ref page location } insertedFiles { id name contentType downloadURL size }';
+function writeOutcome(written: { changes: { object: string; ref?: string; page: string; location: string }[]; insertedFiles: unknown[] }) {
+  return {
+    changes: written.changes.map((c) =>
+      c.object === 'deleted_page' ? { object: c.object, page: c.page } : { object: c.object, ...(c.ref ? { ref: c.ref } : {}), page: { object: 'page', id: c.page, urls: { location: c.location } } },
+    ),
+    insertedFiles: written.insertedFiles,
+  };
+}
+
 const cr = (req: RestRequest) => ({ spaceId: req.params.spaceId, changeRequestId: req.params.changeRequestId });
 const filters = (req: RestRequest) => ({
   ...listVariables(req),
@@ -101,19 +112,27 @@ export const changeRequestRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/spaces/:spaceId/change-requests/:changeRequestId/content',
-    operationId: 'lectern:writeChangeRequestContent',
-    document: `mutation Write($spaceId: ID!, $changeRequestId: String!, $input: ContentChangesInput!) {
-      writeChangeRequestContent(spaceId: $spaceId, changeRequestId: $changeRequestId, input: $input) { revision pages files }
-    }`,
-    variables: (req) => ({ ...cr(req), input: req.body }),
-    result: (data) => data.writeChangeRequestContent,
+    operationId: 'updateChangeRequestContent',
+    // compat=true (the official default) answers the change request alone; compat=false adds what
+    // happened to which pages and the inserted files (ChangeRequestContentUpdate).
+    document: `mutation UpdateChangeRequestContent($spaceId: ID!, $changeRequestId: String!, $input: ContentChangesInput!, $compat: Boolean!) {
+      writeChangeRequestContent(spaceId: $spaceId, changeRequestId: $changeRequestId, input: $input) {
+        changeRequest { ...ChangeRequestFields } ${WRITE_OUTCOME_FIELDS.replace(/(changes|insertedFiles) \{/g, '$1 @skip(if: $compat) {')}
+      }
+    } ${CHANGE_REQUEST_FIELDS}`,
+    variables: (req) => ({ ...cr(req), input: req.body, compat: boolParam(req.query, 'compat') ?? true }),
+    result: (data) => {
+      const written = data.writeChangeRequestContent;
+      return written.changes ? { changeRequest: written.changeRequest, ...writeOutcome(written) } : written.changeRequest;
+    },
   },
   {
     method: 'POST',
     path: '/spaces/:spaceId/content',
     operationId: 'lectern:writeSpaceContent',
-    document: `mutation WriteMain($spaceId: ID!, $input: ContentChangesInput!) { writeSpaceContent(spaceId: $spaceId, input: $input) { revision pages files } }`,
+    // The same request as updateChangeRequestContent, applied live to main: { revision, changes, insertedFiles }.
+    document: `mutation WriteMain($spaceId: ID!, $input: ContentChangesInput!) { writeSpaceContent(spaceId: $spaceId, input: $input) { revision ${WRITE_OUTCOME_FIELDS} } }`,
     variables: (req) => ({ spaceId: req.params.spaceId, input: req.body }),
-    result: (data) => data.writeSpaceContent,
+    result: (data) => ({ revision: data.writeSpaceContent.revision, ...writeOutcome(data.writeSpaceContent) }),
   },
 ];

@@ -52,7 +52,7 @@ export interface ApplyTemplateInput {
 export function templateChanges(id: string): ContentChange[] {
   const template = Object.hasOwn(TEMPLATES, id) ? TEMPLATES[id] : undefined;
   if (!template) throw badRequest('id', `unknown template "${id}" (known: ${Object.keys(TEMPLATES).join(', ')})`);
-  return template.pages.map((p) => ({ type: 'insert_page' as const, ...p }));
+  return template.pages.map(({ markdown, ...fields }) => ({ operation: 'insert_page' as const, ...fields, document: { markdown } }));
 }
 
 export async function applyTemplate(ctx: Context, spaceId: string, input: ApplyTemplateInput) {

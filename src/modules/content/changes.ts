@@ -1,57 +1,138 @@
 import { createHash } from 'node:crypto';
 import { badRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { byPosition, indexFor, placeAt } from '../../positions.js';
+import { byPosition, placeAt } from '../../positions.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { parseMarkdownOffLoop, slugify, type ParsedMarkdown } from '../../document/index.js';
+import { jsonDocumentToMarkdown, parseMarkdownOffLoop, slugify, type ParsedMarkdown } from '../../document/index.js';
+import { checkComputedSource } from './computed-pages.js';
+import { applyReusableContentChange, REUSABLE_CONTENT_FIELDS, REUSABLE_CONTENT_OPERATIONS, type ReusableContentChange } from './reusable-contents.js';
 import { Content, ContentWriter, putBody, type FileEntry, type PageEntry, type PageType } from './store.js';
 import { subtreeIds, uniqueSlug } from './tree.js';
 
 /**
- * The write path (GitBook's later public API, which the seed leaves out): a batch of up to 50
- * changes applied atomically to a content, producing a new manifest. Positions are relative to a
- * sibling (`before`/`after`) or at the end.
+ * The write path, as GitBook's `updateChangeRequestContent` (@gitbook/api 0.202.0): a batch of up
+ * to 50 changes, each with an `operation`, applied in order and atomically to a content, producing
+ * one new manifest. Lectern additions: insert_page `type` (document, group, link) and `href` (link
+ * pages), update_page `href`, and the `update_variables` operation. A field that is neither the
+ * official schema's nor one of these is refused (400 naming it), never dropped.
  */
 export const MAX_CHANGES = 50;
+export const MAX_FILES_PER_CHANGE = 20;
 export const MAX_FILE_BYTES = 1024 * 1024;
 
-export interface PagePosition {
-  before?: string | null;
-  after?: string | null;
+/** Page metadata of the official RevisionPageUpdate. */
+export interface PageFields {
+  title?: string;
+  slug?: string;
+  emoji?: string;
+  icon?: string;
+  description?: string;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  condition?: string;
+}
+
+/** `{ markdown }`, `{ document: JSONDocument }`, a bare JSONDocument (Lectern accepts it too) or `{}` (empty). */
+export type DocumentInput = { markdown: string } | { document: unknown } | Record<string, unknown>;
+
+export interface FileInput {
+  name: string;
+  contentType?: string;
+  ref?: string;
+  base64?: string;
+  url?: string;
 }
 
 export type ContentChange =
-  | { type: 'insert_page'; title?: string; parent?: string | null; position?: PagePosition | null; pageType?: PageType; markdown?: string; href?: string; emoji?: string; description?: string; hidden?: boolean }
-  | { type: 'update_page'; page: string; title?: string; parent?: string | null; position?: PagePosition | null; markdown?: string; href?: string; emoji?: string | null; description?: string | null; hidden?: boolean }
-  | { type: 'delete_page'; page: string }
-  | { type: 'revert_page'; page: string }
-  | { type: 'insert_files'; files: { name: string; contentType?: string; data: string }[] }
-  | { type: 'update_variables'; variables: Record<string, string | null> };
+  | ({ operation: 'insert_page'; document?: DocumentInput; into?: string | null; at?: number; ref?: string; type?: PageType; href?: string } & PageFields)
+  | ({ operation: 'update_page'; page: string; document?: DocumentInput; into?: string | null; at?: number; href?: string } & PageFields)
+  | { operation: 'delete_page'; page: string }
+  | { operation: 'revert_page'; page: string; revision?: string; block?: string[] }
+  | { operation: 'insert_files'; files: FileInput[] }
+  | { operation: 'update_variables'; variables: Record<string, string | null> }
+  | ReusableContentChange;
+
+export type Operation = ContentChange['operation'];
+export const OPERATIONS: Operation[] = ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files', 'update_variables', ...REUSABLE_CONTENT_OPERATIONS];
+
+const PAGE_FIELDS = ['title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'condition'];
+/** The fields each operation takes: the official ones, plus Lectern's `type`/`href`. */
+const FIELDS: Record<Operation, Set<string>> = {
+  insert_page: new Set(['operation', 'document', 'into', 'at', 'ref', 'type', 'href', 'computed', ...PAGE_FIELDS]),
+  update_page: new Set(['operation', 'page', 'document', 'into', 'at', 'href', ...PAGE_FIELDS]),
+  delete_page: new Set(['operation', 'page']),
+  revert_page: new Set(['operation', 'page', 'revision', 'block']),
+  insert_files: new Set(['operation', 'files']),
+  update_variables: new Set(['operation', 'variables']),
+  ...REUSABLE_CONTENT_FIELDS,
+};
+const FILE_FIELDS = new Set(['name', 'contentType', 'ref', 'base64', 'url']);
+
+/** What a batch did, in the official ChangeRequestContentUpdate's terms. */
+export type ChangeOutcome = { object: 'created_page'; page: string; ref?: string } | { object: 'updated_page'; page: string } | { object: 'deleted_page'; page: string };
 
 export interface AppliedChanges {
-  /** Ids of the pages inserted, in the order of the insert_page changes. */
-  insertedPages: string[];
-  insertedFiles: string[];
+  /** One entry per affected page, in the order the batch first touched it. */
+  changes: ChangeOutcome[];
+  /** The files inserted, in order. */
+  insertedFiles: FileEntry[];
+}
+
+/** A file fetched from its `url` before the transaction (see `fetchFileSources`). */
+export interface FetchedSource {
+  bytes: Buffer;
+  contentType: string | null;
+}
+export type FetchedSources = Map<string, FetchedSource>;
+
+export interface ApplyOptions {
+  /** The content `revert_page` restores from when it names no revision (a change request's base). */
+  revertTo: Content;
+  /** A revision of this space by id (undefined when there is none): `revert_page` with `revision`. */
+  revisionContent: (id: string) => Promise<Content | undefined>;
+  /** Files given by `url`, fetched beforehand, keyed `i/j` (change, file). */
+  fetched?: FetchedSources;
+  now?: Date;
 }
 
 type Db = Prisma.TransactionClient;
 
-const FRONT_MATTER_FIELDS = ['title', 'description', 'emoji', 'hidden'] as const;
+const FRONT_MATTER_FIELDS = ['title', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex'] as const;
+type FrontMatter = Partial<Record<(typeof FRONT_MATTER_FIELDS)[number], unknown>>;
 
 /** Strict base64: groups of four, padding only at the end (unpadded tails of 2 or 3 allowed). */
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$/;
-/** A media type without parameters (`image/png`): it becomes a response header when downloaded. */
+/** A media type (`image/png`), parameters dropped: it becomes a response header when downloaded. */
 const MEDIA_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
 /** Variable names as `{{ variables.name }}` expressions reference them. */
 const VARIABLE_NAME = /^[\w-]{1,100}$/;
+/** The title a page gets when none can be found (field, front matter, leading heading). */
+export const DEFAULT_TITLE = 'Untitled';
 
-/** The id of the page a change acts on: a non-empty string, else a 400 naming the field. */
-function pageIdOf(change: { page?: unknown }, field: string): string {
-  if (typeof change.page !== 'string' || !change.page) throw badRequest(`${field}.page`, 'is required (a page id)');
-  return change.page;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Refuses a field the operation does not take, naming it (`changes[0].markdown`). */
+function checkFields(change: Record<string, unknown>, allowed: Set<string>, field: string, what: string) {
+  for (const key of Object.keys(change)) {
+    if (change[key] !== undefined && !allowed.has(key)) throw badRequest(`${field}.${key}`, `is not a field of ${what} (fields: ${[...allowed].join(', ')})`);
+  }
 }
 
-/** Reads a markdown body: its front matter may set title/description/emoji/hidden. */
+function optionalString(value: unknown, field: string, max?: number): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badRequest(field, 'must be a string');
+  if (max !== undefined && value.length > max) throw badRequest(field, `must be at most ${max} characters`);
+  return value;
+}
+
+function optionalBoolean(value: unknown, field: string): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw badRequest(field, 'must be true or false');
+  return value;
+}
+
+/** Parses a Markdown body: its front matter may set the page's metadata. */
 async function readMarkdown(field: string, markdown: string) {
   let parsed: Pick<ParsedMarkdown, 'body' | 'links' | 'frontMatter' | 'unsafeLinks'>;
   try {
@@ -72,161 +153,396 @@ async function readMarkdown(field: string, markdown: string) {
     const shown = unsafe.href.length > 80 ? `${unsafe.href.slice(0, 80)}…` : unsafe.href;
     throw badRequest(field, `link ${JSON.stringify(shown)} uses a scheme that is not allowed (javascript:, vbscript: and data: are refused; http(s), mailto and relative links are fine)`);
   }
-  const meta: Partial<Record<(typeof FRONT_MATTER_FIELDS)[number], unknown>> = {};
+  const meta: FrontMatter = {};
   for (const key of FRONT_MATTER_FIELDS) if (key in parsed.frontMatter) meta[key] = parsed.frontMatter[key];
-  return { body: parsed.body, links: parsed.links, meta };
+  return { body: parsed.body, links: parsed.links, meta, heading: leadingHeading(parsed.body) };
+}
+
+/** The text of a body's leading `# heading` (its inline Markdown reduced to text), if it starts with one. */
+function leadingHeading(body: string): string | undefined {
+  const line = body.replace(/^\s*\n/, '').match(/^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*(?:\n|$)/)?.[1];
+  if (!line) return undefined;
+  const text = line
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[*_`~]/g, '')
+    .trim();
+  return text || undefined;
 }
 
 /**
- * The position for a page placed among `siblings` (before/after one of them, or at the end). Pages
- * renumbered to make room (only when repeated inserts at one place used up the gap) are written
- * with their new position alone: their content and `updatedAt` stay, as nobody edited them.
+ * Replaces Markdown links to a batch-local ref (`./<ref>.md`, `./<ref>`, `/pages/<ref>`, with an
+ * optional `#anchor` and title) by the id they stand for: `/pages/<id>` for a page, `/files/<id>`
+ * for a file. Inline links, images and reference definitions are rewritten; code is not parsed
+ * here, so a code span spelling such a link exactly is rewritten too (rare, and harmless).
  */
-async function placeAmong(writer: ContentWriter, siblings: PageEntry[], position: PagePosition | null | undefined, field: string): Promise<number> {
-  const sorted = [...siblings].sort(byPosition);
-  const anchor = position?.before ?? position?.after;
-  const index = indexFor(sorted, anchor ? { after: !position?.before, matches: (s) => s.id === anchor } : null);
-  if (index < 0) throw badRequest(`${field}.position`, `page ${anchor} is not a sibling at the target place`);
-  const { position: placed, renumber } = placeAt(sorted, index);
-  for (const { item, position: moved } of renumber) await writer.put({ ...item, position: moved });
-  return placed;
+function resolveRefs(markdown: string, refs: Map<string, { kind: 'page' | 'file'; id: string }>): string {
+  if (!refs.size) return markdown;
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const names = [...refs.keys()].sort((a, b) => b.length - a.length).map(escape).join('|');
+  const target = `(?:\\./|/pages/)?(${names})(?:\\.md)?(#[^\\s)>]*)?`;
+  const replace = (ref: string, anchor: string | undefined) => {
+    const to = refs.get(ref)!;
+    return `/${to.kind === 'page' ? 'pages' : 'files'}/${to.id}${anchor ?? ''}`;
+  };
+  // Only `./ref`, `/pages/ref` and a bare `ref.md` are refs: a bare `ref` could be a relative page path.
+  const isRefForm = (whole: string) => whole.startsWith('./') || whole.startsWith('/pages/') || /\.md(#|$)/.test(whole);
+  const inline = new RegExp(`(\\]\\(\\s*<?)(${target})(>?(?:\\s+(?:"[^"]*"|'[^']*'))?\\s*\\))`, 'g');
+  const definition = new RegExp(`^( {0,3}\\[[^\\]]+\\]:\\s*<?)(${target})(>?(?:\\s+.*)?)$`, 'gm');
+  const rewrite = (m: string, open: string, whole: string, ref: string, anchor: string | undefined, close: string) => (isRefForm(whole) ? `${open}${replace(ref, anchor)}${close}` : m);
+  return markdown.replace(inline, rewrite).replace(definition, rewrite);
+}
+
+/** The Markdown of a change's `document`, or undefined when it has none. */
+async function documentMarkdown(document: unknown, field: string): Promise<string | undefined> {
+  if (document === undefined || document === null) return undefined;
+  if (!isObject(document)) throw badRequest(field, 'must be { markdown } or { document: JSONDocument }');
+  if ('markdown' in document) {
+    checkFields(document, new Set(['markdown']), field, 'a Markdown document');
+    if (typeof document.markdown !== 'string') throw badRequest(`${field}.markdown`, 'must be a string');
+    return document.markdown;
+  }
+  if ('document' in document) {
+    checkFields(document, new Set(['document']), field, 'a JSON document');
+    return jsonDocumentToMarkdown(document.document, `${field}.document`);
+  }
+  // A bare JSONDocument (`{ object: 'document', nodes }`): Lectern takes it as `{ document: … }`.
+  if (document.object === 'document') return jsonDocumentToMarkdown(document, field);
+  checkFields(document, new Set(), field, 'a document ({ markdown } or { document: JSONDocument })');
+  return ''; // `{}`: the official "Empty" document
+}
+
+/** A slug given explicitly: one path segment, in lower case (paths are matched case-insensitively). */
+function explicitSlug(value: unknown, field: string): string | undefined {
+  const slug = optionalString(value, field, 100);
+  if (slug === undefined || slug === '') return undefined; // '' (allowed by the schema): derived from the title
+  if (!/^[\p{Ll}\p{Lo}\p{M}\p{N}._~-]+$/u.test(slug)) throw badRequest(field, 'must be lower-case letters, digits, ".", "_", "~" or "-" (one path segment)');
+  return slug;
 }
 
 /**
- * Applies `changes` on top of `base`; `revertTo` is the content `revert_page` restores pages from
- * (the change request's merged ancestor). Returns the new manifest hash (null when nothing changed).
+ * Fetches the files of `insert_files` changes given by `url`, before the batch's transaction (a
+ * slow server must not hold a database connection). `fetch` is the one outbound guard's fetcher
+ * (public http(s) addresses only, size- and time-limited); its refusal is a 400 naming the url.
  */
-export async function applyChanges(db: Db, base: Content, changes: ContentChange[], revertTo: Content, now = new Date()): Promise<{ manifest: string | null } & AppliedChanges> {
+export async function fetchFileSources(changes: unknown, fetch: (url: string, maxBytes: number) => Promise<FetchedSource>): Promise<FetchedSources> {
+  const fetched: FetchedSources = new Map();
+  if (!Array.isArray(changes)) return fetched;
+  const jobs: Promise<void>[] = [];
+  changes.forEach((change, i) => {
+    if (!isObject(change) || change.operation !== 'insert_files' || !Array.isArray(change.files)) return;
+    change.files.forEach((file, j) => {
+      if (!isObject(file) || typeof file.url !== 'string' || file.base64 !== undefined) return;
+      const field = `changes[${i}].files[${j}].url`;
+      if (file.url.length > 2048) throw badRequest(field, 'must be at most 2048 characters');
+      jobs.push(
+        fetch(file.url, MAX_FILE_BYTES).then(
+          (source) => void fetched.set(`${i}/${j}`, source),
+          (error: Error) => {
+            throw badRequest(field, `could not be fetched: ${error.message}`);
+          },
+        ),
+      );
+    });
+  });
+  // All settle before answering, so no fetch outlives the request; the first refusal (in batch order) is reported.
+  const results = await Promise.allSettled(jobs);
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure) throw failure.reason;
+  return fetched;
+}
+
+/**
+ * Applies `changes` on top of `base`. Returns the new manifest hash (null when nothing changed)
+ * and what happened to which pages and files. Throws (a 400 naming the field, or a 404) on the
+ * first bad change: the caller's transaction then writes nothing.
+ */
+export async function applyChanges(db: Db, base: Content, changes: ContentChange[], opts: ApplyOptions): Promise<{ manifest: string | null } & AppliedChanges> {
   if (!Array.isArray(changes) || changes.length === 0) throw badRequest('changes', 'must hold at least one change');
   if (changes.length > MAX_CHANGES) throw badRequest('changes', `at most ${MAX_CHANGES} changes per request`);
   const writer = new ContentWriter(base);
-  const at = now.toISOString();
-  const result: AppliedChanges = { insertedPages: [], insertedFiles: [] };
+  const at = (opts.now ?? new Date()).toISOString();
   const variables = { ...base.manifest.variables };
   // The tree is needed for parents, siblings and subtrees: load it once for the batch.
   let pages = await writer.allPages();
   const refresh = async () => (pages = await writer.allPages());
-  const siblingsOf = (parent: string | null, except?: string) => pages.filter((p) => p.parent === parent && p.id !== except);
-  const requireParent = (parent: string | null | undefined, field: string) => {
-    if (parent && !pages.some((p) => p.id === parent)) throw badRequest(`${field}.parent`, `page ${parent} does not exist`);
-    const p = parent ? pages.find((x) => x.id === parent) : undefined;
-    if (p && p.type === 'link') throw badRequest(`${field}.parent`, 'a link page cannot have child pages');
-    return parent ?? null;
+  const siblingsOf = (parent: string | null, except?: string) => pages.filter((p) => p.parent === parent && p.id !== except).sort(byPosition);
+
+  // Refs first: a page or file may be linked (or a page used as `into`/`page`) by its ref from
+  // anywhere in the batch, so each ref gets its id before any change is applied.
+  const refs = new Map<string, { kind: 'page' | 'file'; id: string }>();
+  const paths = new Set(buildPaths(pages));
+  const claimRef = (ref: unknown, kind: 'page' | 'file', field: string) => {
+    if (ref === undefined || ref === null) return undefined;
+    if (typeof ref !== 'string' || !ref.trim()) throw badRequest(field, 'must be a non-empty string');
+    if (refs.has(ref)) throw badRequest(field, `"${ref}" is used twice in this batch: a ref must be unique`);
+    if (paths.has(ref.replace(/\.md$/i, '').toLowerCase())) throw badRequest(field, `"${ref}" is the path of an existing page: choose another ref`);
+    const id = newId();
+    refs.set(ref, { kind, id });
+    return id;
+  };
+  const presetIds = new Map<number, string>();
+  const presetFileIds = new Map<string, string>();
+  for (const [i, change] of changes.entries()) {
+    const c = change as Record<string, unknown> | undefined;
+    if (c?.operation === 'insert_page') {
+      const id = claimRef(c.ref, 'page', `changes[${i}].ref`);
+      if (id) presetIds.set(i, id);
+    } else if (c?.operation === 'insert_files' && Array.isArray(c.files)) {
+      c.files.forEach((file, j) => {
+        const id = isObject(file) ? claimRef(file.ref, 'file', `changes[${i}].files[${j}].ref`) : undefined;
+        if (id) presetFileIds.set(`${i}/${j}`, id);
+      });
+    }
+  }
+  /** A page id, or a ref of a page inserted earlier in the batch. */
+  const pageIdOf = (value: unknown, field: string): string => {
+    if (typeof value !== 'string' || !value) throw badRequest(field, 'is required (a page id)');
+    const ref = refs.get(value);
+    return ref?.kind === 'page' ? ref.id : value;
   };
 
-  for (const [i, change] of changes.entries()) {
+  // Outcomes, deduplicated by page in first-touched order (a page created then edited is "created").
+  const outcomes = new Map<string, ChangeOutcome>();
+  const touched = (page: string, object: ChangeOutcome['object'], ref?: string) => {
+    const previous = outcomes.get(page);
+    if (object === 'deleted_page') {
+      // Created and deleted in the same batch: it never existed outside it.
+      if (previous?.object === 'created_page') outcomes.delete(page);
+      else outcomes.set(page, { object, page });
+    } else if (!previous || previous.object === 'deleted_page') {
+      outcomes.set(page, object === 'created_page' ? { object, page, ...(ref ? { ref } : {}) } : { object, page });
+    }
+  };
+  const insertedFiles: FileEntry[] = [];
+
+  const requireParent = (value: unknown, field: string): string | null => {
+    if (value === null || value === undefined) return null;
+    const id = pageIdOf(value, field);
+    const parent = pages.find((p) => p.id === id);
+    if (!parent) throw badRequest(field, `page ${value} does not exist`);
+    if (parent.type === 'link' || parent.type === 'computed') throw badRequest(field, `a ${parent.type} page cannot have child pages`);
+    return id;
+  };
+  /** The position for index `at` (default: the end) among `siblings`; pages renumbered to make room keep their content and updatedAt. */
+  const placeAmong = async (siblings: PageEntry[], index: unknown, field: string): Promise<number> => {
+    let slot = siblings.length;
+    if (index !== undefined && index !== null) {
+      if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) throw badRequest(field, 'must be an integer, 0 or more');
+      if (index > siblings.length) throw badRequest(field, `must be at most ${siblings.length} (the number of pages at that place)`);
+      slot = index;
+    }
+    const { position, renumber } = placeAt(siblings, slot);
+    for (const { item, position: moved } of renumber) await writer.put({ ...item, position: moved });
+    return position;
+  };
+  const body = async (markdown: string, field: string) => readMarkdown(field, resolveRefs(markdown, refs));
+
+  /** Sets the page fields of an insert or update on `entry` (explicit fields win over the front matter). */
+  const setFields = (entry: PageEntry, change: Record<string, unknown>, meta: FrontMatter, field: string) => {
+    const pick = (key: (typeof FRONT_MATTER_FIELDS)[number] | 'condition') => (change[key] !== undefined ? { value: change[key], at: `${field}.${key}` } : { value: (meta as Record<string, unknown>)[key], at: `${field}.document` });
+    for (const key of ['emoji', 'icon', 'condition'] as const) {
+      const { value, at: where } = pick(key);
+      const text = optionalString(value, where, key === 'condition' ? 1000 : 50);
+      if (value === null || text === '') delete entry[key]; // an empty string (or null) removes it
+      else if (text !== undefined) entry[key] = text;
+    }
+    const { value: description, at: where } = pick('description');
+    const text = optionalString(description, where, 1000);
+    if (description === null || text === '') delete entry.description;
+    else if (text !== undefined) entry.description = text;
+    for (const key of ['hidden', 'noIndex', 'noRobotsIndex'] as const) {
+      const { value, at: whereFlag } = pick(key);
+      const flag = optionalBoolean(value, whereFlag);
+      if (flag === true) entry[key] = true;
+      else if (flag === false) delete entry[key];
+    }
+  };
+  /** A slug unique among `siblings`: an explicit one must be free (400), a derived one gets a suffix. */
+  const slugFor = (explicit: string | undefined, title: string, siblings: PageEntry[], selfId: string, field: string) => {
+    if (explicit === undefined) return uniqueSlug(slugify(title), siblings, selfId);
+    if (siblings.some((s) => s.id !== selfId && s.slug === explicit)) throw badRequest(field, `"${explicit}" is already the slug of a sibling page`);
+    return explicit;
+  };
+
+  for (const [i, raw] of (changes as unknown[]).entries()) {
     const field = `changes[${i}]`;
-    switch (change?.type) {
+    if (!isObject(raw)) throw badRequest(field, 'must be an object');
+    // Every field is checked below as it is read: the input may come from REST, GraphQL or a template.
+    const change = raw as Record<string, any>;
+    const operation = change.operation as Operation;
+    if (!OPERATIONS.includes(operation)) throw badRequest(`${field}.operation`, `must be one of ${OPERATIONS.join(', ')}`);
+    checkFields(change, FIELDS[operation], field, operation);
+    switch (operation) {
       case 'insert_page': {
-        const type: PageType = change.pageType ?? 'document';
-        if (!['document', 'group', 'link'].includes(type)) throw badRequest(`${field}.pageType`, 'must be document, group or link');
-        const md = change.markdown !== undefined ? await readMarkdown(`${field}.markdown`, change.markdown) : undefined;
-        const title = String(change.title ?? md?.meta.title ?? '').trim();
-        if (!title) throw badRequest(`${field}.title`, 'is required (or give a title in the front matter)');
+        const type = (change.type ?? 'document') as PageType;
+        if (!['document', 'group', 'link', 'computed'].includes(type)) throw badRequest(`${field}.type`, 'must be document, group, link or computed');
+        // Lectern addition: a computed page (type computed) takes its source in `computed` (computed-pages.ts).
+        if ((type === 'computed') !== (change.computed !== undefined)) throw badRequest(`${field}.computed`, type === 'computed' ? 'is required for a computed page' : 'only computed pages have a source');
+        const markdown = await documentMarkdown(change.document, `${field}.document`);
+        if (markdown !== undefined && type !== 'document') throw badRequest(`${field}.document`, `a ${type} page has no body`);
+        const md = markdown !== undefined ? await body(markdown, `${field}.document`) : undefined;
+        const givenTitle = optionalString(change.title, `${field}.title`, 250);
+        if (givenTitle !== undefined && !givenTitle.trim()) throw badRequest(`${field}.title`, 'cannot be empty');
+        // The title: the field, else the front matter, else the body's leading `# heading` (the body is kept as sent).
+        const fmTitle = md?.meta.title;
+        if (fmTitle !== undefined && typeof fmTitle !== 'string') throw badRequest(`${field}.document`, 'front matter title must be a string');
+        const title = (givenTitle ?? (fmTitle?.trim() || undefined) ?? md?.heading ?? DEFAULT_TITLE).trim();
         if (type === 'link' && !change.href) throw badRequest(`${field}.href`, 'is required for a link page');
-        const parent = requireParent(change.parent, field);
-        if (type === 'group' && parent) throw badRequest(`${field}.parent`, 'group pages are only at the top level');
-        const id = newId();
+        if (type !== 'link' && change.href !== undefined) throw badRequest(`${field}.href`, 'only link pages have a target');
+        const href = optionalString(change.href, `${field}.href`, 2048);
+        const parent = requireParent(change.into, `${field}.into`);
+        if (type === 'group' && parent) throw badRequest(`${field}.into`, 'group pages are only at the top level');
+        const id = presetIds.get(i) ?? newId();
+        const siblings = siblingsOf(parent);
         const entry: PageEntry = {
           id,
           parent,
-          position: await placeAmong(writer, siblingsOf(parent), change.position, field),
+          position: await placeAmong(siblings, change.at, `${field}.at`),
           type,
           title,
-          slug: uniqueSlug(slugify(title), siblingsOf(parent)),
-          ...(change.emoji ?? md?.meta.emoji ? { emoji: String(change.emoji ?? md?.meta.emoji) } : {}),
-          ...(change.description ?? md?.meta.description ? { description: String(change.description ?? md?.meta.description) } : {}),
-          ...(change.hidden ?? md?.meta.hidden ? { hidden: Boolean(change.hidden ?? md?.meta.hidden) } : {}),
+          slug: slugFor(explicitSlug(change.slug, `${field}.slug`), title, siblings, id, `${field}.slug`),
           ...(type === 'document' ? { body: await putBody(db, md?.body ?? '', md?.links ?? []) } : {}),
-          ...(type === 'link' ? { href: change.href } : {}),
+          ...(type === 'link' ? { href } : {}),
+          ...(type === 'computed' ? { computed: checkComputedSource(change.computed, `${field}.computed`) } : {}),
           createdAt: at,
           updatedAt: at,
         };
+        setFields(entry, change, md?.meta ?? {}, field);
         await writer.put(entry);
-        result.insertedPages.push(id);
+        touched(id, 'created_page', change.ref);
         break;
       }
       case 'update_page': {
-        const current = await writer.get(pageIdOf(change, field));
+        const id = pageIdOf(change.page, `${field}.page`);
+        const current = await writer.get(id);
         if (!current) throw notFound(`Page ${change.page}`);
         const next: PageEntry = { ...current, updatedAt: at };
-        const md = change.markdown !== undefined ? await readMarkdown(`${field}.markdown`, change.markdown) : undefined;
-        if (md && current.type !== 'document') throw badRequest(`${field}.markdown`, `a ${current.type} page has no body`);
+        const markdown = await documentMarkdown(change.document, `${field}.document`);
+        if (markdown !== undefined && current.type !== 'document') throw badRequest(`${field}.document`, `a ${current.type} page has no body`);
+        const md = markdown !== undefined ? await body(markdown, `${field}.document`) : undefined;
         if (md) next.body = await putBody(db, md.body, md.links);
-        const title = change.title ?? (md?.meta.title as string | undefined);
+        const title = change.title !== undefined ? optionalString(change.title, `${field}.title`, 250) : md?.meta.title;
         if (title !== undefined) {
-          if (!String(title).trim()) throw badRequest(`${field}.title`, 'cannot be empty');
-          next.title = String(title).trim();
+          if (typeof title !== 'string' || !title.trim()) throw badRequest(change.title !== undefined ? `${field}.title` : `${field}.document`, 'a title cannot be empty');
+          next.title = title.trim();
         }
-        if (change.parent !== undefined || change.position) {
-          const parent = change.parent === undefined ? current.parent : requireParent(change.parent, field);
-          if (parent && subtreeIds(pages, current.id).has(parent)) throw badRequest(`${field}.parent`, 'cannot move a page below itself');
-          if (parent && current.type === 'group') throw badRequest(`${field}.parent`, 'group pages are only at the top level');
-          next.parent = parent;
-          next.position = await placeAmong(writer, siblingsOf(parent, current.id), change.position, field);
+        if (change.into !== undefined || change.at !== undefined) {
+          const parent = change.into === undefined ? current.parent : requireParent(change.into, `${field}.into`);
+          if (parent && subtreeIds(pages, current.id).has(parent)) throw badRequest(`${field}.into`, 'cannot move a page below itself');
+          if (parent && current.type === 'group') throw badRequest(`${field}.into`, 'group pages are only at the top level');
+          // Same parent and no index: it stays where it is.
+          if (parent !== current.parent || change.at !== undefined) {
+            next.parent = parent;
+            next.position = await placeAmong(siblingsOf(parent, current.id), change.at, `${field}.at`);
+          }
         }
-        // The slug follows the title, and stays unique where the page now sits.
-        if (next.title !== current.title || next.parent !== current.parent) next.slug = uniqueSlug(slugify(next.title), siblingsOf(next.parent, current.id), current.id);
-        for (const key of ['emoji', 'description'] as const) {
-          const value = change[key] !== undefined ? change[key] : md?.meta[key];
-          if (value === null) delete next[key];
-          else if (value !== undefined) next[key] = String(value);
-        }
-        const hidden = change.hidden ?? md?.meta.hidden;
-        if (hidden !== undefined) next.hidden = Boolean(hidden);
+        // The slug changes only when given (a renamed page keeps its URL), or to stay unique at a new place.
+        const slug = explicitSlug(change.slug, `${field}.slug`);
+        const siblings = siblingsOf(next.parent, current.id);
+        if (slug !== undefined) next.slug = slugFor(slug, next.title, siblings, current.id, `${field}.slug`);
+        else if (next.parent !== current.parent) next.slug = uniqueSlug(current.slug, siblings, current.id);
+        setFields(next, change, md?.meta ?? {}, field);
         if (change.href !== undefined) {
           if (current.type !== 'link') throw badRequest(`${field}.href`, 'only link pages have a target');
-          next.href = change.href;
+          const href = optionalString(change.href, `${field}.href`, 2048);
+          if (!href) throw badRequest(`${field}.href`, 'cannot be empty');
+          next.href = href;
         }
         await writer.put(next);
+        touched(id, 'updated_page');
         break;
       }
       case 'delete_page': {
-        if (!(await writer.get(pageIdOf(change, field)))) throw notFound(`Page ${change.page}`);
-        for (const id of subtreeIds(pages, change.page)) await writer.remove(id);
+        const id = pageIdOf(change.page, `${field}.page`);
+        if (!(await writer.get(id))) throw notFound(`Page ${change.page}`);
+        for (const removed of subtreeIds(pages, id)) {
+          await writer.remove(removed);
+          touched(removed, 'deleted_page');
+        }
         break;
       }
       case 'revert_page': {
-        const original = await revertTo.page(pageIdOf(change, field));
-        const current = await writer.get(change.page);
+        const id = pageIdOf(change.page, `${field}.page`);
+        if (change.block !== undefined) {
+          // Lectern keeps page bodies as Markdown, whose blocks have no stable keys across edits.
+          throw badRequest(`${field}.block`, 'reverting single blocks is not supported by this server: revert the whole page (leave block out)');
+        }
+        let source = opts.revertTo;
+        if (change.revision !== undefined) {
+          if (typeof change.revision !== 'string' || !change.revision) throw badRequest(`${field}.revision`, 'must be a revision id');
+          const content = await opts.revisionContent(change.revision);
+          if (!content) throw notFound(`Revision ${change.revision}`);
+          source = content;
+        }
+        const original = await source.page(id);
+        const current = await writer.get(id);
         if (!original && !current) throw notFound(`Page ${change.page}`);
-        if (!original) for (const id of subtreeIds(pages, change.page)) await writer.remove(id);
-        else {
+        if (!original) {
+          for (const removed of subtreeIds(pages, id)) {
+            await writer.remove(removed);
+            touched(removed, 'deleted_page');
+          }
+        } else {
           if (original.parent && !pages.some((p) => p.id === original.parent)) {
             throw badRequest(`${field}.page`, 'its original parent no longer exists; move it first');
           }
           // Its old slug may have been taken by a sibling since: keep slugs unique among siblings.
           await writer.put({ ...original, slug: uniqueSlug(original.slug, siblingsOf(original.parent, original.id), original.id) });
+          touched(id, current ? 'updated_page' : 'created_page');
         }
         break;
       }
       case 'insert_files': {
         if (!Array.isArray(change.files) || !change.files.length) throw badRequest(`${field}.files`, 'must hold at least one file');
+        if (change.files.length > MAX_FILES_PER_CHANGE) throw badRequest(`${field}.files`, `at most ${MAX_FILES_PER_CHANGE} files per change`);
         const files: FileEntry[] = [...(await writer.getFiles())];
-        for (const [j, file] of change.files.entries()) {
+        for (const [j, file] of (change.files as unknown[]).entries()) {
           const at2 = `${field}.files[${j}]`;
-          if (!file?.name || typeof file.name !== 'string') throw badRequest(`${at2}.name`, 'is required');
-          if (file.contentType !== undefined && (typeof file.contentType !== 'string' || !MEDIA_TYPE.test(file.contentType))) {
-            throw badRequest(`${at2}.contentType`, 'must be a media type such as image/png');
+          if (!isObject(file)) throw badRequest(at2, 'must be an object');
+          checkFields(file, FILE_FIELDS, at2, 'a file');
+          if (typeof file.name !== 'string' || !file.name.trim()) throw badRequest(`${at2}.name`, 'is required');
+          if (file.name.length > 256) throw badRequest(`${at2}.name`, 'must be at most 256 characters');
+          const contentType = optionalString(file.contentType, `${at2}.contentType`, 200)?.split(';')[0]!.trim().toLowerCase();
+          if (contentType !== undefined && !MEDIA_TYPE.test(contentType)) throw badRequest(`${at2}.contentType`, 'must be a media type such as image/png');
+          if ((file.base64 === undefined) === (file.url === undefined)) throw badRequest(at2, 'give exactly one of base64 and url');
+          let bytes: Buffer<ArrayBuffer>;
+          let type = contentType;
+          if (file.base64 !== undefined) {
+            if (typeof file.base64 !== 'string') throw badRequest(`${at2}.base64`, 'must be base64');
+            if (!contentType) throw badRequest(`${at2}.contentType`, 'is required with base64');
+            // Refuse an oversized upload before decoding it.
+            if (file.base64.length > Math.ceil(MAX_FILE_BYTES / 3) * 4) throw badRequest(`${at2}.base64`, `files are limited to ${MAX_FILE_BYTES} bytes`);
+            if (!BASE64.test(file.base64)) throw badRequest(`${at2}.base64`, 'must be base64');
+            bytes = Buffer.from(file.base64, 'base64');
+          } else {
+            const source = opts.fetched?.get(`${i}/${j}`);
+            if (!source) throw badRequest(`${at2}.url`, 'must be a public http(s) URL');
+            bytes = Buffer.from(source.bytes);
+            const sourceType = source.contentType?.split(';')[0]!.trim().toLowerCase();
+            type ??= sourceType && MEDIA_TYPE.test(sourceType) ? sourceType : undefined;
           }
-          if (typeof file.data !== 'string') throw badRequest(`${at2}.data`, 'must be base64');
-          // Refuse an oversized upload before decoding it.
-          if (file.data.length > Math.ceil(MAX_FILE_BYTES / 3) * 4) throw badRequest(`${at2}.data`, `files are limited to ${MAX_FILE_BYTES} bytes`);
-          if (!BASE64.test(file.data)) throw badRequest(`${at2}.data`, 'must be base64');
-          const bytes = Buffer.from(file.data, 'base64');
-          if (bytes.length > MAX_FILE_BYTES) throw badRequest(`${at2}.data`, `files are limited to ${MAX_FILE_BYTES} bytes`);
+          if (bytes.length > MAX_FILE_BYTES) throw badRequest(`${at2}.${file.base64 !== undefined ? 'base64' : 'url'}`, `files are limited to ${MAX_FILE_BYTES} bytes`);
           const blob = createHash('sha256').update(bytes).digest('hex');
           await db.fileBlob.createMany({ data: [{ hash: blob, data: bytes, size: bytes.length }], skipDuplicates: true });
-          const id = newId();
-          files.push({ id, name: file.name, contentType: file.contentType || 'application/octet-stream', size: bytes.length, blob, createdAt: at });
-          result.insertedFiles.push(id);
+          const entry: FileEntry = { id: presetFileIds.get(`${i}/${j}`) ?? newId(), name: file.name, contentType: type || 'application/octet-stream', size: bytes.length, blob, createdAt: at };
+          files.push(entry);
+          insertedFiles.push(entry);
         }
         writer.setFiles(files);
         break;
       }
+      case 'insert_reusable_content':
+      case 'update_reusable_content':
+      case 'delete_reusable_content':
+        // Lectern's reusable-content operations (reusable-contents.ts); bodies are stored as pages' are.
+        await applyReusableContentChange(writer, change, field, at, async (document, f) => {
+          const md = await body((await documentMarkdown(document, f)) ?? '', f);
+          return putBody(db, md.body, md.links);
+        });
+        break;
       case 'update_variables': {
         const vars = change.variables as unknown;
-        if (!vars || typeof vars !== 'object' || Array.isArray(vars)) throw badRequest(`${field}.variables`, 'must be an object of name to string (null removes one)');
+        if (!isObject(vars)) throw badRequest(`${field}.variables`, 'must be an object of name to string (null removes one)');
         for (const [name, value] of Object.entries(vars)) {
           if (!VARIABLE_NAME.test(name)) throw badRequest(`${field}.variables.${name}`, 'a name is 1 to 100 letters, digits, _ or -');
           if (value === null) delete variables[name];
@@ -236,10 +552,19 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
         writer.setVariables({ ...variables });
         break;
       }
-      default:
-        throw badRequest(`${field}.type`, 'must be insert_page, update_page, delete_page, revert_page, insert_files or update_variables');
     }
     await refresh();
   }
-  return { manifest: writer.changed ? await writer.write(db) : null, ...result };
+  // Pages inserted under a ref must all exist (a ref claimed by a change that failed cannot reach here).
+  return { manifest: writer.changed ? await writer.write(db) : null, changes: [...outcomes.values()], insertedFiles };
+}
+
+/** Lower-cased paths of the pages (`guide`, `guide/setup`), for refs that must not shadow one. */
+function buildPaths(pages: PageEntry[]): string[] {
+  const byId = new Map(pages.map((p) => [p.id, p]));
+  const pathOf = (p: PageEntry, depth = 0): string => {
+    const parent = p.parent ? byId.get(p.parent) : undefined;
+    return parent && depth < 100 ? `${pathOf(parent, depth + 1)}/${p.slug}` : p.slug;
+  };
+  return pages.map((p) => pathOf(p).toLowerCase());
 }

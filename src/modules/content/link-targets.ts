@@ -18,6 +18,8 @@ export type ResolvedLink =
 /** The revision and instance a link is resolved in. */
 export interface LinkEnv {
   byPath: Map<string, PageNode>;
+  /** Pages by id: `/pages/<pageId>` links (the official form, and what batch-local refs become). */
+  byId?: Map<string, PageNode>;
   files: FileEntry[];
   /** LECTERN_PUBLIC_URL: app URLs (`/app/…`) and file download URLs (`/files/…`) live below it. */
   publicUrl: string;
@@ -97,6 +99,15 @@ export function resolveHref(href: string, from: PageNode, env: LinkEnv): Resolve
 
   const { path, anchor } = splitHref(raw);
   if (!path) return undefined;
+  // GitBook's id forms: `/pages/<pageId>` and `/files/<fileId>` (the write path turns refs into them).
+  const byIdForm = path.match(/^\/(pages|files)\/([^/]+)$/);
+  if (byIdForm) {
+    const id = safeDecode(byIdForm[2]!) ?? '';
+    const page = byIdForm[1] === 'pages' ? env.byId?.get(id) : undefined;
+    if (page) return { kind: 'page', page, ...(anchor ? { anchor } : {}), status: 'ok' };
+    const file = byIdForm[1] === 'files' ? env.files.find((f) => f.id === id) : undefined;
+    if (file) return { kind: 'file', file, status: 'ok' };
+  }
   // A root-relative path resolves like a relative one written in a top-level page.
   const origin = path.startsWith('/') ? ({ ...from, path: '' } as PageNode) : from;
   let page: PageNode | undefined;

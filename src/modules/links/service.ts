@@ -57,7 +57,7 @@ async function computeLinks(ctx: Context, view: ContentView): Promise<RevisionLi
     else hrefs.set(row.bodyHash, [row.href]);
   }
 
-  const env: LinkEnv = { byPath, files, publicUrl: ctx.config.publicUrl, spaceId: view.space.id };
+  const env: LinkEnv = { byPath, byId, files, publicUrl: ctx.config.publicUrl, spaceId: view.space.id };
   const usages = new Map<string, LinkUsage>();
   for (const page of pages) {
     for (const href of (page.body && hrefs.get(page.body)) || []) {

@@ -237,11 +237,34 @@ export async function fetchFile(rawUrl: string, opts: { settings?: OpenAPIFetchS
       url = new URL(answer.redirect, url);
       continue;
     }
-    return { url: url.href, text: answer.text, contentType: answer.contentType };
+    let text = answer.bytes.toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    return { url: url.href, text, contentType: answer.contentType };
   }
 }
 
-function requestOnce(url: URL, settings: OpenAPIFetchSettings, deadline: number): Promise<{ redirect: string } | { text: string; contentType: string | null }> {
+/**
+ * GETs one user-given URL's bytes through the same guard (e.g. a file uploaded by URL to a change
+ * request): public addresses only unless the operator allows private ones, redirects checked,
+ * at most `maxBytes`, the per-file time limit.
+ */
+export async function fetchBytes(rawUrl: string, maxBytes: number): Promise<{ bytes: Buffer; contentType: string | null }> {
+  const base = openAPIFetchSettings();
+  const settings = { ...base, maxBytes: Math.min(maxBytes, base.maxBytes) };
+  const problem = urlProblem(rawUrl, settings);
+  if (problem) throw new FetchFailure('FETCH_ERROR', `${rawUrl} ${problem}`);
+  const deadline = Date.now() + settings.timeoutMs;
+  let url = new URL(rawUrl);
+  for (let hop = 0; ; hop++) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs can be fetched`);
+    const answer = await requestOnce(url, settings, deadline);
+    if (!('redirect' in answer)) return answer;
+    if (hop >= MAX_REDIRECTS) throw new FetchFailure('FETCH_ERROR', `${rawUrl} redirects more than ${MAX_REDIRECTS} times`);
+    url = new URL(answer.redirect, url);
+  }
+}
+
+function requestOnce(url: URL, settings: OpenAPIFetchSettings, deadline: number): Promise<{ redirect: string } | { bytes: Buffer; contentType: string | null }> {
   return new Promise((resolve, reject) => {
     const remaining = deadline - Date.now();
     const seconds = (ms: number) => `${(ms / 1000).toLocaleString('en', { maximumFractionDigits: 3 })} s`;
@@ -312,9 +335,7 @@ function requestOnce(url: URL, settings: OpenAPIFetchSettings, deadline: number)
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          let text = Buffer.concat(chunks).toString('utf8');
-          if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-          resolve({ text, contentType: response.headers['content-type'] ?? null });
+          resolve({ bytes: Buffer.concat(chunks), contentType: response.headers['content-type'] ?? null });
         });
       },
     );

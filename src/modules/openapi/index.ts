@@ -1,3 +1,5 @@
 // The openapi module's face: what other modules (and the entry points) may import from it.
-// Nothing yet: no other module uses openapi (the registry wires its routes and types).
-export {};
+// The one outbound guard (user-given URLs: public addresses, size and time limits) serves others too.
+export { fetchBytes } from './fetch.js';
+// Pages a space computes from a spec (content's `builtin:openapi` computed pages).
+export { computedSpec, type ComputedPage, type ComputedSpec } from './computed.js';
