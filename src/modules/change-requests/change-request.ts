@@ -13,7 +13,6 @@ import {
   listChangeRequests,
   listOrganizationChangeRequests,
   mergeChangeRequest,
-  reviewChangeRequest,
   updateChangeRequest,
   updateChangeRequestFromMain,
   writeChangeRequestContent,
@@ -113,25 +112,6 @@ const ContentWriteResult = builder.objectRef<ContentWriteResultData>('ContentWri
   }),
 });
 
-type Review = Awaited<ReturnType<typeof reviewChangeRequest>>;
-const ReviewUrls = builder.objectRef<{ location: string }>('ChangeRequestReviewUrls').implement({ fields: (t) => ({ location: t.exposeString('location') }) });
-const ChangeRequestReviewType = builder.objectRef<Review>('ChangeRequestReview').implement({
-  description: "One reviewer's review of a change request (one per reviewer; a new one replaces it)",
-  fields: (t) => ({
-    object: t.string({ resolve: () => 'change-request-review' }),
-    id: t.id({ resolve: ({ review }) => `${review.changeRequestId}-${review.userId}` }),
-    revision: t.string({ description: 'The revision reviewed', resolve: ({ review }) => review.revisionId }),
-    reviewer: t.field({ type: UserType, resolve: async ({ review }, _a, ctx) => (await userLoaders(ctx).user.load(review.userId)) ?? ctx.caller }),
-    status: t.string({ resolve: ({ review }) => review.status }),
-    outdated: t.boolean({ description: 'True once the change request moved past the reviewed revision', resolve: ({ review, changeRequest }) => review.revisionId !== changeRequest.revisionId }),
-    createdAt: t.field({ type: 'DateTime', resolve: ({ review }) => review.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: ({ review }) => review.createdAt }),
-    urls: t.field({
-      type: ReviewUrls,
-      resolve: ({ review, changeRequest: cr }, _a, ctx) => ({ location: `${ctx.urls.changeRequest(cr.spaceId, cr.id, cr.number).location}/reviews/${review.changeRequestId}-${review.userId}` }),
-    }),
-  }),
-});
 const PdfExportType = builder.objectRef<{ url: string }>('PdfExport').implement({
   fields: (t) => ({ url: t.exposeString('url', { description: 'Temporary URL of the PDF (valid for one hour, no token needed)' }) }),
 });
@@ -217,11 +197,6 @@ builder.mutationFields((t) => ({
     type: MergeResult,
     args: crArgs(t),
     resolve: (_r, args, ctx) => updateChangeRequestFromMain(ctx, String(args.spaceId), args.changeRequestId),
-  }),
-  reviewChangeRequest: t.field({
-    type: ChangeRequestReviewType,
-    args: { ...crArgs(t), status: t.arg.string({ required: true, description: 'approved or changes-requested' }) },
-    resolve: (_r, args, ctx) => reviewChangeRequest(ctx, String(args.spaceId), args.changeRequestId, args.status),
   }),
   writeChangeRequestContent: t.field({
     type: ContentWriteResult,

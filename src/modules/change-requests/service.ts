@@ -56,7 +56,7 @@ function filterWhere(f: ChangeRequestFilters): Prisma.ChangeRequestWhereInput {
     status,
     ...(f.creator ? { createdById: f.creator } : {}),
     ...(f.contributor ? { contributors: { has: f.contributor } } : {}),
-    ...(f.requestedReviewer ? { requestedReviewers: { has: f.requestedReviewer } } : {}),
+    ...(f.requestedReviewer ? { requestedReviewers: { some: { userId: f.requestedReviewer } } } : {}),
     ...(f.conversationsIssuesCluster ? { conversationsIssuesCluster: f.conversationsIssuesCluster } : {}),
   };
 }
@@ -397,18 +397,4 @@ export async function writeSpaceContent(ctx: Context, spaceId: string, changes: 
   );
   accessRows(ctx).space.clear(spaceId);
   return writeResult(ctx, spaceId, revision, applied, (page) => ctx.urls.api(`/spaces/${spaceId}/content/page/${page}`));
-}
-
-/** Records the caller's review (approve or request changes) of the change request's current head. */
-export async function reviewChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, status: string) {
-  const cr = await getChangeRequest(ctx, spaceId, idOrNumber);
-  await requireSpace(ctx, spaceId, 'review');
-  if (!['approved', 'changes-requested'].includes(status)) throw badRequest('status', 'must be approved or changes-requested');
-  assertWritable(cr);
-  const review = await ctx.prisma.changeRequestReview.upsert({
-    where: { changeRequestId_userId: { changeRequestId: cr.id, userId: ctx.caller.id } },
-    create: { changeRequestId: cr.id, userId: ctx.caller.id, status, revisionId: cr.revisionId },
-    update: { status, revisionId: cr.revisionId, createdAt: new Date() },
-  });
-  return { review, changeRequest: cr };
 }
