@@ -121,7 +121,7 @@ async function main() {
       setupRequest: (req: any, ctx: any) => ({
         ...req,
         path: `/v1/spaces/${ctx.space}/change-requests/${ctx.cr}/content`,
-        body: JSON.stringify({ changes: [{ type: 'update_page', page: ctx.page, markdown: `${markdownOf(0)}\nEdited by flow ${ctx.k}.\n` }] }),
+        body: JSON.stringify({ changes: [{ operation: 'update_page', page: ctx.page, document: { markdown: `${markdownOf(0)}\nEdited by flow ${ctx.k}.\n` } }] }),
       }),
     },
     { method: 'POST' as const, setupRequest: (req: any, ctx: any) => ({ ...req, path: `/v1/spaces/${ctx.space}/change-requests/${ctx.cr}/merge` }) },

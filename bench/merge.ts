@@ -19,7 +19,7 @@ async function main() {
   const { db } = bench;
   const { org, app, call } = await startBenchServer(bench, 'merge');
   const edit = (ids: string[], tag: string, line: 'a' | 'c') =>
-    ids.map((page) => ({ type: 'update_page', page, markdown: `# Page\n\n${'Some documentation text. '.repeat(20)}\n\nline a${line === 'a' ? ` ${tag}` : ''}\nline b\nline c${line === 'c' ? ` ${tag}` : ''}\n` }));
+    ids.map((page) => ({ operation: 'update_page', page, document: { markdown: `# Page\n\n${'Some documentation text. '.repeat(20)}\n\nline a${line === 'a' ? ` ${tag}` : ''}\nline b\nline c${line === 'c' ? ` ${tag}` : ''}\n` } }));
 
   const rows: string[] = [];
   const medians: number[] = [];

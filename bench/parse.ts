@@ -89,7 +89,7 @@ async function main() {
       setupRequest: (req: any, ctx: any) => ({
         ...req,
         path: `/v1/spaces/${spaceId}/change-requests/${ctx.cr}/content`,
-        body: JSON.stringify({ changes: [{ type: 'update_page', page: ctx.page, markdown: realisticMarkdown(110 + (ctx.k % leaves.length), `Edited by flow ${ctx.k}.`) }] }),
+        body: JSON.stringify({ changes: [{ operation: 'update_page', page: ctx.page, document: { markdown: realisticMarkdown(110 + (ctx.k % leaves.length), `Edited by flow ${ctx.k}.`) } }] }),
       }),
     },
     { method: 'POST' as const, setupRequest: (req: any, ctx: any) => ({ ...req, path: `/v1/spaces/${spaceId}/change-requests/${ctx.cr}/merge` }) },

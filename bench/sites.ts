@@ -35,7 +35,7 @@ async function main() {
   const spaces: string[] = [];
   for (let s = 0; s < SPACES; s++) {
     const space = await call('POST', `/v1/orgs/${org.id}/spaces`, { title: `Space ${s}` });
-    const changes = Array.from({ length: PAGES }, (_, p) => ({ type: 'insert_page', title: `Page ${p}`, markdown: `Page ${p} of space ${s}.` }));
+    const changes = Array.from({ length: PAGES }, (_, p) => ({ operation: 'insert_page', title: `Page ${p}`, document: { markdown: `Page ${p} of space ${s}.` } }));
     await call('POST', `/v1/spaces/${space.id}/content`, { changes });
     spaces.push(space.id);
   }
