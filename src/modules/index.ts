@@ -23,6 +23,7 @@ import './collections/collection.js';
 import './spaces/space.js';
 import './content/revision.js';
 import './content/revision-reads.js';
+import './content/reusable-content-reads.js';
 import './change-requests/change-request.js';
 import './change-requests/semantic-changes.js';
 import './change-requests/space-pdf.js';
@@ -49,6 +50,7 @@ import { memberSpaceRoutes } from './spaces/member-spaces.js';
 import { collectionRoutes } from './collections/routes.js';
 import { contentRoutes } from './content/routes.js';
 import { revisionReadRoutes } from './content/revision-reads.js';
+import { reusableContentRoutes } from './content/reusable-content-reads.js';
 import { changeRequestRoutes } from './change-requests/routes.js';
 import { semanticChangeRoutes } from './change-requests/semantic-changes.js';
 import { spacePdfRoutes } from './change-requests/space-pdf.js';
@@ -87,6 +89,7 @@ export const restRoutes: RestRoute[] = [
   ...collectionRoutes,
   ...contentRoutes,
   ...revisionReadRoutes,
+  ...reusableContentRoutes,
   ...changeRequestRoutes,
   ...semanticChangeRoutes,
   ...spacePdfRoutes,

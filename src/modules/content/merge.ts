@@ -1,6 +1,7 @@
 import { merge as diff3 } from 'node-diff3';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { parseMarkdownOffLoop } from '../../document/index.js';
+import { mergeReusableContents } from './reusable-contents.js';
 import { canonicalJson, Content, getBodies, putBodies, putObjects, shardOf, SHARDS, type FileEntry, type Manifest, type PageEntry } from './store.js';
 
 /**
@@ -23,7 +24,7 @@ type Shard = Record<string, PageEntry>;
 
 const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
 
-const SCALAR_FIELDS = ['type', 'title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'href'] as const;
+const SCALAR_FIELDS = ['type', 'title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'href', 'computed'] as const;
 
 function merge3<T>(base: T, ours: T, theirs: T): { value: T } | { conflict: true } {
   if (same(ours, theirs)) return { value: ours };
@@ -148,11 +149,12 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
       if (entry.parent && !exists(entry.parent)) conflicts.push({ page: entry.id, title: entry.title, reason: 'its parent page was deleted on the other side' });
     }
   }
+  const reusableContents = await mergeReusableContents(db, base, ours, theirs, (title, reason) => conflicts.push({ page: '', title, reason }));
   if (conflicts.length) return { manifest: null, conflicts };
 
   const hashes = await putObjects(db, mergedShards.map((s) => ({ kind: 'shard', data: s.shard })));
   mergedShards.forEach((s, i) => (shardHashes[s.index] = Object.keys(s.shard).length ? hashes[i]! : null));
-  const manifest: Manifest = { shards: shardHashes, files, variables };
+  const manifest: Manifest = { shards: shardHashes, files, variables, ...(reusableContents ? { reusableContents } : {}) };
   const [hash] = await putObjects(db, [{ kind: 'manifest', data: manifest }]);
   return { manifest: hash!, conflicts: [] };
 }

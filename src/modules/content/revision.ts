@@ -41,7 +41,12 @@ RevisionType.implement({
     parents: t.stringList({ resolve: (v) => v.revision.parents }),
     type: t.string({ resolve: (v) => v.revision.type }),
     createdAt: t.field({ type: 'DateTime', resolve: (v) => v.revision.createdAt }),
-    pages: t.field({ type: 'JSON', description: 'The page tree, in the GitBook REST shape', resolve: async (v, _a, ctx) => (await pagesJson(ctx, v)).pages }),
+    pages: t.field({
+      type: 'JSON',
+      description: 'The page tree, in the GitBook REST shape',
+      args: { computed: t.arg.boolean({ required: false, description: 'false: computed pages as they are (default: replaced by the pages they compute)' }) },
+      resolve: async (v, args, ctx) => (await pagesJson(ctx, v, { computed: args.computed })).pages,
+    }),
     pageList: t.field({
       type: [PageSummary],
       description: 'Every page, depth first',
@@ -64,10 +69,17 @@ RevisionType.implement({
         format: t.arg({ type: FormatEnum, required: false }),
         evaluated: t.arg.string({ required: false }),
         dereferenced: t.arg.string({ required: false }),
+        computed: t.arg.boolean({ required: false }),
       },
-      resolve: (v, args, ctx) => pageById(ctx, v, String(args.id), { format: args.format as Format | null, evaluated: args.evaluated, dereferenced: args.dereferenced }),
+      resolve: (v, args, ctx) =>
+        pageById(ctx, v, String(args.id), { format: args.format as Format | null, evaluated: args.evaluated, dereferenced: args.dereferenced, computed: args.computed }),
     }),
     variables: t.field({ type: 'JSON', resolve: (v) => v.content.manifest.variables }),
-    rest: t.field({ type: 'JSON', description: 'The whole revision in the GitBook REST shape', resolve: (v, _a, ctx) => revisionJson(ctx, v) }),
+    rest: t.field({
+      type: 'JSON',
+      description: 'The whole revision in the GitBook REST shape',
+      args: { computed: t.arg.boolean({ required: false }) },
+      resolve: (v, args, ctx) => revisionJson(ctx, v, { computed: args.computed }),
+    }),
   }),
 });

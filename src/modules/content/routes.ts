@@ -24,8 +24,8 @@ export interface ContentRead {
 /** `metadata` and `computed` are accepted on every content read (and checked to be booleans). */
 export const contentOptions = (req: RestRequest) => {
   boolParam(req.query, 'metadata');
-  boolParam(req.query, 'computed');
-  return {};
+  // Reads whose answer holds pages declare $computed; the others ignore it.
+  return { computed: boolParam(req.query, 'computed') };
 };
 
 /** The options of a read answering a page (`format`, `evaluated`, `dereferenced`). */
@@ -38,8 +38,8 @@ export const pageReadVariables = (req: RestRequest) => ({
 export const PAGE_READ_ARGS = { format: 'ContentFormat', evaluated: 'String', dereferenced: 'String' };
 
 const READS: ContentRead[] = [
-  { suffix: '', spaceOperation: 'getCurrentRevision', changeRequestOperation: 'getRevisionOfChangeRequestById', revisionOperation: 'getRevisionById', args: {}, variables: contentOptions, selection: 'rest', pick: (r) => r.rest },
-  { suffix: '/pages', spaceOperation: 'listPages', changeRequestOperation: 'listPagesInChangeRequest', revisionOperation: 'listPagesInRevisionById', args: {}, variables: contentOptions, selection: 'pages', pick: (r) => ({ pages: r.pages }) },
+  { suffix: '', spaceOperation: 'getCurrentRevision', changeRequestOperation: 'getRevisionOfChangeRequestById', revisionOperation: 'getRevisionById', args: { computed: 'Boolean' }, variables: contentOptions, selection: 'rest(computed: $computed)', pick: (r) => r.rest },
+  { suffix: '/pages', spaceOperation: 'listPages', changeRequestOperation: 'listPagesInChangeRequest', revisionOperation: 'listPagesInRevisionById', args: { computed: 'Boolean' }, variables: contentOptions, selection: 'pages(computed: $computed)', pick: (r) => ({ pages: r.pages }) },
   {
     suffix: '/files',
     spaceOperation: 'listFiles',
@@ -65,9 +65,9 @@ const READS: ContentRead[] = [
     spaceOperation: 'getPageById',
     changeRequestOperation: 'getPageInChangeRequestById',
     revisionOperation: 'getPageInRevisionById',
-    args: { pageId: 'ID!', ...PAGE_READ_ARGS },
+    args: { pageId: 'ID!', ...PAGE_READ_ARGS, computed: 'Boolean' },
     variables: (req) => ({ ...pageReadVariables(req), pageId: req.params.pageId }),
-    selection: 'page(id: $pageId, format: $format, evaluated: $evaluated, dereferenced: $dereferenced)',
+    selection: 'page(id: $pageId, format: $format, evaluated: $evaluated, dereferenced: $dereferenced, computed: $computed)',
     pick: (r) => r.page,
   },
 ];

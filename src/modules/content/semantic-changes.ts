@@ -1,14 +1,16 @@
 import type { Context } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import type { Space } from '../../generated/prisma/client.js';
-import { serverKeys } from '../../secrets.js';
+import { serverKeys, type ServerKeys } from '../../secrets.js';
+import { documentIdOf } from './document-ids.js';
 import { byPosition } from '../../positions.js';
 import { fileJson } from './service.js';
-import { canonicalJson, type Content, type FileEntry, type PageEntry } from './store.js';
+import { canonicalJson, type Content, type FileEntry, type PageEntry, type ReusableContentEntry } from './store.js';
 
 /**
  * Semantic changes between two contents (GitBook's RevisionSemanticChanges): pages created,
- * edited, deleted and moved, files created, edited and deleted, variables edited.
+ * edited, deleted and moved, files created, edited and deleted, reusable contents created, edited
+ * and deleted, variables edited.
  *
  * Computed from the manifests alone: only shards whose hash differs are read, bodies are compared
  * by hash (never read), and a changed page's path is found by walking up its ancestors one level
@@ -68,11 +70,11 @@ function attribute<T>(before: T | undefined, after: T | undefined): { before?: T
 }
 
 /**
- * The attributes of a page edit the official schema names for the page's type. A document's body
- * is named by its document id, the hash of its stored body. A change to a field the schema has no
- * attribute for (hidden, position alone) is no `page_edited`: it would have no attribute to show.
+ * The attributes of a page edit the official schema names for the page's type; a body is named by
+ * its document id (document-ids.ts), as a page's `documentId`. A change to a field the schema has
+ * no attribute for (hidden, position alone) is no `page_edited`: it would have no attribute to show.
  */
-function pageAttributes(before: PageEntry, after: PageEntry): Json | undefined {
+function pageAttributes(before: PageEntry, after: PageEntry, documentId: (bodyHash: string) => string): Json | undefined {
   const target = (e: PageEntry) => (e.type === 'link' && e.href !== undefined ? { kind: 'url', url: e.href } : undefined);
   const candidates: Record<string, Json | undefined> =
     after.type === 'document'
@@ -80,7 +82,7 @@ function pageAttributes(before: PageEntry, after: PageEntry): Json | undefined {
           title: attribute(before.title, after.title),
           description: attribute(before.description, after.description),
           slug: attribute(before.slug, after.slug),
-          document: attribute(before.body, after.body),
+          document: attribute(before.body && documentId(before.body), after.body && documentId(after.body)),
           emoji: attribute(before.emoji, after.emoji),
         }
       : after.type === 'group'
@@ -90,7 +92,7 @@ function pageAttributes(before: PageEntry, after: PageEntry): Json | undefined {
   return Object.keys(attributes).length ? attributes : undefined;
 }
 
-async function pageChanges(before: Content, after: Content): Promise<{ path: string; change: Json }[]> {
+async function pageChanges(keys: ServerKeys, space: Space, before: Content, after: Content): Promise<{ path: string; change: Json }[]> {
   const shards = after.changedShards(before);
   if (!shards.length) return [];
   await Promise.all([before.loadShards(shards), after.loadShards(shards)]);
@@ -117,7 +119,7 @@ async function pageChanges(before: Content, after: Content): Promise<{ path: str
   const sorted = (entries: PageEntry[]) => [...entries].sort(byPosition);
   for (const e of sorted(created)) out.push({ path: pathOf(e.id, afterPages), change: { type: 'page_created', page: changedPage(e, afterPages) } });
   for (const k of kept) {
-    const attributes = pageAttributes(k.before, k.after);
+    const attributes = pageAttributes(k.before, k.after, (hash) => documentIdOf(keys, space.id, hash));
     if (attributes) out.push({ path: pathOf(k.after.id, afterPages), change: { type: 'page_edited', page: changedPage(k.after, afterPages), attributes } });
   }
   for (const k of moved) {
@@ -167,6 +169,26 @@ async function fileChanges(ctx: Context, space: Space, before: Content, after: C
   return out;
 }
 
+async function reusableContentChanges(keys: ServerKeys, space: Space, before: Content, after: Content): Promise<Json[]> {
+  if (before.manifest.reusableContents === after.manifest.reusableContents) return [];
+  const [bl, al] = await Promise.all([before.reusableContents(), after.reusableContents()]);
+  const document = (e: ReusableContentEntry) => documentIdOf(keys, space.id, e.body);
+  const changed = (e: ReusableContentEntry) => ({ id: e.id, title: e.title, document: document(e) });
+  const old = new Map(bl.map((e) => [e.id, e]));
+  const out: Json[] = [];
+  for (const e of al) {
+    const b = old.get(e.id);
+    if (!b) out.push({ type: 'reusable_content_created', reusableContent: changed(e) });
+    else {
+      const attributes = Object.fromEntries(Object.entries({ title: attribute(b.title, e.title), document: b.body !== e.body ? { before: document(b), after: document(e) } : undefined }).filter(([, v]) => v));
+      if (Object.keys(attributes).length) out.push({ type: 'reusable_content_edited', reusableContent: changed(e), attributes });
+    }
+  }
+  const kept = new Set(al.map((e) => e.id));
+  for (const e of bl) if (!kept.has(e.id)) out.push({ type: 'reusable_content_deleted', reusableContent: changed(e) });
+  return out;
+}
+
 function variableChanges(before: Content, after: Content): Json[] {
   const [bv, av] = [before.manifest.variables, after.manifest.variables];
   const variables: Record<string, Json> = {};
@@ -179,8 +201,9 @@ function variableChanges(before: Content, after: Content): Json[] {
 
 /** The semantic changes from `before` to `after`: pages (in path order), then files, then variables. */
 export async function semanticChanges(ctx: Context, space: Space, before: Content, after: Content, limit: number): Promise<SemanticChanges> {
-  const [pages, files] = await Promise.all([pageChanges(before, after), fileChanges(ctx, space, before, after)]);
+  const keys = await serverKeys(ctx);
+  const [pages, files, reusable] = await Promise.all([pageChanges(keys, space, before, after), fileChanges(ctx, space, before, after), reusableContentChanges(keys, space, before, after)]);
   pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const all = [...pages.map((p) => p.change), ...files, ...variableChanges(before, after)];
+  const all = [...pages.map((p) => p.change), ...files, ...reusable, ...variableChanges(before, after)];
   return { changes: all.slice(0, limit), ...(all.length > limit ? { more: all.length - limit } : {}) };
 }

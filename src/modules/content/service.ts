@@ -12,6 +12,8 @@ import { serverKeys, type ServerKeys } from '../../secrets.js';
 import { buildTree, flatten, resolveRelativeLink, type PageNode } from './tree.js';
 import { resolveDocumentRefs, type LinkEnv } from './link-targets.js';
 import { contentLoaders } from './loaders.js';
+import { expandComputedPages } from './computed-pages.js';
+import { includeReusableContents, reusableContentJson } from './reusable-contents.js';
 import { documentIdOf } from './document-ids.js';
 
 /** The content a read is about: a space's main revision, or a change request's head. */
@@ -81,7 +83,7 @@ export interface ReadOptions {
   format?: Format | null;
   /** false: leave out mutable git metadata (none is kept here yet). */
   metadata?: boolean | null;
-  /** false: do not compute computed content (none is computed here yet). */
+  /** false: leave computed pages as they are, uncomputed (computed-pages.ts). */
   computed?: boolean | null;
 }
 
@@ -135,6 +137,8 @@ export function pageJson(
   }
   // Groups only exist at the top level (the write path enforces it), as in GitBook.
   const children = node.children.map((c) => pageJson(ctx, view, c, bodies, format, links, documents));
+  // Read with computed=false (or while its source cannot be computed): the computed page itself.
+  if (node.type === 'computed') return { ...common, type: 'computed', computed: node.computed };
   if (node.type === 'group') {
     return { ...common, ...indexing, kind: 'group', type: 'group', slug: node.slug, path: node.path, pages: children };
   }
@@ -175,8 +179,12 @@ async function treeJson(ctx: Context, view: ContentView, roots: PageNode[], byId
 
 export type PageTree = ReturnType<typeof buildTree>;
 
-export async function pageTree(ctx: Context, view: ContentView): Promise<PageTree> {
-  return buildTree(await view.content.allPages());
+/** The page tree; computed pages replaced by the pages they compute unless `computed` is false (computed-pages.ts). */
+export async function pageTree(ctx: Context, view: ContentView, opts: ReadOptions = {}): Promise<PageTree> {
+  const entries = await view.content.allPages();
+  if (opts.computed === false) return buildTree(entries);
+  const loader = objectLoader(ctx);
+  return buildTree(await expandComputedPages(ctx, view.space.organizationId, entries, (hash, markdown) => loader.prime(hash, { markdown })));
 }
 
 /** A file of a space's revision; its `downloadURL` is signed and expires (src/file-urls.ts). */
@@ -184,8 +192,8 @@ export function fileJson(ctx: Context, keys: ServerKeys, spaceId: string, file: 
   return { id: file.id, name: file.name, contentType: file.contentType, downloadURL: signedFileUrl(ctx.urls, keys, spaceId, file), size: file.size };
 }
 
-export async function revisionJson(ctx: Context, view: ContentView, _opts: ReadOptions = {}) {
-  const { roots, byId } = await pageTree(ctx, view);
+export async function revisionJson(ctx: Context, view: ContentView, opts: ReadOptions = {}) {
+  const { roots, byId } = await pageTree(ctx, view, opts);
   const [files, keys] = await Promise.all([view.content.files(), serverKeys(ctx)]);
   const urls: Record<string, string> = { ...ctx.urls.revision(view.space.id, view.revision.id) };
   return {
@@ -195,7 +203,7 @@ export async function revisionJson(ctx: Context, view: ContentView, _opts: ReadO
     type: view.revision.type,
     pages: await treeJson(ctx, view, roots, byId),
     files: files.map((f) => fileJson(ctx, keys, view.space.id, f)),
-    reusableContents: [],
+    reusableContents: (await view.content.reusableContents()).map((r) => reusableContentJson(view, r)),
     // No tags exist in Lectern's content (see pageJson).
     tags: [],
     variables: view.content.manifest.variables,
@@ -204,8 +212,8 @@ export async function revisionJson(ctx: Context, view: ContentView, _opts: ReadO
   };
 }
 
-async function buildPagesJson(ctx: Context, view: ContentView) {
-  const { roots, byId } = await pageTree(ctx, view);
+async function buildPagesJson(ctx: Context, view: ContentView, opts: ReadOptions) {
+  const { roots, byId } = await pageTree(ctx, view, opts);
   return { pages: await treeJson(ctx, view, roots, byId) };
 }
 
@@ -213,10 +221,10 @@ async function buildPagesJson(ctx: Context, view: ContentView) {
 // times (a site's sections listing it as a variant) renders its page tree once.
 const pagesJsonMemo = perRequest((_ctx: Context) => new Map<string, ReturnType<typeof buildPagesJson>>());
 
-export function pagesJson(ctx: Context, view: ContentView) {
+export function pagesJson(ctx: Context, view: ContentView, opts: ReadOptions = {}) {
   const memo = pagesJsonMemo(ctx);
-  const key = `${view.space.id}:${view.revision.id}`;
-  if (!memo.has(key)) memo.set(key, buildPagesJson(ctx, view));
+  const key = `${view.space.id}:${view.revision.id}:${opts.computed !== false}`;
+  if (!memo.has(key)) memo.set(key, buildPagesJson(ctx, view, opts));
   return memo.get(key)!;
 }
 
@@ -240,7 +248,7 @@ export function evaluatedMarkdown(view: ContentView, markdown: string, evaluated
 /** One page with its body, in markdown or as a document. */
 export async function pageById(ctx: Context, view: ContentView, pageId: string, opts: PageReadOptions = {}) {
   checkPageReadOptions(opts);
-  const tree = await pageTree(ctx, view);
+  const tree = await pageTree(ctx, view, opts);
   const node = tree.byId.get(pageId);
   if (!node) throw notFound('Page');
   return pageOf(ctx, view, node, tree, opts);
@@ -256,6 +264,7 @@ export async function pageOf(ctx: Context, view: ContentView, node: PageNode, { 
   const format = opts.format ?? 'document';
   const links = format === 'document' ? { byPath, byId, files: await view.content.files(), publicUrl: ctx.config.publicUrl, spaceId: view.space.id } : undefined;
   const documents = format !== 'markdown' ? await documentsOf(bodies.values()) : undefined;
+  if (documents) await includeReusableContents(ctx, view, documents, opts.dereferenced);
   return pageJson(ctx, view, node, bodies, format, links, documents);
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import type { ComputedSource } from './computed-pages.js';
 
 /**
  * The content store. A revision's content is a manifest object; pages live in SHARDS objects keyed
@@ -11,7 +12,7 @@ import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
  */
 export const SHARDS = 256;
 
-export type PageType = 'document' | 'group' | 'link';
+export type PageType = 'document' | 'group' | 'link' | 'computed';
 
 /** One page as stored: its place in the tree, its fields, and its body's hash. */
 export interface PageEntry {
@@ -37,6 +38,8 @@ export interface PageEntry {
   body?: string;
   /** link pages: the target URL. */
   href?: string;
+  /** computed pages: what computes their content (computed-pages.ts). */
+  computed?: ComputedSource;
   createdAt: string;
   updatedAt: string;
 }
@@ -51,12 +54,26 @@ export interface FileEntry {
   createdAt: string;
 }
 
+/** A reusable content (GitBook's RevisionReusableContent): a titled body pages include. */
+export interface ReusableContentEntry {
+  id: string;
+  title: string;
+  /** Unique among the revision's reusable contents: pages include it as `.gitbook/includes/<slug>.md`. */
+  slug: string;
+  /** hash of the BODY object holding the markdown */
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface Manifest {
   /** Shard object hashes by shard index; null for an empty shard. */
   shards: (string | null)[];
   /** Hash of the FILES object, or null when there are no files. */
   files: string | null;
   variables: Record<string, string>;
+  /** Hash of the REUSABLE object; absent when there are none (so older manifests keep their hash). */
+  reusableContents?: string;
 }
 
 type Shard = Record<string, PageEntry>;
@@ -110,6 +127,7 @@ export type ObjectFetcher = <T>(hashes: string[]) => Promise<Map<string, T>>;
 export class Content {
   private shardCache = new Map<number, Shard>();
   private filesCache: FileEntry[] | undefined;
+  private reusableCache: ReusableContentEntry[] | undefined;
   private readonly fetch: ObjectFetcher;
 
   constructor(
@@ -174,6 +192,14 @@ export class Content {
     return this.filesCache;
   }
 
+  async reusableContents(): Promise<ReusableContentEntry[]> {
+    if (!this.reusableCache) {
+      const hash = this.manifest.reusableContents;
+      this.reusableCache = (hash ? (await this.fetch<{ items: ReusableContentEntry[] }>([hash])).get(hash)?.items : undefined) ?? [];
+    }
+    return this.reusableCache;
+  }
+
   /** Shard hashes that differ from another content's. */
   changedShards(other: Content): number[] {
     return [...Array(SHARDS).keys()].filter((i) => this.manifest.shards[i] !== other.manifest.shards[i]);
@@ -184,6 +210,7 @@ export class Content {
 export class ContentWriter {
   private dirty = new Map<number, Shard>();
   private files: FileEntry[] | undefined;
+  private reusable: ReusableContentEntry[] | undefined;
   private variables: Record<string, string>;
 
   constructor(readonly base: Content) {
@@ -228,8 +255,16 @@ export class ContentWriter {
     this.variables = variables;
   }
 
+  async getReusableContents(): Promise<ReusableContentEntry[]> {
+    return this.reusable ?? (await this.base.reusableContents());
+  }
+
+  setReusableContents(items: ReusableContentEntry[]) {
+    this.reusable = items;
+  }
+
   get changed(): boolean {
-    return this.dirty.size > 0 || this.files !== undefined || canonicalJson(this.variables) !== canonicalJson(this.base.manifest.variables);
+    return this.dirty.size > 0 || this.files !== undefined || this.reusable !== undefined || canonicalJson(this.variables) !== canonicalJson(this.base.manifest.variables);
   }
 
   /** Writes the changed shards, the files list and the manifest; returns the manifest's hash. */
@@ -243,7 +278,9 @@ export class ContentWriter {
     dirty.forEach((d, i) => (shards[d.index] = Object.keys(d.shard).length ? shardHashes[i]! : null));
     let files = this.base.manifest.files;
     if (this.files !== undefined) files = this.files.length ? (await putObjects(db, [{ kind: 'files', data: { files: this.files } }]))[0]! : null;
-    const manifest: Manifest = { shards, files, variables: this.variables };
+    let reusableContents = this.base.manifest.reusableContents;
+    if (this.reusable !== undefined) reusableContents = this.reusable.length ? (await putObjects(db, [{ kind: 'reusable', data: { items: this.reusable } }]))[0]! : undefined;
+    const manifest: Manifest = { shards, files, variables: this.variables, ...(reusableContents ? { reusableContents } : {}) };
     const [hash] = await putObjects(db, [{ kind: 'manifest', data: manifest }]);
     return hash!;
   }
