@@ -5,11 +5,14 @@
  * the field and changes nothing, callers without rights are refused; lists cost the same number of
  * SQL statements whatever their length.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { GitBookAPI } from 'gitbook-api-0202';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE, setupHarness, type Harness, type TestUser } from '../support/harness.js';
 import { requestRefusalChecker } from '../support/refused.js';
 import { writeCr } from '../support/content-writes.js';
 import { newId } from '../../src/ids.js';
+import { startServer } from '../../src/server.js';
+import { assertMatchesSpec } from '../support/openapi.js';
 
 let h: Harness;
 let owner: TestUser & { orgId: string };
@@ -335,6 +338,39 @@ describe('statements', () => {
       return counts;
     };
     expect(await measure(6)).toEqual(await measure(2));
+  });
+});
+
+describe('the official @gitbook/api 0.202.0 client over HTTP', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    server = await startServer({ ...h.config, host: '127.0.0.1', port: 0 }, { db: h.db });
+  });
+  afterAll(() => server?.close());
+
+  it('requests a reviewer, who reviews with a comment; lists reviews, requests, contributors and commenters; removes the request', async () => {
+    const client = (user: TestUser) => new GitBookAPI({ endpoint: server.url, authToken: user.token });
+    const spaceId = await newSpace();
+    const cr = await newCr(spaceId);
+    const requested = await client(owner).spaces.requestReviewersForChangeRequest(spaceId, cr.id, { users: [reviewer.id], subject: 'Please review' });
+    assertMatchesSpec('requestReviewersForChangeRequest', requested.status, requested.data);
+    const review = await client(reviewer).spaces.submitChangeRequestReview(spaceId, cr.id, { status: 'approved', comment: { markdown: 'Ship it' } });
+    assertMatchesSpec('submitChangeRequestReview', review.status, review.data);
+    expect(review.data).toMatchObject({ status: 'approved', requestedBy: { id: owner.id }, comment: { body: { markdown: 'Ship it' } } });
+    const got = await client(reader).spaces.getChangeRequestReviewById(spaceId, cr.id, review.data.id, { format: 'document' });
+    expect(got.data.id).toBe(review.data.id);
+    const reviews = await client(reader).spaces.getReviewsByChangeRequestId(spaceId, cr.id, { outdated: false });
+    expect(reviews.data.items.map((r) => r.id)).toEqual([review.data.id]);
+    const requests = await client(reader).spaces.getRequestedReviewersByChangeRequestId(spaceId, cr.id);
+    expect(requests.data.items.map((r) => (r.kind === 'user' ? r.user.id : r.team.id))).toEqual([reviewer.id]);
+    const contributors = await client(reader).spaces.getContributorsByChangeRequestId(spaceId, cr.id);
+    expect(contributors.data.items.map((c) => c.user.id)).toEqual([owner.id]);
+    const commenters = await client(reader).spaces.listCommentersInChangeRequest(spaceId, cr.id);
+    expect(commenters.data.items.map((m) => m.user.id)).toEqual([reviewer.id]);
+    expect((await client(reader).spaces.listCommentersInSpace(spaceId)).data.items).toEqual([]);
+    expect((await client(owner).spaces.removeRequestedReviewerFromChangeRequest(spaceId, cr.id, reviewer.id)).status).toBe(205);
+    const refusedCall = await client(reader).spaces.requestReviewersForChangeRequest(spaceId, cr.id, { users: [reviewer.id] }).catch((e: unknown) => e);
+    expect((refusedCall as { code?: number }).code).toBe(403);
   });
 });
 
