@@ -5,7 +5,7 @@
  * the field and changes nothing, callers without rights are refused; lists cost the same number of
  * SQL statements whatever their length.
  */
-import { GitBookAPI } from 'gitbook-api-0202';
+import { ChangeRequestReviewStatus, GitBookAPI } from 'gitbook-api-0202';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE, setupHarness, type Harness, type TestUser } from '../support/harness.js';
 import { requestRefusalChecker } from '../support/refused.js';
@@ -354,7 +354,7 @@ describe('the official @gitbook/api 0.202.0 client over HTTP', () => {
     const cr = await newCr(spaceId);
     const requested = await client(owner).spaces.requestReviewersForChangeRequest(spaceId, cr.id, { users: [reviewer.id], subject: 'Please review' });
     assertMatchesSpec('requestReviewersForChangeRequest', requested.status, requested.data);
-    const review = await client(reviewer).spaces.submitChangeRequestReview(spaceId, cr.id, { status: 'approved', comment: { markdown: 'Ship it' } });
+    const review = await client(reviewer).spaces.submitChangeRequestReview(spaceId, cr.id, { status: ChangeRequestReviewStatus.Approved, comment: { markdown: 'Ship it' } });
     assertMatchesSpec('submitChangeRequestReview', review.status, review.data);
     expect(review.data).toMatchObject({ status: 'approved', requestedBy: { id: owner.id }, comment: { body: { markdown: 'Ship it' } } });
     const got = await client(reader).spaces.getChangeRequestReviewById(spaceId, cr.id, review.data.id, { format: 'document' });
