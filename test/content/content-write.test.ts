@@ -109,6 +109,18 @@ describe('POST /spaces/:spaceId/content (live edits)', () => {
     expect(after).toMatchObject({ noRobotsIndex: true, slug: 'custom-slug' });
   });
 
+  it('leaves a noIndex page out of search, and puts it back when noIndex is turned off', async () => {
+    const space = await newSpace();
+    const [hiddenPage, shown] = (await live(space.id, [
+      { operation: 'insert_page', title: 'Quokka secrets', noIndex: true, document: { markdown: 'The quokka lives here.' } },
+      { operation: 'insert_page', title: 'Public', document: { markdown: 'Another quokka.' } },
+    ])).pages as [string, string];
+    const search = async () => (await h.rest('searchSpaceContent', 'GET', `/v1/spaces/${space.id}/search?query=quokka`, { token: owner.token })).body.items.map((p: any) => p.id);
+    expect(await search()).toEqual([shown]);
+    await live(space.id, [{ operation: 'update_page', page: hiddenPage, noIndex: false }]);
+    expect((await search()).sort()).toEqual([hiddenPage, shown].sort());
+  });
+
   it('updates a page: title (its slug only when given), body, fields, and moves it with into/at', async () => {
     const space = await newSpace();
     const { pages } = await live(space.id, [
@@ -414,6 +426,12 @@ describe('POST /spaces/:spaceId/change-requests/:changeRequestId/content (update
     expect(refs).toContain(JSON.stringify({ kind: 'anchor', anchor: 'install', page: setup }));
     expect(refs).toContain(JSON.stringify({ kind: 'page', page: setup }));
     expect(refs).toContain(JSON.stringify({ kind: 'file', file: logo }));
+    // GitBook's path forms of a page link: /pages/<slug path> and /pages/<slug path>.md.
+    const [paths2] = (await crWrite(space.id, cr.id, [{ operation: 'insert_page', title: 'Paths', document: { markdown: '[a](/pages/intro/setup) [b](/pages/intro.md) [c](/pages/nowhere)\n' } }])).pages as [string];
+    const linked = JSON.stringify((await h.rest('getPageInChangeRequestById', 'GET', `${base}/${paths2}?format=document`, { token: owner.token })).body.document);
+    expect(linked).toContain(JSON.stringify({ kind: 'page', page: setup }));
+    expect(linked).toContain(JSON.stringify({ kind: 'page', page: intro }));
+    expect(linked).toContain(JSON.stringify({ kind: 'url', url: '/pages/nowhere' }));
 
     await refused(400, () => postCr(space.id, cr.id, { changes: [{ operation: 'insert_page', ref: 'a' }, { operation: 'insert_files', files: [{ ref: 'a', name: 'x', contentType: 'text/plain', base64: b64('x') }] }] }), /^changes\[1\]\.files\[0\]\.ref: "a" is used twice/);
     await refused(400, () => postCr(space.id, cr.id, { changes: [{ operation: 'insert_page', ref: 'intro' }] }), /^changes\[0\]\.ref: "intro" is the path of an existing page/);

@@ -82,6 +82,14 @@ function resolveAbsolute(href: string, env: LinkEnv): ResolvedLink {
   return { kind: 'url', url: href, status: 'in-app' };
 }
 
+function safeResolve(origin: PageNode, path: string, env: LinkEnv): PageNode | undefined {
+  try {
+    return resolveRelativeLink(origin, path, env.byPath);
+  } catch {
+    return undefined; // a malformed %-escape
+  }
+}
+
 /**
  * Resolves one href written in page `from`: `#anchor` (the page itself), relative (`./x.md`,
  * `../a/b`) and root-relative (`/a/b`) paths to a page or, failing that, to a file of the same
@@ -108,6 +116,10 @@ export function resolveHref(href: string, from: PageNode, env: LinkEnv): Resolve
     const file = byIdForm[1] === 'files' ? env.files.find((f) => f.id === id) : undefined;
     if (file) return { kind: 'file', file, status: 'ok' };
   }
+  // `/pages/<slug path>` (`.md`, `/README.md` too): a page by its path from the top, as GitBook links it.
+  const pagePath = path.match(/^\/pages\/(.+)$/)?.[1];
+  const byPagePath = pagePath ? safeResolve({ ...from, path: '' } as PageNode, pagePath, env) : undefined;
+  if (byPagePath) return { kind: 'page', page: byPagePath, ...(anchor ? { anchor } : {}), status: 'ok' };
   // A root-relative path resolves like a relative one written in a top-level page.
   const origin = path.startsWith('/') ? ({ ...from, path: '' } as PageNode) : from;
   let page: PageNode | undefined;

@@ -50,7 +50,8 @@ interface Placement {
   ancestors: string[];
 }
 
-const indexable = (entry: PageEntry | undefined): entry is PageEntry => !!entry && (entry.type === 'document' || entry.type === 'group');
+// A page marked noIndex is left out of search (the official field: "not indexable in the search and ask features").
+const indexable = (entry: PageEntry | undefined): entry is PageEntry => !!entry && (entry.type === 'document' || entry.type === 'group') && !entry.noIndex;
 
 // PostgreSQL text cannot hold NUL.
 const clean = (text: string) => text.replace(/\u0000/g, '');
