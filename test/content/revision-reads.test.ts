@@ -124,7 +124,7 @@ describe('pages by path: getPageByPath, getPageInChangeRequestByPath, getPageInR
     const s = `/spaces/${f.spaceId}`;
     const byId = await ok('getPageById', `${s}/content/page/${f.setup}?format=markdown`);
     for (const path of ['guide/setup', 'guide%2Fsetup', '/guide/setup/', 'Guide/Setup']) {
-      expect(await ok('getPageByPath', `${s}/content/path/${path}?format=markdown&cachedMetadata=true`)).toEqual(byId);
+      expect(await ok('getPageByPath', `${s}/content/path/${path}?format=markdown&cachedMetadata=true&computed=false`)).toEqual(byId);
     }
     const group = await ok('getPageByPath', `${s}/content/path/reference`);
     expect(group).toMatchObject({ id: f.reference, type: 'group', path: 'reference', pages: [{ id: f.api, path: 'reference/api' }] });
@@ -197,6 +197,22 @@ describe('documents: getPageDocumentInRevisionById, getDocumentById and Page.doc
     expect(JSON.stringify(byId)).toContain('{{ variables.product }}');
     expect(JSON.stringify(byId)).toContain(JSON.stringify({ kind: 'url', url: './guide/setup.md' }));
     expect(await ok('getDocumentById', `${s}/documents/${oldGuide}`)).not.toEqual(byId);
+  });
+
+  it('includes of reusable contents read as on the page: a reusable-content block, or its blocks when dereferenced', async () => {
+    const spaceId = await newSpace('Includes');
+    await writeLive(h, owner.token, spaceId, [{ operation: 'insert_reusable_content', title: 'Warning', document: { markdown: '> Careful.' } }]);
+    const written = await writeLive(h, owner.token, spaceId, [insertPage('Uses', 'Before.\n\n{% include "../.gitbook/includes/warning.md" %}\n\nAfter.\n')]);
+    const [page] = written.pages as [string];
+    const r = `/spaces/${spaceId}/revisions/${written.revision}/page/${page}`;
+    for (const dereferenced of ['false', 'true', 'reusable-contents']) {
+      const whole = await ok('getPageInRevisionById', `${r}?dereferenced=${dereferenced}`);
+      const document = await ok('getPageDocumentInRevisionById', `${r}/document?dereferenced=${dereferenced}`);
+      expect(document).toEqual(whole.document);
+      expect(document.nodes.map((n: any) => n.type)).toEqual(dereferenced === 'false' ? ['paragraph', 'reusable-content', 'paragraph'] : ['paragraph', 'blockquote', 'paragraph']);
+    }
+    const documentId = (await ok('getPageInRevisionById', r)).documentId;
+    expect((await ok('getDocumentById', `/spaces/${spaceId}/documents/${documentId}`)).nodes.map((n: any) => n.type)).toEqual(['paragraph', 'reusable-content', 'paragraph']);
   });
 
   it('a document id of another space, altered or made up is 404; group and link pages have no document; bad options 400', async () => {

@@ -7,6 +7,7 @@ import { boolParam, type RestRoute } from '../../rest/route.js';
 import { serverKeys } from '../../secrets.js';
 import { bodyHashOfDocument } from './document-ids.js';
 import { resolveDocumentRefs } from './link-targets.js';
+import { includeReusableContents } from './reusable-contents.js';
 import { FormatEnum, RevisionType } from './revision.js';
 import { contentReadRoutes, PAGE_READ_ARGS, pageReadVariables, type ContentRead } from './routes.js';
 import { bodiesOf, checkPageReadOptions, evaluatedMarkdown, pageOf, pageTree, viewOf, type ContentView, type Format, type PageReadOptions } from './service.js';
@@ -43,7 +44,7 @@ function nodeByPath(byPath: Map<string, PageNode>, path: string): PageNode | und
 async function pageByPath(ctx: Context, view: ContentView, path: string, opts: PageReadOptions) {
   checkPageReadOptions(opts);
   if (!path.replace(/\//g, '')) throw badRequest('pagePath', 'is required (a page path, e.g. guides/getting-started)');
-  const tree = await pageTree(ctx, view);
+  const tree = await pageTree(ctx, view, opts);
   const node = nodeByPath(tree.byPath, path);
   if (!node) throw notFound('Page');
   return pageOf(ctx, view, node, tree, opts);
@@ -63,8 +64,9 @@ async function pageDocument(ctx: Context, view: ContentView, pageId: string, opt
   const stored = node.body ? ((await bodiesOf(ctx, [node.body])).get(node.body) ?? '') : '';
   const markdown = evaluatedMarkdown(view, stored, opts.evaluated);
   // Through the parse-once cache: a body read before is not parsed again.
-  const document = (await documentsOf([markdown])).get(markdown)!;
-  return resolveDocumentRefs(document, node, { ...tree, files: await view.content.files(), publicUrl: ctx.config.publicUrl, spaceId: view.space.id });
+  const documents = await documentsOf([markdown]);
+  await includeReusableContents(ctx, view, documents, opts.dereferenced);
+  return resolveDocumentRefs(documents.get(markdown)!, node, { ...tree, files: await view.content.files(), publicUrl: ctx.config.publicUrl, spaceId: view.space.id });
 }
 
 /**
@@ -83,8 +85,10 @@ const DOCUMENT_SCHEMAS = ['current', 'next'];
 /**
  * A document by id in a space (ids: document-ids.ts). Documents are shared by every page with the
  * same body, so a document has no location of its own: its links stay as written (`url` refs),
- * where a page's document resolves relative links from the page. `schema`: Lectern has one document
- * schema, answered for both `current` and `next`.
+ * where a page's document resolves relative links from the page. Includes of reusable contents
+ * become `reusable-content` blocks as on a page, named by the space's main content (a document has
+ * no revision either). `schema`: Lectern has one document schema, answered for both `current` and
+ * `next`.
  */
 export async function documentById(ctx: Context, spaceId: string, documentId: string, schema?: string | null) {
   const space = await requireSpace(ctx, spaceId, 'read');
@@ -92,7 +96,10 @@ export async function documentById(ctx: Context, spaceId: string, documentId: st
   const hash = bodyHashOfDocument(await serverKeys(ctx), space.id, documentId);
   const markdown = hash ? (await bodiesOf(ctx, [hash])).get(hash) : undefined;
   if (markdown === undefined) throw notFound('Document');
-  return (await documentsOf([markdown])).get(markdown)!;
+  const documents = await documentsOf([markdown]);
+  // Only a body with an include needs the main content's reusable contents.
+  if (markdown.includes('{%')) await includeReusableContents(ctx, await viewOf(ctx, space, space.revisionId), documents, undefined);
+  return documents.get(markdown)!;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -107,8 +114,10 @@ builder.objectFields(RevisionType, (t) => ({
       format: t.arg({ type: FormatEnum, required: false }),
       evaluated: t.arg.string({ required: false }),
       dereferenced: t.arg.string({ required: false }),
+      computed: t.arg.boolean({ required: false, description: 'false: computed pages as they are (default: replaced by the pages they compute)' }),
     },
-    resolve: (v, args, ctx) => pageByPath(ctx, v, args.path, { format: args.format as Format | null, evaluated: args.evaluated, dereferenced: args.dereferenced }),
+    resolve: (v, args, ctx) =>
+      pageByPath(ctx, v, args.path, { format: args.format as Format | null, evaluated: args.evaluated, dereferenced: args.dereferenced, computed: args.computed }),
   }),
   pageDocument: t.field({
     type: 'JSON',
@@ -135,13 +144,13 @@ const PAGE_READS: ContentRead[] = [
     spaceOperation: 'getPageByPath',
     changeRequestOperation: 'getPageInChangeRequestByPath',
     revisionOperation: 'getPageInRevisionByPath',
-    args: { pagePath: 'String!', ...PAGE_READ_ARGS },
+    args: { pagePath: 'String!', ...PAGE_READ_ARGS, computed: 'Boolean' },
     variables: (req) => {
       // A boolean; Lectern keeps no Git metadata, so serving it from a cache changes nothing.
       boolParam(req.query, 'cachedMetadata');
       return { ...pageReadVariables(req), pagePath: req.params.pagePath };
     },
-    selection: 'pageByPath(path: $pagePath, format: $format, evaluated: $evaluated, dereferenced: $dereferenced)',
+    selection: 'pageByPath(path: $pagePath, format: $format, evaluated: $evaluated, dereferenced: $dereferenced, computed: $computed)',
     pick: (r) => r.pageByPath,
   },
   {
