@@ -24,6 +24,7 @@ import './spaces/space.js';
 import './content/revision.js';
 import './content/revision-reads.js';
 import './content/reusable-content-reads.js';
+import './content/computed-reads.js';
 import './change-requests/change-request.js';
 import './change-requests/semantic-changes.js';
 import './change-requests/space-pdf.js';
@@ -51,6 +52,7 @@ import { collectionRoutes } from './collections/routes.js';
 import { contentRoutes } from './content/routes.js';
 import { revisionReadRoutes } from './content/revision-reads.js';
 import { reusableContentRoutes } from './content/reusable-content-reads.js';
+import { computedRoutes } from './content/computed-reads.js';
 import { changeRequestRoutes } from './change-requests/routes.js';
 import { semanticChangeRoutes } from './change-requests/semantic-changes.js';
 import { spacePdfRoutes } from './change-requests/space-pdf.js';
@@ -90,6 +92,7 @@ export const restRoutes: RestRoute[] = [
   ...contentRoutes,
   ...revisionReadRoutes,
   ...reusableContentRoutes,
+  ...computedRoutes,
   ...changeRequestRoutes,
   ...semanticChangeRoutes,
   ...spacePdfRoutes,

@@ -107,6 +107,41 @@ describe('computed pages (builtin:openapi)', () => {
   });
 });
 
+describe('getComputedRevision and getComputedDocument', () => {
+  it('compute the pages and documents of a source without writing anything', async () => {
+    const spaceId = await newSpace();
+    const before = await h.snapshot();
+    const revision = await h.rest('getComputedRevision', 'POST', `/v1/spaces/${spaceId}/content/computed/revision`, { token: w.reader.token, body: { source: source(), seed: 'api' } });
+    expect(revision.status, JSON.stringify(revision.body)).toBe(200);
+    expect(revision.body.pages.map((p: any) => [p.id, p.title])).toEqual([
+      ['api-pets', 'pets'],
+      ['api-store', 'store'],
+      ['api-models', 'Models'],
+    ]);
+    expect(revision.body).toMatchObject({ files: [], reusableContents: [] });
+    const document = await h.rest('getComputedDocument', 'POST', `/v1/spaces/${spaceId}/content/computed/document`, {
+      token: w.reader.token,
+      body: { source: { ...source(), props: { doc: 'operations', page: 'store' } }, seed: 'doc' },
+    });
+    expect(document.body).toMatchObject({ object: 'document' });
+    expect(JSON.stringify(document.body)).toContain('Place an order');
+    expect(await h.snapshot()).toBe(before);
+  });
+
+  it('refuse a bad source or seed (400 naming the field) and callers without rights', async () => {
+    const spaceId = await newSpace();
+    const path = `/v1/spaces/${spaceId}/content/computed`;
+    await refused(400, 'POST', `${path}/revision`, { token: w.reader.token, body: { source: source() }, field: 'seed' });
+    await refused(400, 'POST', `${path}/revision`, { token: w.reader.token, body: { seed: 's' }, field: 'source' });
+    await refused(400, 'POST', `${path}/revision`, { token: w.reader.token, body: { source: source('nope'), seed: 's' }, field: 'source.dependencies.spec.ref.spec' });
+    await refused(400, 'POST', `${path}/revision`, { token: w.reader.token, body: { source: { ...source(), type: 'integration:x:y' }, seed: 's' }, field: 'source.type' });
+    await refused(400, 'POST', `${path}/document`, { token: w.reader.token, body: { source: { ...source(), props: { doc: 'operations' } }, seed: 's' }, field: 'source.props.page' });
+    await refused(400, 'POST', `${path}/document`, { token: w.reader.token, body: { source: { ...source(), props: { doc: 'operations', page: 'nope' } }, seed: 's' }, field: 'source.props.page' });
+    await refused(400, 'POST', `${path}/document?schema=old`, { token: w.reader.token, body: { source: { ...source(), props: { doc: 'models' } }, seed: 's' }, field: 'schema' });
+    await refused(404, 'POST', `${path}/revision`, { token: w.outsider.token, body: { source: source(), seed: 's' } });
+  });
+});
+
 describe('reusable contents', () => {
   const include = (slug: string) => `{% include "../.gitbook/includes/${slug}.md" %}`;
   const revision = async (spaceId: string) => (await h.rest('getCurrentRevision', 'GET', `/v1/spaces/${spaceId}/content`, { token: w.reader.token })).body;

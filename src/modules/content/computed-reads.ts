@@ -1,0 +1,97 @@
+import type { Context } from '../../context.js';
+import { documentsOf } from '../../document/index.js';
+import { badRequest } from '../../errors.js';
+import { builder } from '../../graphql/builder.js';
+import type { RestRoute } from '../../rest/route.js';
+import { computedSpec } from '../openapi/index.js';
+import { checkComputedSource } from './computed-pages.js';
+import { RevisionType } from './revision.js';
+import { bodiesOf, pageJson, pageTree, type ContentView } from './service.js';
+
+/**
+ * getComputedRevision and getComputedDocument: what a computed source computes, without writing
+ * it: the pages of a `builtin:openapi` revision source (as a computed page of the space would show
+ * them, ids `<seed>-<slug>`), or the document of one `builtin:openapi` document source (a tag's
+ * operations page or the models page, the documents Lectern computes).
+ */
+
+function seedOf(value: unknown): string {
+  if (typeof value !== 'string' || !value.trim() || value.length > 100) throw badRequest('seed', 'is required (1 to 100 characters)');
+  return value;
+}
+
+const noSpec = (slug: string) => badRequest('source.dependencies.spec.ref.spec', `the organization has no OpenAPI spec ${slug} with a processed version`);
+
+export async function computedRevision(ctx: Context, view: ContentView, source: unknown, seed: unknown) {
+  const checked = checkComputedSource(source, 'source');
+  const id = seedOf(seed);
+  if (!(await computedSpec(ctx, view.space.organizationId, checked.dependencies.spec.ref.spec))) throw noSpec(checked.dependencies.spec.ref.spec);
+  // The source as a lone computed page of an otherwise empty revision, computed the way reads compute one.
+  const at = view.revision.createdAt.toISOString();
+  const lone = { ...view, content: { allPages: async () => [{ id, parent: null, position: 0, type: 'computed' as const, title: 'Computed', slug: 'computed', computed: checked, createdAt: at, updatedAt: at }] } } as unknown as ContentView;
+  const tree = await pageTree(ctx, lone);
+  const bodies = await bodiesOf(ctx, [...tree.byId.values()].map((n) => n.body).filter((b): b is string => !!b));
+  return { pages: tree.roots.map((n) => pageJson(ctx, view, n, bodies, 'markdown')), files: [], reusableContents: [] };
+}
+
+const DOCS = ['operations', 'models', 'operation', 'tag', 'info'];
+
+export async function computedDocument(ctx: Context, view: ContentView, source: unknown, seed: unknown, schema?: string | null) {
+  if (schema && !['current', 'next'].includes(schema)) throw badRequest('schema', 'must be current or next');
+  seedOf(seed);
+  const value = (source ?? {}) as Record<string, any>;
+  const props = value.props as Record<string, unknown> | undefined;
+  // The revision source's checks cover type and dependencies; the document's props differ.
+  checkComputedSource({ ...value, props: { models: true } }, 'source');
+  if (!props || typeof props !== 'object' || !DOCS.includes(String(props.doc))) throw badRequest('source.props.doc', `must be one of ${DOCS.join(', ')}`);
+  if (props.doc !== 'operations' && props.doc !== 'models') throw badRequest('source.props.doc', 'Lectern computes the operations of a tag (operations) and the models (models) documents');
+  if (props.doc === 'operations' && (typeof props.page !== 'string' || !props.page)) throw badRequest('source.props.page', 'is required: the tag whose operations to compute');
+  const slug = String(value.dependencies.spec.ref.spec);
+  const spec = await computedSpec(ctx, view.space.organizationId, slug);
+  if (!spec) throw noSpec(slug);
+  const page = spec.pages.find((p) => (props.doc === 'models' ? p.props.doc === 'models' : p.props.doc === 'operations' && p.props.page === props.page));
+  if (!page) throw badRequest(props.doc === 'models' ? 'source.props.doc' : 'source.props.page', props.doc === 'models' ? 'the spec declares no models' : `the spec has no operations tagged ${String(props.page)}`);
+  return (await documentsOf([page.markdown])).get(page.markdown);
+}
+
+builder.objectFields(RevisionType, (t) => ({
+  computedRevision: t.field({
+    type: 'JSON',
+    description: 'The pages a computed source computes (getComputedRevision): { pages, files, reusableContents }',
+    args: { source: t.arg({ type: 'JSON', required: true }), seed: t.arg.string({ required: true }) },
+    resolve: (v, args, ctx) => computedRevision(ctx, v, args.source, args.seed),
+  }),
+  computedDocument: t.field({
+    type: 'JSON',
+    description: 'The document a computed document source computes (getComputedDocument)',
+    args: { source: t.arg({ type: 'JSON', required: true }), seed: t.arg.string({ required: true }), schema: t.arg.string({ required: false }) },
+    resolve: (v, args, ctx) => computedDocument(ctx, v, args.source, args.seed, args.schema),
+  }),
+}));
+
+export const computedRoutes: RestRoute[] = [
+  {
+    method: 'POST',
+    path: '/spaces/:spaceId/content/computed/revision',
+    operationId: 'getComputedRevision',
+    document: `query ComputedRevision($spaceId: ID!, $source: JSON!, $seed: String!) { space(id: $spaceId) { content { computedRevision(source: $source, seed: $seed) } } }`,
+    variables: (req) => {
+      if (req.body.source === undefined) throw badRequest('source', 'is required');
+      return { spaceId: req.params.spaceId, source: req.body.source, seed: seedOf(req.body.seed) };
+    },
+    result: (data) => data.space.content.computedRevision,
+  },
+  {
+    method: 'POST',
+    path: '/spaces/:spaceId/content/computed/document',
+    operationId: 'getComputedDocument',
+    document: `query ComputedDocument($spaceId: ID!, $source: JSON!, $seed: String!, $schema: String) {
+      space(id: $spaceId) { content { computedDocument(source: $source, seed: $seed, schema: $schema) } }
+    }`,
+    variables: (req) => {
+      if (req.body.source === undefined) throw badRequest('source', 'is required');
+      return { spaceId: req.params.spaceId, source: req.body.source, seed: seedOf(req.body.seed), schema: req.query.schema || undefined };
+    },
+    result: (data) => data.space.content.computedDocument,
+  },
+];
