@@ -2,7 +2,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { GitBookAPI, GitBookAPIError, type ChangeRequestContentChange, type ChangeRequestContentUpdate } from 'gitbook-api-0202';
 import { BASE } from '../support/harness.js';
+import { assertMatchesSpec } from '../support/openapi.js';
+import { startServer } from '../../src/server.js';
 import { contentRoutes } from '../../src/modules/content/routes.js';
 import { MAX_FILE_BYTES } from '../../src/modules/content/changes.js';
 import { newId } from '../../src/ids.js';
@@ -545,6 +548,40 @@ describe('insert_files by url (through the outbound guard)', () => {
     } finally {
       delete process.env.LECTERN_OPENAPI_ALLOW_PRIVATE;
     }
+  });
+});
+
+describe('the official @gitbook/api 0.202.0 client over HTTP', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    server = await startServer({ ...h.config, host: '127.0.0.1', port: 0 }, { db: h.db, worker: false });
+    return () => server.close();
+  });
+
+  it('updateChangeRequestContent: the official request as the client builds it, both compat answers, and a refusal it can read', async () => {
+    const api = new GitBookAPI({ endpoint: server.url, authToken: owner.token });
+    const space = await newSpace();
+    const cr = await openCr(space.id);
+    const changes: ChangeRequestContentChange[] = [
+      { operation: 'insert_files', files: [{ ref: 'diagram', name: 'diagram.png', contentType: 'image/png', base64: b64('png bytes') }] },
+      { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: '# Guide\n\n![Diagram](./diagram) then [setup](./setup.md).\n' } },
+      { operation: 'insert_page', ref: 'setup', into: 'guide', document: { markdown: '---\ndescription: Install it\n---\n# Setup\n' } },
+    ];
+    const detailed = await api.spaces.updateChangeRequestContent(space.id, cr.id, { changes }, { compat: false });
+    assertMatchesSpec('updateChangeRequestContent', detailed.status, detailed.data);
+    const update = detailed.data as ChangeRequestContentUpdate;
+    expect(update.changes.map((c) => c.object)).toEqual(['created_page', 'created_page']);
+    const [guide, setup] = update.changes.map((c) => (c.page as { id: string }).id) as [string, string];
+    const page = await api.spaces.getPageInChangeRequestById(space.id, cr.id, setup, { format: 'markdown' });
+    expect(page.data).toMatchObject({ title: 'Setup', description: 'Install it', path: 'guide/setup' });
+    const guideMd = (await api.spaces.getPageInChangeRequestById(space.id, cr.id, guide, { format: 'markdown' })).data as { markdown: string };
+    expect(guideMd.markdown).toBe(`# Guide\n\n![Diagram](/files/${update.insertedFiles![0]!.id}) then [setup](/pages/${setup}).\n`);
+
+    const plain = await api.spaces.updateChangeRequestContent(space.id, cr.id, { changes: [{ operation: 'update_page', page: setup, title: 'Install' }] });
+    assertMatchesSpec('updateChangeRequestContent', plain.status, plain.data);
+    expect(plain.data).toMatchObject({ object: 'change-request', id: cr.id });
+    const error = await api.spaces.updateChangeRequestContent(space.id, cr.id, { changes: [{ operation: 'delete_page', page: newId() }] }).catch((e: GitBookAPIError) => e);
+    expect(error).toMatchObject({ code: 404 });
   });
 });
 
