@@ -323,7 +323,7 @@ export interface ContentWriteResult {
 }
 
 /** Fetches `url` files through the one outbound guard (before any transaction). */
-const fetchSources = (changes: unknown) => fetchFileSources(changes, (url, maxBytes) => fetchBytes(url, maxBytes));
+const fetchSources = (changes: unknown) => fetchFileSources(changes, fetchBytes);
 
 /** A revision of the space by id, for `revert_page` with `revision` (undefined when it is not one of this space's). */
 const revisionContentOf = (tx: Tx, spaceId: string) => async (id: string) => {

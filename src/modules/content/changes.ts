@@ -219,35 +219,46 @@ function explicitSlug(value: unknown, field: string): string | undefined {
   return slug;
 }
 
+/** Files fetched at once for one batch, and the time all of a batch's fetches may take together. */
+const FETCH_CONCURRENCY = 4;
+export const FETCH_BUDGET_MS = 60_000;
+
 /**
  * Fetches the files of `insert_files` changes given by `url`, before the batch's transaction (a
- * slow server must not hold a database connection). `fetch` is the one outbound guard's fetcher
- * (public http(s) addresses only, size- and time-limited); its refusal is a 400 naming the url.
+ * slow server must not hold a database connection), a few at a time and within FETCH_BUDGET_MS
+ * for the whole batch. `fetch` is the one outbound guard's fetcher (public http(s) addresses
+ * only, size- and time-limited); its refusal is a 400 naming the url.
  */
-export async function fetchFileSources(changes: unknown, fetch: (url: string, maxBytes: number) => Promise<FetchedSource>): Promise<FetchedSources> {
+export async function fetchFileSources(changes: unknown, fetch: (url: string, maxBytes: number, deadline: number) => Promise<FetchedSource>): Promise<FetchedSources> {
   const fetched: FetchedSources = new Map();
   if (!Array.isArray(changes)) return fetched;
-  const jobs: Promise<void>[] = [];
+  const wanted: { key: string; url: string; field: string }[] = [];
   changes.forEach((change, i) => {
     if (!isObject(change) || change.operation !== 'insert_files' || !Array.isArray(change.files)) return;
     change.files.forEach((file, j) => {
       if (!isObject(file) || typeof file.url !== 'string' || file.base64 !== undefined) return;
       const field = `changes[${i}].files[${j}].url`;
       if (file.url.length > 2048) throw badRequest(field, 'must be at most 2048 characters');
-      jobs.push(
-        fetch(file.url, MAX_FILE_BYTES).then(
-          (source) => void fetched.set(`${i}/${j}`, source),
-          (error: Error) => {
-            throw badRequest(field, `could not be fetched: ${error.message}`);
-          },
-        ),
-      );
+      wanted.push({ key: `${i}/${j}`, url: file.url, field });
     });
   });
-  // All settle before answering, so no fetch outlives the request; the first refusal (in batch order) is reported.
-  const results = await Promise.allSettled(jobs);
-  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failure) throw failure.reason;
+  const deadline = Date.now() + FETCH_BUDGET_MS;
+  let next = 0;
+  let failure: unknown;
+  // A few workers take the files in batch order; after a refusal no new fetch starts, and every
+  // started one settles before answering (none outlives the request).
+  const worker = async () => {
+    while (next < wanted.length && failure === undefined) {
+      const item = wanted[next++]!;
+      try {
+        fetched.set(item.key, await fetch(item.url, MAX_FILE_BYTES, deadline));
+      } catch (error) {
+        failure ??= badRequest(item.field, `could not be fetched: ${(error as Error).message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FETCH_CONCURRENCY, wanted.length) }, worker));
+  if (failure !== undefined) throw failure;
   return fetched;
 }
 

@@ -248,16 +248,16 @@ export async function fetchFile(rawUrl: string, opts: { settings?: OpenAPIFetchS
  * request): public addresses only unless the operator allows private ones, redirects checked,
  * at most `maxBytes`, the per-file time limit.
  */
-export async function fetchBytes(rawUrl: string, maxBytes: number): Promise<{ bytes: Buffer; contentType: string | null }> {
+export async function fetchBytes(rawUrl: string, maxBytes: number, deadline = Infinity): Promise<{ bytes: Buffer; contentType: string | null }> {
   const base = openAPIFetchSettings();
   const settings = { ...base, maxBytes: Math.min(maxBytes, base.maxBytes) };
   const problem = urlProblem(rawUrl, settings);
   if (problem) throw new FetchFailure('FETCH_ERROR', `${rawUrl} ${problem}`);
-  const deadline = Date.now() + settings.timeoutMs;
+  const until = Math.min(deadline, Date.now() + settings.timeoutMs);
   let url = new URL(rawUrl);
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs can be fetched`);
-    const answer = await requestOnce(url, settings, deadline);
+    const answer = await requestOnce(url, settings, until);
     if (!('redirect' in answer)) return answer;
     if (hop >= MAX_REDIRECTS) throw new FetchFailure('FETCH_ERROR', `${rawUrl} redirects more than ${MAX_REDIRECTS} times`);
     url = new URL(answer.redirect, url);
