@@ -73,10 +73,11 @@ async function pageDocument(ctx: Context, view: ContentView, pageId: string, opt
  * A page's meta links (official `RevisionPageMetaLinks`: a canonical link and alternates, e.g. the
  * page in other languages). No write sets them in Lectern (the official page writes have no such
  * field), so every page has none: no canonical and an empty list of alternates. A page the
- * revision does not have is a 404. Reads one shard, not the tree.
+ * revision does not have is a 404. A stored page costs one shard; only another id (perhaps a page
+ * a computed page generates) needs the whole tree.
  */
-async function pageMetaLinks(view: ContentView, pageId: string) {
-  if (!(await view.content.page(pageId))) throw notFound('Page');
+async function pageMetaLinks(ctx: Context, view: ContentView, pageId: string) {
+  if (!(await view.content.page(pageId)) && !(await pageTree(ctx, view)).byId.has(pageId)) throw notFound('Page');
   return { alternates: [] };
 }
 
@@ -129,7 +130,7 @@ builder.objectFields(RevisionType, (t) => ({
     type: 'JSON',
     description: "A page's meta links (canonical, alternates): none are kept in Lectern",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (v, args) => pageMetaLinks(v, String(args.id)),
+    resolve: (v, args, ctx) => pageMetaLinks(ctx, v, String(args.id)),
   }),
 }));
 
