@@ -91,7 +91,8 @@ export const semanticChangeRoutes: RestRoute[] = [
       space(id: $spaceId) { revisionSemanticChanges(revision: $revisionId, limit: $limit) { ${SELECTION} mergedFrom { ...ChangeRequestFields } } }
     } ${CHANGE_REQUEST_FIELDS}`,
     variables: (req) => {
-      // Accepted and checked; nothing here is computed or carries git metadata, so neither changes the answer.
+      // Accepted and checked; neither changes the answer: changes are those of the stored pages (a computed
+      // page is reported as itself, type computed) and Lectern keeps no git metadata.
       boolParam(req.query, 'metadata');
       boolParam(req.query, 'computed');
       return { spaceId: req.params.spaceId, revisionId: req.params.revisionId, limit: intParam(req.query, 'limit') };
