@@ -235,7 +235,7 @@ describe('route coverage', () => {
 });
 
 describe('coverage of the official operations', () => {
-  // The two Lectern write routes (no official operation) are covered by test/content/content-write.test.ts.
+  // The write routes are covered in depth by test/content/content-write.test.ts (the live one, lectern:writeSpaceContent, has no official operation).
   it('assigns every official change request route to one test file', () => {
     const official = changeRequestRoutes.map((r) => r.operationId).filter((id) => !id.startsWith('lectern:'));
     expect(official).toHaveLength(9);

@@ -263,7 +263,7 @@ describe("the space's change request counts", () => {
 describe('coverage of the official operations', () => {
   // Runs last (tests run in file order): each change request route of this file answered a success
   // through h.rest, so it was validated against the official schema of its operation.
-  it('exercised every merge, update and review route successfully', () => {
+  it('exercised every merge, update and content write route successfully', () => {
     expect(CHANGE_REQUEST_OPERATIONS.merge.filter((id) => !h.coveredOperations.has(id))).toEqual([]);
   });
 });

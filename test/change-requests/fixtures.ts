@@ -25,7 +25,8 @@ export let outsider: TestUser;
 export const CHANGE_REQUEST_OPERATIONS = {
   crud: ['createChangeRequest', 'getChangeRequestById', 'listChangeRequestsForSpace', 'listChangeRequestsForOrganization', 'updateChangeRequestById'],
   // submitChangeRequestReview is the reviews module's (test/change-requests/reviews.test.ts).
-  merge: ['mergeChangeRequest', 'updateChangeRequest'],
+  // updateChangeRequestContent: the merge tests write through it (write() → writeCr); test/content covers it in depth.
+  merge: ['mergeChangeRequest', 'updateChangeRequest', 'updateChangeRequestContent'],
   export: ['getChangeRequestPDF'],
 };
 
