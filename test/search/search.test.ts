@@ -277,8 +277,9 @@ describe('freshness: the index follows main', () => {
     await expectIndexMatchesRebuild(space.id);
 
     // A rename high in the tree: descendants get their new path and ancestors; unrelated pages are untouched.
+    // (A renamed page keeps its slug unless one is given: the new slug is given, so the paths change too.)
     const beforeRename = await indexRows(space.id);
-    await live(space.id, [{ operation: 'update_page', page: top, title: 'Gamma' }]);
+    await live(space.id, [{ operation: 'update_page', page: top, title: 'Gamma', slug: 'gamma' }]);
     expect((await search(space.id, 'alpha')).count).toBe(0);
     expect((await search(space.id, 'gamma')).items.map((p) => p.id)).toEqual([top]);
     expect((await search(space.id, 'kestrel')).items).toEqual([
@@ -295,8 +296,8 @@ describe('freshness: the index follows main', () => {
 
     // Two levels renamed in one change: both apply.
     await live(space.id, [
-      { operation: 'update_page', page: other, title: 'Delta' },
-      { operation: 'update_page', page: mid, title: 'Center' },
+      { operation: 'update_page', page: other, title: 'Delta', slug: 'delta' },
+      { operation: 'update_page', page: mid, title: 'Center', slug: 'center' },
     ]);
     expect((await search(space.id, 'kestrel')).items[0]).toMatchObject({ path: 'delta/center/leaf', ancestors: [{ title: 'Delta' }, { title: 'Center' }] });
     await expectIndexMatchesRebuild(space.id);
