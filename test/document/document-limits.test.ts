@@ -59,9 +59,9 @@ describe('Markdown size and nesting (finding 4)', () => {
       return { a: { status: a.status, body: await a.json() }, b: { status: b.status, body: await b.json() }, ms300, ms5000: performance.now() - t1 };
     });
     expect(result.a.status).toBe(400);
-    expect(result.a.body.error.message).toMatch(/^changes\[0\]\.document\.markdown: is nested too deeply: lists and quotes go at most 32 levels deep \(line 33\)/);
+    expect(result.a.body.error.message).toMatch(/^changes\[0\]\.document: is nested too deeply: lists and quotes go at most 32 levels deep \(line 33\)/);
     expect(result.b.status).toBe(400);
-    expect(result.b.body.error.message).toMatch(/^changes\[0\]\.document\.markdown: is nested too deeply: lists and quotes go at most 32 levels deep \(line 1\)/);
+    expect(result.b.body.error.message).toMatch(/^changes\[0\]\.document: is nested too deeply: lists and quotes go at most 32 levels deep \(line 1\)/);
     expect(result.ms300).toBeLessThan(200);
     expect(result.ms5000).toBeLessThan(200);
     expect(health.failures).toBe(0);
@@ -69,20 +69,20 @@ describe('Markdown size and nesting (finding 4)', () => {
   });
 
   it('answers 2,000 nested quotes with a clear 400, not an internal message', async () => {
-    const res = await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'>'.repeat(2000)} deep`), field: 'changes[0].document.markdown' });
+    const res = await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'>'.repeat(2000)} deep`), field: 'changes[0].document' });
     expect(res.body.error.message).toMatch(/nested too deeply/);
     expect(res.body.error.message).not.toMatch(/call stack/i);
   });
 
   it('refuses deep emphasis and nested images, and more than 1 MB, before parsing', async () => {
-    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'!['.repeat(2000)}x${'](u)'.repeat(2000)}`), field: 'changes[0].document.markdown' });
-    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'**'.repeat(40)}x${'**'.repeat(40)}`), field: 'changes[0].document.markdown' });
+    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'!['.repeat(2000)}x${'](u)'.repeat(2000)}`), field: 'changes[0].document' });
+    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'**'.repeat(40)}x${'**'.repeat(40)}`), field: 'changes[0].document' });
     // Closing brackets hidden in code spans do not fool the count.
-    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'[`]`'.repeat(100)}x${'](u)'.repeat(100)}`), field: 'changes[0].document.markdown' });
+    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'[`]`'.repeat(100)}x${'](u)'.repeat(100)}`), field: 'changes[0].document' });
     // Thousands of emphasis marks in one paragraph: micromark's pairing grows with their square.
-    const marks = await refused(400, 'POST', content(null), { token: owner.token, body: write('a *b* c '.repeat(16_000)), field: 'changes[0].document.markdown' });
+    const marks = await refused(400, 'POST', content(null), { token: owner.token, body: write('a *b* c '.repeat(16_000)), field: 'changes[0].document' });
     expect(marks.body.error.message).toMatch(/too many emphasis marks and links in one paragraph/);
-    const big = await refused(400, 'POST', content(null), { token: owner.token, body: write('x'.repeat(MARKDOWN_MAX_BYTES + 1)), field: 'changes[0].document.markdown' });
+    const big = await refused(400, 'POST', content(null), { token: owner.token, body: write('x'.repeat(MARKDOWN_MAX_BYTES + 1)), field: 'changes[0].document' });
     expect(big.body.error.message).toMatch(/at most 1048576 bytes/);
   });
 
@@ -188,7 +188,7 @@ describe('links that run code (finding 16)', () => {
     ['data: SVG image', '![x](data:image/svg+xml;base64,PHN2Zz4=)'],
     ['an entity-encoded scheme', '[x](&#106;avascript:alert(1))'],
   ])('refuses %s with a 400 naming the field and the link, changing nothing', async (_, markdown) => {
-    const res = await refused(400, 'POST', content(null), { token: owner.token, body: write(markdown), field: 'changes[0].document.markdown' });
+    const res = await refused(400, 'POST', content(null), { token: owner.token, body: write(markdown), field: 'changes[0].document' });
     expect(res.body.error.message).toMatch(/link ".*" uses a scheme that is not allowed/i);
   });
 
