@@ -53,16 +53,8 @@ describe('an official operation Lectern does not serve', () => {
     }
     expect(wrong).toEqual([]);
   });
-
-  it('a served path with a method only GitBook answers there is 501 too', async () => {
-    // A path template Lectern serves with one method, which GitBook also answers with another.
-    const { served, unserved } = officialCoverage();
-    const samePath = unserved.find((o) => served.some((s) => s.path === o.path));
-    expect(samePath).toBeDefined();
-    const res = await h.call(samePath!.method, concrete(samePath!.path), { token, ...(samePath!.method === 'GET' || samePath!.method === 'DELETE' ? {} : { body: {} }) });
-    expect(res.status).toBe(501);
-    expect(res.body.error.message).toMatch(new RegExp(`^${samePath!.operationId} `));
-  });
+  // An unserved operation on a path Lectern serves with another method is among `unserved` too:
+  // the test above covers it whenever such a pair exists (since issue 15 none does).
 });
 
 describe('a path in no official description', () => {
