@@ -1,4 +1,5 @@
 import { GitBookAPI } from '@gitbook/api';
+import { GitBookAPI as GitBookAPI0202 } from 'gitbook-api-0202';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { assertMatchesSpec } from '../support/openapi.js';
@@ -89,5 +90,93 @@ describe('official @gitbook/api client over HTTP', () => {
     });
     const body = (await response.json()) as any;
     expect(body.data.organization.spaces.items).toEqual([{ title: 'Onboarding guide', parent: null }]);
+  });
+});
+
+/**
+ * The latest official client (0.202.0), call for call: the flow an integration that writes docs
+ * goes through. Every answer is checked against the official schemas (0.202.0, and 0.146.0 where
+ * the operation is in both).
+ */
+describe('official @gitbook/api 0.202.0 client over HTTP: write, read by path, review, merge, changes', () => {
+  it('writes pages and files through updateChangeRequestContent, reads them by path, reviews, merges and lists the changes', async () => {
+    const reviewer = await h.user('Reviewer');
+    await h.addMember(owner.orgId, reviewer.id, 'review');
+    const latest = new GitBookAPI0202({ endpoint: server.url, authToken: owner.token });
+    const space = await latest.orgs.createSpace(owner.orgId, { title: 'Latest client' });
+    assertMatchesSpec('createSpace', 201, space.data);
+    const cr = await latest.spaces.createChangeRequest(space.data.id, { subject: 'First pages' });
+    assertMatchesSpec('createChangeRequest', 201, cr.data);
+
+    // compat=false: the affected pages (refs echoed) and the inserted files; a ref used by a later
+    // change (`into`) and by Markdown links, whatever the order of the changes.
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('base64');
+    const written = await latest.spaces.updateChangeRequestContent(
+      space.data.id,
+      cr.data.id,
+      {
+        changes: [
+          { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'Start with [setup](./setup.md).\n\n![Logo](./logo)\n' } },
+          { operation: 'insert_page', ref: 'setup', into: 'guide', document: { markdown: '---\ndescription: Install it\n---\n# Setup\n\n1. npm ci\n' } },
+          { operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: png }] },
+        ],
+      },
+      { compat: false },
+    );
+    assertMatchesSpec('updateChangeRequestContent', 200, written.data);
+    const update = written.data as { changes: { object: string; ref?: string; page: { id: string } }[]; insertedFiles?: { id: string; name: string }[] };
+    expect(update.changes.map((c) => [c.object, c.ref])).toEqual([
+      ['created_page', 'guide'],
+      ['created_page', 'setup'],
+    ]);
+    expect(update.insertedFiles?.map((f) => f.name)).toEqual(['logo.png']);
+    const [guideId, setupId] = update.changes.map((c) => c.page.id);
+
+    // compat=true (the default) answers the change request; a page body given as a JSON document.
+    const doc = {
+      object: 'document',
+      data: {},
+      nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Written as a document.', marks: [{ object: 'mark', type: 'bold', data: {} }] }] }] }],
+    };
+    const compat = await latest.spaces.updateChangeRequestContent(space.data.id, cr.data.id, { changes: [{ operation: 'insert_page', title: 'Notes', document: doc as never }] });
+    assertMatchesSpec('updateChangeRequestContent', 200, compat.data);
+    expect(compat.data).toMatchObject({ object: 'change-request', id: cr.data.id });
+
+    const setup = await latest.spaces.getPageInChangeRequestByPath(space.data.id, cr.data.id, 'guide/setup', { format: 'markdown' });
+    assertMatchesSpec('getPageInChangeRequestByPath', 200, setup.data);
+    expect(setup.data).toMatchObject({ id: setupId, title: 'Setup', description: 'Install it' });
+    const guide = (await latest.spaces.getPageInChangeRequestByPath(space.data.id, cr.data.id, 'guide', { format: 'markdown' })).data as { markdown: string };
+    // The refs became ids: the link points at the setup page, the image at the file.
+    expect(guide.markdown).toContain(setupId);
+    expect(guide.markdown).toContain(update.insertedFiles![0].id);
+    const notes = (await latest.spaces.getPageInChangeRequestByPath(space.data.id, cr.data.id, 'notes', { format: 'markdown' })).data as { markdown: string };
+    expect(notes.markdown.trim()).toBe('**Written as a document.**');
+
+    // Review: the owner requests a reviewer, who approves with a comment.
+    const requested = await latest.spaces.requestReviewersForChangeRequest(space.data.id, cr.data.id, { users: [reviewer.id] });
+    assertMatchesSpec('requestReviewersForChangeRequest', 200, requested.data);
+    const listedRequests = await latest.spaces.getRequestedReviewersByChangeRequestId(space.data.id, cr.data.id);
+    assertMatchesSpec('getRequestedReviewersByChangeRequestId', 200, listedRequests.data);
+    expect(listedRequests.data.items.map((r) => (r as { user?: { id: string } }).user?.id)).toEqual([reviewer.id]);
+    const asReviewer = new GitBookAPI0202({ endpoint: server.url, authToken: reviewer.token });
+    const review = await asReviewer.spaces.submitChangeRequestReview(space.data.id, cr.data.id, { status: 'approved' as never, comment: { markdown: 'Looks good' } as never });
+    expect([200, 201]).toContain(review.status);
+    const reviews = await latest.spaces.getReviewsByChangeRequestId(space.data.id, cr.data.id);
+    assertMatchesSpec('getReviewsByChangeRequestId', 200, reviews.data);
+    expect(reviews.data.items.map((r) => [r.reviewer.id, r.status])).toEqual([[reviewer.id, 'approved']]);
+
+    const merged = await latest.spaces.mergeChangeRequest(space.data.id, cr.data.id);
+    assertMatchesSpec('mergeChangeRequest', 200, merged.data);
+    expect(merged.data.result).toBe('merge');
+    const live = await latest.spaces.getPageByPath(space.data.id, 'guide/setup', { format: 'markdown' });
+    assertMatchesSpec('getPageByPath', 200, live.data);
+    expect(live.data.id).toBe(setupId);
+
+    const changes = await latest.spaces.getRevisionSemanticChanges(space.data.id, merged.data.revision);
+    assertMatchesSpec('getRevisionSemanticChanges', 200, changes.data);
+    const created = changes.data.changes.filter((c) => c.type === 'page_created').map((c) => (c as { page: { id: string } }).page.id);
+    expect(created.sort()).toEqual([guideId, setupId, (await latest.spaces.getPageByPath(space.data.id, 'notes')).data.id].sort());
+    expect(changes.data.changes.some((c) => c.type === 'file_created')).toBe(true);
+    expect(changes.data.mergedFrom?.id).toBe(cr.data.id);
   });
 });
