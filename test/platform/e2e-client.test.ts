@@ -148,7 +148,7 @@ describe('official @gitbook/api 0.202.0 client over HTTP: write, read by path, r
     const guide = (await latest.spaces.getPageInChangeRequestByPath(space.data.id, cr.data.id, 'guide', { format: 'markdown' })).data as { markdown: string };
     // The refs became ids: the link points at the setup page, the image at the file.
     expect(guide.markdown).toContain(setupId);
-    expect(guide.markdown).toContain(update.insertedFiles![0].id);
+    expect(guide.markdown).toContain(update.insertedFiles![0]!.id);
     const notes = (await latest.spaces.getPageInChangeRequestByPath(space.data.id, cr.data.id, 'notes', { format: 'markdown' })).data as { markdown: string };
     expect(notes.markdown.trim()).toBe('**Written as a document.**');
 
