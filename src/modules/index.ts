@@ -27,6 +27,7 @@ import './content/reusable-content-reads.js';
 import './content/computed-reads.js';
 import './change-requests/change-request.js';
 import './change-requests/semantic-changes.js';
+import './change-requests/revision-routes.js';
 import './change-requests/space-pdf.js';
 import './links/links.js';
 import './search/search.js';
@@ -55,6 +56,7 @@ import { reusableContentRoutes } from './content/reusable-content-reads.js';
 import { computedRoutes } from './content/computed-reads.js';
 import { changeRequestRoutes } from './change-requests/routes.js';
 import { semanticChangeRoutes } from './change-requests/semantic-changes.js';
+import { revisionRoutes } from './change-requests/revision-routes.js';
 import { spacePdfRoutes } from './change-requests/space-pdf.js';
 import { linkRoutes } from './links/routes.js';
 import { searchRoutes } from './search/routes.js';
@@ -95,6 +97,7 @@ export const restRoutes: RestRoute[] = [
   ...computedRoutes,
   ...changeRequestRoutes,
   ...semanticChangeRoutes,
+  ...revisionRoutes,
   ...spacePdfRoutes,
   ...linkRoutes,
   ...searchRoutes,

@@ -60,6 +60,12 @@ describe('POST .../merge and .../update', () => {
     expect(await h.db.prisma.revision.findUnique({ where: { id: merged.body.revision } })).toMatchObject({ type: 'merge', parents: [mainBefore, updated.body.revision] });
     expect(await mainTitles(space.id)).toEqual(['Later', 'Live', 'Base', 'From the change request']);
     expect(await getCr(space.id, cr.id)).toMatchObject({ status: 'merged', outdated: false, revisionMerged: merged.body.revision });
+    // The official merge Revision names the change request it merged (h.rest checks both schemas).
+    const current = await h.rest('getCurrentRevision', 'GET', `/v1/spaces/${space.id}/content`, { token: owner.token });
+    expect(current.body).toMatchObject({ id: merged.body.revision, type: 'merge', mergedFrom: { object: 'change-request', id: cr.id, status: 'merged' } });
+    const byId = await h.rest('getRevisionById', 'GET', `/v1/spaces/${space.id}/revisions/${mainBefore}`, { token: owner.token });
+    expect(byId.body.type).not.toBe('merge');
+    expect(byId.body.mergedFrom).toBeUndefined();
   });
 
   it('keeps slugs unique among siblings when both sides added a page of the same title', async () => {

@@ -1,9 +1,13 @@
 /** Content reads: a space's main content and a change request's head, and who may read them (setup in ./fixtures.ts). */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BASE } from '../support/harness.js';
-import { contentRoutes } from '../../src/modules/content/routes.js';
+import { contentRoutes as contentTableRoutes } from '../../src/modules/content/routes.js';
+import { revisionRoutes } from '../../src/modules/change-requests/revision-routes.js';
 import { newId } from '../../src/ids.js';
 import { h, owner, reader, outsider, READ_OPERATIONS, setupContent, newSpace, spaceRevision, live, crWrite, openCr, patchSpace, refused, paths, listPages, getPage, b64, download, fixture, WRITE_OPERATIONS } from './fixtures.js';
+
+/** The content reads: content's table, plus the revision itself, which change-requests serves (a merge names its change request). */
+const contentRoutes = [...contentTableRoutes, ...revisionRoutes];
 
 beforeAll(setupContent);
 

@@ -19,6 +19,8 @@ export interface ContentRead {
   /** Selection on the Revision. */
   selection: string;
   pick: (revision: any) => unknown;
+  /** Fragment definitions the selection spreads (appended to each document). */
+  fragments?: string;
 }
 
 /** `metadata` and `computed` are accepted on every content read (and checked to be booleans). */
@@ -37,8 +39,9 @@ export const pageReadVariables = (req: RestRequest) => ({
 });
 export const PAGE_READ_ARGS = { format: 'ContentFormat', evaluated: 'String', dereferenced: 'String' };
 
+// The revision itself (suffix '') is read through the change-requests module: a merge revision
+// names the change request it merged (`mergedFrom`), which only that module can answer.
 const READS: ContentRead[] = [
-  { suffix: '', spaceOperation: 'getCurrentRevision', changeRequestOperation: 'getRevisionOfChangeRequestById', revisionOperation: 'getRevisionById', args: { computed: 'Boolean' }, variables: contentOptions, selection: 'rest(computed: $computed)', pick: (r) => r.rest },
   { suffix: '/pages', spaceOperation: 'listPages', changeRequestOperation: 'listPagesInChangeRequest', revisionOperation: 'listPagesInRevisionById', args: { computed: 'Boolean' }, variables: contentOptions, selection: 'pages(computed: $computed)', pick: (r) => ({ pages: r.pages }) },
   {
     suffix: '/files',
@@ -100,7 +103,7 @@ export const contentReadRoutes = (reads: ContentRead[]): RestRoute[] =>
       method: 'GET' as const,
       path: `/spaces/:spaceId/content${read.suffix}`,
       operationId: read.spaceOperation,
-      document: `query ${read.spaceOperation}($spaceId: ID!${declare(read.args)}) { space(id: $spaceId) { content { ${read.selection} } } }`,
+      document: `query ${read.spaceOperation}($spaceId: ID!${declare(read.args)}) { space(id: $spaceId) { content { ${read.selection} } } } ${read.fragments ?? ''}`,
       variables: (req: RestRequest) => ({ spaceId: req.params.spaceId, ...read.variables?.(req) }),
       result: (data: any) => read.pick(data.space.content),
     },
@@ -110,7 +113,7 @@ export const contentReadRoutes = (reads: ContentRead[]): RestRoute[] =>
       operationId: read.changeRequestOperation,
       document: `query ${read.changeRequestOperation}($spaceId: ID!, $changeRequestId: String!${declare(read.args)}) {
         space(id: $spaceId) { changeRequest(id: $changeRequestId) { content { ${read.selection} } } }
-      }`,
+      } ${read.fragments ?? ''}`,
       variables: (req: RestRequest) => ({ spaceId: req.params.spaceId, changeRequestId: req.params.changeRequestId, ...read.variables?.(req) }),
       result: (data: any) => read.pick(data.space.changeRequest.content),
     },
@@ -120,7 +123,7 @@ export const contentReadRoutes = (reads: ContentRead[]): RestRoute[] =>
       operationId: read.revisionOperation,
       document: `query ${read.revisionOperation}($spaceId: ID!, $revisionId: ID!${declare(read.args)}) {
         space(id: $spaceId) { revisionById(id: $revisionId) { ${read.selection} } }
-      }`,
+      } ${read.fragments ?? ''}`,
       variables: (req: RestRequest) => ({ spaceId: req.params.spaceId, revisionId: req.params.revisionId, ...read.variables?.(req) }),
       result: (data: any) => read.pick(data.space.revisionById),
     },

@@ -1,0 +1,37 @@
+import { builder } from '../../graphql/builder.js';
+import type { RestRoute } from '../../rest/route.js';
+import { contentOptions, contentReadRoutes, RevisionType } from '../content/index.js';
+import { ChangeRequestType } from './change-request.js';
+import { CHANGE_REQUEST_FIELDS } from './routes.js';
+
+/**
+ * The revision reads (getCurrentRevision, getRevisionOfChangeRequestById, getRevisionById). The
+ * official Revision of type `merge` must name the change request it merged (`mergedFrom`, a whole
+ * ChangeRequest): content sits below change requests, so this module adds the field and serves
+ * the three reads with it, through content's read table.
+ */
+builder.objectField(RevisionType, 'mergedFrom', (t) =>
+  t.field({
+    type: ChangeRequestType,
+    nullable: true,
+    description: 'For a merge revision: the change request whose merge made it',
+    resolve: (view, _args, ctx) =>
+      // Only a three-way merge makes a revision of type `merge`; the revision was read with the
+      // space's read right, which also covers its change requests.
+      view.revision.type === 'merge' ? ctx.prisma.changeRequest.findFirst({ where: { spaceId: view.space.id, revisionMerged: view.revision.id } }) : null,
+  }),
+);
+
+export const revisionRoutes: RestRoute[] = contentReadRoutes([
+  {
+    suffix: '',
+    spaceOperation: 'getCurrentRevision',
+    changeRequestOperation: 'getRevisionOfChangeRequestById',
+    revisionOperation: 'getRevisionById',
+    args: { computed: 'Boolean' },
+    variables: contentOptions,
+    selection: 'rest(computed: $computed) mergedFrom { ...ChangeRequestFields }',
+    fragments: CHANGE_REQUEST_FIELDS,
+    pick: (r) => ({ ...r.rest, ...(r.mergedFrom ? { mergedFrom: r.mergedFrom } : {}) }),
+  },
+]);
