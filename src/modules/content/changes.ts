@@ -20,18 +20,8 @@ export const MAX_CHANGES = 50;
 export const MAX_FILES_PER_CHANGE = 20;
 export const MAX_FILE_BYTES = 1024 * 1024;
 
-/** Page metadata of the official RevisionPageUpdate. */
-export interface PageFields {
-  title?: string;
-  slug?: string;
-  emoji?: string;
-  icon?: string;
-  description?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
-  condition?: string;
-}
+/** Page metadata of the official RevisionPageUpdate: the page entry's own fields, each optional. */
+export type PageFields = Partial<Pick<PageEntry, 'title' | 'slug' | 'emoji' | 'icon' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'condition'>>;
 
 /** `{ markdown }`, `{ document: JSONDocument }`, a bare JSONDocument (Lectern accepts it too) or `{}` (empty). */
 export type DocumentInput = { markdown: string } | { document: unknown } | Record<string, unknown>;
