@@ -9,6 +9,7 @@ import { authenticate, rateHeaders, type Authenticated } from './auth/authentica
 import { schema } from './graphql/schema.js';
 import { useJitForLists } from './graphql/jit.js';
 import { useDocumentLimits } from './graphql/armor.js';
+import { useConditionalGet, usePersistedQueries } from './graphql/caching.js';
 import { createRestAdapter, prepareRoutes } from './rest/adapter.js';
 import { routes } from './rest/routes.js';
 import type { Caller, HttpRoute } from './http/routes.js';
@@ -41,11 +42,13 @@ interface ServerContext {
   services: Services;
   caller: User;
   session: Session;
+  /** The caller's tenant (src/auth/authenticate.ts): scopes persisted queries (src/graphql/caching.ts). */
+  tenant?: string;
 }
 
 /** Whether a request to /graphql only wants the GraphiQL page (no operation), which needs no token. */
 const wantsGraphiQL = (request: Request) =>
-  request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html') && !new URL(request.url).searchParams.has('query');
+  request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html') && !['query', 'extensions'].some((name) => new URL(request.url).searchParams.has(name));
 
 /**
  * The whole HTTP application as one fetch handler over one router: /graphql (yoga), /v1 (the REST
@@ -60,7 +63,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
     renderGraphiQL,
     // Introspection can be turned off (production): a validation rule refuses __schema/__type.
     // `opts.plugins`: extra envelop plugins (tests observe the phases with them).
-    plugins: [useDocumentLimits(), useJitForLists(), ...(services.config.introspection ? [] : [disableIntrospection]), ...(opts.plugins ?? [])],
+    plugins: [usePersistedQueries(), useConditionalGet(), useDocumentLimits(), useJitForLists(), ...(services.config.introspection ? [] : [disableIntrospection]), ...(opts.plugins ?? [])],
     graphiql: { title: 'Lectern GraphiQL', defaultQuery: '# Add your token in Headers: {"Authorization": "Bearer <token>"}\n{ viewer { id displayName } }' },
     maskedErrors: {
       // Our own errors (and GraphQL's validation errors) reach the client; anything else is logged
@@ -188,7 +191,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
     return inTenantTurn(who, request, async () => {
       // Only now is the body read: streamed, and cut off with a 413 as soon as it passes the limit.
       if (request.body) request = withBody(request, await readBody(request, config.maxBodyBytes));
-      if (!isRest) return yoga.fetch(request, { services, caller, session });
+      if (!isRest) return yoga.fetch(request, { services, caller, session, tenant: who.tenant });
       Object.assign(request, { caller, session });
       return rest.fetch(request);
     });
