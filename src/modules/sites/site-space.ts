@@ -20,7 +20,7 @@ import { accessRows } from '../../auth/access-rows.js';
  * space id: this request's answer for this space is set to zeros (the caller cannot read the space
  * anywhere else in the request either, so nothing else reads the real counts here).
  */
-function publishedOnly(ctx: Context, space: Space): Space {
+export function publishedOnly(ctx: Context, space: Space): Space {
   spaceLoaders(ctx).spaceCounts.clear(space.id).prime(space.id, { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 });
   return {
     ...space,

@@ -7,3 +7,4 @@ import './share-link.js';
 import './adaptive.js';
 import './published.js';
 import './custom-hostname.js';
+import './resolve.js';
