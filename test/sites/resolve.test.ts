@@ -84,6 +84,11 @@ describe('publishedContent(url:) on this server’s URLs', () => {
     expect(c).toMatchObject({ section: { id: x.reference.id }, siteSpace: { id: x.ssC.id }, pagePath: 'endpoints', canonicalUrl: `${x.ssC.urls.published}/endpoints` });
     // Every canonical URL resolves back to the same page.
     expect(await byUrl(t.outsider.token, c.canonicalUrl)).toMatchObject({ pageId: c.pageId });
+    // The default section and site space named by their own paths resolve too; the canonical URL leaves them out.
+    for (const url of [`${x.siteUrl}/${x.guides.path}/usage`, `${x.siteUrl}/${x.ssA.path}/usage`, `${x.siteUrl}/${x.guides.path}/${x.ssA.path}/usage`]) {
+      expect(await byUrl(t.outsider.token, url), url).toMatchObject({ section: { id: x.guides.id }, siteSpace: { id: x.ssA.id }, pagePath: 'usage', canonicalUrl: `${x.siteUrl}/usage` });
+    }
+    expect(await byUrl(t.outsider.token, `${x.siteUrl}/${x.guides.path}/${x.ssB.path}/welcome`)).toMatchObject({ siteSpace: { id: x.ssB.id }, canonicalUrl: `${x.ssB.urls.published}/welcome` });
   });
 
   it('Site.resolve(path:) answers the same below the site', async () => {

@@ -23,7 +23,8 @@ import { siteView, type SiteView } from './structure.js';
  *
  * `<rest>` is `[section path]/[site space path]/[page path]`: the default section lives at the
  * site's root and the default site space at its section's root (links.ts), so a first segment that
- * is no other section's path belongs to the default section, and likewise for site spaces. An empty
+ * is no other section's path belongs to the default section, and likewise for site spaces; the
+ * default named by its own path resolves too (its `canonicalUrl` leaves the path out). An empty
  * page path is the site space's first page. Who gets an answer is who may read the published site
  * (`publishedSiteAudience`, as `publishedSite`); anyone else, and any URL that names nothing, gets
  * null: no answer tells a site the caller may not see from one that does not exist.
@@ -62,32 +63,39 @@ function pageAt(tree: PageTree, path: string): PageNode | undefined {
   return node && node.type !== 'link' ? node : undefined;
 }
 
+/**
+ * Ways to read `segments` below a parent whose children have paths and one of which is the default:
+ * another child's path names that child; otherwise the rest belongs to the default child, which is
+ * also tried under its own path (so links made while it was not the default keep working).
+ */
+function readings<T extends { id: string; path: string }>(children: T[], defaultId: string | null, segments: string[]): { child: T; rest: string[] }[] {
+  const named = segments.length ? children.find((c) => c.path === segments[0]) : undefined;
+  if (named && named.id !== defaultId) return [{ child: named, rest: segments.slice(1) }];
+  const fallback = children.find((c) => c.id === defaultId);
+  if (!fallback) return [];
+  return [{ child: fallback, rest: segments }, ...(named ? [{ child: fallback, rest: segments.slice(1) }] : [])];
+}
+
 /** Resolves `segments` (decoded path segments below the site) for a caller already in the site's audience. */
 async function resolveSegments(ctx: Context, site: Site, segments: string[]): Promise<Resolution | null> {
   const view = await siteView(ctx, site);
-  let rest = segments;
-  let section: SiteSection | null = null;
-  if (view.sectioned) {
-    const named = rest.length ? view.sections.find((s) => s.id !== view.defaultSectionId && s.path === rest[0]) : undefined;
-    section = named ?? (view.defaultSectionId ? (view.section(view.defaultSectionId) ?? null) : null);
-    if (named) rest = rest.slice(1);
-    if (!section) return null;
+  const bySection: { section: SiteSection | null; rest: string[] }[] = view.sectioned
+    ? readings(view.sections, view.defaultSectionId, segments).map(({ child, rest }) => ({ section: child, rest }))
+    : [{ section: null, rest: segments }];
+  const candidates = bySection.flatMap(({ section, rest }) =>
+    readings(view.spacesIn(section?.id ?? null), view.defaultSiteSpaceIn(section?.id ?? null), rest).map(({ child, rest: pagePath }) => ({ section, siteSpace: child, pagePath })),
+  );
+  // The most literal reading first; each candidate's space is read once per request (loaders and content cache).
+  for (const { section, siteSpace, pagePath } of candidates) {
+    const space = await accessRows(ctx).space.load(siteSpace.spaceId);
+    if (!space || space.deletedAt) continue;
+    // The site publishes its spaces' current content: its audience reads it without rights on the space.
+    const content = await viewOf(ctx, space, space.revisionId);
+    const tree = await pageTree(ctx, content);
+    const page = pagePath.length ? pageAt(tree, pagePath.join('/')) : firstPage(tree.roots);
+    if (page) return { view, section, siteSpace, space, content, tree, page };
   }
-  const sectionId = section?.id ?? null;
-  const defaultSiteSpaceId = view.defaultSiteSpaceIn(sectionId);
-  const named = rest.length ? view.spacesIn(sectionId).find((ss) => ss.id !== defaultSiteSpaceId && ss.path === rest[0]) : undefined;
-  const siteSpace = named ?? (defaultSiteSpaceId ? view.siteSpace(defaultSiteSpaceId) : undefined);
-  if (!siteSpace) return null;
-  if (named) rest = rest.slice(1);
-
-  const space = await accessRows(ctx).space.load(siteSpace.spaceId);
-  if (!space || space.deletedAt) return null;
-  // The site publishes its spaces' current content: its audience reads it without rights on the space.
-  const content = await viewOf(ctx, space, space.revisionId);
-  const tree = await pageTree(ctx, content);
-  const page = rest.length ? pageAt(tree, rest.join('/')) : firstPage(tree.roots);
-  if (!page) return null;
-  return { view, section, siteSpace, space, content, tree, page };
+  return null;
 }
 
 /** Decoded, non-empty segments of a path; null when a segment is not valid percent-encoding. */
