@@ -1,4 +1,5 @@
 import { builder, type Model } from '../../graphql/builder.js';
+import { registerNode } from '../../graphql/node.js';
 import { DefaultLevelEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { collectionPermissions, collectionRole, requireCollection } from '../../auth/permissions.js';
@@ -67,6 +68,7 @@ builder.queryField('collection', (t) =>
     resolve: (_r, { id }, ctx) => requireCollection(ctx, String(id)),
   }),
 );
+registerNode(CollectionType, { args: ['id'], keys: (c) => [c.id], load: (ctx, [id]) => requireCollection(ctx, id!) });
 
 const CreateCollectionInput = builder.inputType('CreateCollectionInput', {
   fields: (t) => ({ title: t.string(), parent: t.id() }),

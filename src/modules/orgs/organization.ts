@@ -1,4 +1,5 @@
 import { builder, type Model } from '../../graphql/builder.js';
+import { registerNode } from '../../graphql/node.js';
 import { BillingProductEnum, OrganizationTypeEnum, RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { orgRole, organizationPermissions, requireOrg } from '../../auth/permissions.js';
@@ -81,6 +82,7 @@ builder.queryFields((t) => ({
     resolve: (_r, { id }, ctx) => requireOrg(ctx, String(id)),
   }),
 }));
+registerNode(OrganizationType, { args: ['id'], keys: (o) => [o.id], load: (ctx, [id]) => requireOrg(ctx, id!) });
 
 const UpdateOrganizationInput = builder.inputType('UpdateOrganizationInput', {
   fields: (t) => ({

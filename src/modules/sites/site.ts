@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.js';
+import { registerNode } from '../../graphql/node.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { MemberType, OrganizationType } from '../orgs/index.js';
 import { publishedUrl } from './links.js';
@@ -115,6 +116,7 @@ builder.queryField('site', (t) =>
     resolve: (_r, args, ctx) => getSite(ctx, String(args.organizationId), String(args.id)),
   }),
 );
+registerNode(SiteRef, { args: ['organizationId', 'id'], keys: (s) => [s.organizationId, s.id], load: (ctx, [orgId, id]) => getSite(ctx, orgId!, id!) });
 
 const CreateSiteInput = builder.inputType('CreateSiteInput', {
   fields: (t) => ({

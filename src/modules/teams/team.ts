@@ -1,4 +1,5 @@
 import { builder, type Model } from '../../graphql/builder.js';
+import { registerNode } from '../../graphql/node.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import type { Member } from '../../generated/prisma/client.js';
 import { OrganizationType, MemberType } from '../orgs/index.js';
@@ -92,6 +93,8 @@ builder.objectFields(OrganizationType, (t) => ({
   }),
   team: t.field({ type: TeamType, args: { id: t.arg.id({ required: true }) }, resolve: (org, { id }, ctx) => getTeam(ctx, org.id, String(id)) }),
 }));
+// As `organization(id:) { team(id:) }` (getTeam checks the organization first, as that field does).
+registerNode(TeamType, { args: ['organizationId', 'id'], keys: (team) => [team.organizationId, team.id], load: (ctx, [orgId, id]) => getTeam(ctx, orgId!, id!) });
 
 const CreateTeamInput = builder.inputType('CreateTeamInput', {
   fields: (t) => ({

@@ -3,6 +3,7 @@ import { canSeeUser } from '../../auth/permissions.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
+import { registerNode } from '../../graphql/node.js';
 import * as check from '../../validate.js';
 import { userLoaders } from './loaders.js';
 import { UserType } from './user.js';
@@ -61,6 +62,7 @@ builder.queryField('user', (t) =>
     resolve: (_r, { id }, ctx) => getUser(ctx, String(id)),
   }),
 );
+registerNode(UserType, { args: ['id'], keys: (u) => [u.id], load: (ctx, [id]) => getUser(ctx, id!) });
 
 builder.mutationField('updateUser', (t) =>
   t.field({
