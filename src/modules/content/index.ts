@@ -4,6 +4,7 @@ export { applyChanges, type ChangeOutcome, type ContentChange, fetchFileSources,
 export { type LinkEnv, type LinkStatus, resolveHref } from './link-targets.js';
 export { type MergeConflict, mergeContents } from './merge.js';
 export { FileType, FormatEnum, RevisionType } from './revision.js';
+export { findPage, pageIndex, type PageRef, PageType, spacePageByPath } from './page-type.js';
 export { type ContentRead, contentOptions, contentReadRoutes } from './routes.js';
 export { documentById, spaceRevision } from './revision-reads.js';
 export { changesLimit, semanticChanges, type SemanticChanges } from './semantic-changes.js';

@@ -10,7 +10,7 @@ import { resolveDocumentRefs } from './link-targets.js';
 import { includeReusableContents } from './reusable-contents.js';
 import { FormatEnum, RevisionType } from './revision.js';
 import { contentReadRoutes, PAGE_READ_ARGS, pageReadVariables, type ContentRead } from './routes.js';
-import { bodiesOf, checkPageReadOptions, evaluatedMarkdown, pageOf, pageTree, viewOf, type ContentView, type Format, type PageReadOptions } from './service.js';
+import { bodiesOf, checkPageReadOptions, evaluatedMarkdown, pageOf, pageTree, viewOf, type ContentView, type Format, type PageReadOptions, type PageTree } from './service.js';
 import type { PageNode } from './tree.js';
 
 /**
@@ -35,7 +35,7 @@ export async function spaceRevision(ctx: Context, spaceId: string, revisionId: s
  * trailing slashes. Slugs are lower case, so a path in another case finds its page too. Link pages
  * have no path of their own (the official answer is a document or a group page): not found.
  */
-function nodeByPath(byPath: Map<string, PageNode>, path: string): PageNode | undefined {
+export function nodeByPath<T extends { type: string }>(byPath: Map<string, T>, path: string): T | undefined {
   const clean = path.replace(/^\/+|\/+$/g, '');
   const node = byPath.get(clean) ?? byPath.get(clean.toLowerCase());
   return node && node.type !== 'link' ? node : undefined;
@@ -55,9 +55,10 @@ async function pageByPath(ctx: Context, view: ContentView, path: string, opts: P
  * and file references) but without the page around it or its children's bodies. A document page
  * with an empty body has an empty document; group and link pages have none (404).
  */
-async function pageDocument(ctx: Context, view: ContentView, pageId: string, opts: PageReadOptions) {
+export async function pageDocument(ctx: Context, view: ContentView, pageId: string, opts: PageReadOptions, built?: PageTree) {
   checkPageReadOptions(opts);
-  const tree = await pageTree(ctx, view);
+  // A caller reading many pages' documents passes the tree it already built.
+  const tree = built ?? (await pageTree(ctx, view));
   const node = tree.byId.get(pageId);
   if (!node) throw notFound('Page');
   if (node.type !== 'document') throw notFound(`Document of page ${pageId} (a ${node.type} page has no body)`);

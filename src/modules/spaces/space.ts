@@ -5,7 +5,7 @@ import { listOf, pageArgs } from '../../graphql/lists.js';
 import { spacePermissions, spaceRole } from '../../auth/permissions.js';
 import { OrganizationType } from '../orgs/index.js';
 import { CollectionType, ContentPositionInput, listCollectionSpaces } from '../collections/index.js';
-import { documentById, RevisionType, spaceContent, spaceRevision } from '../content/index.js';
+import { documentById, PageType, RevisionType, spaceContent, spacePageByPath, spaceRevision } from '../content/index.js';
 import {
   createSpace,
   deleteSpace,
@@ -113,6 +113,15 @@ builder.objectField(SpaceType, 'content', (t) =>
 );
 builder.objectField(SpaceType, 'revisionById', (t) =>
   t.field({ type: RevisionType, description: 'Any revision of the space by id', args: { id: t.arg.id({ required: true }) }, resolve: (space, { id }, ctx) => spaceRevision(ctx, space.id, String(id)) }),
+);
+builder.objectField(SpaceType, 'page', (t) =>
+  t.field({
+    type: PageType,
+    nullable: true,
+    description: "A page of the space's main content by path (typed); null when there is none",
+    args: { path: t.arg.string({ required: true }) },
+    resolve: (space, { path }, ctx) => spacePageByPath(ctx, space.id, path),
+  }),
 );
 builder.objectField(SpaceType, 'document', (t) =>
   t.field({
