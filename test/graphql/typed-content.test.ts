@@ -30,6 +30,7 @@ async function world() {
     { operation: 'insert_page', title: 'Secret', hidden: true, noIndex: true, document: { markdown: 'hidden body' } },
     { operation: 'insert_page', title: 'Elsewhere', type: 'link', href: 'https://example.com/docs' },
     { operation: 'update_variables', variables: { product: 'Lectern' } },
+    { operation: 'insert_reusable_content', title: 'Warning', document: { markdown: '> Careful with **this**.' } },
   ]);
   const [guides, intro] = first.pages as [string, string];
   const second = await writeLive(h, owner.token, space.id, [
@@ -115,9 +116,9 @@ describe('typed pages', () => {
     expect(space.revisionById.byId).toBeNull();
   });
 
-  it('type variables and parent revisions', async () => {
+  it('type variables, reusable contents and parent revisions', async () => {
     const w = await world();
-    const q = `query($id: ID!) { space(id: $id) { content { id parents variableList { name value } parentRevisions { id parents typedPage(path: "guides/setup") { children { id } } } } } }`;
+    const q = `query($id: ID!) { space(id: $id) { content { id parents variableList { name value } reusableContentList { id title documentId document } parentRevisions { id parents typedPage(path: "guides/setup") { children { id } } } } } }`;
     const res = await h.graphql(w.owner.token, q, { id: w.space.id });
     expect(res.body.errors).toBeUndefined();
     const content = res.body.data.space.content;
@@ -125,6 +126,10 @@ describe('typed pages', () => {
     expect(content.variableList).toEqual(Object.entries(rest.variables).map(([name, value]) => ({ name, value })));
     expect(content.variableList).toEqual([{ name: 'product', value: 'Lectern' }]);
     expect(content.parents).toEqual(rest.parents);
+    expect(content.reusableContentList.map(({ id, title, documentId }: any) => ({ id, title, document: documentId }))).toEqual(rest.reusableContents);
+    const [reusable] = content.reusableContentList;
+    const doc = (await h.rest('getReusableContentDocumentInRevisionById', 'GET', `/v1/spaces/${w.space.id}/revisions/${w.revision}/reusable-contents/${reusable.id}/document`, { token: w.owner.token })).body;
+    expect(reusable).toMatchObject({ title: 'Warning', document: doc });
     expect(content.parentRevisions.map((r: any) => r.id)).toEqual([w.previous]);
     // The parent revision is read as it was: Setup had no child yet.
     expect(content.parentRevisions[0].typedPage.children).toEqual([]);

@@ -4,6 +4,7 @@ import { perRequest } from '../../loaders.js';
 import { requireSpace } from '../../auth/permissions.js';
 import { nodeByPath, pageDocument } from './revision-reads.js';
 import { RevisionType } from './revision.js';
+import { reusableContentDocument, reusableContentJson } from './reusable-contents.js';
 import { evaluatedMarkdown, pagesJson, pageTree, viewOf, type ContentView, type PageTree } from './service.js';
 import type { PageNode } from './tree.js';
 
@@ -181,6 +182,21 @@ PageType.implement({
   }),
 });
 
+/** A reusable content, typed: the fields of its REST JSON (reusableContentJson) and its document. */
+const ReusableContentType = builder.objectRef<{ view: ContentView; json: ReturnType<typeof reusableContentJson> }>('ReusableContent').implement({
+  fields: (t) => ({
+    id: t.string({ resolve: (r) => r.json.id }),
+    title: t.string({ resolve: (r) => r.json.title }),
+    documentId: t.string({ description: 'The document id (REST `document`)', resolve: (r) => r.json.document }),
+    document: t.field({
+      type: 'JSON',
+      description: 'Its body as a GitBook JSON document (getReusableContentDocumentInRevisionById)',
+      args: { evaluated: t.arg.string({ required: false }), dereferenced: t.arg.string({ required: false }) },
+      resolve: (r, args, ctx) => reusableContentDocument(ctx, r.view, r.json.id, { evaluated: args.evaluated, dereferenced: args.dereferenced }),
+    }),
+  }),
+});
+
 // ---------------------------------------------------------------------------------------------
 // Revision fields (the JSON ones, `pages`/`page`/`pageByPath`/`rest`, stay: the REST adapter reads them)
 
@@ -197,6 +213,11 @@ builder.objectFields(RevisionType, (t) => ({
     description: 'One page by id or by path (typed); null when the revision has no such page',
     args: { id: t.arg.id({ required: false }), path: t.arg.string({ required: false }), computed: t.arg.boolean({ required: false }) },
     resolve: (v, args, ctx) => findPage(ctx, v, { id: args.id == null ? null : String(args.id), path: args.path }, args.computed !== false),
+  }),
+  reusableContentList: t.field({
+    type: [ReusableContentType],
+    description: "The revision's reusable contents, typed",
+    resolve: async (v) => (await v.content.reusableContents()).map((r) => ({ view: v, json: reusableContentJson(v, r) })),
   }),
   variableList: t.field({ type: [VariableType], description: "The revision's variables, typed", resolve: (v) => variableList(v.content.manifest.variables) }),
   parentRevisions: t.field({
