@@ -114,6 +114,8 @@ describe('typed pages', () => {
     expect(space.link).toBeNull();
     expect(space.revisionById.typedPage).toEqual({ id: w.linux, title: 'Linux' });
     expect(space.revisionById.byId).toBeNull();
+    const neither = await h.graphql(w.owner.token, `query($id: ID!) { space(id: $id) { content { typedPage { id } } } }`, { id: w.space.id });
+    expect(neither.body.errors[0].message).toMatch(/^id/);
   });
 
   it('type variables, reusable contents and parent revisions', async () => {
@@ -193,6 +195,7 @@ describe('N+1 guard', () => {
     const small = await measure(await build(1), 3);
     const large = await measure(await build(10), 30);
     expect(large).toBe(small);
+    expect(large).toMatchInlineSnapshot(`9`);
   });
 
   it("reads every space's typed tree in a constant number of statements", async () => {

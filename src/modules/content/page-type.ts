@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import { badRequest } from '../../errors.js';
 import { builder } from '../../graphql/builder.js';
 import { perRequest } from '../../loaders.js';
 import { requireSpace } from '../../auth/permissions.js';
@@ -212,7 +213,10 @@ builder.objectFields(RevisionType, (t) => ({
     nullable: true,
     description: 'One page by id or by path (typed); null when the revision has no such page',
     args: { id: t.arg.id({ required: false }), path: t.arg.string({ required: false }), computed: t.arg.boolean({ required: false }) },
-    resolve: (v, args, ctx) => findPage(ctx, v, { id: args.id == null ? null : String(args.id), path: args.path }, args.computed !== false),
+    resolve: (v, args, ctx) => {
+      if (args.id == null && args.path == null) throw badRequest('id', 'or path is required');
+      return findPage(ctx, v, { id: args.id == null ? null : String(args.id), path: args.path }, args.computed !== false);
+    },
   }),
   reusableContentList: t.field({
     type: [ReusableContentType],
