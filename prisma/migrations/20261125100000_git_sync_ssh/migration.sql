@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "GitSyncConnection" ADD COLUMN     "sshPublicKey" TEXT,
+ADD COLUMN     "sshHostKey" TEXT;
