@@ -4,7 +4,9 @@
  * Also lists the routes whose operationId differs from the official one at that path, and the routes
  * 0.202.0 does not describe (0.146.0-only operations and Lectern's own).
  *
- *   npx tsx scripts/official-coverage.ts [--unserved]
+ *   npx tsx scripts/official-coverage.ts [--unserved] [--by-area]
+ *
+ * `--by-area` prints the README's table: served operations per official tag (0.202.0's first tag).
  */
 import { fileURLToPath } from 'node:url';
 import official from '../src/rest/official-operations.json' with { type: 'json' };
@@ -41,6 +43,25 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   console.log(`\nRoutes ${c.source} does not describe (${c.beyond.length}):`);
   for (const r of c.beyond) console.log(`  ${r.method} ${r.path} (${r.operationId})`);
+  if (process.argv.includes('--by-area')) {
+    const { default: spec } = await import('gitbook-api-0202/spec/openapi.json', { with: { type: 'json' } });
+    const served = new Set(c.served.map((o) => o.operationId));
+    const areas = new Map<string, { served: number; missing: string[] }>();
+    for (const methods of Object.values(spec.paths as Record<string, Record<string, { operationId?: string; tags?: string[] }>>)) {
+      for (const op of Object.values(methods)) {
+        if (!op.operationId) continue;
+        const area = areas.get(op.tags?.[0] ?? 'other') ?? { served: 0, missing: [] };
+        if (served.has(op.operationId)) area.served++;
+        else area.missing.push(op.operationId);
+        areas.set(op.tags?.[0] ?? 'other', area);
+      }
+    }
+    console.log('\n| area (official tag) | served | of | not served (answered 501) |\n|---|---|---|---|');
+    for (const [tag, a] of [...areas].sort(([x], [y]) => x.localeCompare(y))) {
+      const missing = a.missing.length > 5 ? `${a.missing.slice(0, 4).join(', ')}, … (${a.missing.length})` : a.missing.join(', ');
+      console.log(`| ${tag} | ${a.served} | ${a.served + a.missing.length} | ${missing} |`);
+    }
+  }
   if (process.argv.includes('--unserved')) {
     console.log(`\nNot served (${c.unserved.length}, answered 501):`);
     for (const o of c.unserved) console.log(`  ${o.method} ${o.path} (${o.operationId})`);

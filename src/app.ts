@@ -1,8 +1,9 @@
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { landingPage, renderLecternGraphiQL } from './http/landing.js';
 import type { User } from './generated/prisma/client.js';
-import { bearerToken } from './auth/tokens.js';
+import { bearerToken, hashToken } from './auth/tokens.js';
+import { primeSpaceAccess, readSpaceAccess, spaceIdOfPath, type SpaceAccess } from './auth/access-rows.js';
 import { createContext, type Services, type Session } from './context.js';
 import { classifyDatabaseError, databaseFailureError } from './errors.js';
 import { authenticate, rateHeaders, type Authenticated } from './auth/authenticate.js';
@@ -10,12 +11,14 @@ import { schema } from './graphql/schema.js';
 import { useJitForLists } from './graphql/jit.js';
 import { useDocumentLimits } from './graphql/armor.js';
 import { useConditionalGet, usePersistedQueries } from './graphql/caching.js';
+import { useIncrementalDelivery } from './graphql/defer-stream.js';
 import { createRestAdapter, prepareRoutes } from './rest/adapter.js';
 import { routes } from './rest/routes.js';
 import type { Caller, HttpRoute } from './http/routes.js';
 import { createRouter } from './http/router.js';
 import { errorResponse, json } from './http/respond.js';
 import { httpRoutes, installModules } from './modules/index.js';
+import { hostedReaderRoute, siteHostedAt } from './modules/reader/index.js';
 import { BodyTooLarge, bodyRefusal, declaredTooLarge, readBody, readText, withBody } from './http/body.js';
 import { isPreflight, preflight, withCors, type CorsPolicy } from './http/cors.js';
 import { methodNotAllowed, refuseRequestLine } from './http/request-line.js';
@@ -23,6 +26,8 @@ import { staticPage } from './http/static-page.js';
 import { AddressLimiter, addressKey } from './http/throttle.js';
 import { createTenantGate } from './http/tenant-gate.js';
 import { serverKeys } from './secrets.js';
+import { SITE_TOKEN_PREFIX, siteTokenMayCall } from './auth/site-token.js';
+import type { Limiter } from './ops/metrics.js';
 
 /** Who sent a request, as far as the HTTP server knows (in-process calls: nothing). */
 export interface Client {
@@ -46,25 +51,37 @@ interface ServerContext {
   tenant?: string;
 }
 
-/** Whether a request to /graphql only wants the GraphiQL page (no operation), which needs no token. */
+/**
+ * Whether a request to /graphql only wants the GraphiQL page, which needs no token: a browser's
+ * navigation (Accept: text/html, no Authorization — a navigation cannot send one), even with the
+ * `?query=` GraphiQL keeps in the address (a reload showed a 401 JSON). GraphiQL's own fetches
+ * do not accept text/html.
+ */
 const wantsGraphiQL = (request: Request) =>
-  request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html') && !['query', 'extensions'].some((name) => new URL(request.url).searchParams.has(name));
+  request.method === 'GET' &&
+  (request.headers.get('accept') ?? '').includes('text/html') &&
+  (!request.headers.has('authorization') || !['query', 'extensions'].some((name) => new URL(request.url).searchParams.has(name)));
 
 /**
  * The whole HTTP application as one fetch handler over one router: /graphql (yoga), /v1 (the REST
  * adapter, which runs GraphQL operations in-process), /healthz, /readyz and the modules' routes
  * (downloads, SSO, OpenAPI texts).
  */
-export function createApp(services: Services, opts: { plugins?: Plugin[] } = {}) {
+export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefusal?: (limiter: Limiter) => void } = {}) {
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
     context: ({ services, caller, session }) => createContext(services, caller, session),
-    renderGraphiQL,
+    renderGraphiQL: renderLecternGraphiQL,
     // Introspection can be turned off (production): a validation rule refuses __schema/__type.
     // `opts.plugins`: extra envelop plugins (tests observe the phases with them).
-    plugins: [usePersistedQueries(), useConditionalGet(), useDocumentLimits(), useJitForLists(), ...(services.config.introspection ? [] : [disableIntrospection]), ...(opts.plugins ?? [])],
-    graphiql: { title: 'Lectern GraphiQL', defaultQuery: '# Add your token in Headers: {"Authorization": "Bearer <token>"}\n{ viewer { id displayName } }' },
+    plugins: [usePersistedQueries(), useConditionalGet(), useDocumentLimits(), ...useIncrementalDelivery(), useJitForLists(), ...(services.config.introspection ? [] : [disableIntrospection]), ...(opts.plugins ?? [])],
+    graphiql: {
+      title: 'Lectern GraphiQL',
+      // Headers (the token) are not kept in localStorage: src/http/landing.ts keeps the token in sessionStorage.
+      shouldPersistHeaders: false,
+      defaultQuery: '# Your token goes in Headers: {"Authorization": "Bearer <token>"}; then reload the schema (Shift+Ctrl+R)\n{ viewer { id displayName } }',
+    },
     maskedErrors: {
       // Our own errors (and GraphQL's validation errors) reach the client; anything else is logged
       // here and replaced by a generic message, so no internal detail leaks.
@@ -95,6 +112,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
   const rest = createRestAdapter(schema, prepared, async (request, document, variableValues) => {
     const { contextFactory, execute, schema: envelopedSchema } = yoga.getEnveloped({ request, services, caller: (request as any).caller, session: (request as any).session } as never);
     const contextValue = await contextFactory();
+    primeSpaceAccess(contextValue as never, (request as { spaceAccess?: SpaceAccess | null }).spaceAccess);
     return execute({ schema: envelopedSchema, document, variableValues, contextValue }) as never;
   }, services.urls.api);
 
@@ -117,7 +135,10 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
     return methods.length ? [...methods, 'OPTIONS'].join(', ') : undefined;
   }
 
-  const tooMany = (retryAfter: number, message: string, request: Request) =>
+  // Each 429 names its limiter to the metrics (src/ops/metrics.ts).
+  const refused = (limiter: Limiter): null => (opts.onRefusal?.(limiter), null);
+  const tooMany = (retryAfter: number, message: string, request: Request, limiter: Limiter) =>
+    refused(limiter) ??
     errorResponse(429, `${message}; retry after ${retryAfter} s`, { 'retry-after': String(retryAfter), ...unreadBody(request) });
   // A refusal sent before the body was read closes the connection: the server stops receiving the
   // rest instead of reading (and discarding) up to the whole body to keep the connection alive.
@@ -125,7 +146,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
   /** Charges a request without a (valid) token to its address: null when within the budget, else the 429. */
   const chargeAddress = (request: Request, client: string, cost = 1): Response | null => {
     const taken = anonymous.take(client, cost);
-    return taken.ok ? null : tooMany(taken.retryAfter, 'Too many requests without a token from this address', request);
+    return taken.ok ? null : tooMany(taken.retryAfter, 'Too many requests without a token from this address', request, 'address');
   };
 
   /**
@@ -136,15 +157,15 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
   async function identify(token: string, request: Request, client: string): Promise<(Authenticated & { limits: Record<string, string> }) | null | Response> {
     // An address that keeps sending invalid tokens is refused before its next token costs a query.
     const blocked = failures.peek(client);
-    if (!blocked.ok) return tooMany(blocked.retryAfter, 'Too many failed authentications from this address', request);
-    const authenticated = await authenticate(services.db, token, config.rateLimit);
+    if (!blocked.ok) return tooMany(blocked.retryAfter, 'Too many failed authentications from this address', request, 'auth-failures');
+    const authenticated = await authenticate(services.db, token, config.rateLimit, Date.now(), token.startsWith(SITE_TOKEN_PREFIX) ? await serverKeys(services) : undefined);
     if (!authenticated) {
       failures.take(client);
       return null;
     }
     const { rate } = authenticated;
     const limits = rateHeaders(rate);
-    if (rate?.exceeded) return errorResponse(429, `Rate limit of ${rate.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry after ${rate.retryAfter} s`, { ...limits, ...unreadBody(request) });
+    if (rate?.exceeded) return refused('user') ?? errorResponse(429, `Rate limit of ${rate.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry after ${rate.retryAfter} s`, { ...limits, ...unreadBody(request) });
     return { ...authenticated, limits };
   }
 
@@ -154,7 +175,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
     const admission = await tenants.enter(who.tenant);
     if (!admission.admitted) {
       const message = `Too many requests of your organization in progress (${admission.reason}); retry after ${admission.retryAfter} s`;
-      return errorResponse(429, message, { ...who.limits, 'retry-after': String(admission.retryAfter), ...unreadBody(request) });
+      return refused('tenant') ?? errorResponse(429, message, { ...who.limits, 'retry-after': String(admission.retryAfter), ...unreadBody(request) });
     }
     let response: Response;
     try {
@@ -167,7 +188,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
   }
 
   /** /v1 and /graphql: the token is read from the header first; the body only for a known user. */
-  async function api(request: Request, client: string, isRest: boolean): Promise<Response> {
+  async function api(request: Request, client: string, isRest: boolean, address: string | null): Promise<Response> {
     if (isPreflight(request)) return preflight(cors, request);
     if (!isRest && wantsGraphiQL(request)) {
       if (!config.graphiql) return errorResponse(404, 'GraphiQL is turned off on this server');
@@ -184,21 +205,30 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
     if (!token) return chargeAddress(request, client) ?? unauthenticated();
     // A declared body over the limit is refused before any work.
     if (declaredTooLarge(request, config.maxBodyBytes)) throw new BodyTooLarge(config.maxBodyBytes);
+    // A space's access rows are read beside the authentication statement (src/auth/access-rows.ts).
+    const spaceId = isRest && !token.startsWith(SITE_TOKEN_PREFIX) && failures.peek(client).ok ? spaceIdOfPath(new URL(request.url).pathname) : null;
+    const spaceAccess = spaceId ? readSpaceAccess(services.db.pool, hashToken(token), spaceId).catch(() => null) : null;
     const who = await identify(token, request, client);
     if (who instanceof Response) return who;
     if (!who) return unauthenticated();
-    const { caller, session } = who;
+    // A site token (a published-URL lookup's apiToken) reads that site's published content only.
+    if (who.session.siteScope && !siteTokenMayCall(request.method, new URL(request.url).pathname, isRest)) {
+      return errorResponse(403, 'This token only reads the published content of its site (GET of the site’s published profile and of its spaces’ content)', unreadBody(request));
+    }
+    const { caller } = who;
+    const session = { ...who.session, clientAddress: address };
     return inTenantTurn(who, request, async () => {
       // Only now is the body read: streamed, and cut off with a 413 as soon as it passes the limit.
       if (request.body) request = withBody(request, await readBody(request, config.maxBodyBytes));
       if (!isRest) return yoga.fetch(request, { services, caller, session, tenant: who.tenant });
-      Object.assign(request, { caller, session });
+      Object.assign(request, { caller, session, spaceAccess: await spaceAccess });
       return rest.fetch(request);
     });
   }
 
   /** Health, and readiness (one query, so charged to the address like any token-less request). */
   const probes: HttpRoute[] = [
+    { method: 'GET', path: '/', cost: 0, handle: () => landingPage({ publicUrl: config.publicUrl, graphiql: config.graphiql }) },
     { method: 'GET', path: '/healthz', cost: 0, handle: () => json(200, { status: 'ok' }) },
     {
       method: 'GET',
@@ -217,10 +247,10 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
   /** A route declared as data (src/http/routes.ts): its token-less cost or optional caller, its body, then its handler. */
   const declared =
     (route: HttpRoute) =>
-    async (request: Request, params: Record<string, string>, client: string): Promise<Response> => {
+    async (request: Request, params: Record<string, string>, client: string, address: string | null): Promise<Response> => {
       const serve = async (caller: Caller | null) => {
         const body = route.bodyLimit === undefined ? undefined : await readText(request, route.bodyLimit);
-        const response = await route.handle({ services, request, params, caller, body });
+        const response = await route.handle({ services, request, params, caller, body, clientAddress: address });
         if (request.method !== 'HEAD' || !response.body) return response;
         void response.body.cancel().catch(() => {});
         return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
@@ -239,15 +269,16 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
    * of GraphQL documents prepared at start-up. Token-less requests (the declared routes, 404s and
    * 405s) are charged to the client's address.
    */
-  const router = createRouter<[client: string]>(
+  const router = createRouter<[client: string, address: string | null]>(
     [
-      { method: 'ALL', path: '/graphql', allow: () => 'GET, POST, OPTIONS', handle: async (request, _params, client) => withCors(cors, request, await api(request, client, false)) },
-      { method: 'ALL', path: '/v1/*', allow: restAllow, handle: async (request, _params, client) => withCors(cors, request, await api(request, client, true)) },
+      { method: 'ALL', path: '/graphql', allow: () => 'GET, POST, OPTIONS', handle: async (request, _params, client, address) => withCors(cors, request, await api(request, client, false, address)) },
+      { method: 'ALL', path: '/v1/*', allow: restAllow, handle: async (request, _params, client, address) => withCors(cors, request, await api(request, client, true, address)) },
       ...[...probes, ...httpRoutes].map((route) => ({ method: route.method, path: route.path, handle: declared(route) })),
     ],
     (request, allow, client) => chargeAddress(request, client) ?? (allow ? methodNotAllowed(request.method, allow) : errorResponse(404, 'No such endpoint')),
   );
   const allowFor = router.allowFor;
+  const hostedSite = declared(hostedReaderRoute);
 
   return {
     yoga,
@@ -258,7 +289,11 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
       try {
         const forwarded = config.trustProxy ? client.forwardedFor?.split(',').at(-1)?.trim() : undefined;
         const key = addressKey(forwarded || client.address);
-        return await (refuseRequestLine(request, allowFor) ?? router.fetch(request, key));
+        const refusal = refuseRequestLine(request, allowFor);
+        if (refusal) return refusal;
+        // A site's custom hostname: the reader serves it at `/` (GET and HEAD; the API's paths keep working on every host).
+        if (await siteHostedAt(services, request)) return await hostedSite(request, {}, key, forwarded || client.address || null);
+        return await router.fetch(request, key, forwarded || client.address || null);
       } catch (error) {
         // A body over its limit (or cut off) while it was being read: 413/400, not a fault.
         const refusal = bodyRefusal(error);
@@ -266,7 +301,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[] } = {})
         // The client went away mid-request (its connection closed): nobody reads an answer, and it is not a fault.
         if (request.signal?.aborted) return new Response(null, { status: 499 });
         const failure = classifyDatabaseError(error);
-        if (failure) return errorResponse(failure.status, failure.message, { 'retry-after': String(failure.retryAfter) });
+        if (failure) return (failure.status === 429 ? refused('database-busy') : undefined) ?? errorResponse(failure.status, failure.message, { 'retry-after': String(failure.retryAfter) });
         // Never leak internals: log the detail, answer a generic 500.
         console.error('unhandled error', error instanceof Error ? error.stack : error);
         return errorResponse(500, 'Unexpected error');

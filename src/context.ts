@@ -16,6 +16,15 @@ export interface Services {
  */
 export interface Session {
   ssoOrganizationId: string | null;
+  /** The id of the API token of the request (never the token): audit events record it. */
+  tokenId?: string | null;
+  /**
+   * Set for a site token (src/auth/site-token.ts): the request may read only the published content
+   * of this site, and no membership counts (src/auth/permissions.ts).
+   */
+  siteScope?: { siteId: string; organizationId: string } | null;
+  /** The client's address as the HTTP server saw it (X-Forwarded-For's last hop behind a trusted proxy); audit events record it. */
+  clientAddress?: string | null;
 }
 
 export const ORDINARY_SESSION: Session = { ssoOrganizationId: null };

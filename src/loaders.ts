@@ -17,6 +17,9 @@ export function batched<K, V>(fetch: (keys: K[]) => Promise<Map<K, V>>, fallback
   });
 }
 
+/** Every perRequest's store, for forgetRequest. */
+const everyPerRequest: WeakMap<object, unknown>[] = [];
+
 /**
  * A value made once per request (per GraphQL context), on first use: how every module makes its
  * dataloaders and memos (in its loaders.ts), so nothing central lists them. Keyed by the context
@@ -24,10 +27,20 @@ export function batched<K, V>(fetch: (keys: K[]) => Promise<Map<K, V>>, fallback
  */
 export function perRequest<C extends object, T>(make: (ctx: C) => T): (ctx: C) => T {
   const made = new WeakMap<C, T>();
+  everyPerRequest.push(made as WeakMap<object, unknown>);
   return (ctx) => {
     if (!made.has(ctx)) made.set(ctx, make(ctx));
     return made.get(ctx)!;
   };
+}
+
+/**
+ * Forgets every value made for `ctx`, so its next use makes fresh ones. A subscription's context
+ * lives as long as its stream (src/live/): before each event it forgets what the previous one
+ * loaded, so rights are checked and data read as they are now, not as cached at subscribe time.
+ */
+export function forgetRequest(ctx: object) {
+  for (const made of everyPerRequest) made.delete(ctx);
 }
 
 /** `Map.groupBy` (not in Node 20). */

@@ -12,8 +12,12 @@ export function text(field: string, value: string, limits: { min?: number; max: 
   return value;
 }
 
+/** What RFC 3986 leaves out of a URI (the official schemas' `format: uri`): spaces, quotes, non-ASCII… unencoded. */
+const NOT_IN_URI = /[^\x21-\x7e]|["<>\\^`{|}]/;
+
 export function url(field: string, value: string, max = 2048): string {
   text(field, value, { max });
+  if (NOT_IN_URI.test(value)) throw badRequest(field, 'must be an absolute http(s) URL; spaces, quotes and other characters outside URLs must be percent-encoded');
   try {
     const parsed = new URL(value);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();

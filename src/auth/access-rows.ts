@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
-import { rowsById, selectRows } from '../db/rows.js';
+import type pg from 'pg';
+import { rowsById, selectRowGroups, selectRowPairs, selectRows } from '../db/rows.js';
 import type { Collection, Member, Organization, Site, Space } from '../generated/prisma/client.js';
 import { batched, byId, perRequest } from '../loaders.js';
 
@@ -12,15 +13,77 @@ import { batched, byId, perRequest } from '../loaders.js';
  */
 export const accessRows = perRequest((ctx: Context) => {
   const { pool } = ctx.db;
+  /** The caller's membership in each organization (null when not a member). */
+  const callerMembership = batched<string, Member | null>(async (orgIds) => {
+    const rows = await selectRows<Member>(pool, 'SELECT * FROM "Member" WHERE "userId" = $1 AND "organizationId" = ANY($2::text[])', [ctx.caller.id, orgIds]);
+    return new Map(rows.map((m) => [m.organizationId, m]));
+  }, null);
   return {
     organization: byId(rowsById<Organization>(pool, 'Organization')),
-    /** The caller's membership in each organization (null when not a member). */
-    callerMembership: batched<string, Member | null>(async (orgIds) => {
-      const rows = await selectRows<Member>(pool, 'SELECT * FROM "Member" WHERE "userId" = $1 AND "organizationId" = ANY($2::text[])', [ctx.caller.id, orgIds]);
-      return new Map(rows.map((m) => [m.organizationId, m]));
-    }, null),
+    callerMembership,
     collection: byId(rowsById<Collection>(pool, 'Collection')),
-    space: byId(rowsById<Space>(pool, 'Space')),
+    /**
+     * Spaces, each read with the caller's membership in its organization, which primes
+     * `callerMembership`: a space's guard (`requireSpace`) needs that row next, and would otherwise
+     * wait for a second round trip on every space request.
+     */
+    space: byId(async (ids: string[]) => {
+      const pairs = await selectRowPairs<Space, Member>(
+        pool,
+        'SELECT s.*, NULL AS "__next", m.* FROM "Space" s LEFT JOIN "Member" m ON m."organizationId" = s."organizationId" AND m."userId" = $2 WHERE s.id = ANY($1::text[])',
+        [ids, ctx.caller.id],
+      );
+      for (const [space, member] of pairs) callerMembership.prime(space.organizationId, member);
+      return pairs.map(([space]) => space);
+    }),
     site: byId(rowsById<Site>(pool, 'Site')),
   };
 });
+
+/** A space's access rows read before the request's context exists (`readSpaceAccess`). */
+export interface SpaceAccess {
+  space: Space;
+  organization: Organization;
+  member: Member | null;
+  /** The user of the token the rows were read for (null: no such token); primed only for that caller. */
+  userId: string | null;
+}
+
+/** What a `/v1/spaces/:spaceId…` path names, or null (ids as `src/ids.ts` spells them: a prefix check only). */
+export function spaceIdOfPath(pathname: string): string | null {
+  const match = /^\/v1\/spaces\/([A-Za-z0-9_-]{1,64})(?:\/|$)/.exec(pathname);
+  return match ? match[1]! : null;
+}
+
+/**
+ * The rows `requireSpace` decides a `/v1/spaces/:id…` request from (the space, its organization and
+ * the caller's membership), read by the token's hash BESIDE the authentication statement, on another
+ * connection, rather than after it: the access check then costs no round trip of its own on the
+ * request's path (issue 16 §5: a space search was auth, then access, then the search). The same
+ * number of statements; the rows are used only when the authenticated caller is the token's user
+ * (`primeSpaceAccess`), and like every loaded row they are the state at the request's start.
+ */
+export async function readSpaceAccess(pool: pg.Pool, tokenHash: string, spaceId: string): Promise<SpaceAccess | null> {
+  const [row] = await selectRowGroups(
+    pool,
+    `SELECT s.*, NULL AS "__next", o.*, NULL AS "__next", m.*, NULL AS "__next", t."userId"
+       FROM "Space" s
+       JOIN "Organization" o ON o.id = s."organizationId"
+       LEFT JOIN "ApiToken" t ON t.hash = $2
+       LEFT JOIN "Member" m ON m."organizationId" = s."organizationId" AND m."userId" = t."userId"
+      WHERE s.id = $1`,
+    [spaceId, tokenHash],
+  );
+  if (!row) return null;
+  const [space, organization, member, token] = row;
+  return { space: space as unknown as Space, organization: organization as unknown as Organization, member: member as unknown as Member | null, userId: (token?.userId as string | undefined) ?? null };
+}
+
+/** Primes the request's access loaders with rows `readSpaceAccess` read for this caller. */
+export function primeSpaceAccess(ctx: Context, access: SpaceAccess | null | undefined): void {
+  if (!access || access.userId !== ctx.caller.id) return;
+  const rows = accessRows(ctx);
+  rows.space.prime(access.space.id, access.space);
+  rows.organization.prime(access.organization.id, access.organization);
+  rows.callerMembership.prime(access.space.organizationId, access.member);
+}

@@ -1,6 +1,8 @@
 import type { Context } from '../context.js';
 import type { Database } from '../db/database.js';
 import type { User } from '../generated/prisma/client.js';
+import type { ServerKeys } from '../secrets.js';
+import { readSiteToken, SITE_TOKEN_PREFIX } from './site-token.js';
 import { hashToken } from './tokens.js';
 
 /**
@@ -41,7 +43,7 @@ export interface Authenticated {
   tenant: string;
 }
 
-type Row = User & { __ssoOrganizationId: string | null; __count: number | null; __previous: number | null; __tenant: string | null };
+type Row = User & { __ssoOrganizationId: string | null; __tokenId: string; __count: number | null; __previous: number | null; __tenant: string | null };
 
 /** The budget key of a user in RateLimitWindow (token hashes were the keys before). */
 export const rateKey = (userId: string) => `user:${userId}`;
@@ -66,15 +68,24 @@ export function slidingWindow(rate: RateLimit, windowStart: number, previous: nu
   };
 }
 
-export async function authenticate(db: Database, token: string, rate: RateLimit, now = Date.now()): Promise<Authenticated | null> {
+/**
+ * `keys`: the server's keys, to check a site token (`lst_…`, src/auth/site-token.ts): signed rather
+ * than stored, its caller is the user who resolved the URL (their rate budget), its session scoped
+ * to the site. Without keys a site token is no token.
+ */
+export async function authenticate(db: Database, token: string, rate: RateLimit, now = Date.now(), keys?: ServerKeys): Promise<Authenticated | null> {
+  const site = token.startsWith(SITE_TOKEN_PREFIX) ? (keys ? readSiteToken(keys, token, now) : null) : undefined;
+  if (site === null) return null;
   const hash = hashToken(token);
   const windowStart = Math.floor(now / 1000 / rate.windowSeconds) * rate.windowSeconds;
   const limited = rate.limit > 0;
   const { rows } = await db.pool.query<Row>(
     `WITH caller AS (
-       SELECT u.*, t."ssoOrganizationId" AS "__ssoOrganizationId"
+       SELECT u.*, t."ssoOrganizationId" AS "__ssoOrganizationId", t.id AS "__tokenId"
        FROM "ApiToken" t JOIN "User" u ON u.id = t."userId"
-       WHERE t.hash = $1 AND (t."expiresAt" IS NULL OR t."expiresAt" > now())
+       WHERE $5::text IS NULL AND t.hash = $1 AND (t."expiresAt" IS NULL OR t."expiresAt" > now())
+       UNION ALL
+       SELECT u.*, NULL::text, NULL::text FROM "User" u WHERE u.id = $5::text
      ), counted AS (
        INSERT INTO "RateLimitWindow" (key, "windowStart", count)
        SELECT 'user:' || caller.id, $2, 1 FROM caller WHERE $3
@@ -85,14 +96,22 @@ export async function authenticate(db: Database, token: string, rate: RateLimit,
        (SELECT w.count FROM "RateLimitWindow" w WHERE $3 AND w.key = 'user:' || caller.id AND w."windowStart" = $2::int - $4::int) AS "__previous",
        (SELECT m."organizationId" FROM "Member" m WHERE m."userId" = caller.id ORDER BY m."joinedAt", m."organizationId" LIMIT 1) AS "__tenant"
      FROM caller`,
-    [hash, windowStart, limited, rate.windowSeconds],
+    [hash, windowStart, limited, rate.windowSeconds, site?.userId ?? null],
   );
   const row = rows[0];
   if (!row) return null;
-  const { __ssoOrganizationId: ssoOrganizationId, __count: count, __previous: previous, __tenant: firstOrganization, ...caller } = row;
+  const { __ssoOrganizationId: ssoOrganizationId, __tokenId: tokenId, __count: count, __previous: previous, __tenant: firstOrganization, ...caller } = row;
+  if (site) {
+    return {
+      caller: caller as User,
+      session: { ssoOrganizationId: null, tokenId: null, siteScope: { siteId: site.siteId, organizationId: site.organizationId } },
+      tenant: `org:${site.organizationId}`,
+      rate: limited ? slidingWindow(rate, windowStart, previous ?? 0, count ?? 0, now) : null,
+    };
+  }
   return {
     caller: caller as User,
-    session: { ssoOrganizationId },
+    session: { ssoOrganizationId, tokenId },
     tenant: ssoOrganizationId ? `org:${ssoOrganizationId}` : firstOrganization ? `org:${firstOrganization}` : `user:${caller.id}`,
     rate: limited ? slidingWindow(rate, windowStart, previous ?? 0, count ?? 0, now) : null,
   };

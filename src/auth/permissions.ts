@@ -3,23 +3,39 @@ import type { Context } from '../context.js';
 import { perRequest } from '../loaders.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Collection, Member, Organization, Site, Space } from '../generated/prisma/client.js';
-import { atLeast, higher, isRole, type RoleName } from './roles.js';
+import { atLeast, higher, isRole, ROLES, type RoleName } from './roles.js';
 import { accessRows } from './access-rows.js';
+import { batched } from '../loaders.js';
+import { selectRows } from '../db/rows.js';
 
 /**
  * The one permission module. Every `permissions` object and every guard is computed here.
  *
  * - Organization: the caller's membership role (null = guest). Non-members cannot see it (404).
- * - Collection and space: an organization admin is admin everywhere. Otherwise the content's
- *   `defaultLevel` applies: a role given to every non-guest member, `inherit` (the parent
- *   collection's level, then the member's organization role), or null (no access by default).
- *   Guests get nothing by default. Public and unlisted spaces can be read by any signed-in caller.
+ * - Collection and space: THE RULE (issue 18). The effective role is the highest of
+ *   1. the organization role when it is `admin` (admin everywhere);
+ *   2. the default level, for members who are not guests: the content's `defaultLevel`, or when it
+ *      is `inherit` its parent collection's, and so on up; the nearest explicit one decides (a role
+ *      for every non-guest member, or null: no access by default); `inherit` all the way up is the
+ *      member's organization role;
+ *   3. grants: the member's own and each of their teams' roles on the space and on every collection
+ *      above it (src/modules/permissions), guests included: a guest sees only what was granted;
+ *   4. `read` on public and unlisted spaces, for any signed-in caller.
+ *   A non-member (or a membership set aside by SSO, or disabled) has only 4. The default and grant
+ *   parts are read in one statement per batch of resources (`contentRoleRows`: a recursive CTE up
+ *   the collection chain joined with the grants); lists filter in the database (`visibleContentFilter`).
+ * - Site: the highest of the organization role (non-guest members) and the member's and their
+ *   teams' grants on the site; every member reads sites; changing one needs SITE_WRITE_ROLE.
  * - A caller who cannot even read a resource gets 404 (its existence is not revealed); one who can
  *   read but lacks the needed role gets 403.
  * - Single sign-on can set a membership aside for a request (`ssoBarrier` below).
+ * - A site token (src/auth/site-token.ts, the session's `siteScope`) counts as no member anywhere
+ *   and reads exactly the spaces its site publishes (while the site is published) and the site's
+ *   published profile: `scopedSpaceIds`, `inSiteScope`.
  */
 
 async function activeMembership(ctx: Context, organizationId: string): Promise<Member | null> {
+  if (ctx.session.siteScope) return null;
   const member = await accessRows(ctx).callerMembership.load(organizationId);
   if (!member || member.disabled) return null;
   return (await ssoBarrier(ctx, organizationId, member)) ? null : member;
@@ -74,35 +90,173 @@ export async function canSeeUser(ctx: Context, userId: string): Promise<boolean>
   return roles.some((role) => role != null);
 }
 
-async function inheritedLevel(ctx: Context, level: string | null, parentId: string | null, memberRole: RoleName): Promise<RoleName | null> {
-  if (level === null) return null;
-  if (isRole(level)) return level;
-  if (!parentId) return memberRole;
-  const parent = await accessRows(ctx).collection.load(parentId);
-  if (!parent) return memberRole;
-  return inheritedLevel(ctx, parent.defaultLevel, parent.parentId, memberRole);
-}
+const ROLE_ARRAY = `ARRAY['read','comment','edit','review','create','admin']::text[]`;
 
-export async function collectionRole(ctx: Context, collection: Collection): Promise<RoleName | null> {
-  const role = await orgRole(ctx, collection.organizationId);
-  if (role == null) return null;
+/**
+ * For a batch of (user, space or collection): the nearest explicit default level up the collection
+ * chain (`inherit`: none up to the top, i.e. the organization role; `none`: an explicit null) and the
+ * highest grant of the user and their teams on it and every collection above it. One statement
+ * per batch (a recursive CTE), whatever the depth, the number of teams or of grants.
+ */
+export interface ContentRoleRow {
+  level: RoleName | 'inherit' | 'none';
+  grant: RoleName | null;
+}
+const contentRoleRows = perRequest((ctx: Context) =>
+  new DataLoader<string, ContentRoleRow>(async (keys) => {
+    const parts = keys.map((k) => k.split('\u0000') as [string, string, string]);
+    const { rows } = await ctx.db.pool.query<{ u: string; k: string; id: string; level: string | null; grant: string | null }>(
+      `WITH RECURSIVE
+        req(u, k, id) AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[])),
+        chain(u, k, id, node, parent, level, depth) AS (
+          SELECT r.u, r.k, r.id, coalesce(s.id, c.id), coalesce(s."parentId", c."parentId"),
+                 CASE WHEN r.k = 's' THEN s."defaultLevel" ELSE c."defaultLevel" END, 0
+            FROM req r
+            LEFT JOIN "Space" s ON r.k = 's' AND s.id = r.id
+            LEFT JOIN "Collection" c ON r.k = 'c' AND c.id = r.id
+          UNION ALL
+          SELECT ch.u, ch.k, ch.id, c.id, c."parentId", c."defaultLevel", ch.depth + 1
+            FROM chain ch JOIN "Collection" c ON c.id = ch.parent WHERE ch.depth < 64
+        ),
+        grants(u, k, id, role) AS (
+          SELECT ch.u, ch.k, ch.id, g.role::text FROM chain ch
+            JOIN "UserSpacePermission" g ON ch.k = 's' AND ch.depth = 0 AND g."spaceId" = ch.node AND g."userId" = ch.u
+          UNION ALL
+          SELECT ch.u, ch.k, ch.id, g.role::text FROM chain ch
+            JOIN "TeamMember" tm ON tm."userId" = ch.u
+            JOIN "TeamSpacePermission" g ON ch.k = 's' AND ch.depth = 0 AND g."spaceId" = ch.node AND g."teamId" = tm."teamId"
+          UNION ALL
+          SELECT ch.u, ch.k, ch.id, g.role::text FROM chain ch
+            JOIN "UserCollectionPermission" g ON NOT (ch.k = 's' AND ch.depth = 0) AND g."collectionId" = ch.node AND g."userId" = ch.u
+          UNION ALL
+          SELECT ch.u, ch.k, ch.id, g.role::text FROM chain ch
+            JOIN "TeamMember" tm ON tm."userId" = ch.u
+            JOIN "TeamCollectionPermission" g ON NOT (ch.k = 's' AND ch.depth = 0) AND g."collectionId" = ch.node AND g."teamId" = tm."teamId"
+        )
+      SELECT r.u, r.k, r.id,
+        (SELECT coalesce(ch.level, 'none') FROM chain ch
+          WHERE ch.u = r.u AND ch.k = r.k AND ch.id = r.id AND ch.node IS NOT NULL AND ch.level IS DISTINCT FROM 'inherit'
+          ORDER BY ch.depth LIMIT 1) AS level,
+        (SELECT g.role FROM grants g WHERE g.u = r.u AND g.k = r.k AND g.id = r.id
+          ORDER BY array_position(${ROLE_ARRAY}, g.role) DESC LIMIT 1) AS "grant"
+      FROM req r`,
+      [parts.map((p) => p[0]), parts.map((p) => p[1]), parts.map((p) => p[2])],
+    );
+    const byKey = new Map(rows.map((r) => [`${r.u}\u0000${r.k}\u0000${r.id}`, r]));
+    return keys.map((key) => {
+      const row = byKey.get(key);
+      const level = row?.level == null ? 'inherit' : isRole(row.level) || row.level === 'none' ? row.level : 'none';
+      return { level, grant: isRole(row?.grant) ? row.grant : null } as ContentRoleRow;
+    });
+  }),
+);
+
+/** What `contentRole` needs of a space or collection row (the id alone: the statement reads the rest). */
+type ContentRef = string | { id: string; organizationId: string; parentId: string | null; defaultLevel: string | null };
+
+/** THE RULE (see the top of this file) for a user whose organization role is `role` (undefined: no member). */
+async function contentRole(ctx: Context, kind: 's' | 'c', ref: ContentRef, userId: string | null, role: RoleName | null | undefined): Promise<RoleName | null> {
+  if (role === undefined) return null;
   if (role === 'admin') return 'admin';
-  return inheritedLevel(ctx, collection.defaultLevel, collection.parentId, role);
-}
-
-export async function spaceRole(ctx: Context, space: Space): Promise<RoleName | null> {
-  return spaceRoleOfOrgRole(ctx, (await orgRole(ctx, space.organizationId)) ?? null, space);
+  // Already known from the organization's tree, read for a list in this request: no statement.
+  const known = typeof ref === 'string' ? null : fromTree(ctx, kind, ref, userId ?? '');
+  if (known) return higher(role == null ? null : defaultOf(known.level, role), known.grant);
+  const id = typeof ref === 'string' ? ref : ref.id;
+  if (userId === null) return role == null ? null : defaultOf(await levelOnly(ctx, kind, id), role);
+  const row = await contentRoleRows(ctx).load(`${userId}\u0000${kind}\u0000${id}`);
+  return higher(role == null ? null : defaultOf(row.level, role), row.grant);
 }
 
 /**
- * The role on a space of someone whose organization role is `role` (null: a guest or no member):
- * `spaceRole`'s rule, also used for a member other than the caller (their space permissions).
+ * Starts reading the caller's rule inputs for these spaces or collections now, in one batch with
+ * whatever else is primed in this tick (`nodes(ids:)` primes every space and collection it was
+ * asked for). The later `contentRole` of each finds them loaded. An admin needs none of them: the
+ * one statement is then spent for nothing, the price of not knowing the organization yet.
  */
-export async function spaceRoleOfOrgRole(ctx: Context, role: RoleName | null, space: Space): Promise<RoleName | null> {
+export function primeContentRoles(ctx: Context, kind: 's' | 'c', ids: readonly string[]): void {
+  for (const id of ids) void contentRoleRows(ctx).load(`${ctx.caller.id}\u0000${kind}\u0000${id}`).catch(() => undefined);
+}
+
+/** THE RULE for any member of the organization (their role `role`; null: a guest), grants included. */
+export const contentRoleOf = (ctx: Context, kind: 's' | 'c', id: string, userId: string, role: RoleName | null | undefined) => contentRole(ctx, kind, id, userId, role);
+
+/**
+ * An organization's collection tree as `contentFilterOfOrgRole` read it for one user (this
+ * request): each collection's resolved default level and the highest grant of the user and their
+ * teams on it or above (a rank in ROLES, 1-based), and the user's grants on spaces. The rows the
+ * rule needs for every space and collection of that organization, so the permissions of listed
+ * items cost no statement of their own (the list's filter has read them already).
+ */
+interface OrgTree {
+  collections: Map<string, { level: string | null; g: number | null }>;
+  spaceGrants: Map<string, number>;
+}
+const orgTrees = perRequest((_ctx: Context) => new Map<string, OrgTree>());
+const rankRole = (rank: number | null | undefined): RoleName | null => (rank ? (ROLES[rank - 1] ?? null) : null);
+const levelOf = (level: string | null): ContentRoleRow['level'] => (level === null ? 'none' : level === 'inherit' || isRole(level) ? level : 'none');
+
+/** THE RULE's inputs from a tree read in this request, or null when none was (or the row's parent is not in it). */
+function fromTree(ctx: Context, kind: 's' | 'c', row: Exclude<ContentRef, string>, userId: string): ContentRoleRow | null {
+  const tree = orgTrees(ctx).get(`${row.organizationId}\u0000${userId}`);
+  if (!tree) return null;
+  if (kind === 'c') {
+    const c = tree.collections.get(row.id);
+    return c ? { level: levelOf(c.level), grant: rankRole(c.g) } : null;
+  }
+  const parent = row.parentId === null ? null : tree.collections.get(row.parentId);
+  if (parent === undefined) return null;
+  const level = row.defaultLevel !== 'inherit' ? levelOf(row.defaultLevel) : parent ? levelOf(parent.level) : 'inherit';
+  return { level, grant: higher(rankRole(tree.spaceGrants.get(row.id)), rankRole(parent?.g)) };
+}
+
+const defaultOf = (level: ContentRoleRow['level'], role: RoleName): RoleName | null => (level === 'inherit' ? role : level === 'none' ? null : level);
+
+/** The default level alone (no grants: someone whose grants are not asked for). */
+async function levelOnly(ctx: Context, kind: 's' | 'c', id: string) {
+  return (await contentRoleRows(ctx).load(`\u0000${kind}\u0000${id}`)).level;
+}
+
+export async function collectionRole(ctx: Context, collection: Collection): Promise<RoleName | null> {
+  return contentRole(ctx, 'c', collection, ctx.caller.id, await orgRole(ctx, collection.organizationId));
+}
+
+export async function spaceRole(ctx: Context, space: Space): Promise<RoleName | null> {
+  if (ctx.session.siteScope) return (await scopedSpaceIds(ctx)).has(space.id) ? 'read' : null;
+  return spaceRoleOfOrgRole(ctx, await orgRole(ctx, space.organizationId), space, ctx.caller.id);
+}
+
+/**
+ * The role on a space of the user `userId` whose organization role is `role` (null: a guest;
+ * undefined: no member): `spaceRole`'s rule, also used for a member other than the caller (their
+ * space permissions). Without `userId` grants are left out.
+ */
+export async function spaceRoleOfOrgRole(ctx: Context, role: RoleName | null | undefined, space: Space, userId: string | null = null): Promise<RoleName | null> {
   const publicRead: RoleName | null = space.visibility === 'public' || space.visibility === 'unlisted' ? 'read' : null;
-  if (role == null) return publicRead;
+  return higher(await contentRole(ctx, 's', space, userId, role), publicRead);
+}
+
+/** The caller's grants on sites (their own and their teams'), one statement per batch of sites. */
+const siteGrants = perRequest((ctx: Context) =>
+  batched<string, RoleName | null>(async (siteIds) => {
+    const { rows } = await ctx.db.pool.query<{ id: string; role: string }>(
+      `SELECT g."siteId" AS id, g.role::text AS role FROM "UserSitePermission" g WHERE g."siteId" = ANY($1::text[]) AND g."userId" = $2
+       UNION ALL
+       SELECT g."siteId", g.role::text FROM "TeamSitePermission" g JOIN "TeamMember" tm ON tm."teamId" = g."teamId" AND tm."userId" = $2
+        WHERE g."siteId" = ANY($1::text[])`,
+      [siteIds, ctx.caller.id],
+    );
+    const map = new Map<string, RoleName | null>();
+    for (const r of rows) if (isRole(r.role)) map.set(r.id, higher(map.get(r.id) ?? null, r.role));
+    return map;
+  }, null),
+);
+
+/** The caller's role on a site: undefined for a non-member; null for a guest without a grant. */
+export async function siteRole(ctx: Context, site: Pick<Site, 'id' | 'organizationId'>): Promise<RoleName | null | undefined> {
+  const role = await orgRole(ctx, site.organizationId);
+  if (role === undefined) return undefined;
   if (role === 'admin') return 'admin';
-  return higher(await inheritedLevel(ctx, space.defaultLevel, space.parentId, role), publicRead);
+  return higher(role, await siteGrants(ctx).load(site.id));
 }
 
 /** Whether the caller may read a space (what `requireSpace(…, 'read')` lets through), without refusing. */
@@ -154,7 +308,9 @@ export async function requireSite(ctx: Context, organizationId: string, siteId: 
   await requireOrg(ctx, organizationId);
   const site = await accessRows(ctx).site.load(siteId);
   if (!site || site.organizationId !== organizationId) throw notFound('Site');
-  if (action === 'write') await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
+  if (action === 'write' && !atLeast(await siteRole(ctx, site), SITE_WRITE_ROLE)) {
+    throw forbidden(`You need the ${SITE_WRITE_ROLE} role in this organization or on this site to do this`);
+  }
   return site;
 }
 
@@ -201,6 +357,23 @@ export function publishedSiteAudience(site: Site, caller: { member: boolean; act
       return caller.member;
   }
 }
+
+/** The spaces a site token's site publishes (none once it is unpublished or gone): one statement per request. */
+const scopedSpaces = perRequest((ctx: Context) => {
+  let ids: Promise<Set<string>> | undefined;
+  return () =>
+    (ids ??= ctx.db.pool
+      .query<{ spaceId: string }>(
+        `SELECT ss."spaceId" FROM "SiteSpace" ss JOIN "Site" s ON s.id = ss."siteId" WHERE s.id = $1 AND s."organizationId" = $2 AND s.published`,
+        [ctx.session.siteScope?.siteId ?? '', ctx.session.siteScope?.organizationId ?? ''],
+      )
+      .then(({ rows }) => new Set(rows.map((r) => r.spaceId))));
+});
+export const scopedSpaceIds = (ctx: Context) => scopedSpaces(ctx)();
+
+/** Whether the request holds a site token of this site (it then reads the site's published profile, as its audience). */
+export const inSiteScope = (ctx: Context, site: Pick<Site, 'id' | 'organizationId'>) =>
+  ctx.session.siteScope?.siteId === site.id && ctx.session.siteScope.organizationId === site.organizationId;
 
 /**
  * OpenAPI specs (src/modules/openapi) belong to an organization: every member (guests included)
@@ -293,27 +466,67 @@ export function visibleContentFilter(ctx: Context, organizationId: string) {
 const visibleFilters = perRequest((ctx: Context) => new DataLoader((orgIds: readonly string[]) => Promise.all(orgIds.map((id) => computeVisibleFilter(ctx, id)))));
 
 async function computeVisibleFilter(ctx: Context, organizationId: string) {
-  return contentFilterOfOrgRole(ctx, organizationId, (await orgRole(ctx, organizationId)) ?? null);
+  if (ctx.session.siteScope) return { spaces: { id: { in: [...(await scopedSpaceIds(ctx))] } }, collections: { id: { in: [] as string[] } } };
+  return contentFilterOfOrgRole(ctx, organizationId, await orgRole(ctx, organizationId), ctx.caller.id);
 }
 
-/** `visibleContentFilter`'s rule for an organization role (null: a guest or no member), e.g. another member's. */
-export async function contentFilterOfOrgRole(ctx: Context, organizationId: string, role: RoleName | null) {
+/**
+ * `visibleContentFilter`'s rule for a user with an organization role (null: a guest; undefined: no
+ * member), e.g. another member's: one statement walks the organization's collection tree from the
+ * top, carrying each collection's resolved default level and the highest grant of the user (and
+ * their teams) on it or above; the spaces granted directly come with it.
+ */
+export async function contentFilterOfOrgRole(ctx: Context, organizationId: string, role: RoleName | null | undefined, userId: string | null = null) {
   const publicSpace = { visibility: { in: ['public', 'unlisted'] } };
   if (role === 'admin') return { spaces: {}, collections: {} };
-  if (role == null) return { spaces: publicSpace, collections: { id: { in: [] as string[] } } };
-  const collections = await ctx.prisma.collection.findMany({ where: { organizationId } });
-  for (const c of collections) accessRows(ctx).collection.prime(c.id, c);
-  const visible: string[] = [];
-  for (const c of collections) if (await inheritedLevel(ctx, c.defaultLevel, c.parentId, role)) visible.push(c.id);
+  if (role === undefined) return { spaces: publicSpace, collections: { id: { in: [] as string[] } } };
+  // The collections come whole (they prime the per-request collection rows, which the items of the
+  // list and their parents need next), each with its resolved level and grant; the user's space
+  // grants ride along on every row (and on the one row of an organization without collections).
+  const rows = await selectRows<Collection & { __level: string | null; __g: number | null; __spaces: [string, number][] }>(
+    ctx.db.pool,
+    `WITH RECURSIVE
+      teams AS (SELECT "teamId" FROM "TeamMember" WHERE "userId" = $2 AND "organizationId" = $1),
+      cg(id, r) AS (
+        SELECT "collectionId", array_position(${ROLE_ARRAY}, role::text) FROM "UserCollectionPermission" WHERE "userId" = $2 AND "organizationId" = $1
+        UNION ALL
+        SELECT g."collectionId", array_position(${ROLE_ARRAY}, g.role::text) FROM "TeamCollectionPermission" g JOIN teams t ON t."teamId" = g."teamId"
+      ),
+      tree(id, level, g, depth) AS (
+        SELECT c.id, c."defaultLevel", (SELECT max(r) FROM cg WHERE cg.id = c.id), 0
+          FROM "Collection" c WHERE c."organizationId" = $1 AND c."parentId" IS NULL
+        UNION ALL
+        SELECT c.id, CASE WHEN c."defaultLevel" = 'inherit' THEN t.level ELSE c."defaultLevel" END,
+               greatest(t.g, (SELECT max(r) FROM cg WHERE cg.id = c.id)), t.depth + 1
+          FROM "Collection" c JOIN tree t ON c."parentId" = t.id WHERE t.depth < 64
+      ),
+      sg(id, r) AS (
+        SELECT g."spaceId", array_position(${ROLE_ARRAY}, g.role::text) FROM "UserSpacePermission" g WHERE g."userId" = $2 AND g."organizationId" = $1
+        UNION ALL
+        SELECT g."spaceId", array_position(${ROLE_ARRAY}, g.role::text) FROM "TeamSpacePermission" g JOIN teams t ON t."teamId" = g."teamId"
+      )
+    SELECT (SELECT coalesce(json_agg(json_build_array(sg.id, sg.r)), '[]'::json) FROM sg) AS "__spaces",
+           t.level AS "__level", t.g AS "__g", c.*
+      FROM (SELECT 1) one LEFT JOIN (tree t JOIN "Collection" c ON c.id = t.id) ON true`,
+    [organizationId, userId ?? ''],
+  );
+  const tree: OrgTree = { collections: new Map(), spaceGrants: new Map() };
+  const byDefault: string[] = [];
+  const byGrant: string[] = [];
+  for (const [id, r] of rows[0]?.__spaces ?? []) tree.spaceGrants.set(id, Math.max(r, tree.spaceGrants.get(id) ?? 0));
+  const grantedSpaces = [...tree.spaceGrants.keys()];
+  for (const { __level: level, __g: g, __spaces: _, ...collection } of rows) {
+    if (collection.id == null) continue;
+    tree.collections.set(collection.id, { level, g });
+    accessRows(ctx).collection.prime(collection.id, collection);
+    if (g != null) byGrant.push(collection.id);
+    else if (role != null && level !== null && (level === 'inherit' || isRole(level))) byDefault.push(collection.id);
+  }
+  orgTrees(ctx).set(`${organizationId}\u0000${userId ?? ''}`, tree);
+  const defaults = role == null ? [] : [{ defaultLevel: { notIn: ['inherit'] } }, { defaultLevel: 'inherit', parentId: null }, { defaultLevel: 'inherit', parentId: { in: byDefault } }];
+  const grants = [...(byGrant.length ? [{ parentId: { in: byGrant } }] : []), ...(grantedSpaces.length ? [{ id: { in: grantedSpaces } }] : [])];
   return {
-    spaces: {
-      OR: [
-        publicSpace,
-        { defaultLevel: { notIn: ['inherit'] } },
-        { defaultLevel: 'inherit', parentId: null },
-        { defaultLevel: 'inherit', parentId: { in: visible } },
-      ],
-    },
-    collections: { id: { in: visible } },
+    spaces: { OR: [publicSpace, ...defaults, ...grants] },
+    collections: { id: { in: [...byDefault, ...byGrant] } },
   };
 }

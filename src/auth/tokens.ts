@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { newId } from '../ids.js';
 
@@ -8,16 +8,36 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 /**
  * `sso` marks the token of a SAML sign-in: it reaches only that organization and expires (see
  * src/modules/sso). Ordinary tokens (CLI) have neither.
+ *
+ * Making a token is a write no GraphQL mutation records, so it appends its own audit event (the
+ * table of src/modules/audit), in the same transaction when `prisma` is one: `ssoSignIn` (in the
+ * organization, source `sso`) or `createApiToken` (no organization, source `cli`), with the token's
+ * id, never the token.
  */
 export async function issueToken(
   prisma: PrismaClient,
   userId: string,
   label?: string,
-  sso?: { organizationId: string; expiresAt: Date },
+  sso?: { organizationId: string; expiresAt: Date; clientAddress?: string | null },
 ): Promise<string> {
   const token = `lct_${randomBytes(24).toString('base64url')}`;
+  const id = newId();
   await prisma.apiToken.create({
-    data: { id: newId(), userId, hash: hashToken(token), label, ssoOrganizationId: sso?.organizationId, expiresAt: sso?.expiresAt },
+    data: { id, userId, hash: hashToken(token), label, ssoOrganizationId: sso?.organizationId, expiresAt: sso?.expiresAt },
+  });
+  await prisma.auditEvent.create({
+    data: {
+      id: randomUUID(),
+      organizationId: sso?.organizationId ?? null,
+      action: sso ? 'ssoSignIn' : 'createApiToken',
+      actorId: userId,
+      tokenId: id,
+      source: sso ? 'sso' : 'cli',
+      targetType: 'api-token',
+      targetId: id,
+      clientAddress: sso?.clientAddress ?? null,
+      payload: { after: { label: label ?? null, ...(sso ? { expiresAt: sso.expiresAt.toISOString() } : {}) } },
+    },
   });
   return token;
 }

@@ -103,11 +103,11 @@ function releaseWhenConnectionEnds(client: pg.PoolClient) {
 }
 
 /** Opens the configured database: DATABASE_URL when set, else the embedded server in dataDir. */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; role: 'server' | 'cli'; log?: (m: string) => void }): Promise<Database> {
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; role: 'server' | 'cli'; log?: (m: string) => void; progress?: (m: string) => void }): Promise<Database> {
   // A CLI command runs a few statements one after another: a small pool leaves the server's
   // connections to the server.
   const max = opts.role === 'cli' ? Math.min(4, dbPoolSize()) : dbPoolSize();
   if (opts.databaseUrl) return connect(targetFromUrl(opts.databaseUrl), undefined, { max });
-  const server = await startEmbedded(opts.dataDir, opts.role, opts.log);
+  const server = await startEmbedded(opts.dataDir, opts.role, opts.log, opts.progress ?? (() => {}));
   return connect(embeddedTarget(server), () => server.stop(), { max });
 }

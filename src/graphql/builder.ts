@@ -58,6 +58,8 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({});
 builder.mutationType({});
+// Live updates (src/live/): each module adds its fields in its subscriptions.ts.
+builder.subscriptionType({});
 
 builder.scalarType('DateTime', {
   description: 'An ISO 8601 date-time in UTC',

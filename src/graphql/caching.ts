@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { useAPQ, type APQStore } from '@graphql-yoga/plugin-apq';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import { noneMatch } from '../http/conditional.js';
 
 /**
  * Caching a front-end can use, for /graphql:
@@ -20,7 +21,10 @@ import { LRUCache } from 'lru-cache';
  *    so the rule is always correct: a 304 means exactly "the bytes you hold are the bytes you would
  *    get now". Every /graphql answer needs a token, so none is stored by a shared cache (CDN):
  *    `private` says so; a browser or a front-end server may keep one and must revalidate (`no-cache`).
- *    Other GraphQL answers over GET (errors, streams) get `no-store`.
+ *    Other GraphQL answers over GET (errors, streams) get `no-store`. Incremental answers (`@defer`,
+ *    `@stream`: multipart/mixed or text/event-stream, see defer-stream.ts) are passed through as
+ *    they stream, never buffered to compute a tag. (REST reads of immutable revisions do better:
+ *    their tag is known before the work, src/http/conditional.ts.)
  *
  * GraphQL over GET itself is yoga's: queries run, mutations are refused with 405 (GraphQL over HTTP).
  */
@@ -84,12 +88,8 @@ export function usePersistedQueries(store: PersistedQueryStore = createPersisted
 /** A strong entity tag of a body's exact bytes. */
 export const bodyEtag = (body: string | Uint8Array) => `"${createHash('sha256').update(body).digest('base64url')}"`;
 
-/** RFC 9110 §13.1.2: If-None-Match uses the weak comparison, `*` matches any current representation. */
-export function noneMatch(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
-}
+// RFC 9110 §13.1.2 matching, shared with the REST reads' conditional GET.
+export { noneMatch } from '../http/conditional.js';
 
 const JSON_ANSWER = /^application\/(graphql-response\+)?json\b/;
 

@@ -1,5 +1,6 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { getNullableType, getOperationAST, getVariableValues, isListType, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type ExecutionArgs } from 'graphql';
+import { usesIncrementalDelivery } from './defer-stream.js';
 
 /**
  * graphql-jit compiles an operation once (REST documents at first use, client queries per distinct
@@ -8,9 +9,12 @@ import { getNullableType, getOperationAST, getVariableValues, isListType, TypeIn
  * runs the operations that select a list, and graphql-js the others. Its
  * variable coercion words errors differently: when the variables do not coerce, graphql-js runs the
  * operation and reports them as clients (and the REST adapter, which names the field) expect.
+ * graphql-jit cannot run `@defer`/`@stream` (it would answer everything at once, or fail): a document
+ * that uses them runs on yoga's executor, which delivers it incrementally (defer-stream.ts).
  */
 const selectsAList = new WeakMap<DocumentNode, boolean>();
 export function jitPaysOff({ schema, document, operationName, variableValues }: ExecutionArgs): boolean {
+  if (usesIncrementalDelivery(document)) return false;
   let lists = selectsAList.get(document);
   if (lists === undefined) {
     const typeInfo = new TypeInfo(schema);
@@ -20,6 +24,8 @@ export function jitPaysOff({ schema, document, operationName, variableValues }: 
   }
   if (!lists) return false;
   const operation = getOperationAST(document, operationName);
+  // Subscriptions (src/live/) run on graphql-js: a small selection per event, where compiling pays nothing back.
+  if (operation?.operation === 'subscription') return false;
   return !operation?.variableDefinitions?.length || !getVariableValues(schema, operation.variableDefinitions, variableValues ?? {}).errors;
 }
 

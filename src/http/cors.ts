@@ -13,8 +13,9 @@ export interface CorsPolicy {
 }
 
 const METHODS = 'GET, POST, PUT, PATCH, DELETE';
-const HEADERS = 'authorization, content-type, x-graphql-client-name, x-graphql-client-version';
-const EXPOSED = 'location, retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset';
+// If-None-Match / ETag: a front-end on another origin revalidates what it keeps (src/http/conditional.ts).
+const HEADERS = 'authorization, content-type, if-none-match, x-graphql-client-name, x-graphql-client-version';
+const EXPOSED = 'etag, location, retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset';
 
 function allowedOrigin(policy: CorsPolicy, origin: string | null): string | null {
   if (!origin) return null;

@@ -20,6 +20,8 @@ export interface RouteCall {
   caller: Caller | null;
   /** The body as text, for a route with `bodyLimit` (read before the handler runs); else undefined. */
   body: string | undefined;
+  /** The client's address (X-Forwarded-For's last hop behind a trusted proxy), when the HTTP server knows it. */
+  clientAddress?: string | null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Services } from '../context.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { newId } from '../ids.js';
+import { noteWrite } from '../write-epoch.js';
 
 /**
  * The background job queue, in PostgreSQL (table "Job"). A job is claimed with
@@ -122,6 +123,8 @@ export async function runOneJob(services: Services, kinds = [...handlers.keys()]
     await finish(services, job);
   } catch (error) {
     await finish(services, job, error);
+  } finally {
+    noteWrite(); // what the job wrote is seen at once by this process's caches (src/write-epoch.ts)
   }
   return true;
 }

@@ -18,6 +18,7 @@ import './users/profile.js';
 import './users/api-information.js';
 import './orgs/organization.js';
 import './orgs/member.js';
+import './orgs/node.js';
 import './orgs/creation.js';
 import './collections/collection.js';
 import './spaces/space.js';
@@ -25,23 +26,36 @@ import './content/revision.js';
 import './content/revision-reads.js';
 import './content/reusable-content-reads.js';
 import './content/computed-reads.js';
+import './content/cache-inputs.js';
+import './content/page-node.js';
 import './change-requests/change-request.js';
+import './change-requests/node.js';
 import './change-requests/semantic-changes.js';
+import './change-requests/subscriptions.js';
 import './change-requests/revision-routes.js';
 import './change-requests/space-pdf.js';
 import './links/links.js';
 import './search/search.js';
 import './comments/comment.js';
 import './comments/commenters.js';
+import './comments/subscriptions.js';
+import './comments/node.js';
 import './reviews/review.js';
+import './reviews/node.js';
 import './teams/team.js';
 import './invites/invite.js';
+import './permissions/types.js';
+import './audit/types.js';
 import './sso/provider.js';
 import './sites/types.js';
+import './sites/subscriptions.js';
+import './sites/node.js';
 import './openapi/spec.js';
 import './conversations/conversation.js';
 import './translations/translation.js';
 import './agent-instructions/agent-instructions.js';
+import './git-sync/types.js';
+import './imports/types.js';
 
 import { userRoutes } from './users/routes.js';
 import { userProfileRoutes } from './users/user-routes.js';
@@ -66,21 +80,29 @@ import { reviewRoutes } from './reviews/routes.js';
 import { teamRoutes } from './teams/routes.js';
 import { memberTeamRoutes } from './teams/member-teams.js';
 import { inviteRoutes } from './invites/routes.js';
+import { permissionRoutes } from './permissions/routes.js';
+import { auditRoutes } from './audit/routes.js';
+import { auditMutations, auditPruneJob } from './audit/index.js';
 import { ssoRoutes } from './sso/routes.js';
 import { siteRoutes } from './sites/routes.js';
 import { openAPIRoutes } from './openapi/routes.js';
 import { conversationRoutes } from './conversations/routes.js';
 import { translationRoutes } from './translations/routes.js';
 import { agentInstructionsRoutes } from './agent-instructions/routes.js';
+import { gitSyncRoutes } from './git-sync/routes.js';
+import { importRoutes, importJobs, importsHttpRoutes } from './imports/index.js';
 
 import { openAPIJob } from './openapi/jobs.js';
 import { analyseJob } from './conversations/analysis.js';
 import { runJob } from './translations/run.js';
+import { gitSyncJobs } from './git-sync/service.js';
 
 import { filesHttpRoutes } from './content/files-http.js';
 import { exportHttpRoutes } from './change-requests/export-http.js';
 import { ssoHttpRoutes } from './sso/http.js';
 import { openAPIHttpRoutes } from './openapi/http.js';
+import { readerHttpRoutes } from './reader/index.js';
+import { gitSyncHttpRoutes } from './git-sync/webhook.js';
 
 /** Every module's /v1 routes (the order is the REST adapter's matching order). */
 export const restRoutes: RestRoute[] = [
@@ -107,19 +129,23 @@ export const restRoutes: RestRoute[] = [
   ...teamRoutes,
   ...memberTeamRoutes,
   ...inviteRoutes,
+  ...permissionRoutes,
+  ...auditRoutes,
   ...ssoRoutes,
   ...siteRoutes,
   ...openAPIRoutes,
   ...conversationRoutes,
   ...translationRoutes,
   ...agentInstructionsRoutes,
+  ...gitSyncRoutes,
+  ...importRoutes,
 ];
 
 /** Every background job kind the queue runs. */
-export const jobs: JobDefinition[] = [openAPIJob, analyseJob, runJob];
+export const jobs: JobDefinition[] = [openAPIJob, analyseJob, runJob, auditPruneJob, ...gitSyncJobs, ...importJobs];
 
 /** The routes outside /v1 and /graphql (token-less downloads, SSO, OpenAPI texts), each put on src/app.ts's router. */
-export const httpRoutes: HttpRoute[] = [...filesHttpRoutes, ...exportHttpRoutes, ...ssoHttpRoutes, ...openAPIHttpRoutes];
+export const httpRoutes: HttpRoute[] = [...filesHttpRoutes, ...exportHttpRoutes, ...ssoHttpRoutes, ...openAPIHttpRoutes, ...readerHttpRoutes, ...gitSyncHttpRoutes, ...importsHttpRoutes];
 
 let installed = false;
 
@@ -129,5 +155,6 @@ export function installModules() {
   installed = true;
   useRoutes(restRoutes);
   registerJobHandlers(jobs);
-  buildSchema();
+  // Every write is a mutation: the audit log records them in one place (src/modules/audit/record.ts).
+  auditMutations(buildSchema());
 }

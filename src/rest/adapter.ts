@@ -5,6 +5,7 @@ import type { RestRequest, RestRoute } from './route.js';
 import { outputPlan, restInputToVariables, toRest, type OutputPlan } from './shape.js';
 import { officialOperationAt } from './unserved.js';
 import { errorResponse, json } from '../http/respond.js';
+import { conditionalTag, IMMUTABLE, noneMatch, notModified, revalidated, validatorHeaders, withValidators } from '../http/conditional.js';
 
 /** Runs a parsed operation through yoga's envelop (auth context, masking and limits apply). */
 export type Execute = (request: Request, document: DocumentNode, variables: Record<string, unknown>) => Promise<{ data?: any; errors?: readonly GraphQLError[] }>;
@@ -12,6 +13,8 @@ export type Execute = (request: Request, document: DocumentNode, variables: Reco
 export interface PreparedRoute extends RestRoute {
   parsed: DocumentNode;
   plan: OutputPlan;
+  /** The conditional read's check operation (RestRoute.conditional). */
+  checkParsed?: DocumentNode;
 }
 
 /** Parses and validates every route's document once; throws listing every invalid one. */
@@ -20,7 +23,9 @@ export function prepareRoutes(schema: GraphQLSchema, routes: RestRoute[]): Prepa
   const prepared = routes.map((route) => {
     const parsed = parse(route.document);
     for (const error of validate(schema, parsed)) problems.push(`${route.method} ${route.path}: ${error.message}`);
-    return { ...route, parsed, plan: outputPlan(schema, parsed) };
+    const checkParsed = route.conditional ? parse(route.conditional.check) : undefined;
+    if (checkParsed) for (const error of validate(schema, checkParsed)) problems.push(`${route.method} ${route.path} (check): ${error.message}`);
+    return { ...route, parsed, plan: outputPlan(schema, parsed), ...(checkParsed ? { checkParsed } : {}) };
   });
   if (problems.length) throw new Error(`Invalid REST route documents:\n${problems.join('\n')}`);
   return prepared;
@@ -122,12 +127,29 @@ export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[]
         if (status) return errorResponse(status, (error as Error).message);
         throw error;
       }
+      // Conditional GET (src/http/conditional.ts): the tag is known before the work; after the check, a match is a 304.
+      let validators: Record<string, string> | undefined;
+      if (route.conditional && route.checkParsed && route.method === 'GET') {
+        const ifNoneMatch = (request as unknown as Request).headers.get('if-none-match');
+        let checked: unknown;
+        if (ifNoneMatch || route.conditional.liveNeedsCheck) {
+          const check = await execute(request as unknown as Request, route.checkParsed, variables);
+          if (check.errors?.length) return restError(check.errors);
+          checked = check.data;
+        }
+        const live = route.conditional.live?.(restRequest, checked) ?? { inputs: null, freshness: IMMUTABLE };
+        const etag = conditionalTag({ publicUrl: apiUrl(''), method: route.method, route: route.path, params: restRequest.params, query: restRequest.queryLists, inputs: live.inputs });
+        validators = validatorHeaders(etag, live.freshness);
+        if (checked !== undefined && noneMatch(ifNoneMatch, etag)) return notModified(validators);
+      }
       const result = await execute(request as unknown as Request, route.parsed, variables);
       if (result.errors?.length) return restError(result.errors);
       const status = typeof route.status === 'function' ? route.status(result.data) : (route.status ?? 200);
       const payload = route.result(toRest(result.data, route.plan));
       if (payload === undefined) return new Response(null, { status });
-      return json(status, payload, status === 201 ? { location: locationOf(route, payload, restRequest, request as unknown as Request, apiUrl) } : {});
+      const answer = json(status, payload, status === 201 ? { location: locationOf(route, payload, restRequest, request as unknown as Request, apiUrl) } : {});
+      if (route.revalidate && route.method === 'GET') return revalidated(request as unknown as Request, answer, 'private');
+      return validators ? withValidators(answer, validators) : answer;
     });
   }
   return router;

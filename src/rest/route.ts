@@ -1,4 +1,5 @@
 import { badRequest } from '../errors.js';
+import type { LiveInputs } from '../http/conditional.js';
 
 /** What a REST request offers to build GraphQL variables from. */
 export interface RestRequest {
@@ -34,6 +35,16 @@ export interface RestRoute {
    * Location header). Default: the request's path followed by the answer's id.
    */
   location?: (payload: any, req: RestRequest) => string;
+  /**
+   * GET only: the answer depends on nothing but the route, its parameters and query and `live`, so
+   * its ETag is known before the work and a matching If-None-Match is answered 304 without it
+   * (src/http/conditional.ts). `check`: a cheap operation over the route's variables, run first
+   * when a 304 is possible (or `live` needs its data): the permission check, its errors answered as
+   * the route's own. `live`: what else the answer depends on (default: nothing, immutable).
+   */
+  conditional?: { check: string; liveNeedsCheck?: boolean; live?: (req: RestRequest, checked?: any) => LiveInputs };
+  /** GET only, for live answers: an ETag of the answer's bytes and 304 on a match (saves bytes, not work), `private, no-cache`. */
+  revalidate?: boolean;
 }
 
 /** 205 when something was deleted, 204 when there was nothing to delete. */

@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { accessRows } from '../../src/auth/access-rows.js';
+import type { Context } from '../../src/context.js';
 import { rowsById, selectRows, type HotTable } from '../../src/db/rows.js';
 import type { Member } from '../../src/generated/prisma/client.js';
 import { setupHarness, type Harness } from '../support/harness.js';
@@ -41,6 +43,23 @@ describe('plain-SQL rows', () => {
     expect(viaSql).toEqual(viaPrisma);
     // toEqual would accept a string where a Date is expected only if both were strings: check the types too.
     for (const [key, value] of Object.entries(viaPrisma[0])) expect(Object.prototype.toString.call(viaSql[0][key]), key).toBe(Object.prototype.toString.call(value));
+  });
+
+  it('a space is read with the caller’s membership in one statement, both rows equal to Prisma’s', async () => {
+    const outsider = await h.user();
+    for (const [callerId, member] of [
+      [ownerId, await h.db.prisma.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: orgId, userId: ownerId } } })],
+      [outsider.id, null],
+    ] as const) {
+      const rows = accessRows({ db: h.db, caller: { id: callerId } } as unknown as Context);
+      const before = h.db.statements.count;
+      const space = await rows.space.load(ids.Space);
+      expect(await rows.callerMembership.load(orgId)).toEqual(member);
+      expect(h.db.statements.count - before).toBe(1);
+      expect(space).toEqual(await h.db.prisma.space.findUnique({ where: { id: ids.Space } }));
+      expect(space!.deletedAt).toBeInstanceOf(Date);
+      if (member) expect((await rows.callerMembership.load(orgId))!.joinedAt).toBeInstanceOf(Date);
+    }
   });
 
   it('Member rows equal Prisma’s, including a null role (guest) and a null lastSeenAt', async () => {
