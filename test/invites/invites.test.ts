@@ -46,13 +46,21 @@ describe('POST /orgs/:organizationId/link-invites', () => {
     expect(row).toMatchObject({ organizationId: orgId, role: 'edit', createdById: owner.id });
   });
 
-  it('refuses bad input with 400 naming the field, and space or collection invites', async () => {
+  it('refuses bad input with 400 naming the field (organization, space and collection invites)', async () => {
     const { owner, orgId } = await h.world('Invite Org', { creator: false });
     const path = `/v1/orgs/${orgId}/link-invites`;
+    const space = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'S' } })).body.id;
+    const collection = (await h.call('POST', `/v1/orgs/${orgId}/collections`, { token: owner.token, body: { title: 'C' } })).body.id;
     await refused(400, 'POST', path, { token: owner.token, body: {}, field: 'role' });
     await refused(400, 'POST', path, { token: owner.token, body: { role: 'boss' }, field: 'role' });
-    await refused(400, 'POST', path, { token: owner.token, body: { level: 'read', space: 'abc' }, field: 'space' });
-    await refused(400, 'POST', path, { token: owner.token, body: { level: 'read', collection: 'abc' }, field: 'collection' });
+    await refused(400, 'POST', path, { token: owner.token, body: { level: 'read' }, field: 'level' });
+    await refused(400, 'POST', path, { token: owner.token, body: { space }, field: 'level' });
+    await refused(400, 'POST', path, { token: owner.token, body: { space, level: null }, field: 'level' });
+    await refused(400, 'POST', path, { token: owner.token, body: { space, level: 'boss' }, field: 'level' });
+    await refused(400, 'POST', path, { token: owner.token, body: { space, role: 'read', level: 'read' }, field: 'role' });
+    await refused(400, 'POST', path, { token: owner.token, body: { space, collection, level: 'read' }, field: 'collection' });
+    await refused(404, 'POST', path, { token: owner.token, body: { level: 'read', space: 'abc' } });
+    await refused(404, 'POST', path, { token: owner.token, body: { level: 'read', collection: 'abc' } });
     await refused(400, 'POST', path, { token: owner.token, body: { role: 'read', extra: true } });
   });
 
@@ -285,5 +293,149 @@ describe('POST /orgs/:organizationId/invites (by email)', () => {
     await refused(403, 'POST', path, { token: reader.token, body });
     await refused(404, 'POST', path, { token: outsider.token, body });
     await refused(401, 'POST', path, { body });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+describe('invite links to one space or collection (CreateInviteToSpace / CreateInviteToCollection)', () => {
+  it('a space admin makes one; whoever joins is a guest with that grant (raised, never lowered); PATCH changes its level', async () => {
+    const { owner, orgId, reader, creator, outsider } = await h.world('Scoped Org');
+    const space = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Contract work' } })).body.id;
+    const other = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Private', } })).body.id;
+    await h.call('PATCH', `/v1/spaces/${other}`, { token: owner.token, body: { defaultLevel: null } });
+    // The creator administers the space through a grant (not an organization admin): may make a link to it.
+    expect((await h.call('PATCH', `/v1/spaces/${space}/permissions/users/${creator.id}`, { token: owner.token, body: { role: 'admin' } })).status).toBe(204);
+    const link = await createInvite(orgId, creator.token, { space, level: 'comment' });
+    expect(link).toMatchObject({ object: 'invite', level: 'comment', redundant: true, space: { id: space, object: 'space' } });
+    expect(link).not.toHaveProperty('role');
+    await refused(403, 'POST', `/v1/orgs/${orgId}/link-invites`, { token: reader.token, body: { space, level: 'read' } });
+    await refused(404, 'POST', `/v1/orgs/${orgId}/link-invites`, { token: outsider.token, body: { space, level: 'read' } });
+
+    // The organization's list shows it (role null: who joins is a guest), by the official list schema.
+    const list = await h.rest('listOrganizationInviteLinks', 'GET', `/v1/orgs/${orgId}/link-invites`, { token: owner.token });
+    expect(list.body.items).toContainEqual(expect.objectContaining({ id: link.id, role: null, level: 'comment' }));
+    const path = `/v1/orgs/${orgId}/link-invites/${link.id}`;
+    expect((await h.rest('getOrganizationInviteLink', 'GET', path, { token: creator.token })).body).toEqual(link);
+    const patched = await h.rest('updateOrganizationInviteById', 'PATCH', path, { token: creator.token, body: { level: 'edit' } });
+    expect(patched.body).toMatchObject({ level: 'edit', space: { id: space } });
+    await refused(400, 'PATCH', path, { token: creator.token, body: { role: 'edit' }, field: 'role' });
+    await refused(403, 'PATCH', path, { token: reader.token, body: { level: 'admin' } });
+
+    // An outsider joins: a guest, with edit on that space only.
+    expect((await h.rest('joinOrganizationWithInvite', 'POST', `/v1/orgs/${orgId}/invites/${link.id}`, { token: outsider.token })).status).toBe(200);
+    expect((await membership(orgId, outsider.id))?.role).toBeNull();
+    const mine = await h.call('GET', `/v1/spaces/${space}`, { token: outsider.token });
+    expect(mine.status).toBe(200);
+    expect(mine.body.permissions).toMatchObject({ view: true, edit: true, admin: false });
+    expect((await h.call('GET', `/v1/spaces/${other}`, { token: outsider.token })).status).toBe(404);
+    // A member keeps their organization role and gets the grant; a lower link never lowers a grant.
+    expect((await h.call('POST', `/v1/orgs/${orgId}/invites/${link.id}`, { token: reader.token })).status).toBe(200);
+    expect((await membership(orgId, reader.id))?.role).toBe('read');
+    expect((await h.call('GET', `/v1/spaces/${space}`, { token: reader.token })).body.permissions.edit).toBe(true);
+    await h.rest('updateOrganizationInviteById', 'PATCH', path, { token: owner.token, body: { level: 'read' } });
+    expect((await h.call('POST', `/v1/orgs/${orgId}/invites/${link.id}`, { token: outsider.token })).status).toBe(200);
+    expect((await h.db.prisma.userSpacePermission.findFirstOrThrow({ where: { spaceId: space, userId: outsider.id } })).role).toBe('edit');
+
+    // Deleting the link: its space's admins may, other members may not.
+    await refused(403, 'DELETE', path, { token: reader.token });
+    expect((await h.rest('deleteOrganizationInviteById', 'DELETE', path, { token: creator.token })).status).toBe(205);
+  });
+
+  it('a link to a collection grants everything inside it', async () => {
+    const { owner, orgId, outsider } = await h.world('Scoped Org', { creator: false });
+    const collection = (await h.call('POST', `/v1/orgs/${orgId}/collections`, { token: owner.token, body: { title: 'Partners' } })).body.id;
+    const inside = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Inside', parent: collection } })).body.id;
+    const outside = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Outside' } })).body.id;
+    const link = await createInvite(orgId, owner.token, { collection, level: 'read' });
+    expect(link).toMatchObject({ level: 'read', collection: { id: collection, object: 'collection' }, redundant: true });
+    expect((await h.call('POST', `/v1/orgs/${orgId}/invites/${link.id}`, { token: outsider.token })).status).toBe(200);
+    expect((await h.call('GET', `/v1/spaces/${inside}`, { token: outsider.token })).status).toBe(200);
+    expect((await h.call('GET', `/v1/spaces/${outside}`, { token: outsider.token })).status).toBe(404);
+    const spaces = await h.call('GET', `/v1/orgs/${orgId}/spaces`, { token: outsider.token });
+    expect(spaces.body.items.map((s: any) => s.id)).toEqual([inside]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+describe('inviteToSpace / inviteToCollection / inviteToSite by email (Lectern addition: `emails`)', () => {
+  it('a member gets the grant, an account outside an invitation carrying it (applied on accepting), a new email an account that is a guest with it', async () => {
+    const { owner, orgId, reader, outsider } = await h.world('Email Invite Org', { creator: false });
+    const space = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Contract work' } })).body.id;
+    await h.call('PATCH', `/v1/spaces/${space}`, { token: owner.token, body: { defaultLevel: null } });
+    const collection = (await h.call('POST', `/v1/orgs/${orgId}/collections`, { token: owner.token, body: { title: 'Partners' } })).body.id;
+    const inside = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Inside', parent: collection } })).body.id;
+    await h.call('PATCH', `/v1/collections/${collection}`, { token: owner.token, body: { defaultLevel: null } });
+    await h.call('PATCH', `/v1/spaces/${inside}`, { token: owner.token, body: { defaultLevel: 'inherit' } });
+
+    // users and emails together still match the official body (emails is an extra property).
+    const res = await h.rest('inviteToSpace', 'POST', `/v1/spaces/${space}/permissions`, {
+      token: owner.token,
+      body: { role: 'edit', users: [reader.id], emails: [outsider.email.toUpperCase(), ' New.Contractor@Example.com ', reader.email] },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(204);
+    const grant = (userId: string, spaceId = space) => h.db.prisma.userSpacePermission.findFirst({ where: { spaceId, userId } });
+    expect((await grant(reader.id))?.role).toBe('edit');
+    // A new email: an unverified account, a guest, with the grant at once.
+    const fresh = await h.db.prisma.user.findUniqueOrThrow({ where: { email: 'new.contractor@example.com' } });
+    expect(fresh).toMatchObject({ emailVerified: false, displayName: 'new.contractor' });
+    expect(await membership(orgId, fresh.id)).toMatchObject({ role: null });
+    expect((await grant(fresh.id))?.role).toBe('edit');
+    // An existing account outside: nothing yet but an invitation (a guest) carrying the grant.
+    expect(await membership(orgId, outsider.id)).toBeNull();
+    expect(await grant(outsider.id)).toBeNull();
+    expect((await h.call('GET', `/v1/spaces/${space}`, { token: outsider.token })).status).toBe(404);
+    const invitation = await h.db.prisma.organizationInvitation.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: orgId, userId: outsider.id } } });
+    expect(invitation).toMatchObject({ role: null, invitedById: owner.id, grants: [{ kind: 'space', id: space, role: 'edit' }] });
+    // A collection invitation adds to the same invitation; a repeat for the space replaces its entry.
+    expect((await h.call('POST', `/v1/collections/${collection}/permissions`, { token: owner.token, body: { role: 'read', emails: [outsider.email] } })).status).toBe(204);
+    expect((await h.call('POST', `/v1/spaces/${space}/permissions`, { token: owner.token, body: { role: 'comment', emails: [outsider.email] } })).status).toBe(204);
+    const pending = await h.db.prisma.organizationInvitation.findUniqueOrThrow({ where: { id: invitation.id } });
+    expect(pending.grants).toEqual([{ kind: 'collection', id: collection, role: 'read' }, { kind: 'space', id: space, role: 'comment' }]);
+
+    // Accepting, signed in as itself: a guest with both grants (the collection's reaching inside it).
+    expect((await h.call('POST', `/v1/orgs/${orgId}/invitation/accept`, { token: outsider.token })).status).toBe(204);
+    expect(await membership(orgId, outsider.id)).toMatchObject({ role: null, ssoConsentAt: expect.any(Date) });
+    const mine = await h.call('GET', `/v1/spaces/${space}`, { token: outsider.token });
+    expect(mine.status).toBe(200);
+    expect(mine.body.permissions).toMatchObject({ view: true, comment: true, edit: false });
+    expect((await h.call('GET', `/v1/spaces/${inside}`, { token: outsider.token })).status).toBe(200);
+    const spaces = await h.call('GET', `/v1/orgs/${orgId}/spaces`, { token: outsider.token });
+    expect(spaces.body.items.map((s: any) => s.id).sort()).toEqual([space, inside].sort());
+    // Now a member: a further invitation by email grants at once.
+    expect((await h.call('POST', `/v1/spaces/${space}/permissions`, { token: owner.token, body: { role: 'review', emails: [outsider.email] } })).status).toBe(204);
+    expect((await grant(outsider.id))?.role).toBe('review');
+  });
+
+  it('a site invitation by email; a pending organization invitation keeps its role; a deleted space is skipped on accepting', async () => {
+    const { owner, orgId } = await h.world('Email Invite Org', { creator: false });
+    const known = await h.user('Known');
+    const site = (await h.call('POST', `/v1/orgs/${orgId}/sites`, { token: owner.token, body: { title: 'Docs' } })).body.id;
+    const doomed = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Doomed' } })).body.id;
+    // An organization invitation (role comment) is pending already.
+    expect((await h.call('POST', `/v1/orgs/${orgId}/invites`, { token: owner.token, body: { emails: [known.email], role: 'comment' } })).status).toBe(200);
+    expect((await h.call('POST', `/v1/orgs/${orgId}/sites/${site}/permissions`, { token: owner.token, body: { role: 'edit', emails: [known.email, 'site.guest@example.net'] } })).status).toBe(204);
+    expect((await h.call('POST', `/v1/spaces/${doomed}/permissions`, { token: owner.token, body: { role: 'edit', emails: [known.email] } })).status).toBe(204);
+    await h.db.prisma.space.delete({ where: { id: doomed } });
+    const siteGuest = await h.db.prisma.user.findUniqueOrThrow({ where: { email: 'site.guest@example.net' } });
+    expect((await h.db.prisma.userSitePermission.findFirstOrThrow({ where: { siteId: site, userId: siteGuest.id } })).role).toBe('edit');
+    expect((await h.call('POST', `/v1/orgs/${orgId}/invitation/accept`, { token: known.token })).status).toBe(204);
+    expect((await membership(orgId, known.id))?.role).toBe('comment');
+    expect((await h.db.prisma.userSitePermission.findFirstOrThrow({ where: { siteId: site, userId: known.id } })).role).toBe('edit');
+    expect(await h.db.prisma.userSpacePermission.count({ where: { userId: known.id } })).toBe(0);
+  });
+
+  it('refuses bad emails (400 naming the entry, nothing changed) and callers without rights (403/404/401)', async () => {
+    const { owner, orgId, reader, outsider } = await h.world('Email Invite Org', { creator: false });
+    const space = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'S' } })).body.id;
+    const path = `/v1/spaces/${space}/permissions`;
+    await refused(400, 'POST', path, { token: owner.token, body: { role: 'read', emails: [] }, field: 'emails' });
+    await refused(400, 'POST', path, { token: owner.token, body: { role: 'read', emails: ['a@example.com', 'nope'] }, field: 'emails[1]' });
+    await refused(400, 'POST', path, { token: owner.token, body: { role: 'read', emails: Array.from({ length: 101 }, (_, i) => `p${i}@example.com`) }, field: 'emails' });
+    await refused(400, 'POST', path, { token: owner.token, body: { role: 'boss', emails: ['a@example.com'] }, field: 'role' });
+    const body = { role: 'read', emails: ['someone@example.com'] };
+    await refused(403, 'POST', path, { token: reader.token, body });
+    await refused(404, 'POST', path, { token: outsider.token, body });
+    await refused(401, 'POST', path, { body });
+    expect(await h.db.prisma.user.count({ where: { email: { in: ['a@example.com', 'someone@example.com'] } } })).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { builder, type Model } from '../../graphql/builder.js';
 import { registerNode } from '../../graphql/node.js';
 import { DefaultLevelEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { collectionPermissions, collectionRole, requireCollection } from '../../auth/permissions.js';
+import { collectionPermissions, collectionRole, primeContentRoles, requireCollection } from '../../auth/permissions.js';
 import { OrganizationType } from '../orgs/index.js';
 import { ContentPositionInput } from './position-input.js';
 import { createCollection, listChildCollections, deleteCollection, listCollections, moveCollection, transferCollection, updateCollection } from './service.js';
@@ -68,7 +68,7 @@ builder.queryField('collection', (t) =>
     resolve: (_r, { id }, ctx) => requireCollection(ctx, String(id)),
   }),
 );
-registerNode(CollectionType, { args: ['id'], keys: (c) => [c.id], load: (ctx, [id]) => requireCollection(ctx, id!) });
+registerNode(CollectionType, { args: ['id'], keys: (c) => [c.id], load: (ctx, [id]) => requireCollection(ctx, id!), prime: (ctx, keys) => primeContentRoles(ctx, 'c', keys.map(([id]) => id!)) });
 
 const CreateCollectionInput = builder.inputType('CreateCollectionInput', {
   fields: (t) => ({ title: t.string(), parent: t.id() }),

@@ -5,6 +5,7 @@ import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import type { RoleName } from '../../auth/roles.js';
 import { accessRows } from '../../auth/access-rows.js';
+import { writeGrant, type PendingGrant } from '../permissions/index.js';
 
 /**
  * Invitations of existing accounts (Lectern's addition to the official email invites): an admin's
@@ -67,9 +68,26 @@ export async function acceptInvitation(ctx: Context, organizationId: string): Pr
     } else {
       await tx.member.create({ data: { organizationId, userId: ctx.caller.id, role: invitation.role, sso: invitation.sso, ssoConsentAt: now } });
     }
+    await applyPendingGrants(tx, organizationId, ctx.caller.id, invitation.grants as unknown as PendingGrant[]);
   });
   accessRows(ctx).callerMembership.clear(organizationId);
   return true;
+}
+
+/**
+ * The grants an invitation carries (inviteToSpace/Collection/Site by email, permissions module),
+ * given as the account joins: raised only, never lowering a grant it got meanwhile; a space,
+ * collection or site deleted (or gone to another organization) since is skipped.
+ */
+async function applyPendingGrants(tx: Tx, organizationId: string, userId: string, grants: PendingGrant[]) {
+  if (!Array.isArray(grants) || grants.length === 0) return;
+  const idsOf = (kind: string) => grants.filter((g) => g.kind === kind).map((g) => g.id);
+  const where = (kind: string) => ({ where: { id: { in: idsOf(kind) }, organizationId }, select: { id: true } });
+  const [spaces, collections, sites] = await Promise.all([tx.space.findMany(where('space')), tx.collection.findMany(where('collection')), tx.site.findMany(where('site'))]);
+  const alive = new Set([...spaces, ...collections, ...sites].map((r) => r.id));
+  for (const g of grants) {
+    if (alive.has(g.id)) await writeGrant(tx, g.kind, { id: g.id, organizationId }, 'user', userId, g.role, { raiseOnly: true });
+  }
 }
 
 /** Declines (deletes) the caller's invitation to an organization; false when there was none. */

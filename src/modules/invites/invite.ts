@@ -2,6 +2,9 @@ import { builder, type Model } from '../../graphql/builder.js';
 import { RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { OrganizationType } from '../orgs/index.js';
+import { SpaceType } from '../spaces/index.js';
+import { CollectionType } from '../collections/index.js';
+import { accessRows } from '../../auth/access-rows.js';
 // Invitations of existing accounts, which they accept themselves (Lectern's addition).
 import './invitation.js';
 import {
@@ -16,12 +19,28 @@ import {
   updateInviteLink,
 } from './service.js';
 
-/** An invite link to an organization (the official InviteLinkToOrganization). */
+const scoped = (i: Model<'InviteLink'>) => Boolean(i.spaceId || i.collectionId);
+
+/** An invite link: to the organization (the official InviteLinkToOrganization), or to one space or collection (InviteLinkToSpace/ToCollection). */
 export const InviteLinkType = builder.objectRef<Model<'InviteLink'>>('InviteLink').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'invite' }),
     id: t.id({ description: 'The invite’s secret: whoever holds it can join', resolve: (i, _a, ctx) => inviteLinkId(ctx, i) }),
-    role: t.field({ type: RoleEnum, nullable: true, extensions: { restKeepNull: true }, resolve: (i) => i.role }),
+    role: t.field({
+      type: RoleEnum,
+      nullable: true,
+      extensions: { restKeepNull: true },
+      description: 'The role in the organization who joins gets (null: guest; always null for an invite to a space or collection)',
+      resolve: (i) => (scoped(i) ? null : i.role),
+    }),
+    level: t.field({
+      type: RoleEnum,
+      nullable: true,
+      description: 'An invite to a space or collection: the role there of who joins (a guest of the organization)',
+      resolve: (i) => (scoped(i) ? i.role : null),
+    }),
+    space: t.field({ type: SpaceType, nullable: true, resolve: (i, _a, ctx) => (i.spaceId ? accessRows(ctx).space.load(i.spaceId) : null) }),
+    collection: t.field({ type: CollectionType, nullable: true, resolve: (i, _a, ctx) => (i.collectionId ? accessRows(ctx).collection.load(i.collectionId) : null) }),
     redundant: t.boolean({
       description: 'Whether the caller already has everything the invite gives',
       resolve: (i, _a, ctx) => inviteRedundant(ctx, i),
@@ -41,7 +60,7 @@ builder.objectFields(OrganizationType, (t) => ({
 }));
 
 const InviteLinkInput = builder.inputType('InviteLinkInput', {
-  description: 'An invite to the organization with `role` (null: guest); `space`, `collection` and `level` (invites to one space or collection) are refused',
+  description: 'An invite to the organization with `role` (null: guest), or to one space (`space`) or collection (`collection`) with `level`: who joins is a guest with that role there',
   fields: (t) => ({
     role: t.field({ type: RoleEnum }),
     level: t.field({ type: RoleEnum }),

@@ -1,6 +1,21 @@
 import { deletedStatus, LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
+import { SPACE_FIELDS } from '../spaces/index.js';
+import { COLLECTION_FIELDS } from '../collections/index.js';
 
-const INVITE_FIELDS = /* GraphQL */ `fragment InviteLinkFields on InviteLink { object id role redundant }`;
+const INVITE_FIELDS = /* GraphQL */ `fragment InviteLinkFields on InviteLink {
+  object id role level redundant space { ...SpaceFields } collection { ...CollectionFields }
+} ${SPACE_FIELDS} ${COLLECTION_FIELDS}`;
+
+/**
+ * One invite link as the official OrganizationInviteLink (a oneOf): a link to a space or collection
+ * carries `level` and its `space` or `collection`, and no `role`. In the list (whose official items
+ * are InviteLinkToOrganization) such a link keeps `role: null`: who joins through it is a guest.
+ */
+const oneInvite = (invite: Record<string, unknown>) => {
+  if (invite.level === undefined) return invite;
+  const { role: _, ...scoped } = invite;
+  return scoped;
+};
 
 const ids = (req: RestRequest) => ({ organizationId: req.params.organizationId, inviteId: req.params.inviteId });
 
@@ -23,7 +38,7 @@ export const inviteRoutes: RestRoute[] = [
       createInviteLink(organizationId: $organizationId, input: $input) { ...InviteLinkFields }
     } ${INVITE_FIELDS}`,
     variables: (req) => ({ organizationId: req.params.organizationId, input: req.body }),
-    result: (data) => data.createInviteLink,
+    result: (data) => oneInvite(data.createInviteLink),
     status: 201,
   },
   {
@@ -34,7 +49,7 @@ export const inviteRoutes: RestRoute[] = [
       organization(id: $organizationId) { invite(id: $inviteId) { ...InviteLinkFields } }
     } ${INVITE_FIELDS}`,
     variables: ids,
-    result: (data) => data.organization.invite,
+    result: (data) => oneInvite(data.organization.invite),
   },
   {
     method: 'PATCH',
@@ -44,7 +59,7 @@ export const inviteRoutes: RestRoute[] = [
       updateInviteLink(organizationId: $organizationId, inviteId: $inviteId, input: $input) { ...InviteLinkFields }
     } ${INVITE_FIELDS}`,
     variables: (req) => ({ ...ids(req), input: req.body }),
-    result: (data) => data.updateInviteLink,
+    result: (data) => oneInvite(data.updateInviteLink),
   },
   {
     method: 'DELETE',

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { orgRole, requireOrg } from '../../auth/permissions.js';
+import { collectionRole, orgRole, requireCollection, requireOrg, requireSpace, spaceRole } from '../../auth/permissions.js';
 import { atLeast, higher, type RoleName } from '../../auth/roles.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import type { InviteLink, Organization } from '../../generated/prisma/client.js';
@@ -10,14 +10,17 @@ import * as check from '../../validate.js';
 import { inviteAccounts } from './invitations.js';
 import { assertMayJoin } from '../orgs/index.js';
 import { accessRows } from '../../auth/access-rows.js';
+import { writeGrant } from '../permissions/index.js';
 
 /**
  * Invitations to an organization.
  * - Invite links: an admin creates a link carrying a role (null: guest); whoever holds its id can
  *   join the organization with that role (`POST /orgs/{id}/invites/{inviteId}`). The id is the
  *   secret: 32 base62 characters (~190 random bits), shown only to the organization's admins.
- *   Links work only while the organization's `inviteLinks` is on. Only invites to the organization
- *   itself exist here (the official API also knows invites to one space or collection: refused).
+ *   Links work only while the organization's `inviteLinks` is on. A link to one space or collection
+ *   (`space` or `collection` with `level`, made by an admin of that content) makes whoever joins a
+ *   guest of the organization (a member keeps their role) with a grant of `level` there (never
+ *   lowering a grant they have).
  * - Email invites: an admin invites people by email; an existing account joins only when it
  *   accepts, signed in as itself (./invitations.ts); an email without an account gets one
  *   (unverified: Lectern sends no mail), which its owner reaches through the organization's SSO
@@ -47,6 +50,14 @@ export async function inviteLinkId(ctx: Context, invite: InviteLink): Promise<st
 export async function inviteRedundant(ctx: Context, invite: InviteLink) {
   const role = await orgRole(ctx, invite.organizationId);
   if (role === undefined) return false;
+  if (invite.spaceId) {
+    const space = await accessRows(ctx).space.load(invite.spaceId);
+    return space !== null && atLeast(await spaceRole(ctx, space), invite.role as RoleName);
+  }
+  if (invite.collectionId) {
+    const collection = await accessRows(ctx).collection.load(invite.collectionId);
+    return collection !== null && atLeast(await collectionRole(ctx, collection), invite.role as RoleName);
+  }
   return invite.role == null || atLeast(role, invite.role);
 }
 
@@ -60,9 +71,19 @@ export async function listInviteLinks(ctx: Context, organizationId: string, args
   );
 }
 
+/**
+ * An invite link, for who may manage it: the organization's admins, and for a link to one space or
+ * collection also the admins of that content (who may create such links).
+ */
 export async function getInviteLink(ctx: Context, organizationId: string, inviteId: string) {
-  await requireOrg(ctx, organizationId, 'admin');
+  await requireOrg(ctx, organizationId);
   const invite = await ctx.prisma.inviteLink.findFirst({ where: { id: rowIdOf(inviteId), organizationId } });
+  if (invite?.spaceId || invite?.collectionId) {
+    if (invite.spaceId) await requireSpace(ctx, invite.spaceId, 'admin');
+    else await requireCollection(ctx, invite.collectionId!, 'admin');
+    return invite;
+  }
+  await requireOrg(ctx, organizationId, 'admin');
   if (!invite) throw notFound('Invite');
   return invite;
 }
@@ -74,34 +95,57 @@ export interface InviteLinkInput {
   collection?: string | null;
 }
 
-/** The role of an organization invite; the space and collection variants are refused. */
-function inviteRole(input: InviteLinkInput): RoleName | null {
-  for (const field of ['space', 'collection', 'level'] as const) {
-    if (input[field] !== undefined) throw badRequest(field, 'invites to a single space or collection are not supported: invite to the organization with a role');
+/**
+ * What an invite link gives: an organization role (`role`, null for a guest), or (`space` or
+ * `collection`, with `level`) a grant on one space or collection to someone who joins as a guest.
+ */
+async function inviteScope(ctx: Context, organizationId: string, input: InviteLinkInput) {
+  const scoped = input.space != null || input.collection != null;
+  if (!scoped) {
+    if (input.level !== undefined) throw badRequest('level', 'is for an invite to a space or collection: give `role` for the organization');
+    if (input.role === undefined) throw badRequest('role', 'is required (a role, or null for a guest)');
+    return { role: input.role, spaceId: null, collectionId: null };
   }
-  if (input.role === undefined) throw badRequest('role', 'is required (a role, or null for a guest)');
-  return input.role;
+  if (input.space != null && input.collection != null) throw badRequest('collection', 'give either space or collection, not both');
+  if (input.role !== undefined) throw badRequest('role', 'an invite to a space or collection gives `level` (who joins is a guest)');
+  // The official MemberRoleOrGuest allows a null level; a link that gives a guest nothing on the
+  // content would give nothing at all, so Lectern asks for a role.
+  if (input.level == null) throw badRequest('level', 'is required: the role on the space or collection (a role, not null)');
+  const target = input.space != null ? await requireSpace(ctx, input.space, 'admin') : await requireCollection(ctx, input.collection!, 'admin');
+  if (target.organizationId !== organizationId) throw notFound(input.space != null ? 'Space' : 'Collection');
+  return { role: input.level, spaceId: input.space ?? null, collectionId: input.collection ?? null };
 }
 
 export async function createInviteLink(ctx: Context, organizationId: string, input: InviteLinkInput) {
-  const org = await requireOrg(ctx, organizationId, 'admin');
-  const role = inviteRole(input);
+  const scoped = input.space != null || input.collection != null;
+  const org = await requireOrg(ctx, organizationId, scoped ? 'member' : 'admin');
+  const scope = await inviteScope(ctx, organizationId, input);
   if (!org.inviteLinks) throw forbidden('Invite links are turned off in this organization (its inviteLinks setting)');
   const code = newInviteCode();
   const id = hashSecret(code);
   const codeSealed = (await serverKeys(ctx)).seal(sealContext(id), code);
-  return ctx.prisma.inviteLink.create({ data: { id, codeSealed, organizationId, role, createdById: ctx.caller.id } });
+  return ctx.prisma.inviteLink.create({ data: { id, codeSealed, organizationId, ...scope, createdById: ctx.caller.id } });
 }
 
+/** Changes a link's role (`role`), or the level of a link to a space or collection (`level`). */
 export async function updateInviteLink(ctx: Context, organizationId: string, inviteId: string, input: InviteLinkInput) {
   const invite = await getInviteLink(ctx, organizationId, inviteId);
-  const role = inviteRole(input);
-  return ctx.prisma.inviteLink.update({ where: { id: invite.id }, data: { role } });
+  if (invite.spaceId || invite.collectionId) {
+    if (input.role !== undefined) throw badRequest('role', 'an invite to a space or collection gives `level`');
+    if (input.level == null) throw badRequest('level', 'is required: the role on the space or collection (a role, not null)');
+    return ctx.prisma.inviteLink.update({ where: { id: invite.id }, data: { role: input.level } });
+  }
+  if (input.level !== undefined) throw badRequest('level', 'is for an invite to a space or collection: give `role`');
+  if (input.role === undefined) throw badRequest('role', 'is required (a role, or null for a guest)');
+  return ctx.prisma.inviteLink.update({ where: { id: invite.id }, data: { role: input.role } });
 }
 
 /** Deletes an invite link; false when there was none (the REST answer is then 204, else 205). */
 export async function deleteInviteLink(ctx: Context, organizationId: string, inviteId: string) {
-  await requireOrg(ctx, organizationId, 'admin');
+  const invite = await ctx.prisma.inviteLink.findFirst({ where: { id: rowIdOf(inviteId), organizationId }, select: { spaceId: true, collectionId: true } });
+  if (invite?.spaceId) await requireSpace(ctx, invite.spaceId, 'admin');
+  else if (invite?.collectionId) await requireCollection(ctx, invite.collectionId, 'admin');
+  else await requireOrg(ctx, organizationId, 'admin');
   const { count } = await ctx.prisma.inviteLink.deleteMany({ where: { id: rowIdOf(inviteId), organizationId } });
   return count > 0;
 }
@@ -118,14 +162,21 @@ export async function joinWithInviteLink(ctx: Context, organizationId: string, i
   if (!org || !invite) throw notFound('Invite');
   if (!org.inviteLinks) throw forbidden('Invite links are turned off in this organization');
   assertMayJoin(ctx, org);
+  const scoped = invite.spaceId ? { kind: 'space' as const, id: invite.spaceId } : invite.collectionId ? { kind: 'collection' as const, id: invite.collectionId } : null;
   await ctx.prisma.$transaction(async (tx) => {
     const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: ctx.caller.id } } });
+    if (member?.disabled) throw forbidden('Your membership of this organization is disabled');
+    if (scoped) {
+      // A scoped link: a guest (a member keeps their role) with the link's role on the content.
+      if (!member) await tx.member.createMany({ data: [{ organizationId, userId: ctx.caller.id, role: null }], skipDuplicates: true });
+      if (invite.role) await writeGrant(tx, scoped.kind, { id: scoped.id, organizationId }, 'user', ctx.caller.id, invite.role as RoleName, { raiseOnly: true });
+      return;
+    }
     if (!member) {
       // skipDuplicates: a concurrent join by the same caller is not an error (joining is idempotent).
       await tx.member.createMany({ data: [{ organizationId, userId: ctx.caller.id, role: invite.role }], skipDuplicates: true });
       return;
     }
-    if (member.disabled) throw forbidden('Your membership of this organization is disabled');
     const raised = member.role == null ? invite.role : higher(member.role as RoleName, invite.role);
     if (raised !== member.role) {
       await tx.member.update({ where: { organizationId_userId: { organizationId, userId: ctx.caller.id } }, data: { role: raised } });

@@ -7,7 +7,7 @@ import { paginate, type PageArgs } from '../../pagination.js';
 import { accessRows } from '../../auth/access-rows.js';
 import { memberOrderBy, memberSearchWhere, type MemberListArgs } from './member-lists.js';
 
-async function requireListMembers(ctx: Context, organizationId: string) {
+export async function requireListMembers(ctx: Context, organizationId: string) {
   await requireOrg(ctx, organizationId);
   const me = await accessRows(ctx).callerMembership.load(organizationId);
   if (me?.role == null) throw forbidden('Guests cannot list the members of an organization');

@@ -2,5 +2,5 @@
 
 export { spaceLoaders } from './loaders.js';
 export { SPACE_FIELDS } from './routes.js';
-export { insertSpace, purgeDeletedSpaces } from './service.js';
+export { duplicateSpace, insertSpace, purgeDeletedSpaces } from './service.js';
 export { SpaceType } from './space.js';

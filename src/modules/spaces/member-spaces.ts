@@ -27,7 +27,7 @@ export async function listMemberSpaces(ctx: Context, organizationId: string, use
   const member = await ctx.prisma.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
   if (!member) throw notFound('Member');
   const role = member.role as RoleName | null;
-  const filter = await contentFilterOfOrgRole(ctx, organizationId, role);
+  const filter = await contentFilterOfOrgRole(ctx, organizationId, role, userId);
   const where: Prisma.SpaceWhereInput = member.disabled ? { id: { in: [] } } : { AND: [{ organizationId, deletedAt: null }, filter.spaces] };
   const order = args.order ?? 'desc';
   const page = await paginate(
@@ -35,7 +35,7 @@ export async function listMemberSpaces(ctx: Context, organizationId: string, use
     () => ctx.prisma.space.count({ where }),
     (w) => ctx.prisma.space.findMany({ where, orderBy: [{ createdAt: order }, { id: order }], ...w }),
   );
-  const items = await Promise.all(page.items.map(async (space) => ({ permission: (await spaceRoleOfOrgRole(ctx, role, space))!, space })));
+  const items = await Promise.all(page.items.map(async (space) => ({ permission: (await spaceRoleOfOrgRole(ctx, role, space, userId))!, space })));
   return { ...page, items };
 }
 

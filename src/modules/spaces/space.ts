@@ -2,7 +2,7 @@ import { builder, type Model } from '../../graphql/builder.js';
 import { registerNode } from '../../graphql/node.js';
 import { ContentVisibilityEnum, DefaultLevelEnum, SpaceEditModeEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { spacePermissions, spaceRole } from '../../auth/permissions.js';
+import { primeContentRoles, spacePermissions, spaceRole } from '../../auth/permissions.js';
 import { OrganizationType } from '../orgs/index.js';
 import { CollectionType, ContentPositionInput, listCollectionSpaces } from '../collections/index.js';
 import { documentById, PageType, RevisionType, spaceContent, spacePageByPath, spaceRevision } from '../content/index.js';
@@ -140,7 +140,7 @@ builder.queryField('space', (t) =>
     resolve: (_r, { id }, ctx) => getSpace(ctx, String(id)),
   }),
 );
-registerNode(SpaceType, { args: ['id'], keys: (s) => [s.id], load: (ctx, [id]) => getSpace(ctx, id!) });
+registerNode(SpaceType, { args: ['id'], keys: (s) => [s.id], load: (ctx, [id]) => getSpace(ctx, id!), prime: (ctx, keys) => primeContentRoles(ctx, 's', keys.map(([id]) => id!)) });
 
 const CreateSpaceInput = builder.inputType('CreateSpaceInput', {
   fields: (t) => ({

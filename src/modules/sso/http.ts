@@ -73,7 +73,7 @@ async function serveAcs(call: RouteCall): Promise<Response> {
   const samlResponse = form.get('SAMLResponse');
   if (!samlResponse) return errorResponse(400, 'SAMLResponse: is required (an HTTP-POST binding form field)');
   try {
-    const done = await signIn(services, provider, samlResponse);
+    const done = await signIn(services, provider, samlResponse, call.clientAddress ?? null);
     const relay = sameOrigin(services, form.get('RelayState'));
     if (relay) {
       relay.hash = new URLSearchParams({ token: done.token, expiresAt: done.expiresAt.toISOString() }).toString();

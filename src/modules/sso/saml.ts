@@ -167,7 +167,7 @@ export interface SignedIn {
 }
 
 /** Validates a SAMLResponse (base64, from the ACS form) and signs its subject in. */
-export async function signIn(services: Services, provider: SamlProvider, samlResponse: string): Promise<SignedIn> {
+export async function signIn(services: Services, provider: SamlProvider, samlResponse: string, clientAddress: string | null = null): Promise<SignedIn> {
   const prisma = services.db.prisma;
   // Bounded work before the library's (see xml-shape.ts): a linear scan of the decoded XML.
   const problem = xmlShapeProblem(Buffer.from(samlResponse, 'base64').toString('utf8'));
@@ -229,7 +229,7 @@ export async function signIn(services: Services, provider: SamlProvider, samlRes
         skipDuplicates: true,
       });
     }
-    const token = await issueToken(tx as unknown as PrismaClient, user.id, `SSO: ${provider.label}`, { organizationId, expiresAt });
+    const token = await issueToken(tx as unknown as PrismaClient, user.id, `SSO: ${provider.label}`, { organizationId, expiresAt, clientAddress });
     return { token, expiresAt, user, organizationId };
   });
 }
