@@ -125,10 +125,10 @@ describe('nested site query', () => {
     expect(largeCounts).toEqual(smallCounts);
     expect(largeCounts).toMatchInlineSnapshot(`
       {
-        "groups": 9,
-        "published": 9,
-        "sections": 9,
-        "siteSpaces": 9,
+        "groups": 10,
+        "published": 12,
+        "sections": 10,
+        "siteSpaces": 10,
       }
     `);
   });

@@ -13,11 +13,12 @@ export const searchRoutes: RestRoute[] = [
     method: 'GET',
     path: '/spaces/:spaceId/search',
     operationId: 'searchSpaceContent',
+    // The root field rather than space(id) { search }: the access check and the search statement run together.
     document: `query searchSpaceContent($spaceId: ID!, $query: String!, $page: String, $limit: Int) {
-      space(id: $spaceId) { search(query: $query, page: $page, limit: $limit) { items { ...SearchPageFields } ${LIST_FIELDS} } }
+      spaceSearch(spaceId: $spaceId, query: $query, page: $page, limit: $limit) { items { ...SearchPageFields } ${LIST_FIELDS} }
     } ${SEARCH_PAGE_FIELDS}`,
     variables: (req) => ({ spaceId: req.params.spaceId, ...search(req) }),
-    result: (data) => data.space.search,
+    result: (data) => data.spaceSearch,
   },
   {
     method: 'GET',

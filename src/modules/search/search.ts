@@ -7,6 +7,7 @@ import {
   MAX_SECTIONS,
   searchOrganization,
   searchSpace,
+  searchSpaceById,
   type SearchPageResult,
   type SearchSectionResult,
   type SearchSpaceResult,
@@ -84,6 +85,15 @@ builder.objectField(SpaceType, 'search', (t) =>
     description: "Pages of the space's main content matching `query` (web search syntax: words, \"phrases\", or, -word), best first",
     args: { query: t.arg.string({ required: true, description: 'At most 512 characters' }), ...pageArgs(t) },
     resolve: (space, { query, ...args }, ctx) => searchSpace(ctx, space.id, query, args),
+  }),
+);
+
+builder.queryField('spaceSearch', (t) =>
+  t.field({
+    type: SearchPageResultList,
+    description: 'The same as `space(id: spaceId) { search }`, in one round: the access check and the search run together (GitBook\'s searchSpaceContent)',
+    args: { spaceId: t.arg.id({ required: true }), query: t.arg.string({ required: true, description: 'At most 512 characters' }), ...pageArgs(t) },
+    resolve: (_root, { spaceId, query, ...args }, ctx) => searchSpaceById(ctx, String(spaceId), query, args),
   }),
 );
 

@@ -1,9 +1,8 @@
 import type { Context } from '../../context.js';
-import { orgRole, publishedSiteAudience } from '../../auth/permissions.js';
+import { inSiteScope, orgRole, publishedSiteAudience } from '../../auth/permissions.js';
 import { notFound } from '../../errors.js';
 import type { Site } from '../../generated/prisma/client.js';
 import { acceptShareKey, isActiveShareKey } from './links.js';
-import type { SiteView } from './structure.js';
 import { accessRows } from '../../auth/access-rows.js';
 
 /**
@@ -16,15 +15,19 @@ export async function publishedSite(ctx: Context, organizationId: string, siteId
   if (!site || site.organizationId !== organizationId) throw notFound('Site');
   const member = (await orgRole(ctx, organizationId)) !== undefined;
   const activeShareKey = shareKey != null && (await isActiveShareKey(ctx, siteId, shareKey));
-  if (!publishedSiteAudience(site, { member, activeShareKey })) throw notFound('Site');
+  // A site token of this site (a URL lookup's apiToken) reads it as its audience did when the token
+  // was issued; a site token reads no other site, public ones included.
+  const scoped = inSiteScope(ctx, site) && site.published;
+  if (ctx.session.siteScope && !scoped) throw notFound('Site');
+  if (!scoped && !publishedSiteAudience(site, { member, activeShareKey })) throw notFound('Site');
   if (activeShareKey) await acceptShareKey(ctx, site, shareKey);
   return site;
 }
 
 /**
- * The customization of a published site and of its site spaces. This server stores no
- * customization yet (no route sets one), so every site reads the defaults below — values of the
- * official `SiteCustomizationSettings` — titled after the site.
+ * The default customization of a site — values of the official `SiteCustomizationSettings` —
+ * titled after the site. What a site or site space shows is these with its stored settings laid
+ * over them (customization-service.ts).
  */
 export function defaultCustomization(title: string) {
   const color = (light: string, dark: string) => ({ light, dark });
@@ -78,12 +81,5 @@ export function defaultCustomization(title: string) {
     socialPreview: {},
     insights: { trackingCookie: true },
     socialAccounts: [],
-  };
-}
-
-export function customizations(view: SiteView) {
-  return {
-    site: defaultCustomization(view.site.title),
-    siteSpaces: Object.fromEntries(view.siteSpaces.map((ss) => [ss.id, defaultCustomization(view.site.title)])),
   };
 }

@@ -1,10 +1,11 @@
 import type { Site } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
 import { acceptShareKey } from './links.js';
-import { customizations, publishedSite } from './published-service.js';
+import { publishedSite } from './published-service.js';
+import { siteCustomizations } from './customization-service.js';
 import { requireSiteMember } from './site-service.js';
-import { SiteRef, SiteSectionGroupRef, SiteSectionRef, SiteStructureItem, SiteStructureTypeEnum } from './refs.js';
-import { siteView, siteViewById, type SiteView } from './structure.js';
+import { SiteExternalLinkRef, SiteRef, SiteSectionGroupRef, SiteSectionRef, SiteStructureItem, SiteStructureTypeEnum } from './refs.js';
+import { asPublished, publishedItems, siteView, siteViewById, type SiteView } from './structure.js';
 
 /**
  * A site's structure: its sections and groups (`sections`) or, for a site without sections, its
@@ -15,11 +16,12 @@ const SiteStructureType = builder.objectRef<SiteView>('SiteStructure').implement
     type: t.field({ type: SiteStructureTypeEnum, resolve: (view) => (view.sectioned ? 'sections' : 'siteSpaces') }),
     structure: t.field({
       type: [SiteStructureItem],
-      description: 'The top level: sections and groups, or the root site spaces',
-      resolve: (view) => (view.sectioned ? view.children(null) : view.spacesIn(null)),
+      description: 'The top level: sections, groups and external links, or the root site spaces',
+      resolve: (view) => (view.sectioned ? view.items(null) : view.spacesIn(null)),
     }),
     sections: t.field({ type: [SiteSectionRef], description: 'Every section, depth first', resolve: (view) => view.sections }),
     groups: t.field({ type: [SiteSectionGroupRef], description: 'Every section group, depth first', resolve: (view) => view.groups }),
+    externalLinks: t.field({ type: [SiteExternalLinkRef], description: 'Every external link, depth first (a site without sections shows none)', resolve: (view) => (view.sectioned ? view.links : []) }),
   }),
 });
 
@@ -39,6 +41,11 @@ builder.objectField(SiteRef, 'structure', (t) =>
   }),
 );
 
+/** The structure as published: draft external links are not live (official addExternalLinkToSite), so visitors' answers leave them out. */
+function withoutDrafts(view: SiteView): SiteView {
+  return { ...view, links: view.links.filter((l) => !l.draft), groups: view.groups.map(asPublished), items: (groupId) => publishedItems(view.items(groupId)) };
+}
+
 const SiteScript = builder.objectRef<{ script: string; contentSecurityPolicy?: string; cookies: boolean }>('SiteIntegrationScript').implement({
   fields: (t) => ({
     script: t.exposeString('script'),
@@ -52,11 +59,11 @@ const PublishedContentSite = builder.objectRef<Site>('PublishedContentSite').imp
   fields: (t) => ({
     object: t.string({ resolve: () => 'published-content-site' }),
     site: t.field({ type: SiteRef, resolve: (site) => site }),
-    structure: t.field({ type: SiteStructureType, resolve: (site, _a, ctx) => siteView(ctx, site) }),
+    structure: t.field({ type: SiteStructureType, description: 'The structure visitors see: draft external links left out', resolve: async (site, _a, ctx) => withoutDrafts(await siteView(ctx, site)) }),
     customizations: t.field({
       type: 'JSON',
-      description: '{ site, siteSpaces: { [siteSpaceId]: customization } } (the defaults: no customization is stored yet)',
-      resolve: async (site, _a, ctx) => customizations(await siteView(ctx, site)),
+      description: '{ site, siteSpaces: { [siteSpaceId]: customization } }: the effective customizations (stored settings over the defaults)',
+      resolve: async (site, _a, ctx) => siteCustomizations(ctx, await siteView(ctx, site)),
     }),
     scripts: t.field({ type: [SiteScript], description: 'Integration scripts: none (no integrations on this server)', resolve: () => [] }),
   }),

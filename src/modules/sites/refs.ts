@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { restEnum } from '../../graphql/enums.js';
-import type { Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace } from '../../generated/prisma/client.js';
-import { isSection, isSiteSpace } from './structure.js';
+import type { Site, SiteExternalLink, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace } from '../../generated/prisma/client.js';
+import { isExternalLink, isSection, isSiteSpace } from './structure.js';
 
 /** The site domain's GraphQL types, declared first so each type file can point at the others. */
 export const SiteRef = builder.objectRef<Site>('Site');
@@ -9,6 +9,7 @@ export const SiteSectionRef = builder.objectRef<SiteSection>('SiteSection');
 export const SiteSectionGroupRef = builder.objectRef<SiteSectionGroup>('SiteSectionGroup');
 export const SiteSpaceRef = builder.objectRef<SiteSpace>('SiteSpace');
 export const SiteShareLinkRef = builder.objectRef<SiteShareLink>('SiteShareLink');
+export const SiteExternalLinkRef = builder.objectRef<SiteExternalLink>('SiteExternalLink');
 
 export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
 export const SiteTypeEnum = restEnum('SiteType', SITE_TYPES, 'The type (plan) of a site');
@@ -18,14 +19,14 @@ export const SiteStructureTypeEnum = restEnum('SiteStructureType', ['sections', 
 
 /** An item of a site's structure or of a group's children. */
 export const SiteStructureItem = builder.unionType('SiteStructureItem', {
-  types: [SiteSectionRef, SiteSectionGroupRef, SiteSpaceRef],
-  resolveType: (item) => (isSiteSpace(item) ? SiteSpaceRef : isSection(item) ? SiteSectionRef : SiteSectionGroupRef),
+  types: [SiteSectionRef, SiteSectionGroupRef, SiteSpaceRef, SiteExternalLinkRef],
+  resolveType: (item) => (isSiteSpace(item) ? SiteSpaceRef : isExternalLink(item) ? SiteExternalLinkRef : isSection(item) ? SiteSectionRef : SiteSectionGroupRef),
 });
 
-/** A child of a section group: a section or a group. */
+/** A child of a section group: a section, a group or an external link. */
 export const SiteSectionGroupChild = builder.unionType('SiteSectionGroupChild', {
-  types: [SiteSectionRef, SiteSectionGroupRef],
-  resolveType: (item) => (isSection(item) ? SiteSectionRef : SiteSectionGroupRef),
+  types: [SiteSectionRef, SiteSectionGroupRef, SiteExternalLinkRef],
+  resolveType: (item) => (isExternalLink(item) ? SiteExternalLinkRef : isSection(item) ? SiteSectionRef : SiteSectionGroupRef),
 });
 
 /**

@@ -37,10 +37,12 @@ export interface Resolution {
   content: ContentView;
   tree: PageTree;
   page: PageNode;
+  /** How the segments were read: the page's segments (empty: the first page), and whether the section / site space was named by its path. */
+  reading: { pagePath: string[]; sectionNamed: boolean; siteSpaceNamed: boolean };
 }
 
 /** Whether the caller may read the published site; an active share key is kept for the request's published URLs. */
-async function inAudience(ctx: Context, site: Site, shareKey: string | null | undefined): Promise<boolean> {
+export async function inAudience(ctx: Context, site: Site, shareKey: string | null | undefined): Promise<boolean> {
   const member = (await orgRole(ctx, site.organizationId)) !== undefined;
   const activeShareKey = !!shareKey && (await isActiveShareKey(ctx, site.id, shareKey));
   if (!publishedSiteAudience(site, { member, activeShareKey })) return false;
@@ -77,23 +79,28 @@ function readings<T extends { id: string; path: string }>(children: T[], default
 }
 
 /** Resolves `segments` (decoded path segments below the site) for a caller already in the site's audience. */
-async function resolveSegments(ctx: Context, site: Site, segments: string[]): Promise<Resolution | null> {
+export async function resolveSegments(ctx: Context, site: Site, segments: string[]): Promise<Resolution | null> {
   const view = await siteView(ctx, site);
   const bySection: { section: SiteSection | null; rest: string[] }[] = view.sectioned
     ? readings(view.sections, view.defaultSectionId, segments).map(({ child, rest }) => ({ section: child, rest }))
     : [{ section: null, rest: segments }];
   const candidates = bySection.flatMap(({ section, rest }) =>
-    readings(view.spacesIn(section?.id ?? null), view.defaultSiteSpaceIn(section?.id ?? null), rest).map(({ child, rest: pagePath }) => ({ section, siteSpace: child, pagePath })),
+    readings(view.spacesIn(section?.id ?? null), view.defaultSiteSpaceIn(section?.id ?? null), rest).map(({ child, rest: pagePath }) => ({
+      section,
+      siteSpace: child,
+      pagePath,
+      reading: { pagePath, sectionNamed: rest.length < segments.length, siteSpaceNamed: pagePath.length < rest.length },
+    })),
   );
   // The most literal reading first; each candidate's space is read once per request (loaders and content cache).
-  for (const { section, siteSpace, pagePath } of candidates) {
+  for (const { section, siteSpace, pagePath, reading } of candidates) {
     const space = await accessRows(ctx).space.load(siteSpace.spaceId);
     if (!space || space.deletedAt) continue;
     // The site publishes its spaces' current content: its audience reads it without rights on the space.
     const content = await viewOf(ctx, space, space.revisionId);
     const tree = await pageTree(ctx, content);
     const page = pagePath.length ? pageAt(tree, pagePath.join('/')) : firstPage(tree.roots);
-    if (page) return { view, section, siteSpace, space, content, tree, page };
+    if (page) return { view, section, siteSpace, space, content, tree, page, reading };
   }
   return null;
 }
@@ -140,15 +147,25 @@ async function siteOnItsOwnHost(ctx: Context, host: string, segments: string[]):
   return site ? { site, rest: segments } : null;
 }
 
-/** `publishedContent(url:)`: any published URL of a site (400 naming `url` when it is not an http(s) URL). */
-export async function resolvePublishedUrl(ctx: Context, url: string): Promise<Resolution | null> {
+/** The site a published URL names (no permission check): its row, the URL's segments up to the site and below it. */
+export interface SiteOfUrl {
+  url: URL;
+  site: Site;
+  /** Decoded path segments of the URL that lead to the site (`public/<org>/sites/<site>`, a proxy's path, or none). */
+  siteSegments: string[];
+  /** Decoded path segments below the site. */
+  rest: string[];
+}
+
+/** The site an absolute URL names, null when none (400 naming `field` when it is not an http(s) URL). */
+export async function siteOfUrl(ctx: Context, url: string, field = 'url'): Promise<SiteOfUrl | null> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw badRequest('url', 'must be an absolute http(s) URL');
+    throw badRequest(field, 'must be an absolute http(s) URL');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw badRequest('url', 'must be an absolute http(s) URL');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw badRequest(field, 'must be an absolute http(s) URL');
   const segments = segmentsOf(parsed.pathname);
   if (!segments) return null;
   const server = new URL(ctx.config.publicUrl);
@@ -160,7 +177,14 @@ export async function resolvePublishedUrl(ctx: Context, url: string): Promise<Re
     : await siteOnItsOwnHost(ctx, parsed.hostname.toLowerCase(), segments);
   if (!found) return null;
   accessRows(ctx).site.prime(found.site.id, found.site);
-  if (!(await inAudience(ctx, found.site, parsed.searchParams.get('share')))) return null;
+  return { url: parsed, site: found.site, siteSegments: segments.slice(0, segments.length - found.rest.length), rest: found.rest };
+}
+
+/** `publishedContent(url:)`: any published URL of a site (400 naming `url` when it is not an http(s) URL). */
+export async function resolvePublishedUrl(ctx: Context, url: string): Promise<Resolution | null> {
+  const found = await siteOfUrl(ctx, url);
+  if (!found) return null;
+  if (!(await inAudience(ctx, found.site, found.url.searchParams.get('share')))) return null;
   return resolveSegments(ctx, found.site, found.rest);
 }
 

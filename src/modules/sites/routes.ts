@@ -1,6 +1,12 @@
 import { boolParam, deletedStatus, LIST_FIELDS, listParam, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
 import { SPACE_FIELDS } from '../spaces/index.js';
 import { MAX_GROUP_DEPTH } from './structure.js';
+import { customizationRoutes } from './customization-routes.js';
+import { siteSearchRoutes } from './site-search-routes.js';
+import { publishingAuthRoutes } from './publishing-auth-routes.js';
+import { structureSortRoute } from './structure-sort-routes.js';
+import { duplicateSiteSpaceRoute } from './site-space-duplicate.js';
+import { insightsRoutes } from './insights-routes.js';
 
 export const SITE_FIELDS = /* GraphQL */ `
 fragment SiteFields on Site {
@@ -27,44 +33,54 @@ ${SITE_SPACE_FIELDS}`;
  * read the site's structure flat — every section once, every group with its children's ids — and
  * `restGroup`/`restStructure` nest them into the GitBook shape.
  */
+export const SITE_EXTERNAL_LINK_FIELDS = /* GraphQL */ `
+fragment SiteExternalLinkFields on SiteExternalLink { object id title localizedTitle description localizedDescription icon url sectionGroup draft condition }`;
+
 export const SITE_STRUCTURE_PARTS = /* GraphQL */ `
 fragment SiteStructureParts on SiteStructure {
   sections { ...SiteSectionFields }
-  groups { object id title icon sectionGroup draft children { ... on SiteSection { id } ... on SiteSectionGroup { id } } }
+  groups { object id title icon sectionGroup draft children { ... on SiteSection { id } ... on SiteSectionGroup { id } ... on SiteExternalLink { id } } }
+  externalLinks { ...SiteExternalLinkFields }
 }
-${SITE_SECTION_FIELDS}`;
+${SITE_SECTION_FIELDS}
+${SITE_EXTERNAL_LINK_FIELDS}`;
 
 export const SITE_SECTION_GROUP_FIELDS = /* GraphQL */ `
 fragment SiteSectionGroupFields on SiteSectionGroup { id siteStructure { ...SiteStructureParts } }
 ${SITE_STRUCTURE_PARTS}`;
 
-const STRUCTURE_FIELDS = `type structure { ... on SiteSection { id } ... on SiteSectionGroup { id } ... on SiteSpace { ...SiteSpaceFields } } ...SiteStructureParts`;
+const STRUCTURE_FIELDS = `type structure { ... on SiteSection { id } ... on SiteSectionGroup { id } ... on SiteExternalLink { id } ... on SiteSpace { ...SiteSpaceFields } } ...SiteStructureParts`;
 
 interface StructureParts {
   sections: { id: string }[];
   groups: { id: string; children: { id: string }[] }[];
+  externalLinks: { id: string }[];
 }
 
 function nest(parts: StructureParts) {
   const sections = new Map(parts.sections.map((s) => [s.id, s]));
   const groups = new Map(parts.groups.map((g) => [g.id, g]));
+  // Links the structure lists (the published one leaves drafts out: a group's child not listed is left out too).
+  const links = new Map(parts.externalLinks.map((l) => [l.id, l]));
   const group = (id: string, seen: Set<string>): Record<string, unknown> => {
     const { children, ...fields } = groups.get(id)!;
     seen.add(id);
-    const nested = children.flatMap((c) => (sections.has(c.id) ? [sections.get(c.id)!] : groups.has(c.id) && !seen.has(c.id) ? [group(c.id, seen)] : []));
+    const nested = children.flatMap((c) =>
+      sections.has(c.id) ? [sections.get(c.id)!] : links.has(c.id) ? [links.get(c.id)!] : groups.has(c.id) && !seen.has(c.id) ? [group(c.id, seen)] : [],
+    );
     return { ...fields, sections: nested.filter((c) => sections.has(c.id as string)), children: nested };
   };
-  return { item: (id: string) => sections.get(id) ?? (groups.has(id) ? group(id, new Set()) : undefined) };
+  return { item: (id: string) => sections.get(id) ?? links.get(id) ?? (groups.has(id) ? group(id, new Set()) : undefined) };
 }
 
 /** A group as GitBook shows it: its sections and its children (sections and groups, nested). */
 export const restGroup = (g: { id: string; siteStructure: StructureParts }) => nest(g.siteStructure).item(g.id);
 
-/** A site structure as GitBook shows it: the top-level sections and groups (nested), or the root site spaces. */
+/** A site structure as GitBook shows it: the top-level sections, groups (nested) and external links, or the root site spaces. */
 export function restStructure(structure: StructureParts & { type: string; structure: { id: string }[] }) {
   if (structure.type !== 'sections') return { type: structure.type, structure: structure.structure };
   const { item } = nest(structure);
-  return { type: structure.type, structure: structure.structure.map((s) => item(s.id)) };
+  return { type: structure.type, structure: structure.structure.flatMap((s) => item(s.id) ?? []) };
 }
 
 export const SHARE_LINK_FIELDS = /* GraphQL */ `
@@ -194,6 +210,9 @@ export const siteRoutes: RestRoute[] = [
     } ${SITE_FIELDS} ${SITE_STRUCTURE_PARTS}`,
     variables: (req) => ({ organizationId: req.params.organizationId, id: req.params.siteId, ...shareKey(req) }),
     result: (data) => ({ ...data.publishedSite, structure: restStructure(data.publishedSite.structure) }),
+    // Live (the structure changes on publication) and for a token only (the official security is
+    // bearer or OAuth site:read): revalidated by its bytes, never kept by a shared cache.
+    revalidate: true,
   },
   siteQuery({
     path: `${SITE}/structure`,
@@ -332,6 +351,27 @@ export const siteRoutes: RestRoute[] = [
     status: (data) => deletedStatus(data.removeSectionFromSiteSectionGroup),
   },
 
+  // External links (external-link-service.ts); listed in the site structure, moved by sortSiteStructure.
+  itemMutation({
+    method: 'POST',
+    path: `${SITE}/external-links`,
+    operationId: 'addExternalLinkToSite',
+    field: 'addSiteExternalLink',
+    input: { type: 'AddSiteExternalLinkInput', required: true },
+    fragment: SITE_EXTERNAL_LINK_FIELDS,
+    status: 201,
+  }),
+  itemMutation({
+    method: 'PATCH',
+    path: `${SITE}/external-links/:siteExternalLinkId`,
+    operationId: 'updateSiteExternalLinkById',
+    field: 'updateSiteExternalLink',
+    idParam: 'siteExternalLinkId',
+    input: { type: 'UpdateSiteExternalLinkInput', required: true },
+    fragment: SITE_EXTERNAL_LINK_FIELDS,
+  }),
+  itemMutation({ method: 'DELETE', path: `${SITE}/external-links/:siteExternalLinkId`, operationId: 'deleteSiteExternalLinkById', field: 'deleteSiteExternalLink', idParam: 'siteExternalLinkId' }),
+
   // Site spaces
   siteQuery({
     path: `${SITE}/site-spaces`,
@@ -420,4 +460,30 @@ export const siteRoutes: RestRoute[] = [
     result: () => undefined,
     status: (data) => deletedStatus(data.removeCustomHostname),
   },
+  // URL lookup (published-url.ts): the official POST and its deprecated GET form.
+  {
+    method: 'POST',
+    path: '/urls/published',
+    operationId: 'resolvePublishedContentByUrl',
+    document: `query resolvePublishedContentByUrl($input: JSON!) { publishedContentLookup(input: $input) }`,
+    variables: (req) => ({ input: req.body }),
+    result: (data) => data.publishedContentLookup,
+  },
+  {
+    method: 'GET',
+    path: '/urls/published',
+    operationId: 'getPublishedContentByUrl',
+    document: `query getPublishedContentByUrl($input: JSON!) { publishedContentLookup(input: $input) }`,
+    variables: (req) => ({
+      input: { url: req.query.url, visitorAuthToken: req.query.visitorAuthToken || undefined, redirectOnError: boolParam(req.query, 'redirectOnError') },
+    }),
+    result: (data) => data.publishedContentLookup,
+  },
+  // The renderer API: customization, site-space overrides, redirects (customization-routes.ts).
+  ...customizationRoutes,
+  ...siteSearchRoutes,
+  ...publishingAuthRoutes,
+  ...insightsRoutes,
+  structureSortRoute(SITE_SECTION_GROUP_FIELDS, restGroup),
+  duplicateSiteSpaceRoute(SITE_SPACE_FIELDS),
 ];

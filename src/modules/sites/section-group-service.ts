@@ -13,6 +13,7 @@ type Tx = Prisma.TransactionClient;
 
 async function place(tx: Tx, item: Sibling, parent: string | null, position: number) {
   if (item.kind === 'section') await tx.siteSection.update({ where: { id: item.id }, data: { sectionGroupId: parent, position } });
+  else if (item.kind === 'link') await tx.siteExternalLink.update({ where: { id: item.id }, data: { sectionGroupId: parent, position } });
   else await tx.siteSectionGroup.update({ where: { id: item.id }, data: { parentId: parent, position } });
 }
 
@@ -147,7 +148,7 @@ export interface GroupPosition {
  */
 export async function moveSectionGroup(ctx: Context, organizationId: string, siteId: string, id: string, body: { position?: GroupPosition | null }) {
   await requireSite(ctx, organizationId, siteId, 'write');
-  const target = input.pointer(body.position, ['site-section', 'site-section-group'], 'id');
+  const target = input.pointer(body.position, ['site-section', 'site-section-group', 'site-external-link'], 'id');
   return writeSite(ctx, siteId, async (tx, view) => {
     const group = view.group(id);
     if (!group) throw notFound('Site section group');
@@ -155,9 +156,9 @@ export async function moveSectionGroup(ctx: Context, organizationId: string, sit
     let anchorId: string | null = null;
     if (target) {
       if (target.id === id) throw badRequest(target.field, 'cannot be the group being moved');
-      const anchor = target.type === 'site-section' ? view.section(target.id) : view.group(target.id);
-      if (!anchor) throw badRequest(target.field, `is not a ${target.type === 'site-section' ? 'section' : 'section group'} of this site`);
-      const anchorParent = isSection(anchor) ? anchor.sectionGroupId : anchor.parentId;
+      const anchor = target.type === 'site-section' ? view.section(target.id) : target.type === 'site-external-link' ? view.link(target.id) : view.group(target.id);
+      if (!anchor) throw badRequest(target.field, `is not a ${target.type === 'site-section' ? 'section' : target.type === 'site-external-link' ? 'external link' : 'section group'} of this site`);
+      const anchorParent = 'parentId' in anchor ? anchor.parentId : anchor.sectionGroupId;
       parent = anchorParent && view.group(anchorParent) ? anchorParent : null;
       for (let up = parent; up; up = view.group(up)?.parentId ?? null) {
         if (up === id) throw badRequest(target.field, 'is inside the group being moved');

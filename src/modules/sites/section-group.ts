@@ -4,7 +4,7 @@ import { paginateArray } from '../../pagination.js';
 import { FEW, SiteRef, SiteSectionGroupChild, SiteSectionGroupRef, SiteSectionRef } from './refs.js';
 import { addSectionToGroup, createSectionGroup, deleteSectionGroup, moveSectionGroup, removeSectionFromGroup, updateSectionGroup } from './section-group-service.js';
 import { requireSiteMember } from './site-service.js';
-import { isSection, siteView, siteViewById } from './structure.js';
+import { isPublishedGroup, isSection, publishedItems, siteView, siteViewById } from './structure.js';
 
 SiteSectionGroupRef.implement({
   description: 'A group of sections (and of other groups) in a site',
@@ -25,8 +25,11 @@ SiteSectionGroupRef.implement({
     children: t.field({
       type: [SiteSectionGroupChild],
       complexity: FEW,
-      description: 'The sections and groups directly in the group, in order',
-      resolve: async (g, _a, ctx) => (await siteViewById(ctx, g.siteId)).children(g.id),
+      description: 'The sections, groups and external links directly in the group, in order',
+      resolve: async (g, _a, ctx) => {
+        const items = (await siteViewById(ctx, g.siteId)).items(g.id);
+        return isPublishedGroup(g) ? publishedItems(items) : items;
+      },
     }),
   }),
 });

@@ -5,15 +5,15 @@ import type { Prisma, SiteSection } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import * as input from './input.js';
 import { insertSiteSpace, positionAt, positionAtEnd, requireSiteSpaceTarget, writeSite, type Sibling } from './site-service.js';
-import { isSection, lockedView, siteView, type SiteView } from './structure.js';
+import { isExternalLink, isSection, lockedView, siteView, type SiteView } from './structure.js';
 import { accessRows } from '../../auth/access-rows.js';
 
-/** The sections and groups directly under a group (null: the root), as siblings, `except` one. */
+/** The sections, groups and external links directly under a group (null: the root), as siblings, `except` one. */
 export function structureSiblings(view: SiteView, parent: string | null, except?: string): Sibling[] {
   return view
-    .children(parent)
+    .items(parent)
     .filter((n) => n.id !== except)
-    .map((n) => ({ id: n.id, position: n.position, kind: isSection(n) ? ('section' as const) : ('group' as const) }));
+    .map((n) => ({ id: n.id, position: n.position, kind: isExternalLink(n) ? ('link' as const) : isSection(n) ? ('section' as const) : ('group' as const) }));
 }
 
 /** A section of a site in the path (404 when the site has no such section). */
@@ -137,7 +137,8 @@ export interface SectionPosition {
  */
 export async function moveSection(ctx: Context, organizationId: string, siteId: string, id: string, body: { position?: SectionPosition | null }) {
   await requireSite(ctx, organizationId, siteId, 'write');
-  const target = input.pointer(body.position, 'site-section', 'siteSection');
+  // Before or after a section, or an external link (sortSiteStructure names links as anchors too).
+  const target = input.pointer(body.position, ['site-section', 'site-external-link'], 'siteSection');
   return writeSite(ctx, siteId, async (tx, view) => {
     if (!view.section(id)) throw notFound('Site section');
     let parent: string | null = null;
@@ -145,8 +146,8 @@ export async function moveSection(ctx: Context, organizationId: string, siteId: 
     let index: number;
     if (target) {
       if (target.id === id) throw badRequest(target.field, 'cannot be the section being moved');
-      const anchor = view.section(target.id);
-      if (!anchor) throw badRequest(target.field, 'is not a section of this site');
+      const anchor = target.type === 'site-external-link' ? view.link(target.id) : view.section(target.id);
+      if (!anchor) throw badRequest(target.field, `is not a${target.type === 'site-external-link' ? 'n external link' : ' section'} of this site`);
       parent = anchor.sectionGroupId && view.group(anchor.sectionGroupId) ? anchor.sectionGroupId : null;
       siblings = structureSiblings(view, parent, id);
       index = siblings.findIndex((s) => s.id === anchor.id) + (target.after ? 1 : 0);

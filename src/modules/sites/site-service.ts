@@ -10,17 +10,19 @@ import * as input from './input.js';
 import { invalidateSite, lockedView, type SiteView } from './structure.js';
 import { siteLoaders } from './loaders.js';
 import { accessRows } from '../../auth/access-rows.js';
+import { publishAfterWrite } from '../../live/events.js';
 
 type Tx = Prisma.TransactionClient;
 
-/** A sibling in a site's structure: sections and groups share one ordering per parent; site spaces one per section. */
+/** A sibling in a site's structure: sections, groups and external links share one ordering per parent; site spaces one per section. */
 export interface Sibling extends Positioned {
-  kind: 'section' | 'group' | 'siteSpace';
+  kind: 'section' | 'group' | 'siteSpace' | 'link';
 }
 
 async function setPosition(tx: Tx, item: Sibling, position: number) {
   if (item.kind === 'section') await tx.siteSection.update({ where: { id: item.id }, data: { position } });
   else if (item.kind === 'group') await tx.siteSectionGroup.update({ where: { id: item.id }, data: { position } });
+  else if (item.kind === 'link') await tx.siteExternalLink.update({ where: { id: item.id }, data: { position } });
   else await tx.siteSpace.update({ where: { id: item.id }, data: { position } });
 }
 
@@ -216,10 +218,15 @@ export async function deleteSite(ctx: Context, organizationId: string, id: strin
   return count > 0;
 }
 
+/** Live updates (src/live/): site publication events of an organization. */
+export const siteTopic = (organizationId: string) => `site:${organizationId}`;
+
 /** Publishes (or, `published: false`, unpublishes) a site; doing it twice changes nothing more. */
 export async function setPublished(ctx: Context, organizationId: string, id: string, published: boolean): Promise<Site> {
-  await requireSite(ctx, organizationId, id, 'write');
+  const before = await requireSite(ctx, organizationId, id, 'write');
   const site = await ctx.prisma.site.update({ where: { id }, data: { published } });
+  // Live updates (subscriptions.ts): only a change is announced (publishing twice changes nothing).
+  if (before.published !== published) await publishAfterWrite(ctx.prisma, { topic: siteTopic(organizationId), action: published ? 'published' : 'unpublished', organizationId, siteId: id });
   invalidateSite(ctx, id);
   siteLoaders(ctx).organizationSites.clear(organizationId);
   accessRows(ctx).site.prime(id, site);

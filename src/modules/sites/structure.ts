@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import type { Prisma, Site, SiteSection, SiteSectionGroup, SiteSpace } from '../../generated/prisma/client.js';
+import type { Prisma, Site, SiteExternalLink, SiteSection, SiteSectionGroup, SiteSpace } from '../../generated/prisma/client.js';
 import { groupBy, perRequest } from '../../loaders.js';
 import { byPosition } from '../../positions.js';
 import { siteLoaders } from './loaders.js';
@@ -9,8 +9,28 @@ import { accessRows } from '../../auth/access-rows.js';
 export const MAX_GROUP_DEPTH = 3;
 
 export type StructureNode = SiteSection | SiteSectionGroup;
-export const isSection = (node: StructureNode | SiteSpace): node is SiteSection => 'path' in node && !('spaceId' in node);
-export const isSiteSpace = (node: StructureNode | SiteSpace): node is SiteSpace => 'spaceId' in node;
+export const isSection = (node: StructureItem | SiteSpace): node is SiteSection => 'path' in node && !('spaceId' in node);
+export const isSiteSpace = (node: StructureItem | SiteSpace): node is SiteSpace => 'spaceId' in node;
+/** A node of a sectioned site's structure: a section, a group or an external link (official SiteStructure's items and group children). */
+export type StructureItem = StructureNode | SiteExternalLink;
+export const isExternalLink = (node: StructureItem | SiteSpace): node is SiteExternalLink => 'url' in node;
+
+/**
+ * Groups answered inside a published structure (`publishedSite`): copies marked here, so that their
+ * `children` leave draft external links out too, however deep the visitor's query goes. The same
+ * group read through the site's own structure (members) keeps its drafts.
+ */
+const publishedGroups = new WeakSet<SiteSectionGroup>();
+export function asPublished(group: SiteSectionGroup): SiteSectionGroup {
+  const copy = { ...group };
+  publishedGroups.add(copy);
+  return copy;
+}
+export const isPublishedGroup = (group: SiteSectionGroup) => publishedGroups.has(group);
+/** Items as visitors see them: no draft external link; groups marked published. */
+export function publishedItems(items: StructureItem[]): StructureItem[] {
+  return items.flatMap((item): StructureItem[] => (isExternalLink(item) ? (item.draft ? [] : [item]) : isSection(item) ? [item] : [asPublished(item)]));
+}
 
 /**
  * A site's whole structure, read once per request (three batched statements for any number of
@@ -34,6 +54,11 @@ export interface SiteView {
   siteSpaces: SiteSpace[];
   /** Sections and groups directly under a group (null: the root), in order. */
   children(groupId: string | null): StructureNode[];
+  /** External links, depth first through the groups. */
+  links: SiteExternalLink[];
+  /** Sections, groups and external links directly under a group (null: the root), in their one shared order. */
+  items(groupId: string | null): StructureItem[];
+  link(id: string): SiteExternalLink | undefined;
   /** Site spaces of a section (null: the root), in order. */
   spacesIn(sectionId: string | null): SiteSpace[];
   section(id: string): SiteSection | undefined;
@@ -45,7 +70,7 @@ export interface SiteView {
   depthOf(groupId: string): number;
 }
 
-export function buildView(site: Site, sectionRows: SiteSection[], groupRows: SiteSectionGroup[], siteSpaceRows: SiteSpace[]): SiteView {
+export function buildView(site: Site, sectionRows: SiteSection[], groupRows: SiteSectionGroup[], siteSpaceRows: SiteSpace[], linkRows: SiteExternalLink[] = []): SiteView {
   const groupById = new Map(groupRows.map((g) => [g.id, g]));
   const sectionById = new Map(sectionRows.map((s) => [s.id, s]));
   // A reference to a group that is gone counts as the root (the foreign key sets it null anyway).
@@ -69,6 +94,22 @@ export function buildView(site: Site, sectionRows: SiteSection[], groupRows: Sit
   };
   visit(null, 1);
 
+  // External links share their parent's ordering with its sections and groups (a link whose group is gone counts as at the root).
+  const parentOfLink = (l: SiteExternalLink) => (l.sectionGroupId && depth.has(l.sectionGroupId) ? l.sectionGroupId : null);
+  const itemMap = groupBy<StructureItem, string | null>([...sectionRows, ...groupRows, ...linkRows], (n) =>
+    isExternalLink(n) ? parentOfLink(n) : isSection(n) ? parentOfSection(n) : parentOfGroup(n),
+  );
+  for (const list of itemMap.values()) list.sort(byPosition);
+  const links: SiteExternalLink[] = [];
+  const walkLinks = (parent: string | null) => {
+    for (const node of itemMap.get(parent) ?? []) {
+      if (isExternalLink(node)) links.push(node);
+      else if (!isSection(node)) walkLinks(node.id);
+    }
+  };
+  walkLinks(null);
+  const linkById = new Map(links.map((l) => [l.id, l]));
+
   const spaceMap = groupBy(
     siteSpaceRows.filter((ss) => ss.sectionId === null || sectionById.has(ss.sectionId)),
     (ss) => ss.sectionId,
@@ -87,6 +128,9 @@ export function buildView(site: Site, sectionRows: SiteSection[], groupRows: Sit
     groups,
     siteSpaces,
     children: (groupId) => childMap.get(groupId) ?? [],
+    links,
+    items: (groupId) => itemMap.get(groupId) ?? [],
+    link: (id) => linkById.get(id),
     spacesIn: (sectionId) => spaceMap.get(sectionId) ?? [],
     section: (id) => sectionById.get(id),
     group: (id) => groupById.get(id),
@@ -108,8 +152,9 @@ export function siteView(ctx: Context, site: Site): Promise<SiteView> {
   const memo = views(ctx);
   let view = memo.get(site.id);
   if (!view) {
-    view = Promise.all([siteLoaders(ctx).siteSections.load(site.id), siteLoaders(ctx).siteSectionGroups.load(site.id), siteLoaders(ctx).siteSpaces.load(site.id)]).then(
-      ([sections, groups, siteSpaces]) => buildView(site, sections, groups, siteSpaces),
+    const l = siteLoaders(ctx);
+    view = Promise.all([l.siteSections.load(site.id), l.siteGroupsAndLinks.load(site.id), l.siteSpaces.load(site.id)]).then(([sections, { groups, links }, siteSpaces]) =>
+      buildView(site, sections, groups, siteSpaces, links),
     );
     memo.set(site.id, view);
   }
@@ -128,7 +173,7 @@ export function invalidateSite(ctx: Context, siteId: string) {
   views(ctx).delete(siteId);
   accessRows(ctx).site.clear(siteId);
   siteLoaders(ctx).siteSections.clear(siteId);
-  siteLoaders(ctx).siteSectionGroups.clear(siteId);
+  siteLoaders(ctx).siteGroupsAndLinks.clear(siteId);
   siteLoaders(ctx).siteSpaces.clear(siteId);
   siteLoaders(ctx).siteShareLinks.clear(siteId);
 }
@@ -143,12 +188,13 @@ type Tx = Prisma.TransactionClient;
 export async function lockedView(tx: Tx, siteId: string): Promise<SiteView | null> {
   const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Site" WHERE id = ${siteId} FOR UPDATE`;
   if (!locked.length) return null;
-  const [site, sections, groups, siteSpaces] = await Promise.all([
+  const [site, sections, groups, siteSpaces, links] = await Promise.all([
     tx.site.findUniqueOrThrow({ where: { id: siteId } }),
     tx.siteSection.findMany({ where: { siteId } }),
     tx.siteSectionGroup.findMany({ where: { siteId } }),
     // All site spaces, those of deleted spaces too: they keep their place and path for a restore.
     tx.siteSpace.findMany({ where: { siteId } }),
+    tx.siteExternalLink.findMany({ where: { siteId } }),
   ]);
-  return buildView(site, sections, groups, siteSpaces);
+  return buildView(site, sections, groups, siteSpaces, links);
 }
