@@ -1,0 +1,51 @@
+import ssh2 from 'ssh2';
+
+/**
+ * Deploy keys and host keys of SSH remotes (issue 20), through ssh2's key utilities (no ssh-keygen
+ * process, no file). Only the PUBLIC half of a deploy key ever leaves the server; the private half
+ * is sealed at rest (service.ts) and written to a 0600 file only while git runs (git.ts).
+ */
+const { utils } = ssh2;
+
+export interface DeployKey {
+  /** OpenSSH private key, with its final newline (ssh refuses a key file without it). Secret. */
+  privateKey: string;
+  /** `ssh-ed25519 AAAA… <comment>`: what the user pastes as a deploy key. */
+  publicKey: string;
+}
+
+const publicLine = (key: ssh2.ParsedKey, comment: string) => `${key.type} ${key.getPublicSSH().toString('base64')}${comment ? ` ${comment}` : ''}`;
+
+/** A new ed25519 key pair, its public key commented `comment` (e.g. `lectern-space-<id>`). */
+export function generateDeployKey(comment: string): DeployKey {
+  const pair = utils.generateKeyPairSync('ed25519', { comment });
+  const privateKey = pair.private.endsWith('\n') ? pair.private : `${pair.private}\n`;
+  return { privateKey, publicKey: publicLine(utils.parseKey(privateKey) as ssh2.ParsedKey, comment) };
+}
+
+/**
+ * A private key a user supplied (OpenSSH or PEM; RSA, ECDSA or ed25519; no passphrase): the key
+ * with its public half, or null when it is not one Lectern can use. The message never quotes the key.
+ */
+export function readPrivateKey(text: string, comment: string): DeployKey | null {
+  const privateKey = `${text.replace(/\r\n/g, '\n').trim()}\n`;
+  const parsed = utils.parseKey(privateKey);
+  if (parsed instanceof Error || Array.isArray(parsed) || !parsed.isPrivateKey()) return null;
+  return { privateKey, publicKey: publicLine(parsed, comment) };
+}
+
+/**
+ * A host key as the user may paste it: `<type> <base64> [comment]` (a .pub file, `ssh-keyscan`'s
+ * output with or without its host field, a known_hosts line). Returns `<type> <base64>`, or null.
+ */
+export function readHostKey(text: string): string | null {
+  const words = text.trim().split(/\s+/);
+  for (let i = 0; i + 1 < words.length; i++) {
+    if (!/^(ssh-|ecdsa-|sk-)/.test(words[i]!) || !/^[A-Za-z0-9+/]+={0,2}$/.test(words[i + 1]!)) continue;
+    const line = `${words[i]} ${words[i + 1]}`;
+    const parsed = utils.parseKey(line);
+    if (parsed instanceof Error || Array.isArray(parsed) || parsed.isPrivateKey()) return null;
+    return line;
+  }
+  return null;
+}
