@@ -37,7 +37,9 @@ describe('N+1 guard', () => {
       expect(large).toBe(small);
       expect(small).toBeLessThanOrEqual(12);
     }
-  });
+    // About 130 writes of setup: on a loaded machine they outlast the default 30 s, and a timed-out
+    // test keeps writing while the next one counts its statements.
+  }, 120_000);
 
   it('lists replies of threads of 2 or 10 replies in the same number of SQL statements', async () => {
     for (const place of PLACES) {

@@ -102,7 +102,11 @@ describe('GET /spaces/:spaceId/change-requests/:changeRequestId/changes', () => 
       expect(res.body.changes).toEqual([{ type: 'page_edited', page: { id: child, type: 'document', title: 'Child', path: 'parent/child' }, attributes: { document: expect.any(Object) } }]);
       return statements;
     }
-    expect(await measure(40)).toBe(await measure(2));
+    // Each size twice, the fewer counted: loads issued on different ticks (the page shards, then
+    // their ancestors') are sometimes batched into one statement and sometimes not, so a single
+    // count can be one higher. Growth with the unchanged pages would show in both counts.
+    const fewest = async (unchanged: number) => Math.min(await measure(unchanged), await measure(unchanged));
+    expect(await fewest(40)).toBe(await fewest(2));
   });
 
   it('refuses bad parameters (400 naming them), unknown change requests (404) and callers without rights', async () => {

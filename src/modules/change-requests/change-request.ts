@@ -1,6 +1,5 @@
 import type { ArgBuilder, SchemaTypes } from '@pothos/core';
 import { builder, type Model } from '../../graphql/builder.js';
-import { registerNode } from '../../graphql/node.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import type { ChangeRequest } from '../../generated/prisma/client.js';
 import { UserType, userLoaders } from '../users/index.js';
@@ -88,8 +87,7 @@ builder.objectField(SpaceType, 'changeRequest', (t) =>
     resolve: (space, { id }, ctx) => getChangeRequest(ctx, space.id, id) as Promise<ChangeRequest>,
   }),
 );
-// As `space(id:) { changeRequest(id:) }`: getChangeRequest refuses every space getSpace refuses (and deleted ones).
-registerNode(ChangeRequestType, { args: ['spaceId', 'id'], keys: (cr) => [cr.spaceId, cr.id], load: (ctx, [spaceId, id]) => getChangeRequest(ctx, spaceId!, id!) });
+// Its global id (Node) is registered in ./node.ts.
 builder.objectField(OrganizationType, 'changeRequestList', (t) =>
   t.field({ type: ChangeRequestList, args: filterArgs(t), resolve: (org, args, ctx) => listOrganizationChangeRequests(ctx, org.id, args) }),
 );

@@ -2,4 +2,5 @@
 
 export { ChangeRequestType } from './change-request.js';
 export { getChangeRequest } from './service.js';
+export { changeRequestById, readableChangeRequest } from './node.js';
 export { reviewId, reviewerOf } from './review-id.js';

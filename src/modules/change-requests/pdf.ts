@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import pdfmake from 'pdfmake';
 import type { Content, ContentText, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces';
 import type {
   Blockquote,
@@ -92,11 +91,25 @@ const FONTS = {
   Courier: { normal: 'Courier', bold: 'Courier-Bold', italics: 'Courier-Oblique', bolditalics: 'Courier-BoldOblique' },
 };
 const STANDARD_FONT_NAMES = new Set(Object.values(FONTS).flatMap((faces) => Object.values(faces)));
-pdfmake.setFonts(FONTS);
-// Documents hold no images or fonts of their own: no URL may be fetched and no file opened but
-// the standard fonts (which pdfkit has built in; the policy is asked for their names).
-pdfmake.setUrlAccessPolicy(() => false);
-pdfmake.setLocalAccessPolicy((path) => STANDARD_FONT_NAMES.has(path));
+
+/**
+ * pdfmake, loaded on the first PDF: with pdfkit and fontkit it is ~17 MB of a server's memory
+ * (measured), which servers that never export a PDF should not carry.
+ */
+let pdfmakeLoaded: Promise<typeof import('pdfmake')> | undefined;
+function loadPdfmake() {
+  pdfmakeLoaded ??= import('pdfmake').then((loaded) => {
+    // A CommonJS module: its exports are the default export.
+    const pdfmake = ((loaded as { default?: typeof import('pdfmake') }).default ?? loaded) as typeof import('pdfmake');
+    pdfmake.setFonts(FONTS);
+    // Documents hold no images or fonts of their own: no URL may be fetched and no file opened but
+    // the standard fonts (which pdfkit has built in; the policy is asked for their names).
+    pdfmake.setUrlAccessPolicy(() => false);
+    pdfmake.setLocalAccessPolicy((path) => STANDARD_FONT_NAMES.has(path));
+    return pdfmake;
+  });
+  return pdfmakeLoaded;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Text sanitising: the standard PDF fonts are WinAnsi-encoded.
@@ -561,6 +574,7 @@ function documentDefinition(input: PdfInput, options: PdfRenderOptions): TDocume
 
 /** Renders a change request (or a single page) to a PDF. */
 export async function renderPdf(input: PdfInput, options: PdfRenderOptions = {}): Promise<Buffer> {
+  const pdfmake = await loadPdfmake();
   return pdfmake.createPdf(documentDefinition(input, options)).getBuffer();
 }
 

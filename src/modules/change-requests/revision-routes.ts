@@ -33,5 +33,7 @@ export const revisionRoutes: RestRoute[] = contentReadRoutes([
     selection: 'rest(computed: $computed) mergedFrom { ...ChangeRequestFields }',
     fragments: CHANGE_REQUEST_FIELDS,
     pick: (r) => ({ ...r.rest, ...(r.mergedFrom ? { mergedFrom: r.mergedFrom } : {}) }),
+    // The change request a merge revision names changes (status, title…): no conditional GET.
+    live: 'mutable',
   },
 ]);

@@ -23,6 +23,8 @@ import { fetchBytes } from '../openapi/index.js';
 import { serverKeys } from '../../secrets.js';
 import { documentText } from '../../document/index.js';
 import { accessRows } from '../../auth/access-rows.js';
+import { publishAfterWrite, publishInTransaction, type LiveEvent } from '../../live/events.js';
+import { afterMainMoved } from '../git-sync/index.js';
 
 type Tx = Prisma.TransactionClient;
 export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
@@ -40,6 +42,18 @@ async function lockSpace(tx: Tx, spaceId: string): Promise<Space> {
   await tx.$queryRaw`SELECT id FROM "Space" WHERE id = ${spaceId} FOR UPDATE`;
   return (await tx.space.findUnique({ where: { id: spaceId } }))!;
 }
+
+/**
+ * Live updates (src/live/): the topics this module publishes on, per space (subscriptions.ts
+ * subscribes to them). Content: main moved (`merged` a change request, or `edited` live).
+ * Change requests: `created`, `updated` (subject, description, content, brought up to date),
+ * `status_changed` (draft, open, archived: closed and reopened) and `merged`.
+ */
+export const contentTopic = (spaceId: string) => `content:${spaceId}`;
+export const changeRequestTopic = (spaceId: string) => `change-request:${spaceId}`;
+export type ChangeRequestAction = 'created' | 'updated' | 'status_changed' | 'merged';
+const changeRequestEvent = (cr: Pick<ChangeRequest, 'id' | 'spaceId'>, action: ChangeRequestAction): LiveEvent => ({ topic: changeRequestTopic(cr.spaceId), action, spaceId: cr.spaceId, changeRequestId: cr.id });
+const contentEvent = (spaceId: string, action: 'merged' | 'edited', revisionId: string, changeRequestId: string | null): LiveEvent => ({ topic: contentTopic(spaceId), action, spaceId, revisionId, changeRequestId });
 
 export interface ChangeRequestFilters extends PageArgs {
   status?: string | null;
@@ -95,7 +109,7 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
   return ctx.prisma.$transaction(async (tx) => {
     const locked = await lockSpace(tx, space.id);
     const last = await tx.changeRequest.aggregate({ where: { spaceId }, _max: { number: true } });
-    return tx.changeRequest.create({
+    const created = await tx.changeRequest.create({
       data: {
         id: newId(),
         spaceId,
@@ -110,6 +124,8 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
         contributors: [ctx.caller.id],
       },
     });
+    await publishInTransaction(tx, changeRequestEvent(created, 'created'));
+    return created;
   });
 }
 
@@ -135,7 +151,9 @@ export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNum
     if (!['draft', 'open', 'archived'].includes(input.status)) throw badRequest('status', 'must be draft, open or archived');
     data.status = input.status;
   }
-  return ctx.prisma.changeRequest.update({ where: { id: cr.id }, data });
+  const updated = await ctx.prisma.changeRequest.update({ where: { id: cr.id }, data });
+  await publishAfterWrite(ctx.prisma, changeRequestEvent(updated, updated.status !== cr.status ? 'status_changed' : 'updated'));
+  return updated;
 }
 
 async function contentOf(tx: Tx, revisionId: string): Promise<Content> {
@@ -275,6 +293,10 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
       await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision } });
       await tx.changeRequest.update({ where: { id: cr.id }, data: { status: 'merged', revisionMerged: revision, mergedAt: new Date() } });
       await reindexSpace(tx, spaceId, space.revisionId, revision);
+      await publishInTransaction(tx, contentEvent(spaceId, 'merged', revision, cr.id));
+      // A space synced with Git: one commit for this merge (queued with it).
+      await afterMainMoved(tx, { spaceId, revisionId: revision, userId: ctx.caller.id, changeRequest: { number: cr.number, subject: cr.subject } });
+      await publishInTransaction(tx, changeRequestEvent(cr, 'merged'));
       return revision;
     },
     { timeout: 60_000 },
@@ -306,6 +328,7 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
         });
       }
       await tx.changeRequest.update({ where: { id: cr.id }, data: { revisionId: head, revisionMergedAncestor: space.revisionId } });
+      await publishInTransaction(tx, changeRequestEvent(cr, 'updated'));
       return head;
     },
     { timeout: 60_000 },
@@ -365,6 +388,7 @@ export async function writeChangeRequestContent(ctx: Context, spaceId: string, i
         where: { id: cr.id },
         data: { revisionId: revision, ...(cr.contributors.includes(ctx.caller.id) ? {} : { contributors: { push: ctx.caller.id } }) },
       });
+      if (revision !== cr.revisionId) await publishInTransaction(tx, changeRequestEvent(cr, 'updated'));
       return { cr: updated, revision, applied };
     },
     { timeout: 60_000 },
@@ -390,6 +414,8 @@ export async function writeSpaceContent(ctx: Context, spaceId: string, changes: 
         await tx.revision.create({ data: { id: revision, spaceId, parents: [space.revisionId], type: 'edits', manifest: applied.manifest, createdById: ctx.caller.id } });
         await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision } });
         await reindexSpace(tx, spaceId, space.revisionId, revision);
+        await publishInTransaction(tx, contentEvent(spaceId, 'edited', revision, null));
+        await afterMainMoved(tx, { spaceId, revisionId: revision, userId: ctx.caller.id });
       }
       return { revision, applied };
     },

@@ -10,6 +10,7 @@ import { getChangeRequest } from '../change-requests/index.js';
 import { viewOf } from '../content/index.js';
 import { jsonDocumentToMarkdown, markdownProblem } from '../../document/index.js';
 import { commentLoaders } from './loaders.js';
+import { publishAfterWrite, type LiveEvent } from '../../live/events.js';
 
 /**
  * Comments on a space's main content, or on a change request, with their replies and reactions.
@@ -52,8 +53,23 @@ export interface CommentScope {
   role: RoleName | null;
 }
 
+/**
+ * Live updates (src/live/): comment events of a space (its own and its change requests'), sent
+ * after each write (each is one statement, or a transaction of reactions, committed before it).
+ */
+export const commentTopic = (spaceId: string) => `comment:${spaceId}`;
+export type CommentAction = 'created' | 'updated' | 'deleted' | 'reply_created' | 'reply_updated' | 'reply_deleted';
+const commentEvent = (comment: Pick<Comment, 'id' | 'spaceId' | 'changeRequestId'>, action: CommentAction, replyId: string | null = null): LiveEvent => ({
+  topic: commentTopic(comment.spaceId),
+  action,
+  spaceId: comment.spaceId,
+  changeRequestId: comment.changeRequestId,
+  commentId: comment.id,
+  replyId,
+});
+
 /** The space (and change request) the caller can see, with at least `min` on the space. */
-async function scopeOf(ctx: Context, spaceId: string, changeRequestId: string | null | undefined, min: RoleName): Promise<CommentScope> {
+export async function scopeOf(ctx: Context, spaceId: string, changeRequestId: string | null | undefined, min: RoleName): Promise<CommentScope> {
   // The change request first: it answers 404 for a space the caller cannot see, then for a missing change request.
   const changeRequest = changeRequestId != null ? await getChangeRequest(ctx, spaceId, changeRequestId) : null;
   const space = await requireSpace(ctx, spaceId, min);
@@ -215,7 +231,7 @@ export async function postComment(ctx: Context, spaceId: string, changeRequestId
     const view = await viewOf(ctx, scope.space, revisionId);
     if (!(await view.content.page(pageId))) throw badRequest('page', `no page ${pageId} in the ${scope.changeRequest ? "change request's" : "space's"} content`);
   }
-  return ctx.prisma.comment.create({
+  const created = await ctx.prisma.comment.create({
     data: {
       id: newId(),
       ...inScope(scope),
@@ -229,6 +245,8 @@ export async function postComment(ctx: Context, spaceId: string, changeRequestId
       tableCellDefinition: tableCell?.definition ?? null,
     },
   });
+  await publishAfterWrite(ctx.prisma, commentEvent(created, 'created'));
+  return created;
 }
 
 export interface UpdateCommentInput {
@@ -271,6 +289,7 @@ export async function updateComment(ctx: Context, spaceId: string, changeRequest
   const loaders = commentLoaders(ctx);
   loaders.reactions.clear(comment.id);
   loaders.comment.clear(comment.id).prime(comment.id, updated);
+  if (Object.keys(data).length || added.length || removed.length) await publishAfterWrite(ctx.prisma, commentEvent(comment, 'updated'));
   return updated;
 }
 
@@ -283,6 +302,7 @@ export async function deleteComment(ctx: Context, spaceId: string, changeRequest
   // Replies and reactions go with it (foreign keys cascade).
   const { count } = await ctx.prisma.comment.deleteMany({ where: { id: comment.id } });
   commentLoaders(ctx).comment.clear(comment.id);
+  if (count > 0) await publishAfterWrite(ctx.prisma, commentEvent(comment, 'deleted'));
   return count > 0;
 }
 
@@ -293,6 +313,7 @@ export async function postReply(ctx: Context, spaceId: string, changeRequestId: 
   const markdown = markdownOf('body', input.body);
   const reply = await ctx.prisma.commentReply.create({ data: { id: newId(), commentId: comment.id, postedById: ctx.caller.id, markdown } }).catch(orGone('Comment'));
   commentLoaders(ctx).repliers.clear(comment.id);
+  await publishAfterWrite(ctx.prisma, commentEvent(comment, 'reply_created', reply.id));
   return reply;
 }
 
@@ -324,6 +345,7 @@ export async function updateReply(ctx: Context, spaceId: string, changeRequestId
   const loaders = commentLoaders(ctx);
   loaders.replyReactions.clear(reply.id);
   loaders.repliers.clear(comment.id);
+  if (updated !== reply || added.length || removed.length) await publishAfterWrite(ctx.prisma, commentEvent(comment, 'reply_updated', reply.id));
   return updated;
 }
 
@@ -337,5 +359,6 @@ export async function deleteReply(ctx: Context, spaceId: string, changeRequestId
   requireCommentAction(permissionsFor(ctx, scope, reply.postedById), 'delete', 'reply');
   const { count } = await ctx.prisma.commentReply.deleteMany({ where: { id: reply.id } });
   commentLoaders(ctx).repliers.clear(comment.id);
+  if (count > 0) await publishAfterWrite(ctx.prisma, commentEvent(comment, 'reply_deleted', reply.id));
   return count > 0;
 }

@@ -10,5 +10,5 @@ export { documentById, spaceRevision } from './revision-reads.js';
 export { changesLimit, semanticChanges, type SemanticChanges } from './semantic-changes.js';
 export { copySearchIndex, dropSearchIndexStatement, INTRO_SECTION, rebuildSearchIndex, reindexSpace } from './search-index.js';
 export { bodiesOf, type ContentView, fileJson, loadContent, pageJson, pageOf, type PageTree, pageTree, requireRevision, spaceContent, viewOf } from './service.js';
-export { canonicalJson, Content, ContentWriter, emptyManifest, type FileEntry, getBodies, type PageEntry, putBody } from './store.js';
+export { canonicalJson, Content, ContentWriter, emptyManifest, type FileEntry, getBodies, type PageEntry, pageEntrySql, putBody } from './store.js';
 export { buildTree, flatten, type PageNode, uniqueSlug } from './tree.js';

@@ -6,50 +6,221 @@ import { requireSpace } from '../../auth/permissions.js';
 import { nodeByPath, pageDocument } from './revision-reads.js';
 import { RevisionType } from './revision.js';
 import { reusableContentDocument, reusableContentJson } from './reusable-contents.js';
-import { evaluatedMarkdown, pagesJson, pageTree, viewOf, type ContentView, type PageTree } from './service.js';
+import { bodiesOf, evaluatedMarkdown, pageJson, pageTree, viewOf, type ContentView, type PageTree } from './service.js';
 import type { PageNode } from './tree.js';
 
 /**
  * Typed pages. A `Page` is a page of a revision's tree as the REST listing shows it: each field
- * resolves from the very JSON object `pagesJson` (service.ts → pageJson) builds for that page, so the
- * typed fields and the REST bodies cannot drift apart. The tree JSON and the tree itself are built
+ * resolves from the very JSON object the listing's `pageJson` (service.ts) builds for that page, so
+ * the typed fields and the REST bodies cannot drift apart. The tree JSON and the tree itself are built
  * once per revision per request; `children`, `parent` and `ancestors` are lookups in that index, so
  * any depth of `children` costs no statement (the N+1 guard in test/graphql/typed-content.test.ts).
  */
-export interface PageRef {
-  view: ContentView;
-  index: PageIndex;
-  /** The page's GitBook JSON (the listing's: markdown, no document). */
+export class PageRef {
+  constructor(
+    readonly index: PageIndex,
+    readonly page: SharedPage,
+  ) {}
+  get view(): ContentView {
+    return this.index.view;
+  }
+  /** The page's GitBook JSON (the listing's: no body, see sharedIndex). */
+  get json(): Record<string, any> {
+    return this.page.json;
+  }
+  get node(): PageNode | undefined {
+    return this.page.node;
+  }
+  get parentId(): string | null {
+    return this.page.parentId;
+  }
+
+  // The Page type's fields, read as properties: a field without a resolver is a property read that
+  // graphql-jit inlines in its compiled query, where a resolver costs a call, a resolve info and a
+  // response path per page and field (measured: 8 of the 19 MB a 6,000-page site query allocated).
+  get id(): string {
+    return this.page.json.id;
+  }
+  get title(): string {
+    return this.page.json.title;
+  }
+  get linkTitle(): string | null {
+    return str(this.page.json.linkTitle);
+  }
+  get kind(): 'sheet' | 'group' | 'link' | null {
+    return this.page.json.kind ?? null;
+  }
+  get type(): 'document' | 'group' | 'link' | 'computed' {
+    return this.page.json.type;
+  }
+  get emoji(): string | null {
+    return str(this.page.json.emoji);
+  }
+  get icon(): string | null {
+    return str(this.page.json.icon);
+  }
+  get createdAt(): string | null {
+    return this.page.json.createdAt ?? null;
+  }
+  get updatedAt(): string | null {
+    return this.page.json.updatedAt ?? null;
+  }
+  get condition(): string | null {
+    return str(this.page.json.condition);
+  }
+  get slug(): string | null {
+    return str(this.page.json.slug);
+  }
+  get path(): string | null {
+    return str(this.page.json.path);
+  }
+  get description(): string | null {
+    return str(this.page.json.description);
+  }
+  get urls(): { app: string } | null {
+    return this.page.json.urls ?? null;
+  }
+  get hidden(): boolean {
+    return this.page.json.hidden === true;
+  }
+  get noIndex(): boolean {
+    return this.page.json.noIndex === true;
+  }
+  get noRobotsIndex(): boolean {
+    return this.page.json.noRobotsIndex === true;
+  }
+  get layout(): Record<string, string | boolean> | null {
+    return this.page.json.layout ?? null;
+  }
+  get cover(): Record<string, any> | null {
+    return this.page.json.cover ?? null;
+  }
+  get git(): { oid: string; path: string } | null {
+    return this.page.json.git ?? null;
+  }
+  get tags(): unknown[] | null {
+    return this.page.json.tags ?? null;
+  }
+  get variables(): { name: string; value: unknown }[] {
+    return variableList(this.page.json.variables);
+  }
+  get documentId(): string | null {
+    return str(this.page.json.documentId);
+  }
+  get href(): string | null {
+    return str(this.page.json.href);
+  }
+  get target(): unknown {
+    return this.page.json.target ?? null;
+  }
+  get computed(): unknown {
+    return this.page.json.computed ?? null;
+  }
+  get depth(): number {
+    return this.page.node?.depth ?? 0;
+  }
+  /** Kept once made: the compiled query reads the property several times (null, iterable, items). */
+  private childRefs: PageRef[] | undefined;
+  get children(): PageRef[] {
+    return (this.childRefs ??= this.index.children(this));
+  }
+  get parent(): PageRef | null {
+    return this.page.parentId ? (this.index.byId(this.page.parentId) ?? null) : null;
+  }
+  get ancestors(): PageRef[] {
+    const out: PageRef[] = [];
+    for (let at = this.parent; at; at = at.parent) out.unshift(at);
+    return out;
+  }
+}
+
+/** The children of every leaf (frozen: shared by every request). */
+const NO_PAGES: PageRef[] = Object.freeze([]) as unknown as PageRef[];
+const str = (v: unknown) => (typeof v === 'string' ? v : null);
+const variableList = (vars: Record<string, unknown> | undefined | null) => Object.entries(vars ?? {}).map(([name, value]) => ({ name, value }));
+
+/** A page as every request reading the same tree of the same space shares it. */
+interface SharedPage {
   json: Record<string, any>;
   node: PageNode | undefined;
   parentId: string | null;
+  type: string;
+  children: SharedPage[];
+}
+interface SharedIndex {
+  roots: SharedPage[];
+  byId: Map<string, SharedPage>;
+  byPath: Map<string, SharedPage>;
 }
 
-interface PageIndex {
-  roots: PageRef[];
-  byId: Map<string, PageRef>;
-  byPath: Map<string, PageRef & { type: string }>;
-  tree: PageTree;
+/**
+ * The listing JSON of every page, once per tree and space: a page's JSON depends on the tree (its
+ * manifest), the space (URLs, document ids) and the server's keys and public URL, nothing else. A
+ * stored tree is one object for as long as the process keeps it (service.ts, storedTrees), so the
+ * JSON hangs off it in a WeakMap and goes with it; a tree expanded per request (computed pages)
+ * takes its JSON with it. Building this JSON (6,000 pages: paths, URLs, a MAC per document id) was
+ * most of a site query's time; now a request only wraps the pages it reaches (PageRef).
+ */
+const sharedIndexes = new WeakMap<PageTree, Map<string, SharedIndex>>();
+
+function sharedIndex(ctx: Context, view: ContentView, tree: PageTree): SharedIndex {
+  let bySpace = sharedIndexes.get(tree);
+  if (!bySpace) sharedIndexes.set(tree, (bySpace = new Map()));
+  const cached = bySpace.get(view.space.id);
+  if (cached) return cached;
+  // Without bodies: `markdown` loads a page's body only when selected (batched), so a front-end's
+  // tree of titles and paths reads no body at all.
+  const index: SharedIndex = { roots: [], byId: new Map(), byPath: new Map() };
+  const walk = (nodes: Record<string, any>[], parentId: string | null): SharedPage[] =>
+    nodes.map((json) => {
+      const page: SharedPage = { json, node: tree.byId.get(json.id), parentId, type: String(json.type), children: [] };
+      index.byId.set(json.id, page);
+      if (typeof json.path === 'string') index.byPath.set(json.path, page);
+      page.children = walk(json.pages ?? [], json.id);
+      return page;
+    });
+  index.roots = walk(
+    tree.roots.map((node) => pageJson(ctx, view, node)),
+    null,
+  );
+  bySpace.set(view.space.id, index);
+  return index;
+}
+
+/** A revision's pages for one request: the shared pages, wrapped with the request's view as reached. */
+class PageIndex {
+  constructor(
+    readonly view: ContentView,
+    readonly tree: PageTree,
+    private readonly shared: SharedIndex,
+  ) {}
+  ref(page: SharedPage): PageRef {
+    return new PageRef(this, page);
+  }
+  get roots(): PageRef[] {
+    return this.shared.roots.map((p) => this.ref(p));
+  }
+  byId(id: string): PageRef | undefined {
+    const page = this.shared.byId.get(id);
+    return page && this.ref(page);
+  }
+  byPath(path: string): PageRef | undefined {
+    const page = nodeByPath(this.shared.byPath, path);
+    return page && this.ref(page);
+  }
+  children(ref: PageRef): PageRef[] {
+    return ref.page.children.length ? ref.page.children.map((p) => this.ref(p)) : NO_PAGES;
+  }
 }
 
 async function buildIndex(ctx: Context, view: ContentView, computed: boolean): Promise<PageIndex> {
-  const [{ pages }, tree] = await Promise.all([pagesJson(ctx, view, { computed }), pageTree(ctx, view, { computed })]);
-  const index: PageIndex = { roots: [], byId: new Map(), byPath: new Map(), tree };
-  const walk = (nodes: Record<string, any>[], parentId: string | null): PageRef[] =>
-    nodes.map((json) => {
-      const ref: PageRef = { view, index, json, node: tree.byId.get(json.id), parentId };
-      index.byId.set(json.id, ref);
-      if (typeof json.path === 'string') index.byPath.set(json.path, Object.assign(ref, { type: String(json.type) }));
-      walk(json.pages ?? [], json.id);
-      return ref;
-    });
-  index.roots = walk(pages as Record<string, any>[], null);
-  return index;
+  const tree = await pageTree(ctx, view, { computed });
+  return new PageIndex(view, tree, sharedIndex(ctx, view, tree));
 }
 
 const indexes = perRequest((_ctx: Context) => new Map<string, Promise<PageIndex>>());
 
-/** The typed page index of a revision, once per request (as pagesJson). */
+/** The typed page index of a revision, once per request. */
 export function pageIndex(ctx: Context, view: ContentView, computed = true): Promise<PageIndex> {
   const memo = indexes(ctx);
   const key = `${view.space.id}:${view.revision.id}:${computed}`;
@@ -64,8 +235,8 @@ export function pageIndex(ctx: Context, view: ContentView, computed = true): Pro
  */
 export async function findPage(ctx: Context, view: ContentView, by: { id?: string | null; path?: string | null }, computed = true): Promise<PageRef | null> {
   const index = await pageIndex(ctx, view, computed);
-  if (by.id != null) return index.byId.get(by.id) ?? null;
-  if (by.path != null) return nodeByPath(index.byPath, by.path) ?? null;
+  if (by.id != null) return index.byId(by.id) ?? null;
+  if (by.path != null) return index.byPath(by.path) ?? null;
   return null;
 }
 
@@ -116,61 +287,57 @@ export const VariableType = builder.objectRef<{ name: string; value: unknown }>(
   description: 'A content variable (`{{ variables.name }}` in a body)',
   fields: (t) => ({ name: t.exposeString('name'), value: t.field({ type: 'JSON', resolve: (v) => v.value }) }),
 });
-const variableList = (vars: Record<string, unknown> | undefined | null) => Object.entries(vars ?? {}).map(([name, value]) => ({ name, value }));
-
-const str = (v: unknown) => (typeof v === 'string' ? v : null);
-
 export const PageType = builder.objectRef<PageRef>('Page');
 PageType.implement({
   description: 'A page of a revision: every field of the official RevisionPage (document, group, link or computed)',
+  // Every field but the bodies is exposed: a property of PageRef (see there), no resolver.
   fields: (t) => ({
-    id: t.id({ resolve: (p) => p.json.id }),
-    title: t.string({ resolve: (p) => p.json.title }),
-    linkTitle: t.string({ nullable: true, description: 'Lectern keeps none', resolve: (p) => str(p.json.linkTitle) }),
-    kind: t.field({ type: PageKindEnum, nullable: true, description: 'None on computed pages', resolve: (p) => p.json.kind ?? null }),
-    type: t.field({ type: PageTypeEnum, resolve: (p) => p.json.type }),
-    emoji: t.string({ nullable: true, resolve: (p) => str(p.json.emoji) }),
-    icon: t.string({ nullable: true, resolve: (p) => str(p.json.icon) }),
-    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => p.json.createdAt ?? null }),
-    updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => p.json.updatedAt ?? null }),
-    condition: t.string({ nullable: true, description: 'Adaptive-content condition', resolve: (p) => str(p.json.condition) }),
-    slug: t.string({ nullable: true, description: 'Document and group pages', resolve: (p) => str(p.json.slug) }),
-    path: t.string({ nullable: true, description: 'Document and group pages', resolve: (p) => str(p.json.path) }),
-    description: t.string({ nullable: true, resolve: (p) => str(p.json.description) }),
-    urls: t.field({ type: PageUrls, nullable: true, description: 'Document pages', resolve: (p) => p.json.urls ?? null }),
-    hidden: t.boolean({ resolve: (p) => p.json.hidden === true }),
-    noIndex: t.boolean({ resolve: (p) => p.json.noIndex === true }),
-    noRobotsIndex: t.boolean({ resolve: (p) => p.json.noRobotsIndex === true }),
-    layout: t.field({ type: PageLayout, nullable: true, description: 'Document pages', resolve: (p) => p.json.layout ?? null }),
-    cover: t.field({ type: PageCover, nullable: true, description: 'Lectern keeps no covers', resolve: (p) => p.json.cover ?? null }),
-    git: t.field({ type: GitBlob, nullable: true, description: 'Lectern keeps no Git metadata', resolve: (p) => p.json.git ?? null }),
-    tags: t.field({ type: ['JSON'], nullable: true, description: 'Document pages (RevisionPageTag)', resolve: (p) => p.json.tags ?? null }),
-    variables: t.field({ type: [VariableType], description: "The page's own variables (none are kept per page in Lectern)", resolve: (p) => variableList(p.json.variables) }),
-    documentId: t.string({ nullable: true, resolve: (p) => str(p.json.documentId) }),
-    href: t.string({ nullable: true, description: 'Link pages', resolve: (p) => str(p.json.href) }),
-    target: t.field({ type: 'JSON', nullable: true, description: 'Link pages (ContentRef)', resolve: (p) => p.json.target ?? null }),
-    computed: t.field({ type: 'JSON', nullable: true, description: 'Computed pages read with computed: false', resolve: (p) => p.json.computed ?? null }),
-    depth: t.int({ description: '0 for a top-level page', resolve: (p) => p.node?.depth ?? 0 }),
-    children: t.field({
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    linkTitle: t.exposeString('linkTitle', { nullable: true, description: 'Lectern keeps none' }),
+    kind: t.expose('kind', { type: PageKindEnum, nullable: true, description: 'None on computed pages' }),
+    type: t.expose('type', { type: PageTypeEnum }),
+    emoji: t.exposeString('emoji', { nullable: true }),
+    icon: t.exposeString('icon', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', nullable: true }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true }),
+    condition: t.exposeString('condition', { nullable: true, description: 'Adaptive-content condition' }),
+    slug: t.exposeString('slug', { nullable: true, description: 'Document and group pages' }),
+    path: t.exposeString('path', { nullable: true, description: 'Document and group pages' }),
+    description: t.exposeString('description', { nullable: true }),
+    urls: t.expose('urls', { type: PageUrls, nullable: true, description: 'Document pages' }),
+    hidden: t.exposeBoolean('hidden'),
+    noIndex: t.exposeBoolean('noIndex'),
+    noRobotsIndex: t.exposeBoolean('noRobotsIndex'),
+    layout: t.expose('layout', { type: PageLayout, nullable: true, description: 'Document pages' }),
+    cover: t.expose('cover', { type: PageCover, nullable: true, description: 'Lectern keeps no covers' }),
+    git: t.expose('git', { type: GitBlob, nullable: true, description: 'Lectern keeps no Git metadata' }),
+    tags: t.field({ type: ['JSON'], nullable: true, description: 'Document pages (RevisionPageTag)', resolve: (p) => p.tags }),
+    variables: t.expose('variables', { type: [VariableType], description: "The page's own variables (none are kept per page in Lectern)" }),
+    documentId: t.exposeString('documentId', { nullable: true }),
+    href: t.exposeString('href', { nullable: true, description: 'Link pages' }),
+    target: t.expose('target', { type: 'JSON', nullable: true, description: 'Link pages (ContentRef)' }),
+    computed: t.expose('computed', { type: 'JSON', nullable: true, description: 'Computed pages read with computed: false' }),
+    depth: t.exposeInt('depth', { description: '0 for a top-level page' }),
+    children: t.expose('children', {
       type: [PageType],
       description: 'The pages directly under this one (select children again for a deeper subtree)',
-      resolve: (p) => ((p.json.pages ?? []) as Record<string, any>[]).map((c) => p.index.byId.get(c.id)!),
+      // Not a multiplier: however deep `children` is selected, the pages of every level together are
+      // at most the tree's (which `pageTree` costs), all lookups in one in-memory tree.
+      complexity: { field: 1, multiplier: 1 },
     }),
-    parent: t.field({ type: PageType, nullable: true, resolve: (p) => (p.parentId ? (p.index.byId.get(p.parentId) ?? null) : null) }),
-    ancestors: t.field({
-      type: [PageType],
-      description: 'From the top-level page down to the parent (breadcrumbs)',
-      resolve: (p) => {
-        const out: PageRef[] = [];
-        for (let at = p.parentId ? p.index.byId.get(p.parentId) : undefined; at; at = at.parentId ? p.index.byId.get(at.parentId) : undefined) out.unshift(at);
-        return out;
-      },
-    }),
+    parent: t.expose('parent', { type: PageType, nullable: true }),
+    ancestors: t.expose('ancestors', { type: [PageType], description: 'From the top-level page down to the parent (breadcrumbs)' }),
     markdown: t.string({
       nullable: true,
       description: "A document page's body in Markdown (null on other pages)",
       args: { evaluated: t.arg.string({ required: false, description: 'true: `{{ variables.name }}` replaced by its value' }) },
-      resolve: (p, args) => (p.json.type === 'document' ? evaluatedMarkdown(p.view, p.json.markdown ?? '', args.evaluated) : null),
+      resolve: async (p, args, ctx) => {
+        if (p.json.type !== 'document') return null;
+        const body = p.node?.body;
+        const markdown = body ? ((await bodiesOf(ctx, [body])).get(body) ?? '') : '';
+        return evaluatedMarkdown(p.view, markdown, args.evaluated);
+      },
     }),
     document: t.field({
       type: 'JSON',

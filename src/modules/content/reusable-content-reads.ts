@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.js';
 import type { RestRequest, RestRoute } from '../../rest/route.js';
 import { reusableContentById, reusableContentDocument, reusableContentJson } from './reusable-contents.js';
 import { RevisionType } from './revision.js';
-import { contentOptions, contentReadRoutes } from './routes.js';
+import { contentOptions, contentReadRoutes, revisionConditional } from './routes.js';
 
 /**
  * Reads of reusable contents (reusable-contents.ts): one by id on main, on a change request and on
@@ -58,5 +58,7 @@ export const reusableContentRoutes: RestRoute[] = [
       dereferenced: req.query.dereferenced || undefined,
     }),
     result: (data) => data.space.revisionById.reusableContentDocument,
+    // Reusable contents and what they include live in the revision: immutable.
+    conditional: revisionConditional(),
   },
 ];

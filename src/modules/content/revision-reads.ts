@@ -9,7 +9,7 @@ import { bodyHashOfDocument } from './document-ids.js';
 import { resolveDocumentRefs } from './link-targets.js';
 import { includeReusableContents } from './reusable-contents.js';
 import { FormatEnum, RevisionType } from './revision.js';
-import { contentReadRoutes, PAGE_READ_ARGS, pageReadVariables, type ContentRead } from './routes.js';
+import { contentReadRoutes, PAGE_READ_ARGS, pageReadVariables, revisionConditional, type ContentRead } from './routes.js';
 import { bodiesOf, checkPageReadOptions, evaluatedMarkdown, pageOf, pageTree, viewOf, type ContentView, type Format, type PageReadOptions, type PageTree } from './service.js';
 import type { PageNode } from './tree.js';
 
@@ -154,6 +154,7 @@ const PAGE_READS: ContentRead[] = [
     },
     selection: 'pageByPath(path: $pagePath, format: $format, evaluated: $evaluated, dereferenced: $dereferenced, computed: $computed)',
     pick: (r) => r.pageByPath,
+    live: 'computed',
   },
   {
     suffix: '/page/:pageId/meta-links',
@@ -164,6 +165,8 @@ const PAGE_READS: ContentRead[] = [
     variables: (req) => ({ pageId: req.params.pageId }),
     selection: 'pageMetaLinks(id: $pageId)',
     pick: (r) => r.pageMetaLinks,
+    // Whether the page exists can follow a spec (a computed page's id).
+    live: 'computed',
   },
 ];
 
@@ -183,6 +186,8 @@ const REVISION_ONLY_ROUTES: RestRoute[] = [
       dereferenced: req.query.dereferenced || undefined,
     }),
     result: (data) => data.space.revisionById.pageDocument,
+    // A page computed from a spec has a document too.
+    conditional: revisionConditional('computed'),
   },
   {
     method: 'GET',

@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { fileById, fileJson, listFiles, pageById, pagesJson, revisionJson, type ContentView, type Format } from './service.js';
+import { fileById, fileJson, listFiles, pageById, pagesJson, pageTree, revisionJson, type ContentView, type Format } from './service.js';
+import type { PageNode } from './tree.js';
 
 /**
  * A revision as GraphQL shows it. The page tree is recursive to any depth, which a GraphQL
@@ -50,12 +51,13 @@ RevisionType.implement({
     pageList: t.field({
       type: [PageSummary],
       description: 'Every page, depth first',
+      // From the tree alone: a flat list of titles and paths reads no page body.
       resolve: async (v, _a, ctx) => {
-        const { pages } = await pagesJson(ctx, v);
+        const { roots } = await pageTree(ctx, v);
         const out: { id: string; title: string; type: string; path: string; parent: string | null; depth: number }[] = [];
-        const walk = (nodes: any[], parent: string | null, depth: number) =>
-          nodes.forEach((n) => (out.push({ id: n.id, title: n.title, type: n.type, path: n.path ?? '', parent, depth }), walk(n.pages ?? [], n.id, depth + 1)));
-        walk(pages, null, 0);
+        const walk = (nodes: PageNode[], parent: string | null, depth: number) =>
+          nodes.forEach((n) => (out.push({ id: n.id, title: n.title, type: n.type, path: n.type === 'link' ? '' : n.path, parent, depth }), walk(n.children, n.id, depth + 1)));
+        walk(roots, null, 0);
         return out;
       },
     }),

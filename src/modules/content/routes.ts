@@ -1,5 +1,7 @@
 import { badRequest } from '../../errors.js';
 import { boolParam, LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
+import { IMMUTABLE, REVALIDATE, urlWindow, type LiveInputs } from '../../http/conditional.js';
+import { FILE_URL_HOUR_S } from '../../file-urls.js';
 
 /**
  * Content reads exist three times: on a space's main revision, on a change request's head and on
@@ -21,6 +23,34 @@ export interface ContentRead {
   pick: (revision: any) => unknown;
   /** Fragment definitions the selection spreads (appended to each document). */
   fragments?: string;
+  /**
+   * What the answer depends on besides the revision (conditional GET of the by-revision route, see
+   * revisionConditional): `computed`, pages computed from OpenAPI specs that change (unless read
+   * with computed=false); `files`, signed download URLs minted per hour; `mutable`, live data that
+   * no tag computed beforehand can follow (no conditional GET). Default: nothing.
+   */
+  live?: 'computed' | 'files' | 'mutable';
+}
+
+/**
+ * Conditional GET of a read of a revision by id (src/http/conditional.ts). The check is the
+ * permission check of the read (`space(id)` then `revisionById`: a revision of another space is a
+ * 404) without its work; for reads with pages it also answers what computed pages come from.
+ */
+export function revisionConditional(live?: 'computed' | 'files'): NonNullable<RestRoute['conditional']> {
+  const field = live === 'computed' ? 'computedInputs' : 'id';
+  return {
+    check: `query RevisionCheck($spaceId: ID!, $revisionId: ID!) { space(id: $spaceId) { revisionById(id: $revisionId) { ${field} } } }`,
+    liveNeedsCheck: live === 'computed',
+    live: (req, checked): LiveInputs => {
+      if (live === 'files') return urlWindow(FILE_URL_HOUR_S);
+      if (live !== 'computed') return { inputs: null, freshness: IMMUTABLE };
+      const computed = boolParam(req.query, 'computed') === false ? '' : (checked?.space?.revisionById?.computedInputs ?? '');
+      // With computed pages the answer follows their specs: revalidate on each use (cheap: the tag
+      // is known before the work). Without, it never changes.
+      return computed ? { inputs: { computed }, freshness: REVALIDATE } : { inputs: null, freshness: IMMUTABLE };
+    },
+  };
 }
 
 /** `metadata` and `computed` are accepted on every content read (and checked to be booleans). */
@@ -42,7 +72,7 @@ export const PAGE_READ_ARGS = { format: 'ContentFormat', evaluated: 'String', de
 // The revision itself (suffix '') is read through the change-requests module: a merge revision
 // names the change request it merged (`mergedFrom`), which only that module can answer.
 const READS: ContentRead[] = [
-  { suffix: '/pages', spaceOperation: 'listPages', changeRequestOperation: 'listPagesInChangeRequest', revisionOperation: 'listPagesInRevisionById', args: { computed: 'Boolean' }, variables: contentOptions, selection: 'pages(computed: $computed)', pick: (r) => ({ pages: r.pages }) },
+  { suffix: '/pages', spaceOperation: 'listPages', changeRequestOperation: 'listPagesInChangeRequest', revisionOperation: 'listPagesInRevisionById', args: { computed: 'Boolean' }, variables: contentOptions, selection: 'pages(computed: $computed)', pick: (r) => ({ pages: r.pages }), live: 'computed' },
   {
     suffix: '/files',
     spaceOperation: 'listFiles',
@@ -52,6 +82,7 @@ const READS: ContentRead[] = [
     variables: (req) => ({ ...contentOptions(req), ...listVariables(req) }),
     selection: `files(page: $page, limit: $limit) { items { ${FILE_FIELDS} } ${LIST_FIELDS} }`,
     pick: (r) => r.files,
+    live: 'files',
   },
   {
     suffix: '/files/:fileId',
@@ -62,6 +93,7 @@ const READS: ContentRead[] = [
     variables: (req) => ({ ...contentOptions(req), fileId: req.params.fileId }),
     selection: `file(id: $fileId) { ${FILE_FIELDS} }`,
     pick: (r) => r.file,
+    live: 'files',
   },
   {
     suffix: '/page/:pageId',
@@ -72,6 +104,7 @@ const READS: ContentRead[] = [
     variables: (req) => ({ ...pageReadVariables(req), pageId: req.params.pageId }),
     selection: 'page(id: $pageId, format: $format, evaluated: $evaluated, dereferenced: $dereferenced, computed: $computed)',
     pick: (r) => r.page,
+    live: 'computed',
   },
 ];
 
@@ -126,6 +159,7 @@ export const contentReadRoutes = (reads: ContentRead[]): RestRoute[] =>
       } ${read.fragments ?? ''}`,
       variables: (req: RestRequest) => ({ spaceId: req.params.spaceId, revisionId: req.params.revisionId, ...read.variables?.(req) }),
       result: (data: any) => read.pick(data.space.revisionById),
+      ...(read.live === 'mutable' ? {} : { conditional: revisionConditional(read.live) }),
     },
   ]);
 

@@ -6,7 +6,8 @@ import type { Revision, Space } from '../../generated/prisma/client.js';
 import { perRequest } from '../../loaders.js';
 import { paginateArray, type PageArgs } from '../../pagination.js';
 import { derivedBody, documentsOf, type MarkdownDocument } from '../../document/index.js';
-import { Content, getObjects, type FileEntry } from './store.js';
+import { LRUCache } from 'lru-cache';
+import { Content, getObjects, type FileEntry, type PageEntry } from './store.js';
 import { signedFileUrl } from '../../file-urls.js';
 import { serverKeys, type ServerKeys } from '../../secrets.js';
 import { buildTree, flatten, resolveRelativeLink, type PageNode } from './tree.js';
@@ -46,6 +47,9 @@ export async function bodiesOf(ctx: Context, hashes: string[]): Promise<Map<stri
   if (failed) throw failed;
   return new Map(hashes.flatMap((h, i) => (values[i] && !(values[i] instanceof Error) ? [[h, (values[i] as { markdown: string }).markdown]] : [])));
 }
+/** The manifest hash of each content loaded from the store (contents made in memory have none). */
+const manifestHashes = new WeakMap<Content, string>();
+
 export function loadContent(ctx: Context, manifest: string): Promise<Content> {
   const cache = contents(ctx);
   if (!cache.has(manifest)) {
@@ -57,7 +61,10 @@ export function loadContent(ctx: Context, manifest: string): Promise<Content> {
       if (failed) throw failed;
       return new Map(hashes.flatMap((h, i) => (values[i] !== undefined && !(values[i] instanceof Error) ? [[h, values[i] as T]] : [])));
     };
-    cache.set(manifest, Content.load(ctx.prisma, manifest, fetch));
+    cache.set(
+      manifest,
+      Content.load(ctx.prisma, manifest, fetch).then((content) => (manifestHashes.set(content, manifest), content)),
+    );
   }
   return cache.get(manifest)!;
 }
@@ -179,12 +186,48 @@ async function treeJson(ctx: Context, view: ContentView, roots: PageNode[], byId
 
 export type PageTree = ReturnType<typeof buildTree>;
 
+/**
+ * Page trees as stored, by manifest hash, shared by every request of the process. A manifest is
+ * immutable and content-addressed, so its tree (what buildTree makes of its entries: order, paths,
+ * depths, ancestors) never changes: a front-end's nested query over 100 spaces reads no shard and
+ * sorts no tree once their trees are here. Trees are read-only once built (no caller mutates a
+ * PageNode: they copy what they change). Bounded by pages, least recently used first. Measured
+ * (bench/front-end.ts data, heap after a forced GC): a page costs ~1.5 KB here (its node, strings,
+ * ancestors and map entries) and ~1 KB more in its typed listing (page-type.ts, sharedIndex, which
+ * lives as long as the tree), so the bound keeps ~85 MB at most: every page of the bench's 500
+ * spaces, where 50,000 pages would let it reach ~130 MB, which V8 then multiplies when it sizes
+ * its heap for the next collection.
+ */
+export const PAGE_TREE_CACHE_PAGES = 32_000;
+interface StoredTree {
+  tree: PageTree;
+  /**
+   * The entries as stored, kept only when some page is computed: such trees expand from OpenAPI
+   * specs, which change, so they are expanded per request from these. Other trees keep their nodes
+   * alone (each node copies its entry's fields: the entries would double the objects kept).
+   */
+  entries: PageEntry[] | null;
+}
+const storedTrees = new LRUCache<string, StoredTree>({ maxSize: PAGE_TREE_CACHE_PAGES, sizeCalculation: (t) => Math.max(1, t.tree.byId.size) });
+
+async function storedTree(view: ContentView): Promise<StoredTree> {
+  // Keyed by the content's own manifest hash, not the revision's: a read may look at a content made
+  // in memory (computed-reads.ts), which has no hash and is never kept.
+  const key = manifestHashes.get(view.content);
+  const hit = key === undefined ? undefined : storedTrees.get(key);
+  if (hit) return hit;
+  const entries = await view.content.allPages();
+  const stored = { tree: buildTree(entries), entries: entries.some((e) => e.type === 'computed') ? entries : null };
+  if (key !== undefined) storedTrees.set(key, stored);
+  return stored;
+}
+
 /** The page tree; computed pages replaced by the pages they compute unless `computed` is false (computed-pages.ts). */
 export async function pageTree(ctx: Context, view: ContentView, opts: ReadOptions = {}): Promise<PageTree> {
-  const entries = await view.content.allPages();
-  if (opts.computed === false) return buildTree(entries);
+  const stored = await storedTree(view);
+  if (opts.computed === false || !stored.entries) return stored.tree;
   const loader = objectLoader(ctx);
-  return buildTree(await expandComputedPages(ctx, view.space.organizationId, entries, (hash, markdown) => loader.prime(hash, { markdown })));
+  return buildTree(await expandComputedPages(ctx, view.space.organizationId, stored.entries, (hash, markdown) => loader.prime(hash, { markdown })));
 }
 
 /** A file of a space's revision; its `downloadURL` is signed and expires (src/file-urls.ts). */

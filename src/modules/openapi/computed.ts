@@ -24,3 +24,17 @@ export async function computedSpec(ctx: Context, organizationId: string, slug: s
 }
 
 export type { ComputedPage };
+
+/**
+ * What the pages computed from these specs depend on, cheaply (no filesystem read): for each slug
+ * the newest complete version's id and processing time, or nothing when there is none. Equal
+ * answers mean `computedSpec` gives the same pages (conditional GET of revision reads: see
+ * src/http/conditional.ts).
+ */
+export async function computedSpecVersions(ctx: Context, organizationId: string, slugs: string[]): Promise<Map<string, string>> {
+  const specs = await ctx.prisma.openAPISpec.findMany({
+    where: { organizationId, slug: { in: slugs.map((s) => s.toLowerCase()) } },
+    select: { slug: true, versions: { where: { state: 'complete' }, orderBy: { number: 'desc' }, take: 1, select: { id: true, processedAt: true } } },
+  });
+  return new Map(specs.flatMap((s) => (s.versions[0] ? [[s.slug, `${s.versions[0].id}@${s.versions[0].processedAt?.getTime() ?? ''}`] as const] : [])));
+}

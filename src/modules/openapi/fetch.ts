@@ -45,7 +45,8 @@ const positive = (raw: string | undefined, fallback: number) => {
 
 export function openAPIFetchSettings(env: NodeJS.ProcessEnv = process.env): OpenAPIFetchSettings {
   return {
-    allowPrivate: ['1', 'true', 'yes'].includes((env.LECTERN_OPENAPI_ALLOW_PRIVATE ?? '').toLowerCase()),
+    // LECTERN_ALLOW_PRIVATE_NETWORK is the one setting for every outbound fetch (Git remotes too); the old name stays an alias.
+    allowPrivate: ['1', 'true', 'yes'].includes((env.LECTERN_ALLOW_PRIVATE_NETWORK || env.LECTERN_OPENAPI_ALLOW_PRIVATE || '').toLowerCase()),
     timeoutMs: positive(env.LECTERN_OPENAPI_FETCH_TIMEOUT_MS, 15_000),
     totalTimeoutMs: positive(env.LECTERN_OPENAPI_TOTAL_TIMEOUT_MS, 120_000),
     maxBytes: positive(env.LECTERN_OPENAPI_MAX_BYTES, 10 * 1024 * 1024),

@@ -29,7 +29,7 @@ async function userOf(ctx: Context, id: string) {
 
 const ReviewUrls = builder.objectRef<{ location: string }>('ChangeRequestReviewUrls').implement({ fields: (t) => ({ location: t.exposeString('location') }) });
 
-const ChangeRequestReviewType = builder.objectRef<Review>('ChangeRequestReview').implement({
+export const ChangeRequestReviewType = builder.objectRef<Review>('ChangeRequestReview').implement({
   description: "One reviewer's review of a change request (one per reviewer; a new submission replaces it)",
   fields: (t) => ({
     object: t.string({ resolve: () => 'change-request-review' }),
@@ -65,7 +65,7 @@ const ChangeRequestReviewType = builder.objectRef<Review>('ChangeRequestReview')
   }),
 });
 
-const RequestedReviewerType = builder.objectRef<RequestedReviewer>('ChangeRequestRequestedReviewer').implement({
+export const RequestedReviewerType = builder.objectRef<RequestedReviewer>('ChangeRequestRequestedReviewer').implement({
   description: 'A user asked to review a change request',
   fields: (t) => ({
     object: t.string({ resolve: () => 'change-request-requested-reviewer' }),

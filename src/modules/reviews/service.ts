@@ -88,7 +88,7 @@ export async function requestReviewers(ctx: Context, spaceId: string, idOrNumber
   for (const [i, userId] of input.users.entries()) {
     const member = byUser.get(userId);
     if (!member || member.disabled) throw badRequest(`users[${i}]`, `${userId} is not a member of the space's organization`);
-    const role = await spaceRoleOfOrgRole(ctx, member.role as RoleName | null, space);
+    const role = await spaceRoleOfOrgRole(ctx, member.role as RoleName | null, space, userId);
     if (!atLeast(role, 'review')) throw badRequest(`users[${i}]`, `${userId} cannot review this space (needs the review role)`);
   }
   assertOpen(cr);
