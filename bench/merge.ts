@@ -1,7 +1,7 @@
 /**
  * Merge cost against space size: a change request editing 10 pages, merged three ways (main moved
  * meanwhile by another change request editing 10 other pages), in a 100-page and a 10,000-page
- * space. Reports the REST merge time (median of several runs) and the ratio. Appends to bench/results.md.
+ * space. Reports the REST merge time (median of several runs) and the ratio. Appends to bench/results.md (BENCH_OUT: another file).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -63,7 +63,7 @@ async function main() {
     '',
   ].join('\n');
   console.log(table);
-  fs.appendFileSync(path.join(import.meta.dirname, 'results.md'), table);
+  fs.appendFileSync(path.resolve(import.meta.dirname, process.env.BENCH_OUT ?? 'results.md'), table);
   await app.close();
   await bench.close();
 }

@@ -6,7 +6,8 @@
  *    directly (the same authentication statement, the space, the caller's membership, the counts),
  *    no GraphQL, no adapter (`/bare/spaces/{id}`); and the same read as one hand-written SQL statement
  *    (`/bare-sql/spaces/{id}`);
- *  - GET /__stats on the bare port: SQL statements sent so far, Markdown texts parsed so far and the process's RSS.
+ *  - GET /__stats on the bare port: SQL statements sent so far, Markdown texts parsed so far and the process's memory
+ *    (process.memoryUsage(): rss, heapTotal, heapUsed, external, arrayBuffers).
  * Prints one JSON line `{ url, bareUrl }` when ready; stops on SIGTERM.
  */
 import http from 'node:http';
@@ -17,15 +18,44 @@ import { benchConfig } from './support.js';
 import { markdownParseCount } from '../src/document/index.js';
 
 const config = { ...benchConfig(), port: 0 };
+
+const SITE_TREE_SQL = `
+SELECT json_build_object('data', json_build_object('site', json_build_object('id', s.id, 'title', s.title, 'sections', json_build_object('items', COALESCE((
+  SELECT json_agg(json_build_object('id', sec.id, 'title', sec.title, 'path', sec.path, 'siteSpaces', COALESCE((
+    SELECT json_agg(json_build_object('id', ss.id, 'path', ss.path, 'space', json_build_object('id', sp.id, 'title', sp.title, 'content', json_build_object('pages', COALESCE((
+      SELECT json_agg(json_build_object('id', p.key, 'title', p.value->>'title', 'slug', p.value->>'slug', 'parent', p.value->>'parent')
+                      ORDER BY p.value->>'parent' NULLS FIRST, (p.value->>'position')::float)
+      FROM "Revision" r
+      JOIN "ContentObject" m ON m.hash = r.manifest
+      CROSS JOIN LATERAL jsonb_array_elements_text(m.data->'shards') AS shard(hash)
+      JOIN "ContentObject" so ON so.hash = shard.hash
+      CROSS JOIN LATERAL jsonb_each(so.data) AS p
+      WHERE r.id = sp."revisionId"), '[]'::json)))) ORDER BY ss.position)
+    FROM "SiteSpace" ss JOIN "Space" sp ON sp.id = ss."spaceId" AND sp."deletedAt" IS NULL
+    WHERE ss."sectionId" = sec.id), '[]'::json)) ORDER BY sec.position)
+  FROM "SiteSection" sec WHERE sec."siteId" = s.id), '[]'::json)))))::text AS body
+FROM "Site" s
+WHERE s.id = $1 AND s."organizationId" = $2
+  AND EXISTS (SELECT 1 FROM "Member" mb WHERE mb."organizationId" = s."organizationId" AND mb."userId" = $3)`;
 const db = connect(targetFromUrl(process.env.DATABASE_URL!));
 const app = await startServer(config, { db });
 
 const bare = http.createServer(async (req, res) => {
   if (req.url === '/__stats') {
-    return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ statements: db.statements.count, parses: markdownParseCount(), rss: process.memoryUsage().rss }));
+    return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ statements: db.statements.count, parses: markdownParseCount(), ...process.memoryUsage() }));
   }
   const auth = await authenticate(db, (req.headers.authorization ?? '').replace(/^Bearer /, ''), config.rateLimit);
   if (!auth) return res.writeHead(401).end();
+  if (req.url!.startsWith('/bare-sql/site-tree/')) {
+    // The floor of the one-site query (bench/front-end.ts): the same data in one hand-written
+    // statement, nested with json_agg — site → sections → site spaces → space → every page of the
+    // space's current revision (read from its manifest's shards). Pages come flat with their parent
+    // (SQL has no recursion-free way to nest a tree of any depth); positions order them.
+    const [, , , orgId, siteId] = req.url!.split('/');
+    const { rows } = await db.pool.query<{ body: string }>(SITE_TREE_SQL, [siteId, orgId, auth.caller.id]);
+    if (!rows[0]) return res.writeHead(404).end();
+    return res.writeHead(200, { 'content-type': 'application/json' }).end(rows[0].body);
+  }
   if (req.url!.startsWith('/bare-sql/')) {
     // Below the floor: the same read as one hand-written SQL statement through pg (no Prisma).
     const { rows } = await db.pool.query(

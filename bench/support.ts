@@ -13,7 +13,7 @@ import { connect, embeddedTarget, targetFromUrl, type Database, type PoolTarget 
 import { startEmbedded } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
 import { newId } from '../src/ids.js';
-import { Content, ContentWriter, putBody, type PageEntry } from '../src/modules/content/store.js';
+import { Content, ContentWriter, putBodies, type PageEntry } from '../src/modules/content/store.js';
 
 /**
  * A fresh, migrated database for one bench run: on the server at DATABASE_URL, else on an
@@ -64,12 +64,16 @@ export async function openBenchDatabase(name: string): Promise<BenchDatabase> {
 /**
  * The server under test in its own process (bench/server.ts, as `npm start` runs it: NODE_ENV
  * production unless set), on the bench database. BENCH_PROFILE=1 writes its CPU profile
- * (bench/profiles/*.cpuprofile) for a look in DevTools. `stop()` ends it.
+ * (bench/profiles/*.cpuprofile) for a look in DevTools. BENCH_NODE_FLAGS (space-separated) are
+ * node flags for the server process alone, e.g. `--max-old-space-size=1024` to see what a cap on
+ * V8's heap does to its RSS and throughput. `stop()` ends it.
  */
-export async function spawnBenchServer({ server, database }: Pick<BenchDatabase, 'server' | 'database'>) {
+export async function spawnBenchServer({ server, database }: Pick<BenchDatabase, 'server' | 'database'>, opts: { script?: string; args?: string[] } = {}) {
   const target = server.host?.startsWith('/') ? `postgres://${server.user}@localhost:${server.port}/${database}?host=${encodeURIComponent(server.host)}` : `postgres://${server.user}${server.password ? `:${server.password}` : ''}@${server.host}:${server.port}/${database}`;
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'profiles')}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(import.meta.dirname, 'server.ts')], {
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  // `script`: a bench that serves its own app (bench/reader.ts --serve) rather than bench/server.ts.
+  const child = spawn(process.execPath, [...flags, ...profile, '--import', 'tsx', opts.script ?? path.join(import.meta.dirname, 'server.ts'), ...(opts.args ?? [])], {
     env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production', DATABASE_URL: target },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -120,19 +124,25 @@ export async function startBenchServer(bench: BenchDatabase, name: string) {
  * write path is measured elsewhere): a three-level tree — 10 top pages, 100 below them, the rest
  * below those. Returns the page ids (in creation order) and the new revision.
  */
-export async function seedPageTree(db: Database, spaceId: string, count: number, markdownOf: (i: number) => string) {
+export async function seedPageTree(
+  db: Database,
+  spaceId: string,
+  count: number,
+  markdownOf: (i: number) => string,
+  parentOf: (i: number, ids: string[]) => string | null = (i, ids) => (i < 10 ? null : i < 110 ? ids[i % 10]! : ids[10 + (i % 100)]!),
+) {
   const space = (await db.prisma.space.findUnique({ where: { id: spaceId } }))!;
   const base = await Content.load(db.prisma, (await db.prisma.revision.findUnique({ where: { id: space.revisionId } }))!.manifest);
   const writer = new ContentWriter(base);
   const now = new Date().toISOString();
   const bodies: string[] = [];
-  for (let i = 0; i < count; i += 50) {
-    bodies.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, j) => putBody(db.prisma, markdownOf(i + j), [])))));
+  for (let i = 0; i < count; i += 1000) {
+    bodies.push(...(await putBodies(db.prisma, Array.from({ length: Math.min(1000, count - i) }, (_, j) => ({ markdown: markdownOf(i + j), links: [] })))));
   }
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const id = newId();
-    const parent = i < 10 ? null : i < 110 ? ids[i % 10]! : ids[10 + (i % 100)]!;
+    const parent = parentOf(i, ids);
     const entry: PageEntry = { id, parent, position: i, type: 'document', title: `Page ${i}`, slug: `page-${i}`, body: bodies[i], createdAt: now, updatedAt: now };
     await writer.put(entry);
     ids.push(id);
@@ -185,4 +195,14 @@ export async function closedLoop(run: () => Promise<unknown>, opts: { durationMs
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
   return { count: latencies.length, perSecond: latencies.length / (opts.durationMs / 1000), p50: pct(0.5), p99: pct(0.99) };
+}
+
+/** A caller of the bench server's API with the owner's token: the answer's JSON, or a thrown error naming the call. */
+export function benchApi(url: string, token: string) {
+  return async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${url}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const json = res.status === 204 ? undefined : ((await res.json()) as any);
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
 }
