@@ -16,8 +16,11 @@ import { connect, targetFromUrl } from '../src/db/database.js';
 import { startServer } from '../src/server.js';
 import { benchConfig } from './support.js';
 import { markdownParseCount } from '../src/document/index.js';
+import { applyHeapGrowth } from '../src/ops/heap.js';
 
 const config = { ...benchConfig(), port: 0 };
+// As `lectern serve` does (src/cli.ts): the heap growth policy of a serving process.
+applyHeapGrowth(Number(process.env.LECTERN_HEAP_GROWTH_PERCENT ?? config.heapGrowthPercent));
 
 const SITE_TREE_SQL = `
 SELECT json_build_object('data', json_build_object('site', json_build_object('id', s.id, 'title', s.title, 'sections', json_build_object('items', COALESCE((

@@ -52,6 +52,8 @@ export interface Config {
   tenantConcurrency: number;
   /** GET /metrics (src/ops/metrics.ts): with LECTERN_METRICS_TOKEN as a bearer token, or LECTERN_METRICS=open; else off. */
   metrics?: { token?: string; open: boolean };
+  /** Heap growth past the live heap, in percent (LECTERN_HEAP_GROWTH_PERCENT; 0: V8's own), for `lectern serve` (src/ops/heap.ts). */
+  heapGrowthPercent: number;
 }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
@@ -99,5 +101,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // 1.5× idle with a third, 2.8× with half, and the writers' throughput was the same).
     tenantConcurrency: wholeNumber(env, 'LECTERN_TENANT_CONCURRENCY', 1, 1000) ?? Math.max(1, Math.floor(dbPool / 3)),
     metrics: { token: env.LECTERN_METRICS_TOKEN || undefined, open: env.LECTERN_METRICS === 'open' },
+    heapGrowthPercent: wholeNumber(env, 'LECTERN_HEAP_GROWTH_PERCENT', 0, 1000) ?? 20,
   };
 }
