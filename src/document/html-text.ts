@@ -1,4 +1,5 @@
-import { compile } from 'html-to-text';
+import { createRequire } from 'node:module';
+import type { compile as Compile } from 'html-to-text';
 
 /**
  * Plain text of HTML (raw HTML in Markdown, message bodies that are HTML): html-to-text with a
@@ -8,7 +9,13 @@ import { compile } from 'html-to-text';
  * its lines still matter), headings not upper-cased, links as their text, images left out.
  * html-to-text's own limits bound the work (input length, nesting depth, children per node).
  */
-const convert = compile({
+const require = createRequire(import.meta.url);
+let converter: ReturnType<typeof Compile> | undefined;
+
+/** The converter, made with the first HTML converted: html-to-text and its parser load only then. */
+const convert = (html: string) => (converter ??= (require('html-to-text') as { compile: typeof Compile }).compile(OPTIONS))(html);
+
+const OPTIONS: Parameters<typeof Compile>[0] = {
   wordwrap: false,
   preserveNewlines: true,
   selectors: [
@@ -17,7 +24,7 @@ const convert = compile({
     { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
     ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } })),
   ],
-});
+};
 
 export function htmlText(html: string): string {
   return convert(html);

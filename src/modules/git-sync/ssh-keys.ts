@@ -1,11 +1,16 @@
-import ssh2 from 'ssh2';
+import { createRequire } from 'node:module';
+import type ssh2 from 'ssh2';
 
 /**
  * Deploy keys and host keys of SSH remotes (issue 20), through ssh2's key utilities (no ssh-keygen
  * process, no file). Only the PUBLIC half of a deploy key ever leaves the server; the private half
  * is sealed at rest (service.ts) and written to a 0600 file only while git runs (git.ts).
  */
-const { utils } = ssh2;
+// ssh2 loads with the first key made or read (a server with no SSH remote keeps none of it);
+// synchronously, as these functions are.
+const require = createRequire(import.meta.url);
+let ssh2Utils: typeof ssh2.utils | undefined;
+const keyUtils = () => (ssh2Utils ??= (require('ssh2') as typeof ssh2).utils);
 
 export interface DeployKey {
   /** OpenSSH private key, with its final newline (ssh refuses a key file without it). Secret. */
@@ -18,9 +23,9 @@ const publicLine = (key: ssh2.ParsedKey, comment: string) => `${key.type} ${key.
 
 /** A new ed25519 key pair, its public key commented `comment` (e.g. `lectern-space-<id>`). */
 export function generateDeployKey(comment: string): DeployKey {
-  const pair = utils.generateKeyPairSync('ed25519', { comment });
+  const pair = keyUtils().generateKeyPairSync('ed25519', { comment });
   const privateKey = pair.private.endsWith('\n') ? pair.private : `${pair.private}\n`;
-  return { privateKey, publicKey: publicLine(utils.parseKey(privateKey) as ssh2.ParsedKey, comment) };
+  return { privateKey, publicKey: publicLine(keyUtils().parseKey(privateKey) as ssh2.ParsedKey, comment) };
 }
 
 /**
@@ -29,7 +34,7 @@ export function generateDeployKey(comment: string): DeployKey {
  */
 export function readPrivateKey(text: string, comment: string): DeployKey | null {
   const privateKey = `${text.replace(/\r\n/g, '\n').trim()}\n`;
-  const parsed = utils.parseKey(privateKey);
+  const parsed = keyUtils().parseKey(privateKey);
   if (parsed instanceof Error || Array.isArray(parsed) || !parsed.isPrivateKey()) return null;
   return { privateKey, publicKey: publicLine(parsed, comment) };
 }
@@ -43,7 +48,7 @@ export function readHostKey(text: string): string | null {
   for (let i = 0; i + 1 < words.length; i++) {
     if (!/^(ssh-|ecdsa-|sk-)/.test(words[i]!) || !/^[A-Za-z0-9+/]+={0,2}$/.test(words[i + 1]!)) continue;
     const line = `${words[i]} ${words[i + 1]}`;
-    const parsed = utils.parseKey(line);
+    const parsed = keyUtils().parseKey(line);
     if (parsed instanceof Error || Array.isArray(parsed) || parsed.isPrivateKey()) return null;
     return line;
   }

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { posix } from 'node:path';
-import tar from 'tar-stream';
-import yauzl from 'yauzl';
+// yauzl and tar-stream load with the first archive read (a server that never imports keeps neither).
+import type yauzl from 'yauzl';
 import YAML from 'yaml';
 import type { RepoFile } from '../git-sync/index.js';
 
@@ -85,9 +85,10 @@ class Budget {
   }
 }
 
-function readZip(data: Buffer, limits: ArchiveLimits): Promise<ArchiveFiles> {
+async function readZip(data: Buffer, limits: ArchiveLimits): Promise<ArchiveFiles> {
+  const { default: unzip } = await import('yauzl');
   return new Promise((done, fail) => {
-    yauzl.fromBuffer(data, { lazyEntries: true, validateEntrySizes: true, decodeStrings: true }, (error, zip) => {
+    unzip.fromBuffer(data, { lazyEntries: true, validateEntrySizes: true, decodeStrings: true }, (error, zip) => {
       if (error || !zip) return fail(new ArchiveError(`not a readable .zip archive (${error?.message ?? 'no entries'})`));
       const out: ArchiveFiles = { files: [], skipped: [] };
       const budget = new Budget(limits);
@@ -145,6 +146,7 @@ function readZip(data: Buffer, limits: ArchiveLimits): Promise<ArchiveFiles> {
 async function readTar(data: Buffer, gzipped: boolean, limits: ArchiveLimits): Promise<ArchiveFiles> {
   const out: ArchiveFiles = { files: [], skipped: [] };
   const budget = new Budget(limits);
+  const { default: tar } = await import('tar-stream');
   const extract = tar.extract();
   const source = Readable.from([data]);
   let unpacked = 0;

@@ -1,4 +1,3 @@
-import yazl from 'yazl';
 import { createContext } from '../../context.js';
 import { requireSpace } from '../../auth/permissions.js';
 import { LecternError, statusOfCode } from '../../errors.js';
@@ -17,7 +16,9 @@ import { layoutOfContent, writeLayout } from '../git-sync/index.js';
  * `…/change-requests/<changeRequestId>/content.zip`. Not an official operation (the official API
  * has PDF exports only).
  */
-function zip(files: { path: string; data: Uint8Array }[]): Promise<Buffer> {
+async function zip(files: { path: string; data: Uint8Array }[]): Promise<Buffer> {
+  // yazl loads with the first export (a server that never exports keeps none of it).
+  const { default: yazl } = await import('yazl');
   const z = new yazl.ZipFile();
   // A fixed date: the same content gives the same bytes.
   const mtime = new Date(Date.UTC(2000, 0, 1));

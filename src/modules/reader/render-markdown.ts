@@ -1,7 +1,7 @@
 import GithubSlugger from 'github-slugger';
 import type * as H from 'hast';
 import { toHtml } from 'hast-util-to-html';
-import { common, createLowlight } from 'lowlight';
+import type { createLowlight } from 'lowlight';
 import type * as M from 'mdast';
 import { toHast } from 'mdast-util-to-hast';
 import { toString as mdastToString } from 'mdast-util-to-string';
@@ -41,7 +41,16 @@ export interface RenderInput {
   link(url: string, image: boolean): LinkTarget;
 }
 
-const lowlight = createLowlight(common);
+// lowlight and its grammars (~5 MB) load with the first page rendered (`loadHighlighter`), not
+// with the server: a server that never renders a reader page keeps none of it.
+let lowlight: ReturnType<typeof createLowlight> | undefined;
+let loading: Promise<void> | undefined;
+/** Loads the code highlighter once; `renderMarkdown` highlights only once it has loaded. */
+export function loadHighlighter(): Promise<void> {
+  return (loading ??= import('lowlight').then((m) => {
+    lowlight = m.createLowlight(m.common);
+  }));
+}
 const ALIASES: Record<string, string> = { js: 'javascript', ts: 'typescript', sh: 'bash', shell: 'bash', yml: 'yaml', py: 'python', rb: 'ruby', html: 'xml', md: 'markdown' };
 
 const VARIABLE = /\{\{\s*(?:space\.)?(?:vars|variables)\.([\w-]+)\s*\}\}/g;
@@ -223,9 +232,9 @@ function enhance(tree: H.Root) {
         const classes = (code?.properties.className as string[] | undefined) ?? [];
         const lang = classes.find((c) => c.startsWith('language-'))?.slice('language-'.length).toLowerCase();
         const name = lang ? (ALIASES[lang] ?? lang) : undefined;
-        if (code && name && lowlight.registered(name)) {
+        if (code && name && lowlight?.registered(name)) {
           const text = code.children.map((c) => (c.type === 'text' ? c.value : '')).join('');
-          code.children = lowlight.highlight(name, text).children as H.ElementContent[];
+          code.children = lowlight!.highlight(name, text).children as H.ElementContent[];
           code.properties.className = [...classes, 'hljs'];
         }
         child.properties.dataLang = lang ?? null;

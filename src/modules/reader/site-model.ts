@@ -7,7 +7,7 @@ import { serverKeys } from '../../secrets.js';
 import { bodiesOf, flatten, resolveHref, type PageNode, type PageTree } from '../content/index.js';
 import { defaultCustomization, resolveSegments, siteSpacePath, type Resolution, type SiteView } from '../sites/index.js';
 import { conditionHolds, type Visitor } from './conditions.js';
-import { includedSlugs, renderMarkdown, type LinkTarget, type OutlineItem } from './render-markdown.js';
+import { includedSlugs, loadHighlighter, renderMarkdown, type LinkTarget, type OutlineItem } from './render-markdown.js';
 
 /**
  * What one request reads of a published site: its structure as this visitor sees it (sections,
@@ -176,6 +176,7 @@ async function renderUncached(r: Reading, res: Resolution): Promise<RenderedPage
     }
     return target.status === 'broken' ? { broken: true } : { href: target.url, external: target.status === 'ok' };
   };
+  await loadHighlighter();
   const { html, outline } = renderMarkdown({ markdown, variables: content.manifest.variables, reusable, link });
   return { html, outline, markdown };
 }
