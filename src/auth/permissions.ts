@@ -220,6 +220,19 @@ export async function collectionRole(ctx: Context, collection: Collection): Prom
   return contentRole(ctx, 'c', collection, ctx.caller.id, await orgRole(ctx, collection.organizationId));
 }
 
+/**
+ * A revision of a space the caller may read is readable too, except through a site token
+ * (`siteScope`): that reads what the site publishes, each space's current revision, not the
+ * space's history or its change requests' revisions (content removed before it was published
+ * stays unpublished). A renderer that resolved a URL just before a merge meets a 404 for the
+ * revision it was given, and resolves again.
+ */
+export async function requireRevisionReadable(ctx: Context, spaceId: string, revisionId: string): Promise<void> {
+  if (!ctx.session.siteScope) return;
+  const space = await accessRows(ctx).space.load(spaceId);
+  if (!space || space.revisionId !== revisionId) throw notFound('Revision');
+}
+
 export async function spaceRole(ctx: Context, space: Space): Promise<RoleName | null> {
   if (ctx.session.siteScope) return (await scopedSpaceIds(ctx)).has(space.id) ? 'read' : null;
   return spaceRoleOfOrgRole(ctx, await orgRole(ctx, space.organizationId), space, ctx.caller.id);

@@ -12,7 +12,8 @@ import type { ServerKeys } from '../secrets.js';
  * - What it may do (`siteTokenMayCall` at the door, then the permission module, which honours the
  *   session's `siteScope`): REST GET reads of the site's published profile
  *   (`/orgs/<org>/sites/<site>/published`) and of the spaces the site publishes (`/spaces/<id>`, its
- *   `content…` and `revisions/<id>…` reads). No membership counts (the holder is no member of any
+ *   `content…` reads and `revisions/<id>…` reads of each space's current revision: not its history,
+ *   permissions.ts requireRevisionReadable). No membership counts (the holder is no member of any
  *   organization for the request), no other space, site, GraphQL or write. Requests count against
  *   the issuing user's rate budget.
  * - Revocation: none needed beyond the hour; each use still requires the site to be published and

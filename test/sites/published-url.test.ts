@@ -213,6 +213,16 @@ describe('the apiToken: one hour, that site’s published content, nothing else'
     expect(pages.body.pages.map((p: any) => p.title)).toEqual(['Welcome']);
     const byRevision = await h.rest('listPagesInRevisionById', 'GET', `/v1/spaces/${x.c.id}/revisions/${x.c.revisionId}/pages`, { token });
     expect(byRevision.status).toBe(200);
+    // What the site publishes is each space's current revision: an older one (content since
+    // removed) or a change request's is no part of it, and answers as a revision that is not there.
+    const older = await h.db.prisma.revision.findFirstOrThrow({ where: { spaceId: x.a.id, id: { not: x.a.revisionId } } });
+    for (const path of [`/v1/spaces/${x.a.id}/revisions/${older.id}`, `/v1/spaces/${x.a.id}/revisions/${older.id}/pages`]) {
+      const refused = await h.call('GET', path, { token });
+      expect(refused.status, path).toBe(404);
+      expect(refused.body.error.message).toMatch(/Revision/);
+    }
+    // A member's token still reads the space's history.
+    expect((await h.call('GET', `/v1/spaces/${x.a.id}/revisions/${older.id}/pages`, { token: t.owner.token })).status).toBe(200);
     const profile = await h.rest('getPublishedContentSite', 'GET', `/v1/orgs/${t.orgId}/sites/${x.site.id}/published`, { token });
     expect(profile.status, JSON.stringify(profile.body)).toBe(200);
     expect(profile.body.site.id).toBe(x.site.id);

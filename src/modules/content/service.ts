@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Context } from '../../context.js';
-import { requireSpace } from '../../auth/permissions.js';
+import { requireRevisionReadable, requireSpace } from '../../auth/permissions.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Revision, Space } from '../../generated/prisma/client.js';
 import { perRequest } from '../../loaders.js';
@@ -72,6 +72,9 @@ export function loadContent(ctx: Context, manifest: string): Promise<Content> {
 export async function requireRevision(ctx: Context, spaceId: string, revisionId: string): Promise<Revision> {
   const revision = await contentLoaders(ctx).revision.load(revisionId);
   if (!revision || revision.spaceId !== spaceId) throw notFound('Revision');
+  // Only a site token's reads are narrower (the permission module decides); checked only then so
+  // that other reads keep their timing, which batched loads depend on.
+  if (ctx.session.siteScope) await requireRevisionReadable(ctx, spaceId, revisionId);
   return revision;
 }
 
