@@ -60,18 +60,20 @@ export async function openBenchDatabase(name: string): Promise<BenchDatabase> {
   };
 }
 
-/** Server settings for a bench: rate limiting stays on (its counter is part of the cost) but never trips. */
+/** The node flags `npm start` runs the server with (package.json), so a spawned bench server runs as it does. */
+const START_FLAGS = (/exec node ((?:--\S+ )*)bin\/lectern\.js/.exec(JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')).scripts.start)?.[1] ?? '').trim();
+
 /**
  * The server under test in its own process (bench/server.ts, as `npm start` runs it: NODE_ENV
- * production unless set), on the bench database. BENCH_PROFILE=1 writes its CPU profile
- * (bench/profiles/*.cpuprofile) for a look in DevTools. BENCH_NODE_FLAGS (space-separated) are
- * node flags for the server process alone, e.g. `--max-old-space-size=1024` to see what a cap on
+ * production unless set, and `npm start`'s node flags), on the bench database. BENCH_PROFILE=1 writes its CPU profile
+ * (bench/profiles/*.cpuprofile) for a look in DevTools. BENCH_NODE_FLAGS (space-separated) replace
+ * those flags for the server process alone, e.g. `--max-old-space-size=1024` to see what a cap on
  * V8's heap does to its RSS and throughput. `stop()` ends it.
  */
 export async function spawnBenchServer({ server, database }: Pick<BenchDatabase, 'server' | 'database'>, opts: { script?: string; args?: string[] } = {}) {
   const target = server.host?.startsWith('/') ? `postgres://${server.user}@localhost:${server.port}/${database}?host=${encodeURIComponent(server.host)}` : `postgres://${server.user}${server.password ? `:${server.password}` : ''}@${server.host}:${server.port}/${database}`;
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'profiles')}`] : [];
-  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const flags = (process.env.BENCH_NODE_FLAGS ?? START_FLAGS).split(' ').filter(Boolean);
   // `script`: a bench that serves its own app (bench/reader.ts --serve) rather than bench/server.ts.
   const child = spawn(process.execPath, [...flags, ...profile, '--import', 'tsx', opts.script ?? path.join(import.meta.dirname, 'server.ts'), ...(opts.args ?? [])], {
     env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production', DATABASE_URL: target },
