@@ -2,8 +2,8 @@ import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { landingPage, renderLecternGraphiQL } from './http/landing.js';
 import type { User } from './generated/prisma/client.js';
-import { bearerToken, hashToken } from './auth/tokens.js';
-import { primeSpaceAccess, readSpaceAccess, spaceIdOfPath, type SpaceAccess } from './auth/access-rows.js';
+import { bearerToken } from './auth/tokens.js';
+import { primeSpaceAccess, spaceIdOfPath, type SpaceAccess } from './auth/access-rows.js';
 import { createContext, type Services, type Session } from './context.js';
 import { classifyDatabaseError, databaseFailureError } from './errors.js';
 import { authenticate, rateHeaders, type Authenticated } from './auth/authenticate.js';
@@ -154,11 +154,11 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
    * budget's headers), null for an invalid token (counted against the address), or the 429 when
    * the address sent too many invalid tokens or the user is over their budget.
    */
-  async function identify(token: string, request: Request, client: string): Promise<(Authenticated & { limits: Record<string, string> }) | null | Response> {
+  async function identify(token: string, request: Request, client: string, spaceId: string | null = null): Promise<(Authenticated & { limits: Record<string, string> }) | null | Response> {
     // An address that keeps sending invalid tokens is refused before its next token costs a query.
     const blocked = failures.peek(client);
     if (!blocked.ok) return tooMany(blocked.retryAfter, 'Too many failed authentications from this address', request, 'auth-failures');
-    const authenticated = await authenticate(services.db, token, config.rateLimit, Date.now(), token.startsWith(SITE_TOKEN_PREFIX) ? await serverKeys(services) : undefined);
+    const authenticated = await authenticate(services.db, token, config.rateLimit, Date.now(), token.startsWith(SITE_TOKEN_PREFIX) ? await serverKeys(services) : undefined, { spaceId });
     if (!authenticated) {
       failures.take(client);
       return null;
@@ -205,10 +205,9 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
     if (!token) return chargeAddress(request, client) ?? unauthenticated();
     // A declared body over the limit is refused before any work.
     if (declaredTooLarge(request, config.maxBodyBytes)) throw new BodyTooLarge(config.maxBodyBytes);
-    // A space's access rows are read beside the authentication statement (src/auth/access-rows.ts).
-    const spaceId = isRest && !token.startsWith(SITE_TOKEN_PREFIX) && failures.peek(client).ok ? spaceIdOfPath(new URL(request.url).pathname) : null;
-    const spaceAccess = spaceId ? readSpaceAccess(services.db.pool, hashToken(token), spaceId).catch(() => null) : null;
-    const who = await identify(token, request, client);
+    // A space's access rows are read by the authentication statement itself (src/auth/authenticate.ts).
+    const spaceId = isRest && !token.startsWith(SITE_TOKEN_PREFIX) ? spaceIdOfPath(new URL(request.url).pathname) : null;
+    const who = await identify(token, request, client, spaceId);
     if (who instanceof Response) return who;
     if (!who) return unauthenticated();
     // A site token (a published-URL lookup's apiToken) reads that site's published content only.
@@ -221,7 +220,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
       // Only now is the body read: streamed, and cut off with a 413 as soon as it passes the limit.
       if (request.body) request = withBody(request, await readBody(request, config.maxBodyBytes));
       if (!isRest) return yoga.fetch(request, { services, caller, session, tenant: who.tenant });
-      Object.assign(request, { caller, session, spaceAccess: await spaceAccess });
+      Object.assign(request, { caller, session, spaceAccess: who.spaceAccess ?? null });
       return rest.fetch(request);
     });
   }

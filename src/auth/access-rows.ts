@@ -1,6 +1,5 @@
 import type { Context } from '../context.js';
-import type pg from 'pg';
-import { rowsById, selectRowGroups, selectRowPairs, selectRows } from '../db/rows.js';
+import { rowsById, selectRowPairs, selectRows } from '../db/rows.js';
 import type { Collection, Member, Organization, Site, Space } from '../generated/prisma/client.js';
 import { batched, byId, perRequest } from '../loaders.js';
 
@@ -40,7 +39,12 @@ export const accessRows = perRequest((ctx: Context) => {
   };
 });
 
-/** A space's access rows read before the request's context exists (`readSpaceAccess`). */
+/**
+ * A space's access rows read before the request's context exists: by the authentication statement
+ * of a `/v1/spaces/:id…` request (src/auth/authenticate.ts), so the access check costs no round
+ * trip of its own (issue 16 §5: a space search was authentication, then access, then the search).
+ * Like every loaded row they are the state at the request's start.
+ */
 export interface SpaceAccess {
   space: Space;
   organization: Organization;
@@ -55,31 +59,7 @@ export function spaceIdOfPath(pathname: string): string | null {
   return match ? match[1]! : null;
 }
 
-/**
- * The rows `requireSpace` decides a `/v1/spaces/:id…` request from (the space, its organization and
- * the caller's membership), read by the token's hash BESIDE the authentication statement, on another
- * connection, rather than after it: the access check then costs no round trip of its own on the
- * request's path (issue 16 §5: a space search was auth, then access, then the search). The same
- * number of statements; the rows are used only when the authenticated caller is the token's user
- * (`primeSpaceAccess`), and like every loaded row they are the state at the request's start.
- */
-export async function readSpaceAccess(pool: pg.Pool, tokenHash: string, spaceId: string): Promise<SpaceAccess | null> {
-  const [row] = await selectRowGroups(
-    pool,
-    `SELECT s.*, NULL AS "__next", o.*, NULL AS "__next", m.*, NULL AS "__next", t."userId"
-       FROM "Space" s
-       JOIN "Organization" o ON o.id = s."organizationId"
-       LEFT JOIN "ApiToken" t ON t.hash = $2
-       LEFT JOIN "Member" m ON m."organizationId" = s."organizationId" AND m."userId" = t."userId"
-      WHERE s.id = $1`,
-    [spaceId, tokenHash],
-  );
-  if (!row) return null;
-  const [space, organization, member, token] = row;
-  return { space: space as unknown as Space, organization: organization as unknown as Organization, member: member as unknown as Member | null, userId: (token?.userId as string | undefined) ?? null };
-}
-
-/** Primes the request's access loaders with rows `readSpaceAccess` read for this caller. */
+/** Primes the request's access loaders with a space's access rows read for this caller. */
 export function primeSpaceAccess(ctx: Context, access: SpaceAccess | null | undefined): void {
   if (!access || access.userId !== ctx.caller.id) return;
   const rows = accessRows(ctx);

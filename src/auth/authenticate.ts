@@ -2,6 +2,8 @@ import type { Context } from '../context.js';
 import type { Database } from '../db/database.js';
 import type { User } from '../generated/prisma/client.js';
 import type { ServerKeys } from '../secrets.js';
+import { selectRowGroups } from '../db/rows.js';
+import type { SpaceAccess } from './access-rows.js';
 import { readSiteToken, SITE_TOKEN_PREFIX } from './site-token.js';
 import { hashToken } from './tokens.js';
 
@@ -41,6 +43,12 @@ export interface Authenticated {
    * the user alone.
    */
   tenant: string;
+  /**
+   * Asked with `spaceId` (a `/v1/spaces/:id…` request): the rows `requireSpace` decides from (the
+   * space, its organization, the caller's membership), read by the same statement; null when there
+   * is no such space.
+   */
+  spaceAccess?: SpaceAccess | null;
 }
 
 type Row = User & { __ssoOrganizationId: string | null; __tokenId: string; __count: number | null; __previous: number | null; __tenant: string | null };
@@ -73,14 +81,16 @@ export function slidingWindow(rate: RateLimit, windowStart: number, previous: nu
  * than stored, its caller is the user who resolved the URL (their rate budget), its session scoped
  * to the site. Without keys a site token is no token.
  */
-export async function authenticate(db: Database, token: string, rate: RateLimit, now = Date.now(), keys?: ServerKeys): Promise<Authenticated | null> {
+export async function authenticate(db: Database, token: string, rate: RateLimit, now = Date.now(), keys?: ServerKeys, opts: { spaceId?: string | null } = {}): Promise<Authenticated | null> {
   const site = token.startsWith(SITE_TOKEN_PREFIX) ? (keys ? readSiteToken(keys, token, now) : null) : undefined;
   if (site === null) return null;
   const hash = hashToken(token);
   const windowStart = Math.floor(now / 1000 / rate.windowSeconds) * rate.windowSeconds;
   const limited = rate.limit > 0;
-  const { rows } = await db.pool.query<Row>(
-    `WITH caller AS (
+  // A space's access rows ride on this statement (left joins on the one caller row) rather than
+  // going in a statement of their own: one round trip fewer on every /v1/spaces/:id… request.
+  const spaceId = site ? null : (opts.spaceId ?? null);
+  const text = `WITH caller AS (
        SELECT u.*, t."ssoOrganizationId" AS "__ssoOrganizationId", t.id AS "__tokenId"
        FROM "ApiToken" t JOIN "User" u ON u.id = t."userId"
        WHERE $5::text IS NULL AND t.hash = $1 AND (t."expiresAt" IS NULL OR t."expiresAt" > now())
@@ -94,11 +104,28 @@ export async function authenticate(db: Database, token: string, rate: RateLimit,
      )
      SELECT caller.*, (SELECT count FROM counted) AS "__count",
        (SELECT w.count FROM "RateLimitWindow" w WHERE $3 AND w.key = 'user:' || caller.id AND w."windowStart" = $2::int - $4::int) AS "__previous",
-       (SELECT m."organizationId" FROM "Member" m WHERE m."userId" = caller.id ORDER BY m."joinedAt", m."organizationId" LIMIT 1) AS "__tenant"
-     FROM caller`,
-    [hash, windowStart, limited, rate.windowSeconds, site?.userId ?? null],
-  );
-  const row = rows[0];
+       (SELECT m."organizationId" FROM "Member" m WHERE m."userId" = caller.id ORDER BY m."joinedAt", m."organizationId" LIMIT 1) AS "__tenant"${
+         spaceId ? `, NULL AS "__next", s.*, NULL AS "__next", o.*, NULL AS "__next", sm.*` : ''
+       }
+     FROM caller${
+       spaceId
+         ? `
+     LEFT JOIN "Space" s ON s.id = $6
+     LEFT JOIN "Organization" o ON o.id = s."organizationId"
+     LEFT JOIN "Member" sm ON sm."organizationId" = s."organizationId" AND sm."userId" = caller.id`
+         : ''
+     }`;
+  const values = [hash, windowStart, limited, rate.windowSeconds, site?.userId ?? null];
+  let row: Row | undefined;
+  let spaceAccess: SpaceAccess | null | undefined;
+  if (spaceId) {
+    const [groups] = await selectRowGroups(db.pool, text, [...values, spaceId]);
+    row = groups?.[0] as Row | undefined;
+    const [, space, organization, member] = groups ?? [];
+    if (row) spaceAccess = space && organization ? { space: space as never, organization: organization as never, member: (member ?? null) as never, userId: row.id } : null;
+  } else {
+    row = (await db.pool.query<Row>(text, values)).rows[0];
+  }
   if (!row) return null;
   const { __ssoOrganizationId: ssoOrganizationId, __tokenId: tokenId, __count: count, __previous: previous, __tenant: firstOrganization, ...caller } = row;
   if (site) {
@@ -114,6 +141,7 @@ export async function authenticate(db: Database, token: string, rate: RateLimit,
     session: { ssoOrganizationId, tokenId },
     tenant: ssoOrganizationId ? `org:${ssoOrganizationId}` : firstOrganization ? `org:${firstOrganization}` : `user:${caller.id}`,
     rate: limited ? slidingWindow(rate, windowStart, previous ?? 0, count ?? 0, now) : null,
+    ...(spaceAccess !== undefined ? { spaceAccess } : {}),
   };
 }
 
