@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { rowsById, selectRowPairs, selectRows } from '../db/rows.js';
+import { columnsOf, prepared, rowsById, selectRowPairs, selectRows } from '../db/rows.js';
 import type { Collection, Member, Organization, Site, Space } from '../generated/prisma/client.js';
 import { batched, byId, perRequest } from '../loaders.js';
 
@@ -10,11 +10,16 @@ import { batched, byId, perRequest } from '../loaders.js';
  * no module; the modules read these rows through the same loaders, so a guard and the resolver
  * after it share one statement. Writers clear or prime the keys they change.
  */
+const MEMBERSHIPS = prepared(`SELECT ${columnsOf('Member')} FROM "Member" WHERE "userId" = $1 AND "organizationId" = ANY($2::text[])`);
+const SPACES_WITH_MEMBERSHIP = prepared(
+  `SELECT ${columnsOf('Space', 's')}, NULL AS "__next", ${columnsOf('Member', 'm')} FROM "Space" s LEFT JOIN "Member" m ON m."organizationId" = s."organizationId" AND m."userId" = $2 WHERE s.id = ANY($1::text[])`,
+);
+
 export const accessRows = perRequest((ctx: Context) => {
   const { pool } = ctx.db;
   /** The caller's membership in each organization (null when not a member). */
   const callerMembership = batched<string, Member | null>(async (orgIds) => {
-    const rows = await selectRows<Member>(pool, 'SELECT * FROM "Member" WHERE "userId" = $1 AND "organizationId" = ANY($2::text[])', [ctx.caller.id, orgIds]);
+    const rows = await selectRows<Member>(pool, MEMBERSHIPS, [ctx.caller.id, orgIds]);
     return new Map(rows.map((m) => [m.organizationId, m]));
   }, null);
   return {
@@ -27,11 +32,7 @@ export const accessRows = perRequest((ctx: Context) => {
      * wait for a second round trip on every space request.
      */
     space: byId(async (ids: string[]) => {
-      const pairs = await selectRowPairs<Space, Member>(
-        pool,
-        'SELECT s.*, NULL AS "__next", m.* FROM "Space" s LEFT JOIN "Member" m ON m."organizationId" = s."organizationId" AND m."userId" = $2 WHERE s.id = ANY($1::text[])',
-        [ids, ctx.caller.id],
-      );
+      const pairs = await selectRowPairs<Space, Member>(pool, SPACES_WITH_MEMBERSHIP, [ids, ctx.caller.id]);
       for (const [space, member] of pairs) callerMembership.prime(space.organizationId, member);
       return pairs.map(([space]) => space);
     }),

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { Prisma } from '../generated/prisma/browser.js';
 
 /**
  * Rows read with one plain SQL statement, typed as Prisma's models, for the lookups every request
@@ -11,12 +13,50 @@ import pg from 'pg';
  */
 export type HotTable = 'Organization' | 'User' | 'Member' | 'Space' | 'Revision' | 'Collection' | 'Site';
 
+/** Each hot table's columns, as this build's Prisma schema has them. */
+const COLUMNS: Record<HotTable, readonly string[]> = {
+  Organization: Object.values(Prisma.OrganizationScalarFieldEnum),
+  User: Object.values(Prisma.UserScalarFieldEnum),
+  Member: Object.values(Prisma.MemberScalarFieldEnum),
+  Space: Object.values(Prisma.SpaceScalarFieldEnum),
+  Revision: Object.values(Prisma.RevisionScalarFieldEnum),
+  Collection: Object.values(Prisma.CollectionScalarFieldEnum),
+  Site: Object.values(Prisma.SiteScalarFieldEnum),
+};
+
+/**
+ * A table's columns listed by name (`"s"."id", "s"."title", …`; `alias` defaults to the table), for
+ * a prepared statement: `s.*` would be expanded once, when the statement is prepared, and a column
+ * added later (another process's migration during a rolling upgrade) would fail every later
+ * execution with "cached plan must not change result type". Listed, the answer keeps its shape.
+ */
+export function columnsOf(table: HotTable, alias: string = table): string {
+  return COLUMNS[table].map((column) => `"${alias}"."${column}"`).join(', ');
+}
+
+/**
+ * A statement every request sends, prepared once per connection (PostgreSQL parses and plans it
+ * once, then only binds and executes): named after its text, so one text is one prepared statement
+ * and a connection holds as many as there are such constants. For fixed texts only (a text built
+ * from input would prepare without end), and no `*` (see `columnsOf`). Measured: the authentication
+ * statement of a space request took 1.1-1.6 ms unnamed and 0.5-0.6 ms prepared on the bench machine.
+ */
+export interface Prepared {
+  text: string;
+  name: string;
+}
+
+export const prepared = (text: string): Prepared => ({ text, name: `lectern_${createHash('sha256').update(text).digest('hex').slice(0, 24)}` });
+
+type Statement = string | Prepared;
+const config = (statement: Statement) => (typeof statement === 'string' ? { text: statement } : statement);
+
 const TIMESTAMP = 1114;
 const utc = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
 const types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === TIMESTAMP ? utc : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser };
 
-export async function selectRows<T>(pool: pg.Pool, text: string, values: unknown[]): Promise<T[]> {
-  return (await pool.query({ text, values, types })).rows as T[];
+export async function selectRows<T>(pool: pg.Pool, statement: Statement, values: unknown[]): Promise<T[]> {
+  return (await pool.query({ ...config(statement), values, types })).rows as T[];
 }
 
 /**
@@ -25,8 +65,8 @@ export async function selectRows<T>(pool: pg.Pool, text: string, values: unknown
  * LEFT JOIN b …`), each typed as `selectRows` types them. A second row whose columns are all null
  * (no match of a LEFT JOIN) is null.
  */
-export async function selectRowPairs<A, B>(pool: pg.Pool, text: string, values: unknown[]): Promise<[A, B | null][]> {
-  const { fields, rows } = await pool.query<unknown[]>({ text, values, types, rowMode: 'array' });
+export async function selectRowPairs<A, B>(pool: pg.Pool, statement: Statement, values: unknown[]): Promise<[A, B | null][]> {
+  const { fields, rows } = await pool.query<unknown[]>({ ...config(statement), values, types, rowMode: 'array' });
   const split = fields.findIndex((f) => f.name === '__next');
   if (split < 0) throw new Error('selectRowPairs: the statement selects no "__next" column');
   const record = (row: unknown[], from: number, to: number) => Object.fromEntries(fields.slice(from, to).map((f, i) => [f.name, row[from + i]]));
@@ -37,8 +77,8 @@ export async function selectRowPairs<A, B>(pool: pg.Pool, text: string, values: 
  * `selectRowPairs` for any number of column groups: every `NULL AS "__next"` column starts the next
  * group; each row is the list of its groups' records, a group whose columns are all null being null.
  */
-export async function selectRowGroups(pool: pg.Pool, text: string, values: unknown[]): Promise<(Record<string, unknown> | null)[][]> {
-  const { fields, rows } = await pool.query<unknown[]>({ text, values, types, rowMode: 'array' });
+export async function selectRowGroups(pool: pg.Pool, statement: Statement, values: unknown[]): Promise<(Record<string, unknown> | null)[][]> {
+  const { fields, rows } = await pool.query<unknown[]>({ ...config(statement), values, types, rowMode: 'array' });
   const bounds = [-1, ...fields.flatMap((f, i) => (f.name === '__next' ? [i] : [])), fields.length];
   const groups = bounds.slice(1).map((to, g) => [bounds[g]! + 1, to] as const);
   return rows.map((row) =>
@@ -48,5 +88,6 @@ export async function selectRowGroups(pool: pg.Pool, text: string, values: unkno
 
 /** Rows of `table` whose id is in `ids`, in no particular order (table names come from the closed list above, never from input). */
 export function rowsById<T>(pool: pg.Pool, table: HotTable) {
-  return (ids: string[]) => selectRows<T>(pool, `SELECT * FROM "${table}" WHERE id = ANY($1::text[])`, [ids]);
+  const statement = prepared(`SELECT ${columnsOf(table)} FROM "${table}" WHERE id = ANY($1::text[])`);
+  return (ids: string[]) => selectRows<T>(pool, statement, [ids]);
 }

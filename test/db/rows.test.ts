@@ -70,3 +70,23 @@ describe('plain-SQL rows', () => {
     expect(viaSql[0]!.joinedAt).toBeInstanceOf(Date);
   });
 });
+
+describe('prepared statements of the hot path', () => {
+  it('keep answering after another process adds a column to their tables (a rolling upgrade’s migration)', async () => {
+    const world = await h.world('Prepared');
+    const space = (await h.call('POST', `/v1/orgs/${world.orgId}/spaces`, { token: world.owner.token, body: { title: 'Prepared' } })).body;
+    // Every connection of the pool prepares the statements (enough concurrent requests to use several).
+    const burst = () => Promise.all(Array.from({ length: 12 }, () => h.call('GET', `/v1/spaces/${space.id}`, { token: world.owner.token })));
+    for (const r of await burst()) expect(r.status).toBe(200);
+    const tables = ['User', 'Space', 'Organization', 'Member'];
+    try {
+      for (const table of tables) await h.db.pool.query(`ALTER TABLE "${table}" ADD COLUMN "addedByANewerRelease" text`);
+      // `SELECT u.*` prepared before the change would now fail with "cached plan must not change result type".
+      for (const r of await burst()) expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect((await h.call('GET', '/v1/user', { token: world.owner.token })).status).toBe(200);
+      expect(Object.keys((await rowsById<any>(h.db.pool, 'User')([world.owner.id]))[0])).not.toContain('addedByANewerRelease');
+    } finally {
+      for (const table of tables) await h.db.pool.query(`ALTER TABLE "${table}" DROP COLUMN IF EXISTS "addedByANewerRelease"`);
+    }
+  });
+});
