@@ -12,7 +12,9 @@ import { useJitForLists } from './graphql/jit.js';
 import { useDocumentLimits } from './graphql/armor.js';
 import { useConditionalGet, usePersistedQueries } from './graphql/caching.js';
 import { useIncrementalDelivery } from './graphql/defer-stream.js';
-import { createRestAdapter, prepareRoutes } from './rest/adapter.js';
+import { createRestAdapter, earlyStatements, prepareRoutes } from './rest/adapter.js';
+import { beginEarlyRead, poolHasRoom, primeEarlyReads, type EarlyReads } from './db/early-reads.js';
+import { RecentTokens } from './auth/recent-tokens.js';
 import { routes } from './rest/routes.js';
 import type { Caller, HttpRoute } from './http/routes.js';
 import { createRouter } from './http/router.js';
@@ -113,9 +115,12 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
     const { contextFactory, execute, schema: envelopedSchema } = yoga.getEnveloped({ request, services, caller: (request as any).caller, session: (request as any).session } as never);
     const contextValue = await contextFactory();
     primeSpaceAccess(contextValue as never, (request as { spaceAccess?: SpaceAccess | null }).spaceAccess);
+    primeEarlyReads(contextValue as never, (request as { earlyReads?: EarlyReads }).earlyReads);
     return execute({ schema: envelopedSchema, document, variableValues, contextValue }) as never;
   }, services.urls.api);
 
+  const earlyStatement = earlyStatements(schema, prepared);
+  const recentTokens = new RecentTokens();
   const config = services.config;
   // Per-address throttles (in process memory: see src/http/throttle.ts). LECTERN_RATE_LIMIT=0 turns
   // them off together with the per-user budget (the test harness does, for its thousands of calls).
@@ -160,9 +165,11 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
     if (!blocked.ok) return tooMany(blocked.retryAfter, 'Too many failed authentications from this address', request, 'auth-failures');
     const authenticated = await authenticate(services.db, token, config.rateLimit, Date.now(), token.startsWith(SITE_TOKEN_PREFIX) ? await serverKeys(services) : undefined, { spaceId });
     if (!authenticated) {
+      recentTokens.forget(token);
       failures.take(client);
       return null;
     }
+    recentTokens.note(token);
     const { rate } = authenticated;
     const limits = rateHeaders(rate);
     if (rate?.exceeded) return refused('user') ?? errorResponse(429, `Rate limit of ${rate.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry after ${rate.retryAfter} s`, { ...limits, ...unreadBody(request) });
@@ -207,6 +214,12 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
     if (declaredTooLarge(request, config.maxBodyBytes)) throw new BodyTooLarge(config.maxBodyBytes);
     // A space's access rows are read by the authentication statement itself (src/auth/authenticate.ts).
     const spaceId = isRest && !token.startsWith(SITE_TOKEN_PREFIX) ? spaceIdOfPath(new URL(request.url).pathname) : null;
+    // A GET whose first statement is known from the request alone begins it now, while the token is
+    // checked (src/db/early-reads.ts): for a token this process authenticated lately, from an
+    // address not refused for failed authentications, and when the pool has a connection to spare.
+    const pool = services.db.pool;
+    const early = spaceId && recentTokens.has(token) && failures.peek(client).ok && poolHasRoom(pool) ? earlyStatement(request) : null;
+    const earlyReads = early ? beginEarlyRead(pool, early) : undefined;
     const who = await identify(token, request, client, spaceId);
     if (who instanceof Response) return who;
     if (!who) return unauthenticated();
@@ -220,7 +233,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
       // Only now is the body read: streamed, and cut off with a 413 as soon as it passes the limit.
       if (request.body) request = withBody(request, await readBody(request, config.maxBodyBytes));
       if (!isRest) return yoga.fetch(request, { services, caller, session, tenant: who.tenant });
-      Object.assign(request, { caller, session, spaceAccess: who.spaceAccess ?? null });
+      Object.assign(request, { caller, session, spaceAccess: who.spaceAccess ?? null, earlyReads });
       return rest.fetch(request);
     });
   }

@@ -2,6 +2,7 @@ import { AutoRouter, type IRequest } from 'itty-router';
 import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { ERROR_STATUS, statusOfCode } from '../errors.js';
 import type { RestRequest, RestRoute } from './route.js';
+import type { Statement } from '../db/early-reads.js';
 import { outputPlan, restInputToVariables, toRest, type OutputPlan } from './shape.js';
 import { officialOperationAt } from './unserved.js';
 import { errorResponse, json } from '../http/respond.js';
@@ -31,6 +32,41 @@ export function prepareRoutes(schema: GraphQLSchema, routes: RestRoute[]): Prepa
   return prepared;
 }
 
+
+/**
+ * The statement a GET request will send first, told from its path and query alone (the routes with
+ * `early`), or null: for src/app.ts to begin while the token is checked. Bad input is null (the
+ * route answers its 400 after authentication, as always).
+ */
+export function earlyStatements(schema: GraphQLSchema, routes: PreparedRoute[]): (request: Request) => Statement | null {
+  const early = routes
+    .filter((route) => route.early && route.method === 'GET')
+    .map((route) => {
+      const names: string[] = [];
+      const pattern = new RegExp(`^/v1${route.path.replace(/:(\w+)/g, (_, name: string) => (names.push(name), '([^/]+)'))}/?$`);
+      return { route, pattern, names };
+    });
+  return (request) => {
+    if (request.method !== 'GET' || !early.length) return null;
+    const url = new URL(request.url);
+    for (const { route, pattern, names } of early) {
+      const match = pattern.exec(url.pathname);
+      if (!match) continue;
+      try {
+        const req: RestRequest = {
+          params: Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)])),
+          query: Object.fromEntries([...url.searchParams.keys()].map((key) => [key, url.searchParams.get(key)!])),
+          queryLists: Object.fromEntries([...url.searchParams.keys()].map((key) => [key, url.searchParams.getAll(key)])),
+          body: {},
+        };
+        return route.early!(restInputToVariables(schema, route.parsed, route.variables?.(req) ?? {}));
+      } catch {
+        return null;
+      }
+    }
+    return null;
+  };
+}
 
 /** GraphQL errors → the REST error: our coded errors keep their status; input coercion is a 400. */
 function restError(errors: readonly GraphQLError[]): Response {

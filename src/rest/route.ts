@@ -1,5 +1,6 @@
 import { badRequest } from '../errors.js';
 import type { LiveInputs } from '../http/conditional.js';
+import type { Statement } from '../db/early-reads.js';
 
 /** What a REST request offers to build GraphQL variables from. */
 export interface RestRequest {
@@ -43,6 +44,12 @@ export interface RestRoute {
    * the route's own. `live`: what else the answer depends on (default: nothing, immutable).
    */
   conditional?: { check: string; liveNeedsCheck?: boolean; live?: (req: RestRequest, checked?: any) => LiveInputs };
+  /**
+   * GET only: the statement the operation sends first, from its variables alone, begun while the
+   * token is checked (src/db/early-reads.ts); null when there is none. It must be exactly the
+   * statement the service then sends: a different one is a wasted read, never a wrong answer.
+   */
+  early?: (variables: Record<string, unknown>) => Statement | null;
   /** GET only, for live answers: an ETag of the answer's bytes and 304 on a match (saves bytes, not work), `private, no-cache`. */
   revalidate?: boolean;
 }

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { issueToken } from '../../src/auth/tokens.js';
 import { setupHarness, type Harness } from '../support/harness.js';
 import { writeCr, type Change } from '../support/content-writes.js';
 
@@ -131,5 +132,66 @@ describe('Query.spaceSearch', () => {
     expect(limit.status).toBe(400);
     expect(limit.body.error.message).toMatch(/^limit: /);
     expect((await h.call('GET', `/v1/spaces/${large}/search?query=wombats`)).status).toBe(401);
+  });
+});
+
+describe('a space search begun while the token is checked (src/db/early-reads.ts)', () => {
+  /** A REST search, with the statements it sent in order and whether authentication had finished when the search was sent. */
+  async function traced(token: string | null, spaceId: string, query = 'wombats') {
+    const pool = h.db.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> };
+    const query0 = pool.query;
+    const sent: string[] = [];
+    let authenticated = false;
+    let authenticatedBeforeSearch: boolean | null = null;
+    pool.query = (...args: unknown[]) => {
+      const first = args[0] as string | { text: string };
+      const text = typeof first === 'string' ? first : first.text;
+      const kind = text.includes('"ApiToken"') ? 'authentication' : text.includes('"SearchSection"') ? 'search' : 'other';
+      // Other statements (a background job's, a member's last-seen time) are not the request's path.
+      if (kind !== 'other') sent.push(kind);
+      if (kind === 'search' && authenticatedBeforeSearch === null) authenticatedBeforeSearch = authenticated;
+      const result = query0.apply(h.db.pool, args);
+      if (kind === 'authentication') void result.then(() => (authenticated = true), () => {});
+      return result;
+    };
+    try {
+      const res = await h.call('GET', `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}&limit=20`, { token });
+      return { res, sent, authenticatedBeforeSearch };
+    } finally {
+      pool.query = query0;
+    }
+  }
+
+  it('is begun only for a token this process authenticated lately, and answers what a search after authentication answers', async () => {
+    const fresh = await issueToken(h.db.prisma, world.reader.id);
+    // First use: the token is unknown, so the search waits for its authentication.
+    const first = await traced(fresh, large);
+    expect(first.res.status).toBe(200);
+    expect(first.sent).toEqual(['authentication', 'search']);
+    expect(first.authenticatedBeforeSearch).toBe(true);
+    // Now known: the search statement goes out before the authentication has answered, and is sent once.
+    const second = await traced(fresh, large);
+    expect(second.res.status).toBe(200);
+    expect([...second.sent].sort()).toEqual(['authentication', 'search']);
+    expect(second.authenticatedBeforeSearch).toBe(false);
+    expect(second.res.body).toEqual(first.res.body);
+    expect(second.res.body.count).toBe(40);
+  });
+
+  it('never answers rows to a caller refused on the way', async () => {
+    // The outsider's token is valid and known; the space is not theirs: the begun search is dropped.
+    expect((await h.call('GET', '/v1/user', { token: world.outsider.token })).status).toBe(200);
+    const outsider = await traced(world.outsider.token, large);
+    expect(outsider.sent).toContain('search');
+    expect(outsider.res.status).toBe(404);
+    expect(outsider.res.body).toEqual({ error: { code: 404, message: 'Space not found' } });
+    // A token nobody authenticated (guessed, revoked): nothing is begun before it is refused.
+    const stranger = await traced('lct_not-a-token-anyone-was-given', large);
+    expect(stranger.res.status).toBe(401);
+    expect(stranger.sent).toEqual(['authentication']);
+    // Bad input begins nothing and is answered as before.
+    const bad = await traced(world.reader.token, large, '');
+    expect(bad.res.status).toBe(400);
+    expect(bad.sent).not.toContain('search');
   });
 });

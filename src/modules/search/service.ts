@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { requireOrg, requireSpace, visibleContentFilter } from '../../auth/permissions.js';
 import { badRequest } from '../../errors.js';
-import { selectRows } from '../../db/rows.js';
+import { selectRowsOnce } from '../../db/early-reads.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { paginate, paginateArray, readPageArgs, type ListPage, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
@@ -65,7 +65,7 @@ export interface SearchSpaceResult {
 }
 
 /** The `query` argument: required, at most 512 characters. */
-function readQuery(query: string | null | undefined): string {
+export function readQuery(query: string | null | undefined): string {
   if (query == null || !query.trim()) throw badRequest('query', 'is required');
   return check.text('query', query, { max: MAX_QUERY_CHARS });
 }
@@ -211,7 +211,8 @@ async function searchPage<T>(ctx: Context, args: PageArgs, statement: (skip: num
     () => counted,
     async ({ skip, take }) => {
       const sql = statement(skip, take);
-      const rows = await selectRows<Row>(ctx.db.pool, sql.text, sql.values);
+      // A space search's statement may have been begun while the token was checked (the REST route's `early`).
+      const rows = await selectRowsOnce<Row>(ctx, ctx.db.pool, sql);
       total(rows[0]?.total ?? 0);
       return shape(rows);
     },
