@@ -2,7 +2,7 @@ import { merge as diff3 } from 'node-diff3';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { parseMarkdownOffLoop } from '../../document/index.js';
 import { mergeReusableContents } from './reusable-contents.js';
-import { canonicalJson, Content, getBodies, putBodies, putObjects, shardOf, SHARDS, type FileEntry, type Manifest, type PageEntry } from './store.js';
+import { Content, getBodies, putBodies, putObjects, sameJson, shardOf, SHARDS, type FileEntry, type Manifest, type PageEntry } from './store.js';
 
 /**
  * Three-way merge of two contents against their common base, page by page. Shards whose hash one
@@ -22,7 +22,7 @@ export type MergeResult = { manifest: string; conflicts: [] } | { manifest: null
 type Db = Prisma.TransactionClient;
 type Shard = Record<string, PageEntry>;
 
-const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
+const same = (a: unknown, b: unknown) => sameJson(a ?? null, b ?? null);
 
 const SCALAR_FIELDS = ['type', 'title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'href', 'computed'] as const;
 
