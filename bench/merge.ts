@@ -10,8 +10,7 @@ import { openBenchDatabase, seedPageTree, startBenchServer } from './support.js'
 import { Content, ContentWriter, putObjects, type PageEntry } from '../src/modules/content/store.js';
 import { newId } from '../src/ids.js';
 
-// At most 9: the warm-up and the runs each edit 10 pages no other run edited, in a 100-page space.
-const RUNS = Math.min(9, Number(process.env.BENCH_RUNS ?? 9));
+const RUNS = Number(process.env.BENCH_RUNS ?? 21);
 
 const pageMarkdown = (i: number) => `# Page ${i}\n\n${'Some documentation text. '.repeat(20)}\n\nline a\nline b\nline c\n`;
 
@@ -19,8 +18,16 @@ async function main() {
   const bench = await openBenchDatabase('merge');
   const { db } = bench;
   const { org, app, call } = await startBenchServer(bench, 'merge');
+  // Each page's lines a and c as main has them: one side rewrites line a, the other line c, each
+  // from main's text, so every run is a clean three-way body merge, however often a page is edited.
+  const lines = new Map<string, { a: string; c: string }>();
   const edit = (ids: string[], tag: string, line: 'a' | 'c') =>
-    ids.map((page) => ({ operation: 'update_page', page, document: { markdown: `# Page\n\n${'Some documentation text. '.repeat(20)}\n\nline a${line === 'a' ? ` ${tag}` : ''}\nline b\nline c${line === 'c' ? ` ${tag}` : ''}\n` } }));
+    ids.map((page) => {
+      const now = lines.get(page) ?? { a: 'line a', c: 'line c' };
+      const text = { ...now, [line]: `line ${line} ${tag}` };
+      return { operation: 'update_page', page, document: { markdown: `# Page\n\n${'Some documentation text. '.repeat(20)}\n\n${text.a}\nline b\n${text.c}\n` } };
+    });
+  const merged = (ids: string[], tags: { a: string; c: string }) => ids.forEach((page) => lines.set(page, { a: `line a ${tags.a}`, c: `line c ${tags.c}` }));
 
   const rows: string[] = [];
   const medians: number[] = [];
@@ -36,8 +43,8 @@ async function main() {
   }
   const mergeOnce = async (space: (typeof spaces)[number], run: number) => {
     // Both change requests touch the same 10 pages in different lines: a real three-way body merge.
-    // Pages no earlier run edited (each run's edits become the next base): runs 0…9 fill the 100-page space.
-    const pages = space.ids.slice(run * 10, run * 10 + 10);
+    const at = ((run + 1) * 10) % 100;
+    const pages = space.ids.slice(at, at + 10);
     const other = await call('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'other' });
     const cr = await call('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'measured' });
     await call('POST', `/v1/spaces/${space.id}/change-requests/${other.id}/content`, { changes: edit(pages, `other ${run}`, 'a') });
@@ -48,9 +55,10 @@ async function main() {
     const result = await call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`);
     const ms = performance.now() - t;
     if (result.result !== 'merge') throw new Error('merge failed');
+    merged(pages, { a: `other ${run}`, c: `cr ${run}` });
     return { ms, statements: db.statements.count - before };
   };
-  for (const space of spaces) await mergeOnce(space, RUNS);
+  for (const space of spaces) await mergeOnce(space, -1);
   for (let run = 0; run < RUNS; run++) {
     for (const space of spaces) {
       const { ms, statements } = await mergeOnce(space, run);
