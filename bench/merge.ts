@@ -75,7 +75,7 @@ async function main() {
   }
   const table = [
     '',
-    `## Merge: a change request editing 10 pages, three-way (main moved) — ${new Date().toISOString()}, ${bench.mode}, ${RUNS} runs`,
+    `## Merge: a change request editing 10 pages, three-way (main moved) — ${new Date().toISOString()}, ${bench.mode}, ${RUNS} runs per size, the sizes in turns after a warm-up merge each`,
     '',
     '| pages in space | seeding ms | merge p50 ms (REST) | min | max | SQL statements |',
     '|---|---|---|---|---|---|',
