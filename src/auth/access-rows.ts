@@ -50,8 +50,6 @@ export interface SpaceAccess {
   space: Space;
   organization: Organization;
   member: Member | null;
-  /** The user of the token the rows were read for (null: no such token); primed only for that caller. */
-  userId: string | null;
 }
 
 /** What a `/v1/spaces/:spaceId…` path names, or null (ids as `src/ids.ts` spells them: a prefix check only). */
@@ -60,9 +58,9 @@ export function spaceIdOfPath(pathname: string): string | null {
   return match ? match[1]! : null;
 }
 
-/** Primes the request's access loaders with a space's access rows read for this caller. */
+/** Primes the request's access loaders with a space's access rows (read by the authentication of this very caller). */
 export function primeSpaceAccess(ctx: Context, access: SpaceAccess | null | undefined): void {
-  if (!access || access.userId !== ctx.caller.id) return;
+  if (!access) return;
   const rows = accessRows(ctx);
   rows.space.prime(access.space.id, access.space);
   rows.organization.prime(access.organization.id, access.organization);

@@ -132,7 +132,7 @@ export async function authenticate(db: Database, token: string, rate: RateLimit,
     const [groups] = await selectRowGroups(db.pool, AUTHENTICATE_WITH_SPACE, [...values, spaceId]);
     row = groups?.[0] as Row | undefined;
     const [, space, organization, member] = groups ?? [];
-    if (row) spaceAccess = space && organization ? { space: space as never, organization: organization as never, member: (member ?? null) as never, userId: row.id } : null;
+    if (row) spaceAccess = space && organization ? { space: space as never, organization: organization as never, member: (member ?? null) as never } : null;
   } else {
     row = (await db.pool.query<Row>({ ...AUTHENTICATE, values })).rows[0];
   }

@@ -153,11 +153,7 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
   if (conflicts.length) return { manifest: null, conflicts };
 
   // Each merged shard is sent as its difference from ours (src/modules/content/store.ts putObjects).
-  const fromOurs = async (index: number) => {
-    const hash = ours.manifest.shards[index];
-    return hash ? { hash, data: await ours.shard(index) } : null;
-  };
-  const hashes = await putObjects(db, await Promise.all(mergedShards.map(async (s) => ({ kind: 'shard', data: s.shard, from: await fromOurs(s.index) }))));
+  const hashes = await putObjects(db, await Promise.all(mergedShards.map(async (s) => ({ kind: 'shard', data: s.shard, from: await ours.storedShard(s.index) }))));
   mergedShards.forEach((s, i) => (shardHashes[s.index] = Object.keys(s.shard).length ? hashes[i]! : null));
   const manifest: Manifest = { shards: shardHashes, files, variables, ...(reusableContents ? { reusableContents } : {}) };
   const [hash] = await putObjects(db, [{ kind: 'manifest', data: manifest }]);

@@ -338,6 +338,12 @@ export class Content {
     return this.reusableCache;
   }
 
+  /** The shard at `index` with its hash, when it is stored (what a shard made from it is written as the difference from). */
+  async storedShard(index: number): Promise<{ hash: string; data: Shard } | null> {
+    const hash = this.manifest.shards[index];
+    return hash ? { hash, data: await this.shard(index) } : null;
+  }
+
   /** Shard hashes that differ from another content's. */
   changedShards(other: Content): number[] {
     return [...Array(SHARDS).keys()].filter((i) => this.manifest.shards[i] !== other.manifest.shards[i]);
@@ -358,12 +364,6 @@ export class ContentWriter {
   private async editableShard(index: number): Promise<Shard> {
     if (!this.dirty.has(index)) this.dirty.set(index, { ...(await this.base.shard(index)) });
     return this.dirty.get(index)!;
-  }
-
-  /** The base's shard at `index` with its hash, when it is stored (what a changed shard is sent as the difference from). */
-  private async storedShard(index: number): Promise<{ hash: string; data: Shard } | null> {
-    const hash = this.base.manifest.shards[index];
-    return hash ? { hash, data: await this.base.shard(index) } : null;
   }
 
   async get(id: string): Promise<PageEntry | undefined> {
@@ -417,7 +417,7 @@ export class ContentWriter {
     const dirty = [...this.dirty].map(([index, shard]) => ({ index, shard }));
     const shardHashes = await putObjects(
       db,
-      await Promise.all(dirty.map(async (d) => ({ kind: 'shard', data: d.shard, from: await this.storedShard(d.index) }))),
+      await Promise.all(dirty.map(async (d) => ({ kind: 'shard', data: d.shard, from: await this.base.storedShard(d.index) }))),
     );
     dirty.forEach((d, i) => (shards[d.index] = Object.keys(d.shard).length ? shardHashes[i]! : null));
     // The written shards are now stored objects (a transaction keeps them by hash, above): a later
