@@ -7,7 +7,7 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     include: ['test/**/*.test.ts'],
     // The headless-Chromium tests run with `npm run test:browser` (vitest.browser.config.ts).
-    exclude: ['**/node_modules/**', 'test/reader/browser*.test.ts'],
+    exclude: ['**/node_modules/**', 'test/**/browser*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Each file gets its own database (a copy of a migrated template), so files may run in parallel.

@@ -55,7 +55,7 @@ function lecternGraphiQL(el, opts) {
   var key = 'lectern-token', token = null;
   try { token = sessionStorage.getItem(key); } catch (e) {}
   if (!token) {
-    token = window.prompt('Your Lectern API token (from \`lectern user create\` or \`lectern token create\').\\nIt is kept in this browser tab only (sessionStorage). Cancel to browse without one and add it later under Headers, then reload the schema (Shift+Ctrl+R).');
+    token = window.prompt('Your Lectern API token (from \`lectern user create\` or \`lectern token create\`).\\nIt is kept in this browser tab only (sessionStorage). Cancel to browse without one and add it later under Headers, then reload the schema (Shift+Ctrl+R).');
     token = token && token.trim().replace(/^Bearer\\s+/i, '');
     if (token) try { sessionStorage.setItem(key, token); } catch (e) {}
   }
