@@ -56,6 +56,7 @@ import './translations/translation.js';
 import './agent-instructions/agent-instructions.js';
 import './git-sync/types.js';
 import './imports/types.js';
+import './reader/page-html.js';
 
 import { userRoutes } from './users/routes.js';
 import { userProfileRoutes } from './users/user-routes.js';
@@ -103,6 +104,7 @@ import { ssoHttpRoutes } from './sso/http.js';
 import { openAPIHttpRoutes } from './openapi/http.js';
 import { readerHttpRoutes } from './reader/index.js';
 import { gitSyncHttpRoutes } from './git-sync/webhook.js';
+import { appHttpRoutes } from './app/index.js';
 
 /** Every module's /v1 routes (the order is the REST adapter's matching order). */
 export const restRoutes: RestRoute[] = [
@@ -145,7 +147,7 @@ export const restRoutes: RestRoute[] = [
 export const jobs: JobDefinition[] = [openAPIJob, analyseJob, runJob, auditPruneJob, ...gitSyncJobs, ...importJobs];
 
 /** The routes outside /v1 and /graphql (token-less downloads, SSO, OpenAPI texts), each put on src/app.ts's router. */
-export const httpRoutes: HttpRoute[] = [...filesHttpRoutes, ...exportHttpRoutes, ...ssoHttpRoutes, ...openAPIHttpRoutes, ...readerHttpRoutes, ...gitSyncHttpRoutes, ...importsHttpRoutes];
+export const httpRoutes: HttpRoute[] = [...filesHttpRoutes, ...exportHttpRoutes, ...ssoHttpRoutes, ...openAPIHttpRoutes, ...readerHttpRoutes, ...gitSyncHttpRoutes, ...importsHttpRoutes, ...appHttpRoutes];
 
 let installed = false;
 

@@ -1,0 +1,3 @@
+export function AuditLog() {
+  return <section className="screen"><h1>AuditLog</h1></section>;
+}

@@ -1,0 +1,3 @@
+export function Invites() {
+  return <section className="screen"><h1>Invites</h1></section>;
+}

@@ -1,0 +1,3 @@
+export function SiteDetail() {
+  return <section className="screen"><h1>SiteDetail</h1></section>;
+}

@@ -1,0 +1,3 @@
+export function Sites() {
+  return <section className="screen"><h1>Sites</h1></section>;
+}

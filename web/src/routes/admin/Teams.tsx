@@ -1,0 +1,3 @@
+export function Teams() {
+  return <section className="screen"><h1>Teams</h1></section>;
+}

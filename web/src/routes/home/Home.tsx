@@ -1,0 +1,36 @@
+import { Link } from 'react-router';
+import { useQuery } from 'urql';
+import { graphql } from '../../gql';
+import { appPath } from '../../lib/paths';
+import { Loaded } from '../../lib/ui';
+
+const HomeQuery = graphql(`
+  query Home {
+    organizations(limit: 100) { items { id title urls { app } } }
+  }
+`);
+
+/** The person's organizations. */
+export function Home() {
+  const [{ data, error }] = useQuery({ query: HomeQuery });
+  return (
+    <section className="screen">
+      <h1>Your organizations</h1>
+      <Loaded data={data} error={error}>
+        {(d) =>
+          d.organizations.items.length ? (
+            <ul className="card-list">
+              {d.organizations.items.map((org) => (
+                <li key={org.id}>
+                  <Link to={appPath(org.urls.app)}>{org.title}</Link>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p>You are not a member of any organization yet.</p>
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}

@@ -1,0 +1,175 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useNavigate } from 'react-router';
+
+export interface TreePage {
+  id: string;
+  parent?: string | null;
+  path: string;
+  title: string;
+  type: string;
+  depth: number;
+}
+
+export interface TreeNode {
+  page: TreePage;
+  children: TreeNode[];
+  parent: TreeNode | null;
+}
+
+/** The flat page list (pageList: tree order, each with its parent) as a tree. */
+export function buildTree(pages: readonly TreePage[]): TreeNode[] {
+  const byId = new Map<string, TreeNode>();
+  const roots: TreeNode[] = [];
+  for (const page of pages) byId.set(page.id, { page, children: [], parent: null });
+  for (const page of pages) {
+    const node = byId.get(page.id)!;
+    const parent = page.parent ? byId.get(page.parent) : undefined;
+    if (parent) {
+      node.parent = parent;
+      parent.children.push(node);
+    } else roots.push(node);
+  }
+  return roots;
+}
+
+function visibleNodes(roots: TreeNode[], expanded: Set<string>): TreeNode[] {
+  const out: TreeNode[] = [];
+  const walk = (nodes: TreeNode[]) => {
+    for (const n of nodes) {
+      out.push(n);
+      if (n.children.length && expanded.has(n.page.id)) walk(n.children);
+    }
+  };
+  walk(roots);
+  return out;
+}
+
+/**
+ * The space's pages as an ARIA tree (the WAI-ARIA tree pattern): one tab stop (roving tabindex);
+ * ↑/↓ move, → expands or goes to the first child, ← collapses or goes to the parent, Home/End,
+ * Enter (or a click) opens the page; the open page is marked aria-current and its ancestors start
+ * expanded. A group page (a heading without a body) opens and closes instead.
+ */
+export function PageTree({ spaceId, roots, currentPath }: { spaceId: string; roots: TreeNode[]; currentPath: string | null }) {
+  const navigate = useNavigate();
+  const all = useMemo(() => {
+    const m = new Map<string, TreeNode>();
+    const walk = (nodes: TreeNode[]) => nodes.forEach((n) => (m.set(n.page.id, n), walk(n.children)));
+    walk(roots);
+    return m;
+  }, [roots]);
+  const current = useMemo(() => [...all.values()].find((n) => n.page.path === currentPath) ?? null, [all, currentPath]);
+  const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
+  const [focusedId, setFocusedId] = useState<string | null>(null);
+  const refs = useRef(new Map<string, HTMLLIElement>());
+
+  // The open page's ancestors are expanded (kept as the person navigates elsewhere).
+  useEffect(() => {
+    if (!current) return;
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      for (let p = current.parent; p; p = p.parent) next.add(p.page.id);
+      return next;
+    });
+  }, [current]);
+
+  const visible = visibleNodes(roots, expanded);
+  const tabStop = (focusedId && visible.some((n) => n.page.id === focusedId) ? focusedId : null) ?? current?.page.id ?? visible[0]?.page.id;
+
+  const focus = (node: TreeNode | undefined) => {
+    if (!node) return;
+    setFocusedId(node.page.id);
+    refs.current.get(node.page.id)?.focus();
+  };
+  const toggle = (node: TreeNode, open: boolean) =>
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (open) next.add(node.page.id);
+      else next.delete(node.page.id);
+      return next;
+    });
+  const open = (node: TreeNode) => {
+    if (node.page.type === 'group' && node.children.length) toggle(node, !expanded.has(node.page.id));
+    else if (node.page.type !== 'link') navigate(`/s/${spaceId}/${node.page.path}`);
+  };
+
+  function onKeyDown(event: KeyboardEvent, node: TreeNode) {
+    const index = visible.indexOf(node);
+    const isOpen = expanded.has(node.page.id);
+    const handled: Record<string, () => void> = {
+      ArrowDown: () => focus(visible[index + 1]),
+      ArrowUp: () => focus(visible[index - 1]),
+      Home: () => focus(visible[0]),
+      End: () => focus(visible[visible.length - 1]),
+      ArrowRight: () => (node.children.length ? (isOpen ? focus(node.children[0]) : toggle(node, true)) : undefined),
+      ArrowLeft: () => (node.children.length && isOpen ? toggle(node, false) : focus(node.parent ?? undefined)),
+      Enter: () => open(node),
+      ' ': () => open(node),
+    };
+    const action = handled[event.key];
+    if (!action) return;
+    event.preventDefault();
+    event.stopPropagation();
+    action();
+  }
+
+  const renderNodes = (nodes: TreeNode[], level: number) =>
+    nodes.map((node, i) => {
+      const hasChildren = node.children.length > 0;
+      const isOpen = expanded.has(node.page.id);
+      const labelId = `tree-label-${node.page.id}`;
+      return (
+        <li
+          key={node.page.id}
+          role="treeitem"
+          aria-labelledby={labelId}
+          aria-level={level}
+          aria-setsize={nodes.length}
+          aria-posinset={i + 1}
+          aria-expanded={hasChildren ? isOpen : undefined}
+          aria-current={node === current ? 'page' : undefined}
+          aria-selected={node === current}
+          tabIndex={node.page.id === tabStop ? 0 : -1}
+          ref={(el) => {
+            if (el) refs.current.set(node.page.id, el);
+            else refs.current.delete(node.page.id);
+          }}
+          onKeyDown={(e) => onKeyDown(e, node)}
+          onFocus={(e) => {
+            if (e.target === e.currentTarget) setFocusedId(node.page.id);
+          }}
+          onClick={(e) => {
+            e.stopPropagation();
+            setFocusedId(node.page.id);
+            open(node);
+          }}
+          className={node === current ? 'tree-item current' : 'tree-item'}
+        >
+          <span className="tree-row">
+            <span
+              className="tree-twisty"
+              aria-hidden="true"
+              onClick={(e) => {
+                if (!hasChildren) return;
+                e.stopPropagation();
+                toggle(node, !isOpen);
+              }}
+            >
+              {hasChildren ? (isOpen ? '▾' : '▸') : ''}
+            </span>
+            <span id={labelId} className={node.page.type === 'group' ? 'tree-label group' : 'tree-label'}>
+              {node.page.title || 'Untitled'}
+            </span>
+          </span>
+          {hasChildren && isOpen && <ul role="group">{renderNodes(node.children, level + 1)}</ul>}
+        </li>
+      );
+    });
+
+  if (!roots.length) return <p className="muted">No pages.</p>;
+  return (
+    <ul role="tree" aria-label="Pages" className="page-tree">
+      {renderNodes(roots, 1)}
+    </ul>
+  );
+}

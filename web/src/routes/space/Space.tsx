@@ -1,0 +1,99 @@
+import { useEffect, useMemo } from 'react';
+import { Link, Navigate, useParams } from 'react-router';
+import { useQuery, useSubscription } from 'urql';
+import { graphql } from '../../gql';
+import { Loaded, VisibilityBadge } from '../../lib/ui';
+import { useCurrentOrg } from '../Layout';
+import { emojiOf } from '../org/SpaceList';
+import { ChangeRequestView } from './ChangeRequestView';
+import { PageTree, buildTree } from './PageTree';
+import { PageView } from './PageView';
+import { RevisionList } from './RevisionList';
+import { RevisionView } from './RevisionView';
+
+const SpaceQuery = graphql(`
+  query SpaceScreen($id: ID!) {
+    space(id: $id) {
+      id
+      title
+      emoji
+      visibility
+      organization
+      urls { app published }
+      content { id pageList { id parent path title type depth } }
+    }
+  }
+`);
+
+const SpaceContentEvents = graphql(`
+  subscription SpaceContentEvents($spaceId: ID!) {
+    spaceContentEvents(spaceId: $spaceId) { action revision { id } }
+  }
+`);
+
+/** What the path below `/s/SPACE/` names: a page, the revision history, a revision or a change request. */
+type SpaceView = { kind: 'page'; path: string } | { kind: 'revisions' } | { kind: 'revision'; id: string } | { kind: 'change'; number: string };
+
+function viewOf(rest: string): SpaceView {
+  const parts = rest.split('/').filter(Boolean);
+  if (parts[0] === '~') {
+    if (parts[1] === 'revisions' && parts[2]) return { kind: 'revision', id: parts[2] };
+    if (parts[1] === 'revisions') return { kind: 'revisions' };
+    if (parts[1] === 'changes' && parts[2]) return { kind: 'change', number: parts[2] };
+  }
+  return { kind: 'page', path: parts.join('/') };
+}
+
+/**
+ * A space: its page tree beside the page, revision or change request its URL names. The tree and
+ * the page follow the space's main content live (spaceContentEvents over SSE).
+ */
+export function Space() {
+  const { spaceId = '', '*': rest = '' } = useParams();
+  const view = viewOf(rest);
+  const [{ data, error }, refetch] = useQuery({ query: SpaceQuery, variables: { id: spaceId } });
+  const [live] = useSubscription({ query: SpaceContentEvents, variables: { spaceId } });
+  useEffect(() => {
+    if (live.data) refetch({ requestPolicy: 'network-only' });
+  }, [live.data, refetch]);
+  useCurrentOrg(data?.space.organization);
+  const tree = useMemo(() => buildTree(data?.space.content.pageList ?? []), [data]);
+
+  return (
+    <Loaded data={data} error={error}>
+      {({ space }) => {
+        if (view.kind === 'page' && !view.path) {
+          const first = space.content.pageList.find((p) => p.type === 'document');
+          if (first) return <Navigate to={`/s/${space.id}/${first.path}`} replace />;
+        }
+        return (
+          <div className="space-layout">
+            <nav className="space-sidebar" aria-label="Pages">
+              <p className="space-title">
+                <Link to={`/o/${space.organization}`} className="muted">Organization</Link>
+              </p>
+              <h1 className="space-heading">
+                {space.emoji && <span aria-hidden="true">{emojiOf(space.emoji)} </span>}
+                {space.title || 'Untitled space'}
+              </h1>
+              <p>
+                <VisibilityBadge visibility={space.visibility} />
+              </p>
+              <PageTree spaceId={space.id} roots={tree} currentPath={view.kind === 'page' ? view.path : null} />
+              <p>
+                <Link to={`/s/${space.id}/~/revisions`}>History</Link>
+              </p>
+            </nav>
+            <div className="space-content">
+              {view.kind === 'page' && view.path && <PageView spaceId={space.id} path={view.path} revision={space.content.id} />}
+              {view.kind === 'page' && !view.path && <p>This space has no pages yet.</p>}
+              {view.kind === 'revisions' && <RevisionList spaceId={space.id} />}
+              {view.kind === 'revision' && <RevisionView spaceId={space.id} revisionId={view.id} />}
+              {view.kind === 'change' && <ChangeRequestView spaceId={space.id} number={view.number} />}
+            </div>
+          </div>
+        );
+      }}
+    </Loaded>
+  );
+}
