@@ -25,16 +25,20 @@ export function landingPage(opts: { publicUrl: string; graphiql: boolean }): Res
 <li><a href="/healthz">/healthz</a> and <a href="/readyz">/readyz</a> — liveness and readiness probes</li>
 </ul>
 <h2>First steps</h2>
+<p>From the clone, in a second terminal (<code>bash docs/quickstart.sh</code> does all of this and publishes a site with a share link).</p>
 <p>1. Create a user, an organization and an API token (the token is printed once):</p>
-<pre>lectern user create --email you@example.com --name "Your Name" --org-title "My docs"
-# or, from a clone: node bin/lectern.js user create …</pre>
+<pre>OUT=$(npx lectern user create --email you@example.com --name "Your Name" --org-title "My docs")
+TOKEN=$(node -pe 'JSON.parse(process.argv[1]).token' "$OUT")
+ORG=$(node -pe 'JSON.parse(process.argv[1]).organization.id' "$OUT")</pre>
 <p>2. Call the API with it:</p>
 <pre>curl -H "Authorization: Bearer $TOKEN" ${base}/v1/user
 curl -H "Authorization: Bearer $TOKEN" ${base}/v1/orgs</pre>
-<p>3. Create a space and write a page:</p>
-<pre>curl -X POST -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
-  -d '{"title":"Docs"}' ${base}/v1/orgs/$ORG_ID/spaces</pre>
-<p>More: <code>lectern --help</code> and the README (quick start, deployment, backups).</p>
+<p>3. Create a space and write a page in it:</p>
+<pre>SPACE=$(curl -sS -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\
+  -d '{"title":"Docs"}' "${base}/v1/orgs/$ORG/spaces" | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).id')
+curl -sS -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' "${base}/v1/spaces/$SPACE/content" \\
+  -d '{"changes":[{"operation":"insert_page","title":"Setup","document":{"markdown":"# Setup\\n\\nFirst steps."}}]}'</pre>
+<p>More: <code>npx lectern --help</code> and the README (quick start, deployment, backups).</p>
 </body></html>
 `;
   return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" } });
