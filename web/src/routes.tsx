@@ -14,6 +14,7 @@ import { Invites } from './routes/admin/Invites';
 import { Sites } from './routes/admin/Sites';
 import { SiteDetail } from './routes/admin/SiteDetail';
 import { AuditLog } from './routes/admin/AuditLog';
+import { Join } from './routes/org/Join';
 
 /**
  * The app's screens, one per kind of `urls.app` the API answers (src/urls.ts) plus sign-in and
@@ -36,6 +37,7 @@ export const router = createBrowserRouter(
         { path: '/o/:orgId/sites/:siteId', element: <SiteDetail /> },
         { path: '/o/:orgId/sites/:siteId/preview', element: <SiteDetail /> },
         { path: '/o/:orgId/audit', element: <AuditLog /> },
+        { path: '/o/:orgId/join/:inviteId', element: <Join /> },
         { path: '/collections/:collectionId', element: <Collection /> },
         { path: '/s/:spaceId/*', element: <Space /> },
         { path: '/settings', element: <Settings /> },

@@ -1,0 +1,150 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupHarness, type Harness } from '../support/harness.js';
+import { insertPage, writeLive } from '../support/content-writes.js';
+import { siteHelpers } from '../support/sites.js';
+import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser, type AxeViolation } from '../support/browser.js';
+
+/**
+ * A person's journey through the app (/app) in headless Chromium, on data written through the API:
+ * signed out, a space's `urls.app` sends them to sign in and back; they see the space's page tree,
+ * move through it with the keyboard, open a page rendered as the published site renders it, and
+ * find another page with Ctrl+K. Every request stays on the server's origin, no script error
+ * happens, and axe-core finds no serious or critical violation on any screen visited.
+ * The app is the one `npm run build:web` put in web/dist (npm ci's postinstall).
+ */
+if (skipBrowser) console.warn(`test/app/browser-journey.test.ts skipped: ${MISSING_CHROMIUM}`);
+
+describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from urls.app, page tree, page, search', () => {
+  let h: Harness;
+  const s = siteHelpers(() => h);
+  let served: Awaited<ReturnType<typeof serveApp>>;
+  let browser: Browser;
+  let owner: Awaited<ReturnType<Harness['owner']>>;
+  let spaceAppUrl: string;
+  const contexts: BrowserContext[] = [];
+  const requests: string[] = [];
+  const pageErrors: string[] = [];
+  const axeFindings: { screen: string; violations: AxeViolation[] }[] = [];
+
+  async function freshPage(headers: Record<string, string> = {}): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, extraHTTPHeaders: headers });
+    contexts.push(context);
+    context.on('request', (r) => requests.push(r.url()));
+    const page = await context.newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/status of 401/.test(m.text())) pageErrors.push(m.text());
+    });
+    // A signed-out visitor's "who am I" is a 401, the only failed request expected.
+    page.on('response', (r) => {
+      if (r.status() >= 400 && !(r.status() === 401 && r.url().endsWith('/graphql'))) pageErrors.push(`${r.status()} ${r.url()}`);
+    });
+    return page;
+  }
+
+  async function checkAxe(page: Page, screen: string) {
+    axeFindings.push({ screen, violations: await axeViolations(page) });
+  }
+
+  beforeAll(async () => {
+    h = await setupHarness();
+    const launching = launchChromium();
+    launching.catch(() => undefined);
+    served = await serveApp(h);
+    owner = await h.owner('Journey docs');
+    const space = await s.space(owner, 'Handbook');
+    const written = await writeLive(h, owner.token, space.id, [
+      insertPage('Getting started', 'Welcome aboard. The **zephyrine** setting is explained here.\n\n<script>alert(1)</script>\n'),
+      insertPage('Guides', 'All the guides.'),
+    ]);
+    await writeLive(h, owner.token, space.id, [{ ...insertPage('Deployment', 'Ship it with the kestrel command.\n\n```sh\nkestrel deploy\n```\n'), into: written.pages[1] }]);
+    // The space's app URL as the API answers it (absolute, on the served origin).
+    const res = await fetch(`${served.origin}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'query ($id: ID!) { space(id: $id) { urls { app } } }', variables: { id: space.id } }),
+    });
+    spaceAppUrl = (await res.json()).data.space.urls.app;
+    expect(spaceAppUrl).toBe(`${served.origin}/app/s/${space.id}`);
+    browser = await launching;
+  });
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await served?.close();
+  });
+
+  it('sends a signed-out visitor of a urls.app link to sign in, with the link as next', async () => {
+    const page = await freshPage();
+    await page.goto(spaceAppUrl);
+    await page.waitForURL(/\/app\/sign-in\?next=/);
+    expect(new URL(page.url()).searchParams.get('next')).toBe(new URL(spaceAppUrl).pathname);
+  });
+
+  it('opens the space from its urls.app: page tree, the first page current, keyboard navigation, a rendered page', async () => {
+    const page = await freshPage({ authorization: `Bearer ${owner.token}` });
+    await page.goto(spaceAppUrl);
+    const tree = page.getByRole('tree', { name: 'Pages' });
+    await expect.poll(() => tree.isVisible()).toBe(true);
+    const first = tree.getByRole('treeitem', { name: 'Getting started' });
+    await expect.poll(() => first.getAttribute('aria-current')).toBe('page');
+    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Getting started' }).isVisible()).toBe(true);
+    // The published site's renderer: Markdown rendered, raw HTML shown as text (escaped), not run.
+    const body = page.locator('.page-body');
+    expect(await body.locator('strong').textContent()).toBe('zephyrine');
+    expect(await body.textContent()).toContain('<script>alert(1)</script>');
+    await checkAxe(page, 'space page');
+
+    // Keyboard: one tab stop; ↓ to Guides, → expands it, ↓ to Deployment, Enter opens it.
+    await first.focus();
+    await page.keyboard.press('ArrowDown');
+    const guides = tree.getByRole('treeitem', { name: 'Guides' });
+    await expect.poll(() => guides.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await guides.getAttribute('aria-expanded')).toBe('false');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => guides.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('ArrowDown');
+    const deployment = tree.getByRole('treeitem', { name: 'Deployment' });
+    await expect.poll(() => deployment.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Deployment' }).isVisible()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe(`${new URL(spaceAppUrl).pathname}/guides/deployment`);
+    await expect.poll(() => deployment.getAttribute('aria-current')).toBe('page');
+    expect(await first.getAttribute('aria-current')).toBeNull();
+    expect(await page.locator('.page-body pre code').textContent()).toContain('kestrel deploy');
+    // ← goes back to the parent, ← again collapses it.
+    await deployment.focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => guides.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => guides.getAttribute('aria-expanded')).toBe('false');
+    await checkAxe(page, 'nested page');
+
+    // Ctrl+K: the search dialog, results with the match highlighted; ↓/Enter opens the page.
+    await page.keyboard.press('Control+k');
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await dialog.getByLabel('Search').fill('zephyrine');
+    const result = dialog.getByRole('option').first();
+    await expect.poll(() => result.isVisible()).toBe(true);
+    expect(await result.locator('mark').first().textContent()).toMatch(/zephyrine/i);
+    await checkAxe(page, 'search dialog');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Getting started' }).isVisible()).toBe(true);
+    expect(await dialog.isVisible()).toBe(false);
+  });
+
+  it('made no request to another origin, had no script error, and axe-core found no serious violation', () => {
+    const elsewhere = requests.filter((url) => !url.startsWith(`${served.origin}/`));
+    expect(elsewhere).toEqual([]);
+    expect(requests.some((url) => url.startsWith(`${served.origin}/app/assets/`))).toBe(true);
+    expect(pageErrors).toEqual([]);
+    const serious = axeFindings.flatMap(({ screen, violations }) =>
+      violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    );
+    expect(serious).toEqual([]);
+    expect(axeFindings.length).toBeGreaterThanOrEqual(3);
+  });
+});
