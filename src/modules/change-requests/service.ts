@@ -161,44 +161,6 @@ async function contentOf(tx: Tx, revisionId: string): Promise<Content> {
   return Content.load(tx, revision?.manifest ?? '');
 }
 
-/**
- * Both sides may have given a sibling the same slug (two change requests each adding "Intro", say),
- * which a page-by-page merge cannot see. Keeps slugs unique among siblings: a page keeping its
- * slug on main (`main`) keeps it, the others get a suffix. Answers the manifest to use.
- */
-async function uniqueSlugsAfterMerge(tx: Tx, manifest: string, main: Content): Promise<string> {
-  const merged = await Content.load(tx, manifest);
-  // Main's siblings have unique slugs, so a clash needs a page placed (parent, slug) differently
-  // from main, and only shards that differ from main's can hold one. Most merges (edits) have
-  // none: then the whole space is not read.
-  const shards = merged.changedShards(main);
-  await Promise.all([merged.loadShards(shards), main.loadShards(shards)]);
-  let placedAnew = false;
-  for (const index of shards) {
-    const [after, before] = await Promise.all([merged.shard(index), main.shard(index)]);
-    placedAnew ||= Object.values(after).some((e) => before[e.id]?.slug !== e.slug || (before[e.id]?.parent ?? null) !== (e.parent ?? null));
-  }
-  if (!placedAnew) return manifest;
-  const bySiblings = new Map<string, PageEntry[]>();
-  for (const page of await merged.allPages()) {
-    const key = `${page.parent ?? ''}\0${page.slug}`;
-    bySiblings.set(key, [...(bySiblings.get(key) ?? []), page]);
-  }
-  const clashes = [...bySiblings.values()].filter((pages) => pages.length > 1);
-  if (!clashes.length) return manifest;
-  const writer = new ContentWriter(merged);
-  const mainSlugs = await main.pages(clashes.flat().map((p) => p.id));
-  for (const pages of clashes) {
-    // The page main knows under this slug first, then by id (deterministic).
-    pages.sort((a, b) => Number(mainSlugs.get(b.id)?.slug === b.slug) - Number(mainSlugs.get(a.id)?.slug === a.slug) || (a.id < b.id ? -1 : 1));
-    for (const page of pages.slice(1)) {
-      const siblings = (await writer.allPages()).filter((p) => p.parent === page.parent);
-      await writer.put({ ...page, slug: uniqueSlug(page.slug, siblings, page.id) });
-    }
-  }
-  return writer.write(tx);
-}
-
 function conflictError(conflicts: MergeConflict[]) {
   const pages = conflicts.map((c) => (c.page ? `"${c.title}" (${c.page}): ${c.reason}` : c.reason));
   return new LecternError('CONFLICT', `Merge conflict on ${conflicts.length} page(s): ${pages.join('; ')}`);
@@ -282,9 +244,9 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
         revision = cr.revisionId; // fast-forward: main becomes the change request's head
       } else {
         const [base, ours, theirs] = await Promise.all([contentOf(tx, cr.revisionMergedAncestor), contentOf(tx, space.revisionId), contentOf(tx, cr.revisionId)]);
-        const merged = await mergeContents(tx, base, ours, theirs);
+        const merged = await mergeContents(tx, base, ours, theirs, { main: 'ours' });
         if (!merged.manifest) throw conflictError(merged.conflicts);
-        const manifest = await uniqueSlugsAfterMerge(tx, merged.manifest, ours);
+        const manifest = merged.manifest;
         revision = newId();
         await tx.revision.create({
           data: { id: revision, spaceId, parents: [space.revisionId, cr.revisionId], type: 'merge', manifest, createdById: ctx.caller.id },
@@ -319,9 +281,9 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
       if (cr.revisionId === cr.revisionMergedAncestor) head = space.revisionId; // no edits yet: just follow main
       else {
         const [base, ours, theirs] = await Promise.all([contentOf(tx, cr.revisionMergedAncestor), contentOf(tx, cr.revisionId), contentOf(tx, space.revisionId)]);
-        const merged = await mergeContents(tx, base, ours, theirs);
+        const merged = await mergeContents(tx, base, ours, theirs, { main: 'theirs' });
         if (!merged.manifest) throw conflictError(merged.conflicts);
-        const manifest = await uniqueSlugsAfterMerge(tx, merged.manifest, theirs);
+        const manifest = merged.manifest;
         head = newId();
         await tx.revision.create({
           data: { id: head, spaceId, parents: [cr.revisionId, space.revisionId], type: 'update', manifest, changeRequestId: cr.id, createdById: ctx.caller.id },

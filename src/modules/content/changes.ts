@@ -6,7 +6,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { jsonDocumentToMarkdown, parseMarkdownOffLoop, slugify, type ParsedMarkdown } from '../../document/index.js';
 import { checkComputedSource } from './computed-pages.js';
 import { applyReusableContentChange, REUSABLE_CONTENT_FIELDS, REUSABLE_CONTENT_OPERATIONS, type ReusableContentChange } from './reusable-contents.js';
-import { Content, ContentWriter, putBody, type FileEntry, type PageEntry, type PageType } from './store.js';
+import { Content, ContentWriter, putBody, sameJson, type FileEntry, type PageEntry, type PageType } from './store.js';
 import { subtreeIds, uniqueSlug } from './tree.js';
 
 /**
@@ -449,7 +449,9 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
           if (!href) throw badRequest(`${field}.href`, 'cannot be empty');
           next.href = href;
         }
-        await writer.put(next);
+        // The same values again change nothing: the entry (and its updatedAt) stays, so a merge
+        // and the semantic changes see no change.
+        if (!sameJson({ ...next, updatedAt: current.updatedAt }, current)) await writer.put(next);
         touched(id, 'updated_page');
         break;
       }

@@ -2,14 +2,23 @@ import { merge as diff3 } from 'node-diff3';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { parseMarkdownOffLoop } from '../../document/index.js';
 import { mergeReusableContents } from './reusable-contents.js';
-import { Content, getBodies, putBodies, putObjects, sameJson, shardOf, SHARDS, type FileEntry, type Manifest, type PageEntry } from './store.js';
+import { Content, getBodies, putBodies, putObjects, sameJson, SHARDS, type FileEntry, type Manifest, type PageEntry } from './store.js';
+import { reallyMoved, settleStructure } from './structure.js';
 
 /**
  * Three-way merge of two contents against their common base, page by page. Shards whose hash one
  * side left unchanged are taken whole from the other, so the work follows the size of the changes,
  * not of the space. Within a page, structure (parent, position), each field and the body merge
- * independently; a body edited on both sides merges line by line (diff3). Anything both sides
- * changed differently is a conflict, reported per page; nothing is written then.
+ * independently; a body edited on both sides merges line by line (diff3). The tree is then settled
+ * by the one merge of structure (structure.ts). The rules, as the README states them:
+ * - a change that changes nothing (a write of the same values) is no change;
+ * - positions renumbered to make room for inserts are no move (the order among siblings decides);
+ * - one side deletes a page, the other changes it (fields, body, place): conflict;
+ * - both sides change the same field, or move the same page, differently: conflict;
+ * - body edits on both sides merge line by line; the same lines edited differently: conflict;
+ * - pages added on both sides are all kept (slugs made unique, main's first);
+ * - a page placed under a page the other side deleted, and moves closing a cycle: structure.ts.
+ * A conflict is reported per page and nothing is written.
  */
 export interface MergeConflict {
   page: string;
@@ -33,15 +42,86 @@ function merge3<T>(base: T, ours: T, theirs: T): { value: T } | { conflict: true
   return { conflict: true };
 }
 
-export async function mergeContents(db: Db, base: Content, ours: Content, theirs: Content): Promise<MergeResult> {
+/** Which side is main: its placement wins where moves on both sides would close a cycle, its slugs where two pages clash. */
+export interface MergeOptions {
+  main: 'ours' | 'theirs';
+}
+
+/** Entries equal but for `updatedAt` (a write that changed nothing is no change). */
+const sameEntry = (a: PageEntry | undefined, b: PageEntry | undefined) => (a && b ? same({ ...a, updatedAt: '' }, { ...b, updatedAt: '' }) : a === b);
+
+function mergeWhole(be: PageEntry | undefined, oe: PageEntry | undefined, te: PageEntry | undefined): { value: PageEntry | undefined } | { conflict: true } {
+  if (sameEntry(oe, te)) return { value: oe && te && te.updatedAt > oe.updatedAt ? te : oe };
+  if (sameEntry(oe, be)) return { value: te };
+  if (sameEntry(te, be)) return { value: oe };
+  return { conflict: true };
+}
+
+/** Only the position changed, under the same parent: a reorder, or a renumbering that keeps the order. */
+const positionOnly = (e: PageEntry | undefined, be: PageEntry | undefined) =>
+  !!e && !!be && e.parent === be.parent && e.position !== be.position && sameEntry({ ...e, position: be.position }, be);
+
+type EntryMerge = { entry?: PageEntry; conflicts: MergeConflict[]; body?: { base?: string; ours: string; theirs: string } };
+
+/** One page merged field by field (structure, each scalar field, the body). */
+function mergeEntry(id: string, be: PageEntry | undefined, oe: PageEntry | undefined, te: PageEntry | undefined): EntryMerge {
+  const whole = mergeWhole(be, oe, te);
+  if ('value' in whole) return { entry: whole.value, conflicts: [] };
+  const title = (oe ?? te ?? be)!.title;
+  if (!oe || !te) return { conflicts: [{ page: id, title, reason: 'deleted on one side and changed on the other' }] };
+  const conflicts: MergeConflict[] = [];
+  const merged: PageEntry = { ...oe, updatedAt: oe.updatedAt > te.updatedAt ? oe.updatedAt : te.updatedAt };
+  const structure = merge3(be ? { parent: be.parent, position: be.position } : null, { parent: oe.parent, position: oe.position }, { parent: te.parent, position: te.position });
+  if ('conflict' in structure) conflicts.push({ page: id, title, reason: 'moved differently on both sides' });
+  else Object.assign(merged, structure.value);
+  for (const key of SCALAR_FIELDS) {
+    const field = merge3(be?.[key], oe[key], te[key]);
+    if ('conflict' in field) conflicts.push({ page: id, title, reason: `${key} changed differently on both sides` });
+    else if (field.value === undefined) delete merged[key];
+    else (merged as unknown as Record<string, unknown>)[key] = field.value;
+  }
+  const body = merge3(be?.body, oe.body, te.body);
+  if ('value' in body) {
+    merged.body = body.value;
+    return { entry: merged, conflicts };
+  }
+  return { entry: merged, conflicts, body: { base: be?.body, ours: oe.body!, theirs: te.body! } };
+}
+
+/**
+ * The pages of the contested shards, merged. A conflict where one side only changed a page's
+ * position under the same parent is looked at again once: when that side did not change the
+ * page's order among its siblings (positions renumbered to make room for inserts), its entry
+ * counts as unchanged.
+ */
+async function mergePages(base: Content, ours: Content, theirs: Content, contested: number[]) {
+  const pages: { index: number; id: string; be?: PageEntry; oe?: PageEntry; te?: PageEntry }[] = [];
+  for (const index of contested) {
+    const [b, o, t] = await Promise.all([base.shard(index), ours.shard(index), theirs.shard(index)]);
+    for (const id of new Set([...Object.keys(b), ...Object.keys(o), ...Object.keys(t)])) pages.push({ index, id, be: b[id], oe: o[id], te: t[id] });
+  }
+  const merges = pages.map((p) => mergeEntry(p.id, p.be, p.oe, p.te));
+  const suspects = pages.filter((p, i) => merges[i]!.conflicts.length && (positionOnly(p.oe, p.be) || positionOnly(p.te, p.be)));
+  if (suspects.length) {
+    const [oursMoved, theirsMoved] = await Promise.all([
+      reallyMoved(base, ours, suspects.filter((p) => positionOnly(p.oe, p.be)).map((p) => p.oe!)),
+      reallyMoved(base, theirs, suspects.filter((p) => positionOnly(p.te, p.be)).map((p) => p.te!)),
+    ]);
+    for (const p of suspects) {
+      const oe = positionOnly(p.oe, p.be) && !oursMoved.has(p.id) ? p.be : p.oe;
+      const te = positionOnly(p.te, p.be) && !theirsMoved.has(p.id) ? p.be : p.te;
+      merges[pages.indexOf(p)] = mergeEntry(p.id, p.be, oe, te);
+    }
+  }
+  return pages.map((p, i) => ({ index: p.index, ...merges[i]! }));
+}
+
+export async function mergeContents(db: Db, base: Content, ours: Content, theirs: Content, opts: MergeOptions): Promise<MergeResult> {
   const conflicts: MergeConflict[] = [];
   const shardHashes: (string | null)[] = [];
-  const mergedShards: { index: number; shard: Shard }[] = [];
   const bodyMerges: { entry: PageEntry; base?: string; ours: string; theirs: string }[] = [];
 
   const contested: number[] = [];
-  /** Pages the merge puts under a parent they did not have in the base (added or moved). */
-  const placed: PageEntry[] = [];
   for (let i = 0; i < SHARDS; i++) {
     const [b, o, t] = [base.manifest.shards[i], ours.manifest.shards[i], theirs.manifest.shards[i]];
     if (o === t || t === b) shardHashes[i] = o ?? null;
@@ -50,39 +130,11 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
   }
   await Promise.all([base.loadShards(contested), ours.loadShards(contested), theirs.loadShards(contested)]);
 
-  for (const index of contested) {
-    const [b, o, t] = await Promise.all([base.shard(index), ours.shard(index), theirs.shard(index)]);
-    const shard: Shard = {};
-    for (const id of new Set([...Object.keys(b), ...Object.keys(o), ...Object.keys(t)])) {
-      const [be, oe, te] = [b[id], o[id], t[id]];
-      const whole = merge3(be, oe, te);
-      if ('value' in whole) {
-        if (whole.value) shard[id] = whole.value;
-        if (whole.value?.parent && whole.value.parent !== be?.parent) placed.push(whole.value);
-        continue;
-      }
-      const title = (oe ?? te ?? be)!.title;
-      if (!oe || !te) {
-        conflicts.push({ page: id, title, reason: 'deleted on one side and changed on the other' });
-        continue;
-      }
-      const merged: PageEntry = { ...oe, updatedAt: oe.updatedAt > te.updatedAt ? oe.updatedAt : te.updatedAt };
-      const structure = merge3(be ? { parent: be.parent, position: be.position } : null, { parent: oe.parent, position: oe.position }, { parent: te.parent, position: te.position });
-      if ('conflict' in structure) conflicts.push({ page: id, title, reason: 'moved differently on both sides' });
-      else Object.assign(merged, structure.value);
-      for (const key of SCALAR_FIELDS) {
-        const field = merge3(be?.[key], oe[key], te[key]);
-        if ('conflict' in field) conflicts.push({ page: id, title, reason: `${key} changed differently on both sides` });
-        else if (field.value === undefined) delete merged[key];
-        else (merged as unknown as Record<string, unknown>)[key] = field.value;
-      }
-      const body = merge3(be?.body, oe.body, te.body);
-      if ('value' in body) merged.body = body.value;
-      else bodyMerges.push({ entry: merged, base: be?.body, ours: oe.body!, theirs: te.body! });
-      shard[id] = merged;
-      if (merged.parent && merged.parent !== be?.parent) placed.push(merged);
-    }
-    mergedShards.push({ index, shard });
+  const mergedShards = new Map<number, Shard>(contested.map((index) => [index, {}]));
+  for (const page of await mergePages(base, ours, theirs, contested)) {
+    conflicts.push(...page.conflicts);
+    if (page.entry) mergedShards.get(page.index)![page.entry.id] = page.entry;
+    if (page.entry && page.body) bodyMerges.push({ entry: page.entry, ...page.body });
   }
 
   if (bodyMerges.length) {
@@ -122,40 +174,14 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
     else if (v.value !== undefined) variables[key] = v.value;
   }
 
-  if (!conflicts.length) {
-    // A page moved or added under a parent the other side deleted would be orphaned.
-    // Pages to check: those added or moved under another parent, in the shards both sides changed
-    // and in the shards taken whole from one side — the only way a page can end up under a parent
-    // the other side deleted (a deletion takes the pages below it along).
-    const contestedShards = new Map(mergedShards.map((s) => [s.index, s.shard]));
-    const entries = [...placed];
-    const fromOursAt = (index: number) => shardHashes[index] === (ours.manifest.shards[index] ?? null);
-    const oneSided = [...Array(SHARDS).keys()].filter((i) => !contestedShards.has(i) && shardHashes[i] !== (base.manifest.shards[i] ?? null));
-    await Promise.all([base.loadShards(oneSided), ours.loadShards(oneSided.filter(fromOursAt)), theirs.loadShards(oneSided.filter((i) => !fromOursAt(i)))]);
-    for (const index of oneSided) {
-      const [after, before] = await Promise.all([(fromOursAt(index) ? ours : theirs).shard(index), base.shard(index)]);
-      for (const entry of Object.values(after)) if (entry.parent && before[entry.id]?.parent !== entry.parent) entries.push(entry);
-    }
-    // A parent outside the contested shards lives in a shard taken whole from one side: look them
-    // all up at once, one batch per side (not one query per page).
-    const outside = [...new Set(entries.map((e) => e.parent).filter((p): p is string => !!p && !contestedShards.has(shardOf(p))))];
-    const fromOurs = (p: string) => fromOursAt(shardOf(p));
-    const [inOurs, inTheirs] = await Promise.all([ours.pages(outside.filter(fromOurs)), theirs.pages(outside.filter((p) => !fromOurs(p)))]);
-    const exists = (pageId: string) => {
-      const shard = contestedShards.get(shardOf(pageId));
-      return shard ? pageId in shard : inOurs.has(pageId) || inTheirs.has(pageId);
-    };
-    for (const entry of entries) {
-      if (entry.parent && !exists(entry.parent)) conflicts.push({ page: entry.id, title: entry.title, reason: 'its parent page was deleted on the other side' });
-    }
-  }
   const reusableContents = await mergeReusableContents(db, base, ours, theirs, (title, reason) => conflicts.push({ page: '', title, reason }));
   if (conflicts.length) return { manifest: null, conflicts };
 
   // Each merged shard is sent as its difference from ours (src/modules/content/store.ts putObjects).
-  const hashes = await putObjects(db, await Promise.all(mergedShards.map(async (s) => ({ kind: 'shard', data: s.shard, from: await ours.storedShard(s.index) }))));
-  mergedShards.forEach((s, i) => (shardHashes[s.index] = Object.keys(s.shard).length ? hashes[i]! : null));
+  const written = [...mergedShards].map(([index, shard]) => ({ index, shard }));
+  const hashes = await putObjects(db, await Promise.all(written.map(async (s) => ({ kind: 'shard', data: s.shard, from: await ours.storedShard(s.index) }))));
+  written.forEach((s, i) => (shardHashes[s.index] = Object.keys(s.shard).length ? hashes[i]! : null));
   const manifest: Manifest = { shards: shardHashes, files, variables, ...(reusableContents ? { reusableContents } : {}) };
   const [hash] = await putObjects(db, [{ kind: 'manifest', data: manifest }]);
-  return { manifest: hash!, conflicts: [] };
+  return { manifest: await settleStructure(db, hash!, base, opts.main === 'ours' ? ours : theirs), conflicts: [] };
 }

@@ -5,6 +5,7 @@ import { serverKeys, type ServerKeys } from '../../secrets.js';
 import { documentIdOf } from './document-ids.js';
 import { byPosition } from '../../positions.js';
 import { fileJson } from './service.js';
+import { reallyMoved } from './structure.js';
 import { canonicalJson, type Content, type FileEntry, type PageEntry, type ReusableContentEntry } from './store.js';
 
 /**
@@ -53,12 +54,23 @@ async function withAncestors(content: Content, entries: PageEntry[]): Promise<Ma
 
 /** Paths as the page tree makes them (tree.ts): the slugs from the top level down, joined by '/'. */
 function pathOf(id: string, pages: Map<string, PageEntry>, memo = new Map<string, string>()): string {
-  if (memo.has(id)) return memo.get(id)!;
-  const entry = pages.get(id)!;
-  // A parent that is not there puts the page at the top level, as buildTree does.
-  const path = entry.parent && pages.has(entry.parent) ? `${pathOf(entry.parent, pages, memo)}/${entry.slug}` : entry.slug;
-  memo.set(id, path);
-  return path;
+  const known = memo.get(id);
+  if (known !== undefined) return known;
+  // Iterative, and a ring of parents ends where it closes (a parent that is not there, or a ring,
+  // puts the page at the top level, as buildTree does).
+  const chain: PageEntry[] = [];
+  const seen = new Set<string>();
+  for (let entry = pages.get(id); entry && !seen.has(entry.id) && !memo.has(entry.id); entry = entry.parent ? pages.get(entry.parent) : undefined) {
+    seen.add(entry.id);
+    chain.push(entry);
+  }
+  const top = chain[chain.length - 1];
+  let prefix = top?.parent && memo.has(top.parent) ? memo.get(top.parent)! : null;
+  for (const entry of chain.reverse()) {
+    prefix = prefix === null ? entry.slug : `${prefix}/${entry.slug}`;
+    memo.set(entry.id, prefix);
+  }
+  return memo.get(id) ?? '';
 }
 
 const changedPage = (entry: PageEntry, pages: Map<string, PageEntry>) => ({ id: entry.id, type: entry.type, title: entry.title, path: pathOf(entry.id, pages) });
@@ -109,7 +121,11 @@ async function pageChanges(keys: ServerKeys, space: Space, before: Content, afte
       else if (be) deleted.push(be);
     }
   }
-  const moved = kept.filter((k) => k.before.parent !== k.after.parent || k.before.position !== k.after.position);
+  // Under the same parent, only a change of order among the shared siblings is a move (positions
+  // renumbered to make room for inserts keep the order).
+  const reordered = kept.filter((k) => k.before.parent === k.after.parent && k.before.position !== k.after.position);
+  const reorderedMoved = await reallyMoved(before, after, reordered.map((k) => k.after));
+  const moved = kept.filter((k) => k.before.parent !== k.after.parent || reorderedMoved.has(k.after.id));
   // Ancestors are needed for paths, and a moved page's old and new parents for `parent`.
   const [beforePages, afterPages] = await Promise.all([
     withAncestors(before, [...deleted, ...kept.map((k) => k.before)]),

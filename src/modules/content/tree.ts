@@ -10,8 +10,9 @@ export interface PageNode extends PageEntry {
 }
 
 /**
- * Builds the page tree from flat entries. A page whose parent is missing (it cannot happen through
- * the write path, which deletes subtrees) is shown at the top level rather than lost.
+ * Builds the page tree from flat entries. A page whose parent is missing, or that is caught in a
+ * ring of parents (neither can happen through the write path or a merge; data written before they
+ * were checked can), is shown at the top level rather than lost: every page is in the tree once.
  */
 export function buildTree(entries: Iterable<PageEntry>): { roots: PageNode[]; byId: Map<string, PageNode>; byPath: Map<string, PageNode> } {
   const byId = new Map<string, PageNode>();
@@ -22,19 +23,30 @@ export function buildTree(entries: Iterable<PageEntry>): { roots: PageNode[]; by
     (parent ? parent.children : roots).push(node);
   }
   const byPath = new Map<string, PageNode>();
+  const placed = new Set<string>();
   const walk = (nodes: PageNode[], parent: PageNode | null) => {
     nodes.sort(byPosition);
     for (const node of nodes) {
+      placed.add(node.id);
       // Groups do not add a path segment of their own in GitBook's URLs; here every page does,
       // which keeps paths unique and stable.
       node.path = parent ? `${parent.path}/${node.slug}` : node.slug;
       node.depth = parent ? parent.depth + 1 : 0;
       node.ancestors = parent ? [...parent.ancestors, { id: parent.id, title: parent.title }] : [];
       byPath.set(node.path, node);
+      node.children = node.children.filter((child) => !placed.has(child.id));
       walk(node.children, node);
     }
   };
   walk(roots, null);
+  for (const node of [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+    if (placed.has(node.id)) continue;
+    const parent = byId.get(node.parent!)!;
+    parent.children = parent.children.filter((child) => child.id !== node.id);
+    roots.push(node);
+    walk([node], null);
+  }
+  roots.sort(byPosition);
   return { roots, byId, byPath };
 }
 

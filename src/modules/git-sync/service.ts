@@ -349,7 +349,7 @@ export async function importFromGit(services: Services, spaceId: string, opts: {
         let manifest: string | null = theirsManifest;
         const parents = [space.revisionId];
         if (lastRevision && lastRevision.id !== space.revisionId) {
-          const merged = await mergeContents(tx, base, ours, await Content.load(tx, theirsManifest));
+          const merged = await mergeContents(tx, base, ours, await Content.load(tx, theirsManifest), { main: 'ours' });
           if (!merged.manifest) {
             // A true conflict: Git's side goes to a change request forked from the last synced revision.
             const theirs = newId();
