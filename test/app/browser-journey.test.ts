@@ -22,6 +22,8 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
   let browser: Browser;
   let owner: Awaited<ReturnType<Harness['owner']>>;
   let spaceAppUrl: string;
+  /** The `urls.app` of each kind of object, as the REST API answers them, and the heading its screen shows. */
+  let appLinks: { kind: string; url: string; heading: string | RegExp }[] = [];
   const contexts: BrowserContext[] = [];
   const requests: string[] = [];
   const pageErrors: string[] = [];
@@ -67,8 +69,37 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     });
     spaceAppUrl = (await res.json()).data.space.urls.app;
     expect(spaceAppUrl).toBe(`${served.origin}/app/s/${space.id}`);
+    appLinks = await linksOfEveryKind(space.id, written.revision);
     browser = await launching;
   });
+
+  /** REST on the served origin (its `urls` are built from that origin). */
+  async function api(method: string, path: string, body?: unknown) {
+    const res = await fetch(`${served.origin}/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${owner.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    expect(res.status, `${method} ${path}`).toBeLessThan(300);
+    return res.json();
+  }
+
+  async function linksOfEveryKind(spaceId: string, revision: string) {
+    const org = await api('GET', `/orgs/${owner.orgId}`);
+    const collection = await api('POST', `/orgs/${owner.orgId}/collections`, { title: 'Manuals' });
+    const cr = await api('POST', `/spaces/${spaceId}/change-requests`, { subject: 'Clarify the welcome' });
+    const rev = await api('GET', `/spaces/${spaceId}/revisions/${revision}`);
+    const site = await api('POST', `/orgs/${owner.orgId}/sites`, { title: 'Public docs' });
+    const page = await api('GET', `/spaces/${spaceId}/content/path/guides%2Fdeployment`);
+    return [
+      { kind: 'organization', url: org.urls.app, heading: 'Journey docs' },
+      { kind: 'collection', url: collection.urls.app, heading: 'Manuals' },
+      { kind: 'change request', url: cr.urls.app, heading: /Clarify the welcome/ },
+      { kind: 'revision', url: rev.urls.app, heading: /^Revision of / },
+      { kind: 'site', url: site.urls.app, heading: 'Public docs' },
+      { kind: 'page', url: page.urls.app, heading: 'Deployment' },
+    ];
+  }
 
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);
@@ -134,6 +165,17 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Getting started' }).isVisible()).toBe(true);
     expect(await dialog.isVisible()).toBe(false);
+  });
+
+  it('opens the right screen for every kind of urls.app the API answers', async () => {
+    const page = await freshPage({ authorization: `Bearer ${owner.token}` });
+    for (const link of appLinks) {
+      expect(link.url, link.kind).toMatch(new RegExp(`^${served.origin}/app/`));
+      await page.goto(link.url);
+      const heading = page.getByRole('heading', { level: 1, name: link.heading });
+      await expect.poll(() => heading.isVisible(), { message: `${link.kind}: ${link.url}` }).toBe(true);
+      await checkAxe(page, link.kind);
+    }
   });
 
   it('made no request to another origin, had no script error, and axe-core found no serious violation', () => {

@@ -61,7 +61,7 @@ export function PageTree({ spaceId, roots, currentPath }: { spaceId: string; roo
   const current = useMemo(() => [...all.values()].find((n) => n.page.path === currentPath) ?? null, [all, currentPath]);
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
   const [focusedId, setFocusedId] = useState<string | null>(null);
-  const refs = useRef(new Map<string, HTMLLIElement>());
+  const refs = useRef(new Map<string, HTMLDivElement>());
 
   // The open page's ancestors are expanded (kept as the person navigates elsewhere).
   useEffect(() => {
@@ -113,39 +113,37 @@ export function PageTree({ spaceId, roots, currentPath }: { spaceId: string; roo
     action();
   }
 
+  // The APG's navigation tree shape: each treeitem is its own row, named by its title alone; its
+  // children's group is a sibling it owns (aria-owns), so their titles are not part of its name.
   const renderNodes = (nodes: TreeNode[], level: number) =>
     nodes.map((node, i) => {
       const hasChildren = node.children.length > 0;
       const isOpen = expanded.has(node.page.id);
-      const labelId = `tree-label-${node.page.id}`;
+      const groupId = `tree-group-${node.page.id}`;
       return (
-        <li
-          key={node.page.id}
-          role="treeitem"
-          aria-labelledby={labelId}
-          aria-level={level}
-          aria-setsize={nodes.length}
-          aria-posinset={i + 1}
-          aria-expanded={hasChildren ? isOpen : undefined}
-          aria-current={node === current ? 'page' : undefined}
-          aria-selected={node === current}
-          tabIndex={node.page.id === tabStop ? 0 : -1}
-          ref={(el) => {
-            if (el) refs.current.set(node.page.id, el);
-            else refs.current.delete(node.page.id);
-          }}
-          onKeyDown={(e) => onKeyDown(e, node)}
-          onFocus={(e) => {
-            if (e.target === e.currentTarget) setFocusedId(node.page.id);
-          }}
-          onClick={(e) => {
-            e.stopPropagation();
-            setFocusedId(node.page.id);
-            open(node);
-          }}
-          className={node === current ? 'tree-item current' : 'tree-item'}
-        >
-          <span className="tree-row">
+        <li key={node.page.id} role="none">
+          <div
+            role="treeitem"
+            aria-level={level}
+            aria-setsize={nodes.length}
+            aria-posinset={i + 1}
+            aria-expanded={hasChildren ? isOpen : undefined}
+            aria-owns={hasChildren && isOpen ? groupId : undefined}
+            aria-current={node === current ? 'page' : undefined}
+            aria-selected={node === current}
+            tabIndex={node.page.id === tabStop ? 0 : -1}
+            ref={(el) => {
+              if (el) refs.current.set(node.page.id, el);
+              else refs.current.delete(node.page.id);
+            }}
+            onKeyDown={(e) => onKeyDown(e, node)}
+            onFocus={() => setFocusedId(node.page.id)}
+            onClick={() => {
+              setFocusedId(node.page.id);
+              open(node);
+            }}
+            className={node === current ? 'tree-row current' : 'tree-row'}
+          >
             <span
               className="tree-twisty"
               aria-hidden="true"
@@ -157,11 +155,13 @@ export function PageTree({ spaceId, roots, currentPath }: { spaceId: string; roo
             >
               {hasChildren ? (isOpen ? '▾' : '▸') : ''}
             </span>
-            <span id={labelId} className={node.page.type === 'group' ? 'tree-label group' : 'tree-label'}>
-              {node.page.title || 'Untitled'}
-            </span>
-          </span>
-          {hasChildren && isOpen && <ul role="group">{renderNodes(node.children, level + 1)}</ul>}
+            <span className={node.page.type === 'group' ? 'tree-label group' : 'tree-label'}>{node.page.title || 'Untitled'}</span>
+          </div>
+          {hasChildren && isOpen && (
+            <ul role="group" id={groupId}>
+              {renderNodes(node.children, level + 1)}
+            </ul>
+          )}
         </li>
       );
     });
