@@ -6,7 +6,8 @@ import { bearerToken } from './auth/tokens.js';
 import { primeSpaceAccess, spaceIdOfPath, type SpaceAccess } from './auth/access-rows.js';
 import { createContext, type Services, type Session } from './context.js';
 import { classifyDatabaseError, databaseFailureError } from './errors.js';
-import { authenticate, rateHeaders, type Authenticated } from './auth/authenticate.js';
+import { authenticate, authenticateSession, rateHeaders, type Authenticated } from './auth/authenticate.js';
+import { clearedSessionCookie, cookieSecure, isNonSimpleRequest, sessionSecretOf } from './auth/session-cookie.js';
 import { schema } from './graphql/schema.js';
 import { useJitForLists } from './graphql/jit.js';
 import { useDocumentLimits } from './graphql/armor.js';
@@ -21,6 +22,7 @@ import { createRouter } from './http/router.js';
 import { errorResponse, json } from './http/respond.js';
 import { httpRoutes, installModules } from './modules/index.js';
 import { hostedReaderRoute, siteHostedAt } from './modules/reader/index.js';
+import { ANONYMOUS_CALLER, onlyPublicOperations } from './modules/sessions/index.js';
 import { BodyTooLarge, bodyRefusal, declaredTooLarge, readBody, readText, withBody } from './http/body.js';
 import { isPreflight, preflight, withCors, type CorsPolicy } from './http/cors.js';
 import { methodNotAllowed, refuseRequestLine } from './http/request-line.js';
@@ -51,6 +53,8 @@ interface ServerContext {
   session: Session;
   /** The caller's tenant (src/auth/authenticate.ts): scopes persisted queries (src/graphql/caching.ts). */
   tenant?: string;
+  /** Headers a resolver adds to the answer (a sign-in's Set-Cookie). */
+  responseHeaders?: Headers;
 }
 
 /**
@@ -73,7 +77,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
-    context: ({ services, caller, session }) => createContext(services, caller, session),
+    context: ({ services, caller, session, responseHeaders, request }) => createContext(services, caller, session, { responseHeaders, request }),
     renderGraphiQL: renderLecternGraphiQL,
     // Introspection can be turned off (production): a validation rule refuses __schema/__type.
     // `opts.plugins`: extra envelop plugins (tests observe the phases with them).
@@ -208,6 +212,8 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
     };
 
     const token = bearerToken(request);
+    // No token on /graphql: a browser (its session cookie, or nobody signed in yet).
+    if (!token && !isRest) return browser(request, client, address, unauthenticated);
     // No token: answered at once, the body never read (an anonymous caller cannot make us buffer it).
     if (!token) return chargeAddress(request, client) ?? unauthenticated();
     // A declared body over the limit is refused before any work.
@@ -232,10 +238,53 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
     return inTenantTurn(who, request, async () => {
       // Only now is the body read: streamed, and cut off with a 413 as soon as it passes the limit.
       if (request.body) request = withBody(request, await readBody(request, config.maxBodyBytes));
-      if (!isRest) return yoga.fetch(request, { services, caller, session, tenant: who.tenant });
+      if (!isRest) return graphqlWith(request, { caller, session, tenant: who.tenant });
       Object.assign(request, { caller, session, spaceAccess: who.spaceAccess ?? null, earlyReads });
       return rest.fetch(request);
     });
+  }
+
+  /** Runs /graphql with headers a resolver may add (Set-Cookie) copied onto the answer. */
+  async function graphqlWith(request: Request, context: Omit<ServerContext, 'services' | 'responseHeaders'>, extra?: Headers): Promise<Response> {
+    const responseHeaders = extra ?? new Headers();
+    const response = await yoga.fetch(request, { services, ...context, responseHeaders });
+    for (const cookie of responseHeaders.getSetCookie()) response.headers.append('set-cookie', cookie);
+    if (responseHeaders.getSetCookie().length) response.headers.set('cache-control', 'no-store');
+    return response;
+  }
+
+  /**
+   * /graphql without a token: the session cookie authenticates it, or nobody is signed in and only
+   * the public operations (signing in) may run. CSRF: such a request must be non-simple (a JSON
+   * POST, or the x-lectern-csrf header) — a cross-site form cannot send one, so it can neither use
+   * the cookie nor sign a browser in to someone else's account. A simple one with the cookie: 403.
+   */
+  async function browser(request: Request, client: string, address: string | null, unauthenticated: () => Response): Promise<Response> {
+    const secret = sessionSecretOf(request);
+    if (!isNonSimpleRequest(request)) {
+      if (secret) return errorResponse(403, 'A request authenticated by the session cookie must be a POST with content-type application/json, or carry the header x-lectern-csrf: 1', unreadBody(request));
+      return chargeAddress(request, client) ?? unauthenticated();
+    }
+    if (declaredTooLarge(request, config.maxBodyBytes)) throw new BodyTooLarge(config.maxBodyBytes);
+    const who = secret ? await authenticateSession(services.db, secret, config.rateLimit, { idleSeconds: config.sessions.idleDays * 86_400 }) : null;
+    if (who) {
+      const limits = rateHeaders(who.rate);
+      if (who.rate?.exceeded) return refused('user') ?? errorResponse(429, `Rate limit of ${who.rate.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry after ${who.rate.retryAfter} s`, { ...limits, ...unreadBody(request) });
+      const session = { ...who.session, clientAddress: address };
+      return inTenantTurn({ ...who, limits }, request, async () => {
+        if (request.body) request = withBody(request, await readBody(request, config.maxBodyBytes));
+        return graphqlWith(request, { caller: who.caller, session, tenant: who.tenant });
+      });
+    }
+    // Nobody signed in (an ended session's cookie is removed): public operations only, small bodies.
+    const charged = chargeAddress(request, client);
+    if (charged) return charged;
+    if (request.body) request = withBody(request, await readBody(request, Math.min(config.maxBodyBytes, 64 * 1024)));
+    const publicOnly = await onlyPublicOperations(request);
+    if (publicOnly !== true) return publicOnly === 'persisted-query-not-found' ? json(200, { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] }) : unauthenticated();
+    const headers = new Headers();
+    if (secret) headers.append('set-cookie', clearedSessionCookie(cookieSecure(config, request)));
+    return graphqlWith(request, { caller: ANONYMOUS_CALLER, session: { ssoOrganizationId: null, anonymous: true, clientAddress: address }, tenant: `address:${client}` }, headers);
   }
 
   /** Health, and readiness (one query, so charged to the address like any token-less request). */

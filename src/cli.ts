@@ -68,6 +68,25 @@ const tokenJson = (t: { id: string; label: string | null; createdAt: Date; expir
 });
 const WHO = { user: { type: 'string' }, email: { type: 'string' } } as const;
 
+/**
+ * The password piped to --password-stdin (all of stdin, one trailing newline removed): never an
+ * argument, which other users of the machine could read in the process list. Checked before the
+ * database is opened.
+ */
+async function passwordFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError('--password-stdin reads the password from standard input: pipe it in (e.g. printf %s "$PASSWORD" | lectern …)');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  if (!password) throw new UsageError('--password-stdin: standard input is empty');
+  const { checkPassword } = await import('./modules/sessions/index.js');
+  try {
+    return checkPassword('password', password);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 const COMMANDS: Record<string, Command> = {
   serve: {
     usage: 'lectern serve',
@@ -79,12 +98,17 @@ applies pending migrations. SIGTERM/SIGINT finish in-flight requests, then stop.
   },
   migrate: { usage: 'lectern migrate', summary: 'apply pending database migrations', run: () => withDatabase(async (db) => void print(await (await import('./db/migrate.js')).migrate(db.pool))) },
   'user create': {
-    usage: 'lectern user create --email E --name N [--org-title T]',
+    usage: 'lectern user create --email E --name N [--org-title T] [--password-stdin]',
     summary: 'create a user, an API token and optionally an organization it administers',
-    details: 'All or nothing (one transaction). Prints the user, the organization and the token: the token is shown only this once.',
-    options: { email: { type: 'string' }, name: { type: 'string' }, 'org-title': { type: 'string' } },
-    run: (values) => (required(values, 'email'), required(values, 'name'), withDatabase(async (db) => {
-        const [{ createUser }, check, { newId }, { issueToken }] = await Promise.all([import('./modules/users/index.js'), import('./validate.js'), import('./ids.js'), import('./auth/tokens.js')]);
+    details: 'All or nothing (one transaction). Prints the user, the organization and the token: the token is shown only this once.\n--password-stdin: the password to sign in to the app with, read from standard input (at least 8 characters).',
+    options: { email: { type: 'string' }, name: { type: 'string' }, 'org-title': { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+    run: async (values) => {
+      required(values, 'email');
+      required(values, 'name');
+      const password = values['password-stdin'] ? await passwordFromStdin() : undefined;
+      return withDatabase(async (db) => {
+        const [{ createUser }, check, { newId }, { issueToken }, { hashPassword }] = await Promise.all([import('./modules/users/index.js'), import('./validate.js'), import('./ids.js'), import('./auth/tokens.js'), import('./modules/sessions/index.js')]);
+        const passwordHash = password === undefined ? undefined : await hashPassword(password);
         const orgTitle = typeof values['org-title'] === 'string' ? check.text('--org-title', values['org-title'].trim(), { min: 2, max: 255 }) : undefined;
         const input = { email: required(values, 'email'), name: required(values, 'name') };
         const created = await db.prisma.$transaction(async (tx) => {
@@ -92,11 +116,29 @@ applies pending migrations. SIGTERM/SIGINT finish in-flight requests, then stop.
           const user = await createUser(client, input);
           const organization = orgTitle ? await tx.organization.create({ data: { id: newId(), title: orgTitle, emailDomains: [] } }) : undefined;
           if (organization) await tx.member.create({ data: { organizationId: organization.id, userId: user.id, role: 'admin' } });
+          if (passwordHash) await tx.userPassword.create({ data: { userId: user.id, hash: passwordHash } });
           const token = await issueToken(client, user.id, 'cli');
           return { user, token, organization };
         });
         print({ user: created.user, token: created.token, ...(created.organization ? { organization: created.organization } : {}) });
-      })),
+      });
+    },
+  },
+  'user password': {
+    usage: 'lectern user password (--user USER_ID | --email E) --password-stdin',
+    summary: "set a user's password (read from standard input); their browser sessions end",
+    options: { ...WHO, 'password-stdin': { type: 'boolean' } },
+    run: async (values) => {
+      who(values);
+      if (!values['password-stdin']) throw new UsageError('--password-stdin is required (the password is read from standard input, never from an argument)');
+      const password = await passwordFromStdin();
+      return withDatabase(async (db) => {
+        const user = await findUser(db, values);
+        const { setPassword } = await import('./modules/sessions/index.js');
+        const sessionsEnded = await setPassword({ db }, user.id, password);
+        print({ user: userJson(user), password: 'set', sessionsEnded });
+      });
+    },
   },
   'user list': {
     usage: 'lectern user list',

@@ -54,6 +54,44 @@ export interface Config {
   metrics?: { token?: string; open: boolean };
   /** Heap growth past the live heap, in percent (LECTERN_HEAP_GROWTH_PERCENT; 0: V8's own), for `lectern serve` (src/ops/heap.ts). */
   heapGrowthPercent: number;
+  /**
+   * Browser sessions (people signed in to the app): ended after LECTERN_SESSION_IDLE_DAYS (default
+   * 14) without a request, and LECTERN_SESSION_MAX_DAYS (default 90) after signing in in any case.
+   */
+  sessions: { idleDays: number; maxDays: number };
+  /**
+   * Sign-in attempts per 15 minutes (PostgreSQL-backed, shared by every process): per account
+   * (LECTERN_SIGNIN_ACCOUNT_LIMIT, default 10) and per client address (LECTERN_SIGNIN_ADDRESS_LIMIT,
+   * default 50); 0 turns one off.
+   */
+  signInLimits: { perAccount: number; perAddress: number };
+  /** OpenID Connect sign-in (LECTERN_OIDC_ISSUER, _CLIENT_ID, _CLIENT_SECRET, _LABEL, _CREATE_USERS); null when not configured. */
+  oidc: OidcConfig | null;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  /** The button's label in the app ("Sign in with …"). */
+  label: string;
+  /** Create an account for a verified email that has none (else such a sign-in is refused). */
+  createUsers: boolean;
+}
+
+function readOidc(env: NodeJS.ProcessEnv): OidcConfig | null {
+  const issuer = env.LECTERN_OIDC_ISSUER?.trim();
+  const clientId = env.LECTERN_OIDC_CLIENT_ID?.trim();
+  if (!issuer && !clientId) return null;
+  if (!issuer || !clientId) throw new Error('LECTERN_OIDC_ISSUER and LECTERN_OIDC_CLIENT_ID must be set together');
+  if (!/^https?:\/\//.test(issuer)) throw new Error(`LECTERN_OIDC_ISSUER must be an http(s) URL (got "${issuer}")`);
+  return {
+    issuer,
+    clientId,
+    clientSecret: env.LECTERN_OIDC_CLIENT_SECRET || undefined,
+    label: env.LECTERN_OIDC_LABEL?.trim() || 'Single sign-on',
+    createUsers: ['1', 'true', 'yes'].includes((env.LECTERN_OIDC_CREATE_USERS ?? '').toLowerCase()),
+  };
 }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
@@ -102,5 +140,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tenantConcurrency: wholeNumber(env, 'LECTERN_TENANT_CONCURRENCY', 1, 1000) ?? Math.max(1, Math.floor(dbPool / 3)),
     metrics: { token: env.LECTERN_METRICS_TOKEN || undefined, open: env.LECTERN_METRICS === 'open' },
     heapGrowthPercent: wholeNumber(env, 'LECTERN_HEAP_GROWTH_PERCENT', 0, 1000) ?? 20,
+    sessions: { idleDays: wholeNumber(env, 'LECTERN_SESSION_IDLE_DAYS', 1, 3650) ?? 14, maxDays: wholeNumber(env, 'LECTERN_SESSION_MAX_DAYS', 1, 3650) ?? 90 },
+    signInLimits: { perAccount: wholeNumber(env, 'LECTERN_SIGNIN_ACCOUNT_LIMIT', 0, 100_000) ?? 10, perAddress: wholeNumber(env, 'LECTERN_SIGNIN_ADDRESS_LIMIT', 0, 100_000) ?? 50 },
+    oidc: readOidc(env),
   };
 }

@@ -25,6 +25,13 @@ export interface Session {
   siteScope?: { siteId: string; organizationId: string } | null;
   /** The client's address as the HTTP server saw it (X-Forwarded-For's last hop behind a trusted proxy); audit events record it. */
   clientAddress?: string | null;
+  /** The browser session (table Session) that authenticated the request by its cookie; null for a token. */
+  browserSessionId?: string | null;
+  /**
+   * Nobody is signed in: the request may only run the public operations (signing in), checked by
+   * src/app.ts before execution; `caller` is then a placeholder until a sign-in replaces it.
+   */
+  anonymous?: boolean;
 }
 
 export const ORDINARY_SESSION: Session = { ssoOrganizationId: null };
@@ -37,8 +44,12 @@ export interface Context extends Services {
   prisma: PrismaClient;
   caller: User;
   session: Session;
+  /** Headers added to the HTTP answer (a sign-in's Set-Cookie); absent for in-process calls. */
+  responseHeaders?: Headers;
+  /** The HTTP request (a sign-in reads its User-Agent and protocol); absent for in-process calls. */
+  request?: Request;
 }
 
-export function createContext(services: Services, caller: User, session: Session = ORDINARY_SESSION): Context {
-  return { ...services, prisma: services.db.prisma, caller, session };
+export function createContext(services: Services, caller: User, session: Session = ORDINARY_SESSION, http: { responseHeaders?: Headers; request?: Request } = {}): Context {
+  return { ...services, prisma: services.db.prisma, caller, session, ...http };
 }

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import type { Database } from '../db/database.js';
 import type { User } from '../generated/prisma/client.js';
 import type { ServerKeys } from '../secrets.js';
-import { columnsOf, prepared, selectRowGroups, type Prepared } from '../db/rows.js';
+import { columnsOf, prepared, selectRowGroups, selectRows, type Prepared } from '../db/rows.js';
 import type { SpaceAccess } from './access-rows.js';
 import { readSiteToken, SITE_TOKEN_PREFIX } from './site-token.js';
 import { hashToken } from './tokens.js';
@@ -77,8 +77,8 @@ export function slidingWindow(rate: RateLimit, windowStart: number, previous: nu
 }
 
 /**
- * The statement: the caller (by token hash, or by id for a site token), the rate-limit counter
- * incremented, the previous window's count and the caller's first organization. With `spaceId`, a
+ * The statement: the caller (by token hash, or by id for a site token), the token's last use noted
+ * (at most once a minute), the rate-limit counter incremented, the previous window's count and the caller's first organization. With `spaceId`, a
  * space's access rows ride on it (left joins on the one caller row) rather than going in a
  * statement of their own: one round trip fewer on every /v1/spaces/:id… request. Prepared (every
  * request sends it): parsing and planning it was most of its time.
@@ -90,6 +90,9 @@ function authenticationStatement(withSpace: boolean): Prepared {
        WHERE $5::text IS NULL AND t.hash = $1 AND (t."expiresAt" IS NULL OR t."expiresAt" > now())
        UNION ALL
        SELECT ${columnsOf('User', 'u')}, NULL::text, NULL::text FROM "User" u WHERE u.id = $5::text
+     ), used AS (
+       UPDATE "ApiToken" t SET "lastUsedAt" = now() AT TIME ZONE 'UTC' FROM caller
+       WHERE t.id = caller."__tokenId" AND (t."lastUsedAt" IS NULL OR t."lastUsedAt" < now() AT TIME ZONE 'UTC' - interval '1 minute')
      ), counted AS (
        INSERT INTO "RateLimitWindow" (key, "windowStart", count)
        SELECT 'user:' || caller.id, $2, 1 FROM caller WHERE $3
@@ -155,6 +158,60 @@ export async function authenticate(db: Database, token: string, rate: RateLimit,
   };
 }
 
+/** How long a browser session lives: idle (since it was last seen) and absolute (since sign-in). */
+export interface SessionLimits {
+  idleSeconds: number;
+}
+
+/**
+ * A browser session's statement (the `lectern_session` cookie, src/auth/session-cookie.ts): the
+ * session by the hash of its secret — not revoked, before its absolute end, seen within the idle
+ * limit — its user, `lastSeenAt` moved forward (written at most once a minute: a busy app does
+ * not write on every request) and the same per-user rate counter as a token's.
+ */
+const AUTHENTICATE_SESSION = prepared(`WITH found AS (
+       SELECT s.id AS sid, s."userId", s."ssoOrganizationId" FROM "Session" s
+       WHERE s.hash = $1 AND s."revokedAt" IS NULL AND s."expiresAt" > now() AT TIME ZONE 'UTC'
+         AND s."lastSeenAt" > now() AT TIME ZONE 'UTC' - $5::int * interval '1 second'
+     ), seen AS (
+       UPDATE "Session" s SET "lastSeenAt" = now() AT TIME ZONE 'UTC' FROM found
+       WHERE s.id = found.sid AND s."lastSeenAt" < now() AT TIME ZONE 'UTC' - interval '1 minute'
+     ), caller AS (
+       SELECT ${columnsOf('User', 'u')}, found."ssoOrganizationId" AS "__ssoOrganizationId", found.sid AS "__sessionId"
+       FROM found JOIN "User" u ON u.id = found."userId"
+     ), counted AS (
+       INSERT INTO "RateLimitWindow" (key, "windowStart", count)
+       SELECT 'user:' || caller.id, $2, 1 FROM caller WHERE $3
+       ON CONFLICT (key, "windowStart") DO UPDATE SET count = "RateLimitWindow".count + 1
+       RETURNING count
+     )
+     SELECT caller.*, (SELECT count FROM counted) AS "__count",
+       (SELECT w.count FROM "RateLimitWindow" w WHERE $3 AND w.key = 'user:' || caller.id AND w."windowStart" = $2::int - $4::int) AS "__previous",
+       (SELECT m."organizationId" FROM "Member" m WHERE m."userId" = caller.id ORDER BY m."joinedAt", m."organizationId" LIMIT 1) AS "__tenant"
+     FROM caller`);
+
+type SessionRow = User & { __ssoOrganizationId: string | null; __sessionId: string; __count: number | null; __previous: number | null; __tenant: string | null };
+
+/**
+ * Authenticates a browser session by its cookie's secret: the caller, the session (its id, for
+ * "this session" in the app and for signing out; its SAML organization, which scopes it like an SSO
+ * token), the per-user budget. Null when the session is unknown, revoked or expired.
+ */
+export async function authenticateSession(db: Database, secret: string, rate: RateLimit, limits: SessionLimits, now = Date.now()): Promise<Authenticated | null> {
+  const windowStart = Math.floor(now / 1000 / rate.windowSeconds) * rate.windowSeconds;
+  const limited = rate.limit > 0;
+  const values = [hashToken(secret), windowStart, limited, rate.windowSeconds, limits.idleSeconds];
+  const row = (await selectRows<SessionRow>(db.pool, AUTHENTICATE_SESSION, values))[0];
+  if (!row) return null;
+  const { __ssoOrganizationId: ssoOrganizationId, __sessionId: browserSessionId, __count: count, __previous: previous, __tenant: firstOrganization, ...caller } = row;
+  return {
+    caller: caller as User,
+    session: { ssoOrganizationId, tokenId: null, browserSessionId },
+    tenant: ssoOrganizationId ? `org:${ssoOrganizationId}` : firstOrganization ? `org:${firstOrganization}` : `user:${caller.id}`,
+    rate: limited ? slidingWindow(rate, windowStart, previous ?? 0, count ?? 0, now) : null,
+  };
+}
+
 /** The headers GitBook's clients read. */
 export function rateHeaders(rate: RateState | null): Record<string, string> {
   if (!rate) return {};
@@ -166,7 +223,14 @@ export function rateHeaders(rate: RateState | null): Record<string, string> {
   };
 }
 
+/**
+ * The sign-in attempt counters share RateLimitWindow (keys `signin:…`, src/modules/sessions) with
+ * longer windows than the request budget's: they are kept this long.
+ */
+export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+
 /** Removes finished windows (periodic maintenance). */
 export async function purgeRateLimitWindows(db: Database, windowSeconds: number, now = Date.now()): Promise<void> {
-  await db.pool.query('DELETE FROM "RateLimitWindow" WHERE "windowStart" < $1', [Math.floor(now / 1000) - 2 * windowSeconds]);
+  const seconds = Math.floor(now / 1000);
+  await db.pool.query(`DELETE FROM "RateLimitWindow" WHERE "windowStart" < $1 AND (key NOT LIKE 'signin:%' OR "windowStart" < $2)`, [seconds - 2 * windowSeconds, seconds - 2 * SIGN_IN_WINDOW_SECONDS]);
 }

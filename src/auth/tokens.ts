@@ -5,6 +5,9 @@ import { newId } from '../ids.js';
 /** Tokens carry 192 random bits; only their SHA-256 hash is stored. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** A new API token's secret (shown once; store `hashToken` of it). */
+export const newApiToken = () => `lct_${randomBytes(24).toString('base64url')}`;
+
 /**
  * `sso` marks the token of a SAML sign-in: it reaches only that organization and expires (see
  * src/modules/sso). Ordinary tokens (CLI) have neither.
@@ -20,7 +23,7 @@ export async function issueToken(
   label?: string,
   sso?: { organizationId: string; expiresAt: Date; clientAddress?: string | null },
 ): Promise<string> {
-  const token = `lct_${randomBytes(24).toString('base64url')}`;
+  const token = newApiToken();
   const id = newId();
   await prisma.apiToken.create({
     data: { id, userId, hash: hashToken(token), label, ssoOrganizationId: sso?.organizationId, expiresAt: sso?.expiresAt },

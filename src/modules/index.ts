@@ -56,6 +56,7 @@ import './translations/translation.js';
 import './agent-instructions/agent-instructions.js';
 import './git-sync/types.js';
 import './imports/types.js';
+import './sessions/types.js';
 import './reader/page-html.js';
 
 import { userRoutes } from './users/routes.js';
