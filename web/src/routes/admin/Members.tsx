@@ -58,8 +58,9 @@ function MemberTable({ orgId }: { orgId: string }) {
                         aria-label={`Role of ${m.user.displayName}`}
                         value={m.role ?? ''}
                         onChange={async (e) => {
-                          const r = await update({ organizationId: orgId, userId: m.user.id, role: (e.target.value || null) as Role | null });
-                          if (!r.error) setDone(`${m.user.displayName} is now ${e.target.value || 'a guest'}`);
+                          const role = (e.target.value || null) as Role | null;
+                          const r = await update({ organizationId: orgId, userId: m.user.id, role });
+                          if (!r.error) setDone(`${m.user.displayName} is now ${role ?? 'a guest'}`);
                         }}
                       >
                         <option value="">guest</option>
