@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { setupHarness, type Harness } from '../support/harness.js';
 import { insertPage, writeLive } from '../support/content-writes.js';
 import { siteHelpers } from '../support/sites.js';
@@ -7,10 +9,12 @@ import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser,
 
 /**
  * A person's journey through the app (/app) in headless Chromium, on data written through the API:
- * signed out, a space's `urls.app` sends them to sign in and back; they see the space's page tree,
- * move through it with the keyboard, open a page rendered as the published site renders it, and
- * find another page with Ctrl+K. Every request stays on the server's origin, no script error
- * happens, and axe-core finds no serious or critical violation on any screen visited.
+ * created by `lectern user create --password-stdin`, they open a space's `urls.app` signed out,
+ * are sent to sign in and back; they see the space's page tree, move through it with the
+ * keyboard, open a page rendered as the published site renders it, find another page with Ctrl+K,
+ * open every other kind of `urls.app`, create and revoke an API token, and sign out. Every request
+ * stays on the server's origin, no script error happens, and axe-core finds no serious or critical
+ * violation on any screen visited.
  * The app is the one `npm run build:web` put in web/dist (npm ci's postinstall).
  */
 if (skipBrowser) console.warn(`test/app/browser-journey.test.ts skipped: ${MISSING_CHROMIUM}`);
@@ -20,7 +24,9 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
   const s = siteHelpers(() => h);
   let served: Awaited<ReturnType<typeof serveApp>>;
   let browser: Browser;
-  let owner: Awaited<ReturnType<Harness['owner']>>;
+  let owner: { id: string; email: string; token: string; orgId: string; password: string };
+  /** The signed-in person's tab, kept from test to test. */
+  let signedIn: Page;
   let spaceAppUrl: string;
   /** The `urls.app` of each kind of object, as the REST API answers them, and the heading its screen shows. */
   let appLinks: { kind: string; url: string; heading: string | RegExp }[] = [];
@@ -29,8 +35,8 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
   const pageErrors: string[] = [];
   const axeFindings: { screen: string; violations: AxeViolation[] }[] = [];
 
-  async function freshPage(headers: Record<string, string> = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, extraHTTPHeaders: headers });
+  async function freshPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     contexts.push(context);
     context.on('request', (r) => requests.push(r.url()));
     const page = await context.newPage();
@@ -54,7 +60,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     const launching = launchChromium();
     launching.catch(() => undefined);
     served = await serveApp(h);
-    owner = await h.owner('Journey docs');
+    owner = await createPerson();
     const space = await s.space(owner, 'Handbook');
     const written = await writeLive(h, owner.token, space.id, [
       insertPage('Getting started', 'Welcome aboard. The **zephyrine** setting is explained here.\n\n<script>alert(1)</script>\n'),
@@ -72,6 +78,30 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     appLinks = await linksOfEveryKind(space.id, written.revision);
     browser = await launching;
   });
+
+  /** `lectern user create … --org-title … --password-stdin` on the test's database: a person with a password, admin of a new organization. */
+  async function createPerson() {
+    const server = inject('dbServer');
+    const database = (await h.db.pool.query<{ db: string }>('SELECT current_database() AS db')).rows[0]!.db;
+    const url = server.host!.startsWith('/')
+      ? `postgres://postgres@localhost:${server.port}/${database}?host=${server.host}`
+      : `postgres://${server.user}${server.password ? `:${server.password}` : ''}@${server.host}:${server.port}/${database}`;
+    const env = { ...process.env, DATABASE_URL: url };
+    delete env.npm_lifecycle_event;
+    const password = 'a long enough passphrase';
+    const args = ['user', 'create', '--email', 'ada@example.com', '--name', 'Ada', '--org-title', 'Journey docs', '--password-stdin'];
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../bin/lectern.js'), ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`lectern user create: ${code}\n${stderr}`))));
+      child.stdin.end(`${password}\n`);
+    });
+    const created = JSON.parse(out);
+    return { id: created.user.id, email: 'ada@example.com', token: created.token, orgId: created.organization.id, password };
+  }
 
   /** REST on the served origin (its `urls` are built from that origin). */
   async function api(method: string, path: string, body?: unknown) {
@@ -107,15 +137,25 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     await served?.close();
   });
 
-  it('sends a signed-out visitor of a urls.app link to sign in, with the link as next', async () => {
-    const page = await freshPage();
+  it('sends a signed-out visitor of a urls.app link to sign in, and back to it once signed in with a password', async () => {
+    const page = (signedIn = await freshPage());
     await page.goto(spaceAppUrl);
     await page.waitForURL(/\/app\/sign-in\?next=/);
     expect(new URL(page.url()).searchParams.get('next')).toBe(new URL(spaceAppUrl).pathname);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Email or password is incorrect');
+    await checkAxe(page, 'sign-in');
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith(new URL(spaceAppUrl).pathname) && !url.pathname.includes('sign-in'));
+    const cookies = await page.context().cookies();
+    expect(cookies.find((c) => c.name === 'lectern_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
   });
 
   it('opens the space from its urls.app: page tree, the first page current, keyboard navigation, a rendered page', async () => {
-    const page = await freshPage({ authorization: `Bearer ${owner.token}` });
+    const page = signedIn;
     await page.goto(spaceAppUrl);
     const tree = page.getByRole('tree', { name: 'Pages' });
     await expect.poll(() => tree.isVisible()).toBe(true);
@@ -168,7 +208,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
   });
 
   it('opens the right screen for every kind of urls.app the API answers', async () => {
-    const page = await freshPage({ authorization: `Bearer ${owner.token}` });
+    const page = signedIn;
     for (const link of appLinks) {
       expect(link.url, link.kind).toMatch(new RegExp(`^${served.origin}/app/`));
       await page.goto(link.url);
@@ -176,6 +216,31 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
       await expect.poll(() => heading.isVisible(), { message: `${link.kind}: ${link.url}` }).toBe(true);
       await checkAxe(page, link.kind);
     }
+  });
+
+  it('creates an API token shown once, lists this session, revokes the token, signs out', async () => {
+    const page = signedIn;
+    await page.goto(`${served.origin}/app/settings`);
+    await expect.poll(() => page.getByRole('heading', { level: 2, name: 'Sessions' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('(this browser)').isVisible()).toBe(true);
+    await page.getByLabel('Token name').fill('Deploy bot');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const shown = page.getByLabel('New API token');
+    await expect.poll(() => shown.isVisible()).toBe(true);
+    const token = (await shown.textContent())!;
+    const viewer = async () =>
+      (await fetch(`${served.origin}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"query":"{ viewer { email } }"}' })).status;
+    expect(await viewer()).toBe(200);
+    await checkAxe(page, 'settings');
+    page.once('dialog', (d) => d.accept());
+    await page.getByRole('button', { name: 'Revoke Deploy bot' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Revoke Deploy bot' }).count()).toBe(0);
+    expect(await viewer()).toBe(401);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/app\/sign-in/);
+    await page.goto(spaceAppUrl);
+    await page.waitForURL(/\/app\/sign-in\?next=/);
   });
 
   it('made no request to another origin, had no script error, and axe-core found no serious violation', () => {

@@ -18,6 +18,9 @@ const UpdateMember = graphql(`
     updateMember(organizationId: $organizationId, userId: $userId, role: $role) { id role }
   }
 `);
+const CreateResetLink = graphql(`
+  mutation CreatePasswordResetLink($organizationId: ID!, $userId: ID!) { createPasswordResetLink(organizationId: $organizationId, userId: $userId) { url expiresAt } }
+`);
 const RemoveMember = graphql(`
   mutation RemoveMember($organizationId: ID!, $userId: ID!) { removeMember(organizationId: $organizationId, userId: $userId) }
 `);
@@ -32,14 +35,24 @@ function MemberTable({ orgId }: { orgId: string }) {
   const [{ data, error }, refetch] = useQuery({ query: MembersQuery, variables: { id: orgId, search: search || null } });
   const [updated, update] = useMutation(UpdateMember);
   const [removed, remove] = useMutation(RemoveMember);
+  const [linked, createLink] = useMutation(CreateResetLink);
   const [done, setDone] = useState<string | null>(null);
+  const [resetLink, setResetLink] = useState<{ name: string; url: string; expiresAt: string } | null>(null);
   return (
     <>
       <div className="field">
         <label htmlFor="member-search">Find a member</label>
         <input id="member-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
       </div>
-      <Outcome error={updated.error ?? removed.error} done={done} />
+      <Outcome error={updated.error ?? removed.error ?? linked.error} done={done} />
+      {resetLink && (
+        <div role="status">
+          <p>
+            A one-time link for {resetLink.name} to set a new password (valid until {formatDate(resetLink.expiresAt)}); send it to them:
+          </p>
+          <p className="token-once">{resetLink.url}</p>
+        </div>
+      )}
       <Loaded data={data} error={error}>
         {({ organization }) => (
           <div className="table-wrap">
@@ -69,6 +82,15 @@ function MemberTable({ orgId }: { orgId: string }) {
                     </td>
                     <td>{formatDate(m.lastSeenAt)}</td>
                     <td>
+                      <button
+                        type="button"
+                        onClick={async () => {
+                          const r = await createLink({ organizationId: orgId, userId: m.user.id });
+                          if (r.data) setResetLink({ name: m.user.displayName, ...r.data.createPasswordResetLink });
+                        }}
+                      >
+                        Password link for {m.user.displayName}
+                      </button>{' '}
                       <button
                         type="button"
                         className="danger"
