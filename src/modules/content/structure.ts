@@ -155,22 +155,42 @@ async function uniqueSlugs(db: Db, manifest: string, main: Content): Promise<str
  * Which of `entries` (pages of `after` under the same parent as in `before`, at another position)
  * really changed their order among the siblings both contents share. Positions are renumbered when
  * inserts run out of room between two pages; a page renumbered keeps its order and is not moved.
- * The pages kept in place are the longest run whose order did not change; the others moved (what a
- * person dragged). Reads both trees, so callers ask only when such entries exist.
+ * Siblings whose position did not change are the anchors: a page that passed one of them moved.
+ * Pages between the same two anchors before and after moved only if their order among themselves
+ * changed, and then only those outside the longest run kept in order (what a person dragged).
+ * Reads both trees, so callers ask only when such entries exist.
  */
 export async function reallyMoved(before: Content, after: Content, entries: PageEntry[]): Promise<Set<string>> {
   const moved = new Set<string>();
   if (!entries.length) return moved;
   const [beforePages, afterPages] = await Promise.all([before.allPages(), after.allPages()]);
   for (const parent of new Set(entries.map((e) => e.parent))) {
-    const was = beforePages.filter((p) => p.parent === parent);
-    const is = afterPages.filter((p) => p.parent === parent);
-    const shared = new Set(was.map((p) => p.id).filter((id) => is.some((p) => p.id === id)));
-    const rank = new Map(was.filter((p) => shared.has(p.id)).sort(byPosition).map((p, i) => [p.id, i]));
-    const order = is.filter((p) => shared.has(p.id)).sort(byPosition).map((p) => p.id);
-    const kept = longestIncreasing(order, (id) => rank.get(id)!);
-    for (const e of entries) if (e.parent === parent && shared.has(e.id) && !kept.has(e.id)) moved.add(e.id);
+    const was = new Map(beforePages.filter((p) => p.parent === parent).map((p) => [p.id, p]));
+    const is = afterPages.filter((p) => p.parent === parent && was.has(p.id));
+    const anchors = is.filter((p) => p.position === was.get(p.id)!.position).sort(byPosition);
+    const gap = (page: PageEntry) => {
+      let lo = 0;
+      for (let hi = anchors.length; lo < hi; ) {
+        const mid = (lo + hi) >> 1;
+        if (byPosition(anchors[mid]!, page) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const gaps = new Map<number, PageEntry[]>();
+    for (const page of is) {
+      if (page.position === was.get(page.id)!.position) continue;
+      const g = gap(page);
+      if (g !== gap(was.get(page.id)!)) moved.add(page.id);
+      else gaps.set(g, [...(gaps.get(g) ?? []), page]);
+    }
+    for (const pages of gaps.values()) {
+      const rank = new Map(pages.map((p) => was.get(p.id)!).sort(byPosition).map((p, i) => [p.id, i]));
+      const kept = longestIncreasing([...pages].sort(byPosition).map((p) => p.id), (id) => rank.get(id)!);
+      for (const page of pages) if (!kept.has(page.id)) moved.add(page.id);
+    }
   }
+  for (const id of moved) if (!entries.some((e) => e.id === id)) moved.delete(id);
   return moved;
 }
 
