@@ -10,6 +10,7 @@
  * - markdown.ts: Markdown → document, front matter, links, slugs
  * - json-markdown.ts: document (JSONDocument) → Markdown, the inverse, for documents written
  * - text.ts: plain text and sections of a document
+ * - title.ts: a body's leading level-1 heading that repeats the page's title
  * - derivation.ts / body-cache.ts: what one parse of a body yields, kept per distinct body (the
  *   derivation cache every page read and write goes through)
  * - markdown-offload.ts / markdown-task.ts: large bodies parsed in a worker thread
@@ -20,6 +21,7 @@ export * from './limits.js';
 export * from './markdown.js';
 export { jsonDocumentToMarkdown } from './json-markdown.js';
 export { documentText } from './text.js';
+export { isTitleHeading, markdownWithoutTitleHeading, normalizedTitle, withoutTitleHeading } from './title.js';
 export { htmlText } from './html-text.js';
 export { OFFLOAD_CHARS } from './markdown-offload.js';
 export { DerivedBody } from './derivation.js';

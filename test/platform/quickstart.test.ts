@@ -49,6 +49,8 @@ describe('the quick start', () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('Setup');
+    // The body's leading `# Setup` is the page's title: shown once.
+    expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
     expect((await fetch(out.PAGE_URL!)).status).toBe(404);
 
     // The share link sets the cookie that keeps the site open, and leaves the key out of the address.

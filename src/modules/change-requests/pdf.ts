@@ -13,7 +13,7 @@ import type {
   RootContent,
   Table,
 } from 'mdast';
-import { htmlText, markdownTree } from '../../document/index.js';
+import { htmlText, markdownTree, withoutTitleHeading } from '../../document/index.js';
 import { IsolateLimitError, runIsolated } from '../../jobs/isolate.js';
 
 /**
@@ -543,7 +543,8 @@ function documentDefinition(input: PdfInput, options: PdfRenderOptions): TDocume
     // Bodies are stored without their front matter, so a leading `---` block left in one is
     // hidden here as it is in the page's document.
     const tree = markdownTree(page.markdown ?? '');
-    content.push(...blocks(tree.children, { defs: new Definitions(tree), tight: false }));
+    // The page's title is its heading above: a leading `# Title` in the body is not printed twice.
+    content.push(...blocks(withoutTitleHeading(tree.children, page.title), { defs: new Definitions(tree), tight: false }));
   });
   const footerTitle = toWinAnsi(input.title);
   return {

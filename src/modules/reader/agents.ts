@@ -1,4 +1,5 @@
 import type { SiteSpace } from '../../generated/prisma/client.js';
+import { markdownWithoutTitleHeading } from '../../document/index.js';
 import { bodiesOf, pageTree, viewOf, type PageNode, type PageTree } from '../content/index.js';
 import { evaluateVariables, INCLUDE } from './render-markdown.js';
 import { pageUrl, readingOrder, sectionsVisible, siteSpacesIn, spacesOf, visibleTree, type Reading } from './site-model.js';
@@ -32,7 +33,7 @@ export async function pageMarkdown(r: Reading, res: Resolution): Promise<string>
       .join('\n');
   }
   const head = `# ${page.title}\n\n${page.description ? `${page.description}\n\n` : ''}`;
-  return `${head}${evaluateVariables(text, content.manifest.variables).trim()}\n`;
+  return `${head}${markdownWithoutTitleHeading(evaluateVariables(text, content.manifest.variables).trim(), page.title)}\n`;
 }
 
 interface Listed {
@@ -93,7 +94,7 @@ export async function llmsFullTxt(r: Reading): Promise<string> {
   for (const list of lists) {
     for (const p of list.pages) {
       const body = (p.body ? (bodies.get(p.body) ?? '') : '').replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---\r?\n/, '');
-      parts.push(`# ${p.title}\n\nSource: ${pageUrl(r, list.siteSpace, p, absolute(r))}\n\n${p.description ? `${p.description}\n\n` : ''}${evaluateVariables(body, list.variables).trim()}\n`);
+      parts.push(`# ${p.title}\n\nSource: ${pageUrl(r, list.siteSpace, p, absolute(r))}\n\n${p.description ? `${p.description}\n\n` : ''}${markdownWithoutTitleHeading(evaluateVariables(body, list.variables).trim(), p.title)}\n`);
     }
   }
   return parts.join('\n---\n\n');

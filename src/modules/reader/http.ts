@@ -10,9 +10,9 @@ import { decideAccess, type Access } from './access.js';
 import { llmsFullTxt, llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './agents.js';
 import { mcpHttpRoutes } from './mcp.js';
 import { documentHtml, htmlHeaders, noticeHtml, type Shell } from './layout.js';
-import { FEEDBACK_PATH, pageBody } from './page.js';
+import { emptySectionBody, FEEDBACK_PATH, pageBody } from './page.js';
 import { searchResults } from './search.js';
-import { holds, pageUrl, renderPage, resolveForVisitor, siteSpacesIn, spacesOf, type Reading } from './site-model.js';
+import { emptySection, holds, pageUrl, renderPage, resolveForVisitor, siteSpacesIn, spacesOf, type Reading } from './site-model.js';
 import { findSiteState, findSiteStateByHost, type SiteState } from './find-site.js';
 import { answerKey, audienceKey, cachedAnswer, keepAnswer, serveAnswer, type CachedAnswer } from './page-cache.js';
 
@@ -296,6 +296,12 @@ async function serveSite(call: RouteCall, at: SiteAt): Promise<Response> {
     // Redirects apply where no page is (a live page wins over a stale redirect).
     const redirect = await findRedirect(ctx, site, `/${rest.join('/')}`);
     if (redirect) return respond(redirect.permanent ? 301 : 302, '', { location: redirect.target }, access.setCookies, sharedCacheControl(sharing));
+    // A section (or the site's root) whose space has no page yet is there, only empty: not a missing page.
+    const empty = wantsMarkdown ? null : await emptySection(r, segments);
+    if (empty) {
+      const emptyShell: Shell = { ...shell, title: `${empty.section?.title || site.title} | ${shell.siteTitle}` };
+      return ok(documentHtml(emptyShell, emptySectionBody(r, empty.section), true), htmlHeaders(emptyShell));
+    }
     return notFound(access.setCookies, shell);
   }
   if (wantsMarkdown) return ok(await pageMarkdown(r, res), text('text/markdown'));

@@ -60,6 +60,13 @@ export function pageBody(r: Reading, res: Resolution, rendered: RenderedPage, sp
 <article class="content">${rendered.html}</article>${feedbackBlock(r, res, thanks)}${pager}</main>${outline}</div>`;
 }
 
+/** The body of a section whose space has no page yet (for this visitor): the site's sections and a note saying so. */
+export function emptySectionBody(r: Reading, section: SiteSection | null): string {
+  const title = section?.title || r.site.title;
+  return `<div class="layout"><aside class="sidebar" aria-label="Navigation">${sectionNav(r, { section })}</aside>
+<main id="content"><h1 class="title">${esc(title)}</h1><p class="empty-section" role="status">This section has no pages yet.</p></main><aside class="outline"></aside></div>`;
+}
+
 /** Document pages up to which a space's tree is shown whole in the sidebar. */
 const SIDEBAR_WHOLE = 400;
 
@@ -93,7 +100,7 @@ function sectionUrl(r: Reading, section: SiteSection): string | null {
  * other; a row holding one is left out rather than shown as a dead entry). Shown when there is a
  * choice: two sections or more, or a link.
  */
-function sectionNav(r: Reading, res: Resolution): string {
+function sectionNav(r: Reading, res: Pick<Resolution, 'section'>): string {
   if (!r.view.sectioned) return '';
   const visible = new Set(sectionsVisible(r).map((s) => s.id));
   const links = r.view.links.filter((l) => linkShown(r, l));

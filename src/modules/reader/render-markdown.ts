@@ -5,7 +5,7 @@ import type { createLowlight } from 'lowlight';
 import type * as M from 'mdast';
 import { toHast } from 'mdast-util-to-hast';
 import { toString as mdastToString } from 'mdast-util-to-string';
-import { markdownProblem, markdownTree } from '../../document/index.js';
+import { markdownProblem, markdownTree, withoutTitleHeading } from '../../document/index.js';
 
 /**
  * A page's Markdown → the HTML of the reader's site, through the Markdown parser every other read
@@ -35,6 +35,8 @@ export type LinkTarget = { href: string; external?: boolean } | { broken: true }
 
 export interface RenderInput {
   markdown: string;
+  /** The page's title, shown above the body: a leading level-1 heading that repeats it is left out. */
+  title?: string;
   variables: Record<string, string>;
   reusable: Map<string, string>;
   /** Resolves a link or image URL written in the page. */
@@ -157,7 +159,8 @@ function walk(node: AnyNode, visit: (node: AnyNode, parent: AnyNode | null, inde
 }
 
 export function renderMarkdown(input: RenderInput): { html: string; outline: OutlineItem[] } {
-  const root: M.Root = { type: 'root', children: parse(input.markdown, input, 0) };
+  const parsed = parse(input.markdown, input, 0);
+  const root: M.Root = { type: 'root', children: input.title === undefined ? parsed : withoutTitleHeading(parsed, input.title) };
   const definitions = new Map<string, M.Definition>();
   walk(root, (node) => {
     if (node.type === 'definition') definitions.set(node.identifier.toLowerCase(), node);

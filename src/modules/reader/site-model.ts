@@ -4,7 +4,7 @@ import { accessRows } from '../../auth/access-rows.js';
 import { signedFileUrl } from '../../file-urls.js';
 import type { Site, SiteSection, SiteSpace, Space } from '../../generated/prisma/client.js';
 import { serverKeys } from '../../secrets.js';
-import { bodiesOf, flatten, resolveHref, type PageNode, type PageTree } from '../content/index.js';
+import { bodiesOf, flatten, pageTree, resolveHref, viewOf, type PageNode, type PageTree } from '../content/index.js';
 import { defaultCustomization, resolveSegments, siteSpacePath, type Resolution, type SiteView } from '../sites/index.js';
 import { conditionHolds, type Visitor } from './conditions.js';
 import { includedSlugs, loadHighlighter, renderMarkdown, type LinkTarget, type OutlineItem } from './render-markdown.js';
@@ -123,6 +123,31 @@ export async function resolveForVisitor(r: Reading, segments: string[]): Promise
   return res;
 }
 
+/**
+ * The section and site space a path names (the site's root: the default ones) when the visitor sees
+ * them but their space has no page the visitor may see: an empty section, shown as such rather than
+ * as a missing page. Null for any other path.
+ */
+export async function emptySection(r: Reading, segments: string[]): Promise<{ section: SiteSection | null; siteSpace: SiteSpace } | null> {
+  let section: SiteSection | null = null;
+  let rest = segments;
+  if (r.view.sectioned) {
+    const sections = sectionsVisible(r);
+    const named = segments.length ? sections.find((s) => s.path === segments[0]) : undefined;
+    section = named ?? (segments.length ? null : (sections.find((s) => s.id === r.view.defaultSectionId) ?? sections[0] ?? null));
+    if (!section) return null;
+    rest = segments.slice(named ? 1 : 0);
+  }
+  const spaces = siteSpacesIn(r, section?.id ?? null);
+  const named = rest.length === 1 ? spaces.find((x) => x.path === rest[0]) : undefined;
+  const siteSpace = rest.length ? named : (spaces.find((x) => x.id === r.view.defaultSiteSpaceIn(section?.id ?? null)) ?? spaces[0]);
+  if (!siteSpace || rest.length > 1) return null;
+  const space = (await spacesOf(r, [siteSpace])).get(siteSpace.spaceId);
+  if (!space) return null;
+  const tree = await pageTree(r.ctx, await viewOf(r.ctx, space, space.revisionId));
+  return readingOrder(visibleTree(r, tree.roots)).length ? null : { section, siteSpace };
+}
+
 export interface RenderedPage {
   html: string;
   outline: OutlineItem[];
@@ -177,7 +202,7 @@ async function renderUncached(r: Reading, res: Resolution): Promise<RenderedPage
     return target.status === 'broken' ? { broken: true } : { href: target.url, external: target.status === 'ok' };
   };
   await loadHighlighter();
-  const { html, outline } = renderMarkdown({ markdown, variables: content.manifest.variables, reusable, link });
+  const { html, outline } = renderMarkdown({ markdown, title: page.title, variables: content.manifest.variables, reusable, link });
   return { html, outline, markdown };
 }
 
