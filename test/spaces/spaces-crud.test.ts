@@ -460,7 +460,7 @@ describe('PATCH /spaces/:spaceId', () => {
 });
 
 describe('GraphQL', () => {
-  const FIELDS = 'id title emoji editMode language defaultLevel mergeRules parent organization deletedAt permissions { admin view }';
+  const FIELDS = 'id title emoji editMode language defaultLevel mergeRules { ... on MergeRulesPlain { type } ... on MergeRulesList { type rules { ... on MergeRulePlain { rule } } } } parent organization deletedAt permissions { admin view }';
 
   it('creates, reads, updates, lists, duplicates, moves, deletes and restores a space', async () => {
     const { admin } = await freshOrg('GraphQL Org');

@@ -1,4 +1,7 @@
 import { deletedStatus, type RestRoute } from '../../rest/route.js';
+import { GIT_SYNC_STATE_SELECTION } from '../spaces/index.js';
+
+const WEBHOOK = '{ object url secret contentType events ref }';
 
 const space = (req: { params: Record<string, string> }) => ({ spaceId: req.params.spaceId });
 
@@ -8,7 +11,7 @@ export const gitSyncRoutes: RestRoute[] = [
     method: 'GET',
     path: '/spaces/:spaceId/git/info',
     operationId: 'getSpaceGitInfo',
-    document: `query getSpaceGitInfo($spaceId: ID!) { spaceGitInfo(spaceId: $spaceId) }`,
+    document: `query getSpaceGitInfo($spaceId: ID!) { spaceGitInfo(spaceId: $spaceId) ${GIT_SYNC_STATE_SELECTION} }`,
     variables: space,
     result: (data) => data.spaceGitInfo,
   },
@@ -35,7 +38,7 @@ export const gitSyncRoutes: RestRoute[] = [
     method: 'GET',
     path: '/spaces/:spaceId/git/webhook',
     operationId: 'lectern:getSpaceGitWebhook',
-    document: `query getSpaceGitWebhook($spaceId: ID!) { spaceGitWebhook(spaceId: $spaceId) }`,
+    document: `query getSpaceGitWebhook($spaceId: ID!) { spaceGitWebhook(spaceId: $spaceId) ${WEBHOOK} }`,
     variables: space,
     result: (data) => data.spaceGitWebhook,
   },
@@ -43,7 +46,7 @@ export const gitSyncRoutes: RestRoute[] = [
     method: 'POST',
     path: '/spaces/:spaceId/git/webhook/regenerate',
     operationId: 'lectern:regenerateSpaceGitWebhookSecret',
-    document: `mutation regenerateSpaceGitWebhookSecret($spaceId: ID!) { regenerateSpaceGitWebhookSecret(spaceId: $spaceId) }`,
+    document: `mutation regenerateSpaceGitWebhookSecret($spaceId: ID!) { regenerateSpaceGitWebhookSecret(spaceId: $spaceId) ${WEBHOOK} }`,
     variables: space,
     result: (data) => data.regenerateSpaceGitWebhookSecret,
   },
@@ -51,7 +54,7 @@ export const gitSyncRoutes: RestRoute[] = [
     method: 'PATCH',
     path: '/spaces/:spaceId/git',
     operationId: 'lectern:updateSpaceGitSync',
-    document: `mutation updateSpaceGitSync($spaceId: ID!, $input: JSON!) { updateSpaceGitSync(spaceId: $spaceId, input: $input) }`,
+    document: `mutation updateSpaceGitSync($spaceId: ID!, $input: JSON!) { updateSpaceGitSync(spaceId: $spaceId, input: $input) ${GIT_SYNC_STATE_SELECTION} }`,
     variables: (req) => ({ ...space(req), input: req.body }),
     result: (data) => data.updateSpaceGitSync,
   },

@@ -1,4 +1,5 @@
 import { builder, type Model } from '../../graphql/builder.js';
+import { MergeRulesUnion, storedMergeRules } from './merge-rules.js';
 import { registerNode } from '../../graphql/node.js';
 import { BillingProductEnum, OrganizationTypeEnum, RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
@@ -52,7 +53,7 @@ export const OrganizationType = builder.objectRef<Model<'Organization'>>('Organi
     ai: t.exposeBoolean('ai'),
     inviteLinks: t.exposeBoolean('inviteLinks'),
     plan: t.field({ type: BillingProductEnum, resolve: (o) => o.plan as 'free' }),
-    mergeRules: t.field({ type: 'JSON', resolve: (o) => o.mergeRules }),
+    mergeRules: t.field({ type: MergeRulesUnion, resolve: (o) => storedMergeRules(o.mergeRules) }),
     customHostname: t.exposeString('customHostname', { nullable: true }),
     // Self-hosted: there is no billing, so no trial applies.
     trial: t.field({ type: OrganizationTrial, resolve: () => ({ status: 'notapplicable', count: 0 }) }),

@@ -1,10 +1,11 @@
 import { deletedStatus, LIST_FIELDS, listVariables, type RestRoute } from '../../rest/route.js';
 import { USER_FIELDS } from '../users/index.js';
+import { MERGE_RULES_SELECTION } from './merge-rules.js';
 
 export const ORGANIZATION_FIELDS = /* GraphQL */ `
 fragment OrganizationFields on Organization {
   object id title createdAt emailDomains hostname type useCase communityType defaultRole defaultContent
-  sso ai inviteLinks plan mergeRules customHostname trial { status count } urls { location app logo }
+  sso ai inviteLinks plan mergeRules ${MERGE_RULES_SELECTION} customHostname trial { status count } urls { location app logo }
   permissions { view access admin ownTeam createContent createOpenAPISpec ingestConversations viewBilling listMembers listTeams listIntegrations listInstallations installIntegration }
 }`;
 

@@ -1,10 +1,12 @@
 import type { Mutation, Query } from '../../generated/schema-types.js';
+import { MERGE_RULES_SELECTION } from '../orgs/index.js';
+import { STORED_GIT_SYNC_SELECTION, VISITOR_AUTH_SELECTION } from './git-sync-state.js';
 import { deletedStatus, LIST_FIELDS, listVariables, objectMutationRoute, type RestRoute } from '../../rest/route.js';
 
 export const SPACE_FIELDS = /* GraphQL */ `
 fragment SpaceFields on Space {
-  object id title emoji visibility createdAt updatedAt deletedAt editMode mergeRules
-  urls { location app published public icon } organization parent language gitSync visitorAuth revision defaultLevel
+  object id title emoji visibility createdAt updatedAt deletedAt editMode mergeRules ${MERGE_RULES_SELECTION}
+  urls { location app published public icon } organization parent language gitSync ${STORED_GIT_SYNC_SELECTION} visitorAuth ${VISITOR_AUTH_SELECTION} revision defaultLevel
   comments changeRequests changeRequestsOpen changeRequestsDraft
   permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration }
 }`;

@@ -3,7 +3,7 @@ import { registerNode } from '../../graphql/node.js';
 import { ContentVisibilityEnum, DefaultLevelEnum, SpaceEditModeEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { primeContentRoles, spacePermissions, spaceRole } from '../../auth/permissions.js';
-import { OrganizationType } from '../orgs/index.js';
+import { MergeRulesUnion, OrganizationType, storedMergeRules } from '../orgs/index.js';
 import { CollectionType, ContentPositionInput, listCollectionSpaces } from '../collections/index.js';
 import { documentById, PageType, RevisionType, spaceContent, spacePageByPath, spaceRevision } from '../content/index.js';
 import {
@@ -19,6 +19,7 @@ import {
 } from './service.js';
 import { accessRows } from '../../auth/access-rows.js';
 import { spaceLoaders } from './loaders.js';
+import { GitSyncStateType, VisitorAuthType, type GitSyncStateJson } from './git-sync-state.js';
 
 interface SpaceUrls {
   location: string;
@@ -63,7 +64,7 @@ export const SpaceType = builder.objectRef<Model<'Space'>>('Space').implement({
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     deletedAt: t.expose('deletedAt', { type: 'DateTime', nullable: true }),
     editMode: t.field({ type: SpaceEditModeEnum, nullable: true, resolve: (s) => s.editMode as 'live' | null }),
-    mergeRules: t.field({ type: 'JSON', resolve: (s) => s.mergeRules }),
+    mergeRules: t.field({ type: MergeRulesUnion, resolve: (s) => storedMergeRules(s.mergeRules) }),
     urls: t.field({
       type: SpaceUrlsType,
       resolve: async (s, _a, ctx) => {
@@ -79,8 +80,8 @@ export const SpaceType = builder.objectRef<Model<'Space'>>('Space').implement({
     organization: t.exposeString('organizationId'),
     parent: t.exposeString('parentId', { nullable: true }),
     language: t.field({ type: TranslationLanguageEnum, nullable: true, resolve: (s) => s.language as 'en' | null }),
-    gitSync: t.field({ type: 'JSON', nullable: true, resolve: (s) => s.gitSync }),
-    visitorAuth: t.field({ type: 'JSON', nullable: true, resolve: (s) => s.visitorAuth }),
+    gitSync: t.field({ type: GitSyncStateType, nullable: true, resolve: (s) => s.gitSync as GitSyncStateJson | null }),
+    visitorAuth: t.field({ type: VisitorAuthType, nullable: true, resolve: (s) => s.visitorAuth as { backend: 'custom' } | null }),
     revision: t.exposeString('revisionId'),
     defaultLevel: t.field({
       type: DefaultLevelEnum,

@@ -1,0 +1,79 @@
+import { builder } from '../../graphql/builder.js';
+
+/**
+ * Merge rules (official MergeRules / MergeRule), typed. Stored as the JSON `check.mergeRules`
+ * (src/validate.ts) wrote: `{ type: inherit | none }` or `{ type: rules, rules: [...] }`, each rule
+ * `{ rule }`, `{ rule, users }` or `{ rule: custom, expression }`. The variants are unions so a
+ * client sees which fields a variant has; the REST documents select them with MERGE_RULES_SELECTION.
+ */
+type StoredRule = { rule: string; users?: string[]; expression?: string };
+type StoredRules = { type: 'inherit' | 'none' } | { type: 'rules'; rules: StoredRule[] };
+
+const MergeRulesKindEnum = builder.enumType('MergeRulesKind', {
+  description: 'inherit: the organization’s rules apply (spaces only); none: no rule; rules: the listed rules',
+  values: ['inherit', 'none', 'rules'] as const,
+});
+
+const MergeRuleNameEnum = builder.enumType('MergeRuleName', {
+  values: [
+    'require_at_least_one_review',
+    'require_all_reviews_approved',
+    'require_agent_review',
+    'require_up_to_date_change_request',
+    'require_change_request_subject',
+    'require_change_request_description',
+    'require_specific_reviewers',
+    'require_one_of_specific_reviewers',
+    'allow_bypass',
+    'custom',
+  ] as const,
+});
+type RuleName = (typeof MergeRuleNameEnum)['$inferType'];
+
+const MergeRulePlain = builder.objectRef<StoredRule>('MergeRulePlain').implement({
+  description: 'A rule with no parameter (e.g. require_at_least_one_review)',
+  fields: (t) => ({ rule: t.field({ type: MergeRuleNameEnum, resolve: (r) => r.rule as RuleName }) }),
+});
+const MergeRuleUsers = builder.objectRef<StoredRule>('MergeRuleUsers').implement({
+  description: 'A rule naming people: require_specific_reviewers, require_one_of_specific_reviewers, allow_bypass',
+  fields: (t) => ({
+    rule: t.field({ type: MergeRuleNameEnum, resolve: (r) => r.rule as RuleName }),
+    users: t.stringList({ description: 'User ids', resolve: (r) => r.users ?? [] }),
+  }),
+});
+const MergeRuleCustom = builder.objectRef<StoredRule>('MergeRuleCustom').implement({
+  description: 'A custom rule: an expression',
+  fields: (t) => ({
+    rule: t.field({ type: MergeRuleNameEnum, resolve: (r) => r.rule as RuleName }),
+    expression: t.string({ resolve: (r) => r.expression ?? '' }),
+  }),
+});
+const MergeRuleUnion = builder.unionType('MergeRule', {
+  types: [MergeRulePlain, MergeRuleUsers, MergeRuleCustom],
+  resolveType: (r) => (r.rule === 'custom' ? MergeRuleCustom : Array.isArray(r.users) ? MergeRuleUsers : MergeRulePlain),
+});
+
+const MergeRulesPlain = builder.objectRef<StoredRules>('MergeRulesPlain').implement({
+  description: 'inherit or none: no list of rules',
+  fields: (t) => ({ type: t.field({ type: MergeRulesKindEnum, resolve: (m) => m.type }) }),
+});
+const MergeRulesList = builder.objectRef<Extract<StoredRules, { type: 'rules' }>>('MergeRulesList').implement({
+  description: 'The rules a change request must meet to be merged',
+  fields: (t) => ({
+    type: t.field({ type: MergeRulesKindEnum, resolve: (m) => m.type }),
+    rules: t.field({ type: [MergeRuleUnion], resolve: (m) => m.rules }),
+  }),
+});
+export const MergeRulesUnion = builder.unionType('MergeRules', {
+  types: [MergeRulesPlain, MergeRulesList],
+  resolveType: (m) => (m.type === 'rules' ? MergeRulesList : MergeRulesPlain),
+});
+
+/** A stored merge-rules value as the union's source (stored rows are written by check.mergeRules). */
+export const storedMergeRules = (value: unknown) => value as StoredRules;
+
+/** The selection a REST document makes of a MergeRules field: the stored JSON, key for key. */
+export const MERGE_RULES_SELECTION = `{
+  ... on MergeRulesPlain { type }
+  ... on MergeRulesList { type rules { ... on MergeRulePlain { rule } ... on MergeRuleUsers { rule users } ... on MergeRuleCustom { rule expression } } }
+}`;
