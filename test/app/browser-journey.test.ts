@@ -33,6 +33,8 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
   const contexts: BrowserContext[] = [];
   const requests: string[] = [];
   const pageErrors: string[] = [];
+  /** Subscriptions the app opened (answers of /graphql as text/event-stream). */
+  const eventStreams: string[] = [];
   const axeFindings: { screen: string; violations: AxeViolation[] }[] = [];
 
   async function freshPage(): Promise<Page> {
@@ -41,6 +43,9 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     context.on('request', (r) => requests.push(r.url()));
     const page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('response', (r) => {
+      if ((r.headers()['content-type'] ?? '').includes('text/event-stream') && r.status() === 200) eventStreams.push(r.url());
+    });
     page.on('console', (m) => {
       if (m.type() === 'error' && !/status of 401/.test(m.text())) pageErrors.push(m.text());
     });
@@ -205,6 +210,16 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Getting started' }).isVisible()).toBe(true);
     expect(await dialog.isVisible()).toBe(false);
+  });
+
+  it('follows the space live: a page written through the API appears in the open tree (a subscription over SSE with the session cookie)', async () => {
+    const page = signedIn;
+    const tree = page.getByRole('tree', { name: 'Pages' });
+    expect(await tree.getByRole('treeitem', { name: 'Troubleshooting' }).count()).toBe(0);
+    const spaceId = new URL(spaceAppUrl).pathname.split('/')[3]!;
+    await writeLive(h, owner.token, spaceId, [insertPage('Troubleshooting', 'When it breaks.')]);
+    await expect.poll(() => tree.getByRole('treeitem', { name: 'Troubleshooting' }).count()).toBe(1);
+    expect(eventStreams.length).toBeGreaterThan(0);
   });
 
   it('opens the right screen for every kind of urls.app the API answers', async () => {
