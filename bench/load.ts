@@ -170,7 +170,11 @@ async function main() {
     await autocannon({ ...options, duration: 1 }); // warm up
     let rss = 0;
     const sampler = setInterval(() => (rss = Math.max(rss, rssOf())), 100);
+    // BENCH_PROFILE_ROWS=1: the server's CPU profile of the timed run alone, one file per row.
+    const profiling = process.env.BENCH_PROFILE_ROWS ? path.join(import.meta.dirname, 'profiles', `${scenario.via.replace(/[^A-Za-z0-9]+/g, '-')}.cpuprofile`) : null;
+    if (profiling) fs.mkdirSync(path.dirname(profiling), { recursive: true }), await fetch(`${bareUrl}/__profile/start`);
     const result = await autocannon({ ...options, duration: SECONDS });
+    if (profiling) await fetch(`${bareUrl}/__profile/stop?file=${encodeURIComponent(profiling)}`);
     clearInterval(sampler);
     // Statements per request, counted apart from the load: requests cut off when the run ends would
     // otherwise count their statements without counting as requests. One connection, whole flows.
@@ -222,7 +226,8 @@ async function main() {
     'authentication statement (which also counts the request for rate limiting). Latencies of the write row are per request.',
     '',
   ].join('\n');
-  fs.writeFileSync(path.join(import.meta.dirname, 'results.md'), table);
+  // A partial run (BENCH_ONLY) prints its rows without replacing the whole run's results.
+  if (!only) fs.writeFileSync(path.join(import.meta.dirname, 'results.md'), table);
   console.log(`\n${table}`);
 
   await spawned.stop();

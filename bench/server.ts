@@ -10,7 +10,9 @@
  *    (process.memoryUsage(): rss, heapTotal, heapUsed, external, arrayBuffers).
  * Prints one JSON line `{ url, bareUrl }` when ready; stops on SIGTERM.
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import { Session } from 'node:inspector/promises';
 import { authenticate } from '../src/auth/authenticate.js';
 import { connect, targetFromUrl } from '../src/db/database.js';
 import { startServer } from '../src/server.js';
@@ -44,6 +46,7 @@ const db = connect(targetFromUrl(process.env.DATABASE_URL!));
 const app = await startServer(config, { db });
 
 const bare = http.createServer(async (req, res) => {
+  if (req.url!.startsWith('/__profile/')) return profile(req.url!.slice('/__profile/'.length), res);
   if (req.url === '/__stats') {
     return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ statements: db.statements.count, parses: markdownParseCount(), ...process.memoryUsage() }));
   }
@@ -84,6 +87,25 @@ const bare = http.createServer(async (req, res) => {
     JSON.stringify({ object: 'space', ...space, permissions: { view: true, edit: member?.role !== 'read' }, changeRequests, comments }),
   );
 });
+/**
+ * CPU profiles of a timed window alone (bench/load.ts with BENCH_PROFILE_ROWS=1): `start`, then
+ * `stop?file=…` writes the .cpuprofile there (for DevTools, or the summary in bench/profile-top.ts).
+ */
+let inspector: Session | undefined;
+async function profile(action: string, res: http.ServerResponse) {
+  if (!inspector) {
+    inspector = new Session();
+    inspector.connect();
+    await inspector.post('Profiler.enable');
+  }
+  if (action === 'start') await inspector.post('Profiler.start');
+  else {
+    const { profile: taken } = await inspector.post('Profiler.stop');
+    fs.writeFileSync(decodeURIComponent(action.replace(/^stop\?file=/, '')), JSON.stringify(taken));
+  }
+  res.writeHead(204).end();
+}
+
 await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
 const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}`;
 console.log(JSON.stringify({ url: app.url, bareUrl }));

@@ -1,7 +1,8 @@
 import type { Context } from '../context.js';
-import { columnsOf, prepared, rowsById, selectRowPairs, selectRows } from '../db/rows.js';
+import { columnsOf, prepared, rowsById, selectRowGroups, selectRows } from '../db/rows.js';
 import type { Collection, Member, Organization, Site, Space } from '../generated/prisma/client.js';
 import { batched, byId, perRequest } from '../loaders.js';
+import { isRole, type RoleName } from './roles.js';
 
 /**
  * The rows the caller's rights are decided from (src/auth/permissions.ts), loaded once per request:
@@ -10,9 +11,94 @@ import { batched, byId, perRequest } from '../loaders.js';
  * no module; the modules read these rows through the same loaders, so a guard and the resolver
  * after it share one statement. Writers clear or prime the keys they change.
  */
+export const ROLE_ARRAY = `ARRAY['read','comment','edit','review','create','admin']::text[]`;
+
+/**
+ * For (user, space or collection) requests `req(u, k, id)` (k: 's' or 'c'): the nearest explicit
+ * default level up the collection chain (`inherit`: none up to the top, i.e. the organization
+ * role; `none`: an explicit null) and the highest grant of the user and their teams on it and
+ * every collection above it, whatever the depth, the number of teams or of grants. The CTEs and
+ * the two columns, so that other statements (the authentication of a space request, the space
+ * loader) can read a role's inputs with their own rows instead of in a round trip of their own.
+ */
+const CONTENT_ROLE_CTES = `chain(u, k, id, node, parent, level, depth) AS (
+          SELECT r.u, r.k, r.id, coalesce(s.id, c.id), coalesce(s."parentId", c."parentId"),
+                 CASE WHEN r.k = 's' THEN s."defaultLevel" ELSE c."defaultLevel" END, 0
+            FROM req r
+            LEFT JOIN "Space" s ON r.k = 's' AND s.id = r.id
+            LEFT JOIN "Collection" c ON r.k = 'c' AND c.id = r.id
+          UNION ALL
+          SELECT ch.u, ch.k, ch.id, c.id, c."parentId", c."defaultLevel", ch.depth + 1
+            FROM chain ch JOIN "Collection" c ON c.id = ch.parent WHERE ch.depth < 64
+        ),
+        grants(u, k, id, role) AS (
+          SELECT ch.u, ch.k, ch.id, g.role::text FROM chain ch
+            JOIN "UserSpacePermission" g ON ch.k = 's' AND ch.depth = 0 AND g."spaceId" = ch.node AND g."userId" = ch.u
+          UNION ALL
+          SELECT ch.u, ch.k, ch.id, g.role::text FROM chain ch
+            JOIN "TeamMember" tm ON tm."userId" = ch.u
+            JOIN "TeamSpacePermission" g ON ch.k = 's' AND ch.depth = 0 AND g."spaceId" = ch.node AND g."teamId" = tm."teamId"
+          UNION ALL
+          SELECT ch.u, ch.k, ch.id, g.role::text FROM chain ch
+            JOIN "UserCollectionPermission" g ON NOT (ch.k = 's' AND ch.depth = 0) AND g."collectionId" = ch.node AND g."userId" = ch.u
+          UNION ALL
+          SELECT ch.u, ch.k, ch.id, g.role::text FROM chain ch
+            JOIN "TeamMember" tm ON tm."userId" = ch.u
+            JOIN "TeamCollectionPermission" g ON NOT (ch.k = 's' AND ch.depth = 0) AND g."collectionId" = ch.node AND g."teamId" = tm."teamId"
+        )`;
+/** The two columns of `r` (a row of `req`): its level ("__level") and highest grant ("__grant"). */
+const CONTENT_ROLE_COLUMNS = `(SELECT coalesce(ch.level, 'none') FROM chain ch
+          WHERE ch.u = r.u AND ch.k = r.k AND ch.id = r.id AND ch.node IS NOT NULL AND ch.level IS DISTINCT FROM 'inherit'
+          ORDER BY ch.depth LIMIT 1) AS "__level",
+        (SELECT g.role FROM grants g WHERE g.u = r.u AND g.k = r.k AND g.id = r.id
+          ORDER BY array_position(${ROLE_ARRAY}, g.role) DESC LIMIT 1) AS "__grant"`;
+
+/** A statement's content role columns, read by any statement that joined `req r` with `CONTENT_ROLE_CTES`. */
+export const contentRoleSql = { ctes: CONTENT_ROLE_CTES, columns: CONTENT_ROLE_COLUMNS };
+
+export interface ContentRoleRow {
+  level: RoleName | 'inherit' | 'none';
+  grant: RoleName | null;
+}
+
+/** The columns' values as the rule reads them (no row at all: `inherit`, no grant). */
+export function contentRoleRowOf(level: string | null | undefined, grant: string | null | undefined): ContentRoleRow {
+  return { level: level == null ? 'inherit' : isRole(level) || level === 'none' ? level : 'none', grant: isRole(grant) ? grant : null };
+}
+
+const CONTENT_ROLES = prepared(`WITH RECURSIVE
+        req(u, k, id) AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[])),
+        ${CONTENT_ROLE_CTES}
+      SELECT r.u, r.k, r.id, ${CONTENT_ROLE_COLUMNS}
+      FROM req r`);
+
+/** A batch's key: user, kind ('s' or 'c'), id. */
+export const contentRoleKey = (userId: string, kind: 's' | 'c', id: string) => `${userId}\u0000${kind}\u0000${id}`;
+
+/** THE RULE's inputs (src/auth/permissions.ts) per (user, space or collection): one prepared statement per batch. */
+export const contentRoleRows = perRequest((ctx: Context) =>
+  batched<string, ContentRoleRow>(async (keys) => {
+    const parts = keys.map((k) => k.split('\u0000') as [string, string, string]);
+    const rows = await selectRows<{ u: string; k: string; id: string; __level: string | null; __grant: string | null }>(ctx.db.pool, CONTENT_ROLES, [
+      parts.map((p) => p[0]),
+      parts.map((p) => p[1]),
+      parts.map((p) => p[2]),
+    ]);
+    return new Map(rows.map((r) => [contentRoleKey(r.u, r.k as 's', r.id), contentRoleRowOf(r.__level, r.__grant)]));
+  }, contentRoleRowOf(null, null)),
+);
+
 const MEMBERSHIPS = prepared(`SELECT ${columnsOf('Member')} FROM "Member" WHERE "userId" = $1 AND "organizationId" = ANY($2::text[])`);
-const SPACES_WITH_MEMBERSHIP = prepared(
-  `SELECT ${columnsOf('Space', 's')}, NULL AS "__next", ${columnsOf('Member', 'm')} FROM "Space" s LEFT JOIN "Member" m ON m."organizationId" = s."organizationId" AND m."userId" = $2 WHERE s.id = ANY($1::text[])`,
+/**
+ * Spaces by id, each with its organization, the caller's membership there and the caller's content
+ * role inputs on it: what `requireSpace` decides from, in one round trip.
+ */
+const SPACES_WITH_ACCESS = prepared(
+  `WITH RECURSIVE req(u, k, id) AS (SELECT $2::text, 's', x FROM unnest($1::text[]) AS x), ${CONTENT_ROLE_CTES}
+   SELECT ${columnsOf('Space', 's')}, NULL AS "__next", ${columnsOf('Organization', 'o')}, NULL AS "__next", ${columnsOf('Member', 'm')}, NULL AS "__next", ${CONTENT_ROLE_COLUMNS}
+   FROM req r JOIN "Space" s ON s.id = r.id
+   JOIN "Organization" o ON o.id = s."organizationId"
+   LEFT JOIN "Member" m ON m."organizationId" = s."organizationId" AND m."userId" = $2`,
 );
 
 export const accessRows = perRequest((ctx: Context) => {
@@ -22,19 +108,26 @@ export const accessRows = perRequest((ctx: Context) => {
     const rows = await selectRows<Member>(pool, MEMBERSHIPS, [ctx.caller.id, orgIds]);
     return new Map(rows.map((m) => [m.organizationId, m]));
   }, null);
+  const organizations = byId(rowsById<Organization>(pool, 'Organization'));
   return {
-    organization: byId(rowsById<Organization>(pool, 'Organization')),
+    organization: organizations,
     callerMembership,
     collection: byId(rowsById<Collection>(pool, 'Collection')),
     /**
-     * Spaces, each read with the caller's membership in its organization, which primes
-     * `callerMembership`: a space's guard (`requireSpace`) needs that row next, and would otherwise
-     * wait for a second round trip on every space request.
+     * Spaces, each read with its organization, the caller's membership there and the caller's
+     * content role inputs, which prime `organization`, `callerMembership` and `contentRoleRows`: a
+     * space's guard (`requireSpace`) needs those next, and would otherwise wait for a round trip
+     * of each on every space request.
      */
     space: byId(async (ids: string[]) => {
-      const pairs = await selectRowPairs<Space, Member>(pool, SPACES_WITH_MEMBERSHIP, [ids, ctx.caller.id]);
-      for (const [space, member] of pairs) callerMembership.prime(space.organizationId, member);
-      return pairs.map(([space]) => space);
+      const rows = await selectRowGroups(pool, SPACES_WITH_ACCESS, [ids, ctx.caller.id]);
+      return rows.map(([space, organization, member, role]) => {
+        const s = space as unknown as Space;
+        organizations.prime(s.organizationId, organization as unknown as Organization);
+        callerMembership.prime(s.organizationId, member as unknown as Member | null);
+        contentRoleRows(ctx).prime(contentRoleKey(ctx.caller.id, 's', s.id), contentRoleRowOf(role?.__level as string | null, role?.__grant as string | null));
+        return s;
+      });
     }),
     site: byId(rowsById<Site>(pool, 'Site')),
   };
@@ -50,6 +143,8 @@ export interface SpaceAccess {
   space: Space;
   organization: Organization;
   member: Member | null;
+  /** The caller's content role inputs on the space. */
+  contentRole: ContentRoleRow;
 }
 
 /** What a `/v1/spaces/:spaceId…` path names, or null (ids as `src/ids.ts` spells them: a prefix check only). */
@@ -65,4 +160,5 @@ export function primeSpaceAccess(ctx: Context, access: SpaceAccess | null | unde
   rows.space.prime(access.space.id, access.space);
   rows.organization.prime(access.organization.id, access.organization);
   rows.callerMembership.prime(access.space.organizationId, access.member);
+  contentRoleRows(ctx).prime(contentRoleKey(ctx.caller.id, 's', access.space.id), access.contentRole);
 }

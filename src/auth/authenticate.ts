@@ -3,7 +3,7 @@ import type { Database } from '../db/database.js';
 import type { User } from '../generated/prisma/client.js';
 import type { ServerKeys } from '../secrets.js';
 import { columnsOf, prepared, selectRowGroups, selectRows, type Prepared } from '../db/rows.js';
-import type { SpaceAccess } from './access-rows.js';
+import { contentRoleRowOf, contentRoleSql, type SpaceAccess } from './access-rows.js';
 import { readSiteToken, SITE_TOKEN_PREFIX } from './site-token.js';
 import { hashToken } from './tokens.js';
 
@@ -80,11 +80,12 @@ export function slidingWindow(rate: RateLimit, windowStart: number, previous: nu
  * The statement: the caller (by token hash, or by id for a site token), the token's last use noted
  * (at most once a minute), the rate-limit counter incremented, the previous window's count and the caller's first organization. With `spaceId`, a
  * space's access rows ride on it (left joins on the one caller row) rather than going in a
- * statement of their own: one round trip fewer on every /v1/spaces/:id… request. Prepared (every
+ * statement of their own, with the caller's content role inputs on it (src/auth/access-rows.ts):
+ * two round trips fewer on every /v1/spaces/:id… request. Prepared (every
  * request sends it): parsing and planning it was most of its time.
  */
 function authenticationStatement(withSpace: boolean): Prepared {
-  return prepared(`WITH caller AS (
+  return prepared(`WITH RECURSIVE caller AS (
        SELECT ${columnsOf('User', 'u')}, t."ssoOrganizationId" AS "__ssoOrganizationId", t.id AS "__tokenId"
        FROM "ApiToken" t JOIN "User" u ON u.id = t."userId"
        WHERE $5::text IS NULL AND t.hash = $1 AND (t."expiresAt" IS NULL OR t."expiresAt" > now())
@@ -98,18 +99,19 @@ function authenticationStatement(withSpace: boolean): Prepared {
        SELECT 'user:' || caller.id, $2, 1 FROM caller WHERE $3
        ON CONFLICT (key, "windowStart") DO UPDATE SET count = "RateLimitWindow".count + 1
        RETURNING count
-     )
+     )${withSpace ? `, req(u, k, id) AS (SELECT caller.id, 's', $6::text FROM caller), ${contentRoleSql.ctes}` : ''}
      SELECT caller.*, (SELECT count FROM counted) AS "__count",
        (SELECT w.count FROM "RateLimitWindow" w WHERE $3 AND w.key = 'user:' || caller.id AND w."windowStart" = $2::int - $4::int) AS "__previous",
        (SELECT m."organizationId" FROM "Member" m WHERE m."userId" = caller.id ORDER BY m."joinedAt", m."organizationId" LIMIT 1) AS "__tenant"${
-         withSpace ? `, NULL AS "__next", ${columnsOf('Space', 's')}, NULL AS "__next", ${columnsOf('Organization', 'o')}, NULL AS "__next", ${columnsOf('Member', 'sm')}` : ''
+         withSpace ? `, NULL AS "__next", ${columnsOf('Space', 's')}, NULL AS "__next", ${columnsOf('Organization', 'o')}, NULL AS "__next", ${columnsOf('Member', 'sm')}, NULL AS "__next", ${contentRoleSql.columns}` : ''
        }
      FROM caller${
        withSpace
          ? `
      LEFT JOIN "Space" s ON s.id = $6
      LEFT JOIN "Organization" o ON o.id = s."organizationId"
-     LEFT JOIN "Member" sm ON sm."organizationId" = s."organizationId" AND sm."userId" = caller.id`
+     LEFT JOIN "Member" sm ON sm."organizationId" = s."organizationId" AND sm."userId" = caller.id
+     LEFT JOIN req r ON r.u = caller.id`
          : ''
      }`);
 }
@@ -134,8 +136,9 @@ export async function authenticate(db: Database, token: string, rate: RateLimit,
   if (spaceId) {
     const [groups] = await selectRowGroups(db.pool, AUTHENTICATE_WITH_SPACE, [...values, spaceId]);
     row = groups?.[0] as Row | undefined;
-    const [, space, organization, member] = groups ?? [];
-    if (row) spaceAccess = space && organization ? { space: space as never, organization: organization as never, member: (member ?? null) as never } : null;
+    const [, space, organization, member, role] = groups ?? [];
+    const contentRole = contentRoleRowOf(role?.__level as string | null, role?.__grant as string | null);
+    if (row) spaceAccess = space && organization ? { space: space as never, organization: organization as never, member: (member ?? null) as never, contentRole } : null;
   } else {
     row = (await db.pool.query<Row>({ ...AUTHENTICATE, values })).rows[0];
   }

@@ -4,7 +4,7 @@ import { perRequest } from '../loaders.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Collection, Member, Organization, Site, Space } from '../generated/prisma/client.js';
 import { atLeast, higher, isRole, ROLES, type RoleName } from './roles.js';
-import { accessRows } from './access-rows.js';
+import { accessRows, contentRoleRows, ROLE_ARRAY, type ContentRoleRow } from './access-rows.js';
 import { batched } from '../loaders.js';
 import { selectRows } from '../db/rows.js';
 
@@ -89,67 +89,6 @@ export async function canSeeUser(ctx: Context, userId: string): Promise<boolean>
   const roles = await Promise.all(shared.map((m) => orgRole(ctx, m.organizationId)));
   return roles.some((role) => role != null);
 }
-
-const ROLE_ARRAY = `ARRAY['read','comment','edit','review','create','admin']::text[]`;
-
-/**
- * For a batch of (user, space or collection): the nearest explicit default level up the collection
- * chain (`inherit`: none up to the top, i.e. the organization role; `none`: an explicit null) and the
- * highest grant of the user and their teams on it and every collection above it. One statement
- * per batch (a recursive CTE), whatever the depth, the number of teams or of grants.
- */
-export interface ContentRoleRow {
-  level: RoleName | 'inherit' | 'none';
-  grant: RoleName | null;
-}
-const contentRoleRows = perRequest((ctx: Context) =>
-  new DataLoader<string, ContentRoleRow>(async (keys) => {
-    const parts = keys.map((k) => k.split('\u0000') as [string, string, string]);
-    const { rows } = await ctx.db.pool.query<{ u: string; k: string; id: string; level: string | null; grant: string | null }>(
-      `WITH RECURSIVE
-        req(u, k, id) AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[])),
-        chain(u, k, id, node, parent, level, depth) AS (
-          SELECT r.u, r.k, r.id, coalesce(s.id, c.id), coalesce(s."parentId", c."parentId"),
-                 CASE WHEN r.k = 's' THEN s."defaultLevel" ELSE c."defaultLevel" END, 0
-            FROM req r
-            LEFT JOIN "Space" s ON r.k = 's' AND s.id = r.id
-            LEFT JOIN "Collection" c ON r.k = 'c' AND c.id = r.id
-          UNION ALL
-          SELECT ch.u, ch.k, ch.id, c.id, c."parentId", c."defaultLevel", ch.depth + 1
-            FROM chain ch JOIN "Collection" c ON c.id = ch.parent WHERE ch.depth < 64
-        ),
-        grants(u, k, id, role) AS (
-          SELECT ch.u, ch.k, ch.id, g.role::text FROM chain ch
-            JOIN "UserSpacePermission" g ON ch.k = 's' AND ch.depth = 0 AND g."spaceId" = ch.node AND g."userId" = ch.u
-          UNION ALL
-          SELECT ch.u, ch.k, ch.id, g.role::text FROM chain ch
-            JOIN "TeamMember" tm ON tm."userId" = ch.u
-            JOIN "TeamSpacePermission" g ON ch.k = 's' AND ch.depth = 0 AND g."spaceId" = ch.node AND g."teamId" = tm."teamId"
-          UNION ALL
-          SELECT ch.u, ch.k, ch.id, g.role::text FROM chain ch
-            JOIN "UserCollectionPermission" g ON NOT (ch.k = 's' AND ch.depth = 0) AND g."collectionId" = ch.node AND g."userId" = ch.u
-          UNION ALL
-          SELECT ch.u, ch.k, ch.id, g.role::text FROM chain ch
-            JOIN "TeamMember" tm ON tm."userId" = ch.u
-            JOIN "TeamCollectionPermission" g ON NOT (ch.k = 's' AND ch.depth = 0) AND g."collectionId" = ch.node AND g."teamId" = tm."teamId"
-        )
-      SELECT r.u, r.k, r.id,
-        (SELECT coalesce(ch.level, 'none') FROM chain ch
-          WHERE ch.u = r.u AND ch.k = r.k AND ch.id = r.id AND ch.node IS NOT NULL AND ch.level IS DISTINCT FROM 'inherit'
-          ORDER BY ch.depth LIMIT 1) AS level,
-        (SELECT g.role FROM grants g WHERE g.u = r.u AND g.k = r.k AND g.id = r.id
-          ORDER BY array_position(${ROLE_ARRAY}, g.role) DESC LIMIT 1) AS "grant"
-      FROM req r`,
-      [parts.map((p) => p[0]), parts.map((p) => p[1]), parts.map((p) => p[2])],
-    );
-    const byKey = new Map(rows.map((r) => [`${r.u}\u0000${r.k}\u0000${r.id}`, r]));
-    return keys.map((key) => {
-      const row = byKey.get(key);
-      const level = row?.level == null ? 'inherit' : isRole(row.level) || row.level === 'none' ? row.level : 'none';
-      return { level, grant: isRole(row?.grant) ? row.grant : null } as ContentRoleRow;
-    });
-  }),
-);
 
 /** What `contentRole` needs of a space or collection row (the id alone: the statement reads the rest). */
 type ContentRef = string | { id: string; organizationId: string; parentId: string | null; defaultLevel: string | null };

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { selectRows } from '../../db/rows.js';
+import { prepared, selectRows } from '../../db/rows.js';
 import { batched, perRequest } from '../../loaders.js';
 
 export interface SpaceCounts {
@@ -8,6 +8,18 @@ export interface SpaceCounts {
   changeRequestsOpen: number;
   changeRequestsDraft: number;
 }
+
+/** Prepared: every space read sends it. */
+const SPACE_COUNTS = prepared(
+  `SELECT s.id,
+     (SELECT count(*)::int FROM "Comment" c WHERE c."spaceId" = s.id AND c.status = 'open') AS comments,
+     count(r.id)::int AS total,
+     (count(r.id) FILTER (WHERE r.status = 'open'))::int AS open,
+     (count(r.id) FILTER (WHERE r.status = 'draft'))::int AS draft
+   FROM unnest($1::text[]) AS s(id)
+   LEFT JOIN "ChangeRequest" r ON r."spaceId" = s.id
+   GROUP BY s.id`,
+);
 
 const NO_COUNTS: SpaceCounts = { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 };
 
@@ -21,14 +33,7 @@ export const spaceLoaders = perRequest(({ db: { pool } }: Context) => {
     spaceCounts: batched<string, SpaceCounts>(async (spaceIds) => {
       const rows = await selectRows<{ id: string; comments: number; total: number; open: number; draft: number }>(
         pool,
-        `SELECT s.id,
-           (SELECT count(*)::int FROM "Comment" c WHERE c."spaceId" = s.id AND c.status = 'open') AS comments,
-           count(r.id)::int AS total,
-           (count(r.id) FILTER (WHERE r.status = 'open'))::int AS open,
-           (count(r.id) FILTER (WHERE r.status = 'draft'))::int AS draft
-         FROM unnest($1::text[]) AS s(id)
-         LEFT JOIN "ChangeRequest" r ON r."spaceId" = s.id
-         GROUP BY s.id`,
+        SPACE_COUNTS,
         [spaceIds],
       );
       return new Map(rows.map((r) => [r.id, { comments: r.comments, changeRequests: r.total, changeRequestsOpen: r.open, changeRequestsDraft: r.draft }]));
