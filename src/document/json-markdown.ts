@@ -1,9 +1,8 @@
 import type * as M from 'mdast';
-import { gfmToMarkdown } from 'mdast-util-gfm';
-import { toMarkdown } from 'mdast-util-to-markdown';
 import { badRequest } from '../errors.js';
 import { richTextDocument } from '../validate.js';
 import { unsafeUrl } from './markdown.js';
+import { markdownOfTree } from './markdown-write.js';
 import type { DocumentMarkType } from './types.js';
 
 /**
@@ -53,16 +52,7 @@ export function jsonDocumentToMarkdown(doc: unknown, field: string): string {
   // Structure, size and depth first (the one JSONDocument validator), then the Markdown mapping.
   const checked = richTextDocument(field, doc);
   const root: M.Root = { type: 'root', children: blocks(checked.nodes as Node[], `${field}.nodes`, 'top') };
-  if (root.children.length === 0) return '';
-  return toMarkdown(root, {
-    extensions: [gfmToMarkdown()],
-    bullet: '-',
-    emphasis: '*',
-    strong: '*',
-    fences: true,
-    rule: '-',
-    listItemIndent: 'one',
-  });
+  return markdownOfTree(root);
 }
 
 type Context = 'top' | 'item' | 'quote';
