@@ -15,6 +15,8 @@ import { Sites } from './routes/admin/Sites';
 import { SiteDetail } from './routes/admin/SiteDetail';
 import { AuditLog } from './routes/admin/AuditLog';
 import { Join } from './routes/org/Join';
+import { OpenAPISpec } from './routes/openapi/OpenAPISpec';
+import { IssuesCluster } from './routes/conversations/IssuesCluster';
 
 /**
  * The app's screens, one per kind of `urls.app` the API answers (src/urls.ts) plus sign-in and
@@ -38,6 +40,8 @@ export const router = createBrowserRouter(
         { path: '/o/:orgId/sites/:siteId/preview', element: <SiteDetail /> },
         { path: '/o/:orgId/audit', element: <AuditLog /> },
         { path: '/o/:orgId/join/:inviteId', element: <Join /> },
+        { path: '/o/:orgId/openapi/:slug', element: <OpenAPISpec /> },
+        { path: '/o/:orgId/conversations/clusters/:clusterId', element: <IssuesCluster /> },
         { path: '/collections/:collectionId', element: <Collection /> },
         { path: '/s/:spaceId/*', element: <Space /> },
         { path: '/settings', element: <Settings /> },
