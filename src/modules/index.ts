@@ -105,6 +105,7 @@ import { ssoHttpRoutes } from './sso/http.js';
 import { openAPIHttpRoutes } from './openapi/http.js';
 import { readerHttpRoutes } from './reader/index.js';
 import { gitSyncHttpRoutes } from './git-sync/webhook.js';
+import { oidcHttpRoutes } from './sessions/oidc.js';
 import { appHttpRoutes } from './app/index.js';
 
 /** Every module's /v1 routes (the order is the REST adapter's matching order). */
@@ -148,7 +149,7 @@ export const restRoutes: RestRoute[] = [
 export const jobs: JobDefinition[] = [openAPIJob, analyseJob, runJob, auditPruneJob, ...gitSyncJobs, ...importJobs];
 
 /** The routes outside /v1 and /graphql (token-less downloads, SSO, OpenAPI texts), each put on src/app.ts's router. */
-export const httpRoutes: HttpRoute[] = [...filesHttpRoutes, ...exportHttpRoutes, ...ssoHttpRoutes, ...openAPIHttpRoutes, ...readerHttpRoutes, ...gitSyncHttpRoutes, ...importsHttpRoutes, ...appHttpRoutes];
+export const httpRoutes: HttpRoute[] = [...filesHttpRoutes, ...exportHttpRoutes, ...ssoHttpRoutes, ...openAPIHttpRoutes, ...readerHttpRoutes, ...gitSyncHttpRoutes, ...importsHttpRoutes, ...oidcHttpRoutes, ...appHttpRoutes];
 
 let installed = false;
 

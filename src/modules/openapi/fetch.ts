@@ -345,3 +345,61 @@ function requestOnce(url: URL, settings: OpenAPIFetchSettings, deadline: number)
     request.end();
   });
 }
+
+/**
+ * One HTTP exchange through the same guard, for protocol clients that need more than GET (an
+ * OpenID Connect client's discovery, token and userinfo requests): any method, headers and body;
+ * private addresses refused unless LECTERN_ALLOW_PRIVATE_NETWORK; the per-file time and size
+ * limits. Redirects are not followed: the answer (3xx included) is handed back as a fetch
+ * Response, for the client to judge.
+ */
+export async function guardedFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  const settings = openAPIFetchSettings();
+  const request = input instanceof Request ? input : new Request(input, init);
+  const url = new URL(request.url);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs can be fetched`);
+  const host = hostOf(url);
+  if (net.isIP(host) && !settings.allowPrivate && isPrivateAddress(host)) {
+    throw new FetchFailure('FETCH_ERROR', `${url.origin} is a private network address; Lectern reaches it only when its operator allows private ones (LECTERN_ALLOW_PRIVATE_NETWORK=1)`);
+  }
+  const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+  const headers: Record<string, string> = { 'user-agent': 'Lectern', 'accept-encoding': 'identity' };
+  request.headers.forEach((value, name) => (headers[name] = value));
+  if (body) headers['content-length'] = String(body.length);
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<Response>((resolve, reject) => {
+    let settled = false;
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      outgoing.destroy();
+      reject(error);
+    };
+    const outgoing = client.request(url, { method: request.method, headers, lookup: checkedLookup(settings.allowPrivate) as never, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > settings.maxBytes) fail(new FetchFailure('FETCH_ERROR', `${url.origin} answered more than ${settings.maxBytes} bytes`));
+        else chunks.push(chunk);
+      });
+      response.on('error', (error) => fail(new FetchFailure('FETCH_ERROR', `${url.origin}: the answer could not be read (${error.message})`)));
+      response.on('end', () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) answerHeaders.append(name, v);
+        }
+        const status = response.statusCode ?? 502;
+        const bytes = Buffer.concat(chunks);
+        resolve(new Response([101, 204, 205, 304].includes(status) ? null : bytes, { status, headers: answerHeaders }));
+      });
+    });
+    const timer = setTimeout(() => fail(new FetchFailure('FETCH_TIMEOUT', `${url.origin} did not answer within ${settings.timeoutMs} ms`)), settings.timeoutMs);
+    outgoing.on('error', (error: NodeJS.ErrnoException) => fail(new FetchFailure('FETCH_ERROR', `${url.origin}: ${describeNetworkError(error, url)}`)));
+    outgoing.end(body);
+  });
+}
