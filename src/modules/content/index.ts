@@ -12,3 +12,4 @@ export { copySearchIndex, dropSearchIndexStatement, INTRO_SECTION, rebuildSearch
 export { bodiesOf, type ContentView, fileJson, loadContent, pageJson, pageOf, type PageTree, pageTree, requireRevision, spaceContent, viewOf } from './service.js';
 export { canonicalJson, Content, ContentWriter, emptyManifest, type FileEntry, getBodies, type PageEntry, pageEntrySql, putBody } from './store.js';
 export { buildTree, flatten, type PageNode, uniqueSlug } from './tree.js';
+export { repairSpaces, repairTree, type TreeRepair } from './repair.js';
