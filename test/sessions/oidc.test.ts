@@ -26,7 +26,7 @@ beforeAll(async () => {
   server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const { default: Provider } = (await import('oidc-provider')) as { default: any };
+  const { default: Provider } = await import('oidc-provider');
   const provider = new Provider(issuer, {
     clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [`${BASE}/auth/oidc/callback`], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post' }],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
