@@ -1,0 +1,193 @@
+import { Extension } from '@tiptap/core';
+import { EditorContent, useEditor, type Editor } from '@tiptap/react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type EditorNode, type PageFields, editorToMarkdown, markdownToEditor } from '../../../src/document/editor-model';
+import { editorExtensions } from './extensions';
+import { LinkDialog, type LinkablePage, pageHref } from './LinkDialog';
+import { SourceEditor } from './SourceEditor';
+import { Toolbar } from './Toolbar';
+import './editor.css';
+
+export interface MarkdownEditorProps {
+  /** The page's Markdown (front matter included or not: it is kept as it is). */
+  markdown: string;
+  /** Called with the page's Markdown after each change (shortly after typing pauses, and before the editor goes away). */
+  onChange: (markdown: string) => void;
+  /** Pages of the space, for links picked by title. */
+  pages?: LinkablePage[];
+  /** Uploads an image file and answers the URL to show it at. */
+  onUploadImage?: (file: File) => Promise<string>;
+  readOnly?: boolean;
+}
+
+/** How long typing may pause before the Markdown is written out (converting a page on every keystroke is wasted work). */
+const WRITE_DELAY_MS = 150;
+
+/**
+ * The WYSIWYG editor over Lectern's Markdown: Tiptap with exactly the blocks the Markdown stores,
+ * converted both ways by the one converter (src/document/editor-model.ts), and a "Source" mode
+ * showing the same Markdown in CodeMirror. The editable area is a textbox named "Page content".
+ */
+export function MarkdownEditor({ markdown, onChange, pages = [], onUploadImage, readOnly = false }: MarkdownEditorProps) {
+  const initial = useMemo(() => markdownToEditor(markdown), []); // later texts arrive through the effect below
+  const outside = useRef<{ fields: PageFields; frontMatter: string | null }>({ fields: initial.fields, frontMatter: initial.frontMatter });
+  const written = useRef(markdown);
+  const changed = useRef(onChange);
+  changed.current = onChange;
+  const [mode, setMode] = useState<'rich' | 'source'>('rich');
+  const [link, setLink] = useState<{ href: string } | null>(null);
+  const [upload, setUpload] = useState<{ busy: boolean; error?: string }>({ busy: false });
+  const openLink = useRef<() => void>(() => {});
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const editorRef = useRef<Editor | null>(null);
+
+  const flush = useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = undefined;
+    const current = editorRef.current;
+    if (!current || current.isDestroyed) return;
+    const next = editorToMarkdown({ doc: current.getJSON() as EditorNode, ...outside.current });
+    if (next !== written.current) {
+      written.current = next;
+      changed.current(next);
+    }
+  }, []);
+
+  const uploadImages = useRef<(files: File[]) => boolean>(() => false);
+  const shortcuts = useMemo(
+    () =>
+      Extension.create({
+        name: 'lecternShortcuts',
+        addKeyboardShortcuts: () => ({
+          'Mod-k': () => {
+            openLink.current();
+            return true;
+          },
+        }),
+      }),
+    [],
+  );
+
+  const editor = useEditor({
+    extensions: [...editorExtensions(), shortcuts],
+    content: initial.doc,
+    editable: !readOnly,
+    editorProps: {
+      attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': 'Page content', class: 'editor-content' },
+      handlePaste: (_view, event) => uploadImages.current(Array.from(event.clipboardData?.files ?? [])),
+      handleDrop: (_view, event) => uploadImages.current(Array.from((event as DragEvent).dataTransfer?.files ?? [])),
+    },
+    onUpdate: () => {
+      clearTimeout(timer.current);
+      timer.current = setTimeout(flush, WRITE_DELAY_MS);
+    },
+    onBlur: () => flush(),
+  });
+  editorRef.current = editor;
+
+  // Written before the editor goes away: no keystroke is lost to a pending timer.
+  useEffect(() => () => flush(), [flush]);
+
+  useEffect(() => {
+    editor.setEditable(!readOnly);
+  }, [editor, readOnly]);
+
+  // A new text from outside (a reload, another person's save taken in) replaces the document;
+  // the text this editor wrote itself is already there.
+  useEffect(() => {
+    if (markdown === written.current) return;
+    const page = markdownToEditor(markdown);
+    outside.current = { fields: page.fields, frontMatter: page.frontMatter };
+    written.current = markdown;
+    editor.commands.setContent(page.doc, { emitUpdate: false });
+  }, [editor, markdown]);
+
+  openLink.current = () => {
+    if (!readOnly) setLink({ href: String(editor.getAttributes('link').href ?? '') });
+  };
+
+  uploadImages.current = (files) => {
+    const images = files.filter((file) => file.type.startsWith('image/'));
+    if (!onUploadImage || images.length === 0 || readOnly) return false;
+    setUpload({ busy: true });
+    (async () => {
+      for (const file of images) {
+        const src = await onUploadImage(file);
+        editor
+          .chain()
+          .focus()
+          .setImage({ src, alt: file.name.replace(/\.[^.]+$/, '') })
+          .run();
+      }
+      setUpload({ busy: false });
+    })().catch((error: unknown) => setUpload({ busy: false, error: `The image could not be uploaded: ${error instanceof Error ? error.message : String(error)}` }));
+    return true;
+  };
+
+  const applyLink = (href: string) => {
+    setLink(null);
+    const chain = editor.chain().focus().extendMarkRange('link');
+    if (!href) return void chain.unsetLink().run();
+    if (editor.state.selection.empty && !editor.isActive('link')) {
+      // Nothing selected: the link's text is the page's title (or the URL).
+      const text = pages.find((page) => pageHref(page) === href)?.title ?? href;
+      return void chain.insertContent({ type: 'text', text, marks: [{ type: 'link', attrs: { href } }] }).run();
+    }
+    chain.setLink({ href }).run();
+  };
+
+  const showSource = () => {
+    flush();
+    setMode('source');
+  };
+  const showRich = () => {
+    const page = markdownToEditor(written.current);
+    outside.current = { fields: page.fields, frontMatter: page.frontMatter };
+    editor.commands.setContent(page.doc, { emitUpdate: false });
+    setMode('rich');
+  };
+  const sourceChanged = (text: string) => {
+    written.current = text;
+    changed.current(text);
+  };
+
+  return (
+    <div className="markdown-editor">
+      <div className="editor-bar">
+        {mode === 'rich' ? (
+          <Toolbar editor={editor} disabled={readOnly} onLink={() => openLink.current()} onImage={onUploadImage ? (file) => uploadImages.current([file]) : undefined} />
+        ) : (
+          <span />
+        )}
+        <button type="button" aria-pressed={mode === 'source'} onClick={mode === 'rich' ? showSource : showRich}>
+          Source
+        </button>
+      </div>
+      {upload.busy ? (
+        <p role="status" className="muted">
+          Uploading image…
+        </p>
+      ) : null}
+      {upload.error ? (
+        <p role="alert" className="error">
+          {upload.error}
+        </p>
+      ) : null}
+      <div hidden={mode !== 'rich'}>
+        <EditorContent editor={editor} />
+      </div>
+      {mode === 'source' ? <SourceEditor value={written.current} onChange={sourceChanged} /> : null}
+      {link ? (
+        <LinkDialog
+          href={link.href}
+          pages={pages}
+          onSubmit={applyLink}
+          onClose={() => {
+            setLink(null);
+            editor.commands.focus();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
