@@ -11,7 +11,7 @@ import { clearedSessionCookie, cookieSecure, isNonSimpleRequest, sessionSecretOf
 import { schema } from './graphql/schema.js';
 import { useJitForLists } from './graphql/jit.js';
 import { useDocumentLimits } from './graphql/armor.js';
-import { useConditionalGet, usePersistedQueries } from './graphql/caching.js';
+import { createPersistedQueryStore, loadPersistedDocuments, useConditionalGet, usePersistedQueries, type PersistedDocuments } from './graphql/caching.js';
 import { useIncrementalDelivery } from './graphql/defer-stream.js';
 import { createRestAdapter, earlyStatements, prepareRoutes } from './rest/adapter.js';
 import { beginEarlyRead, poolHasRoom, primeEarlyReads, type EarlyReads } from './db/early-reads.js';
@@ -73,7 +73,11 @@ const wantsGraphiQL = (request: Request) =>
  * adapter, which runs GraphQL operations in-process), /healthz, /readyz and the modules' routes
  * (downloads, SSO, OpenAPI texts).
  */
-export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefusal?: (limiter: Limiter) => void } = {}) {
+/**
+ * `opts.persistedDocuments`: the first-party documents accepted by hash (src/graphql/caching.ts);
+ * by default the app's build manifests, read once here.
+ */
+export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefusal?: (limiter: Limiter) => void; persistedDocuments?: PersistedDocuments } = {}) {
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -81,7 +85,9 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
     renderGraphiQL: renderLecternGraphiQL,
     // Introspection can be turned off (production): a validation rule refuses __schema/__type.
     // `opts.plugins`: extra envelop plugins (tests observe the phases with them).
-    plugins: [usePersistedQueries(), useConditionalGet(), useDocumentLimits(), ...useIncrementalDelivery(), useJitForLists(), ...(services.config.introspection ? [] : [disableIntrospection]), ...(opts.plugins ?? [])],
+    // `documentId`: how the client preset's persisted documents name theirs.
+    extraParamNames: ['documentId'],
+    plugins: [usePersistedQueries(createPersistedQueryStore(), opts.persistedDocuments ?? loadPersistedDocuments()), useConditionalGet(), useDocumentLimits(), ...useIncrementalDelivery(), useJitForLists(), ...(services.config.introspection ? [] : [disableIntrospection]), ...(opts.plugins ?? [])],
     graphiql: {
       title: 'Lectern GraphiQL',
       // Headers (the token) are not kept in localStorage: src/http/landing.ts keeps the token in sessionStorage.

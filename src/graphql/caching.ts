@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { useAPQ, type APQStore } from '@graphql-yoga/plugin-apq';
+import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { noneMatch } from '../http/conditional.js';
@@ -14,7 +17,22 @@ import { noneMatch } from '../http/conditional.js';
  *    AND in characters (a document may be 100,000 characters: see armor.ts), and scoped per tenant
  *    (the caller's organization) so that a hit or miss tells nobody what another organization asked.
  *
- * 2. Conditional GET: an answer to a GET query carries a strong ETag (the SHA-256 of its exact
+ * 2. Persisted documents of first-party clients (the app): a manifest built at build time by
+ *    GraphQL Code Generator's client preset (`web/src/gql/persisted-documents.json`, keys
+ *    `sha256:<hex>`), loaded at start. A request names a document by `documentId` (the client
+ *    preset's form, with or without `sha256:`) or by `extensions.persistedQuery.sha256Hash` (the
+ *    APQ form, which urql's persisted exchange sends). Arbitrary documents stay allowed (API tokens,
+ *    and for now cookie sessions too): a manifest only saves the app the text's bytes and this
+ *    server the parse.
+ *
+ *    How the two coexist: one `onParams` decides per request. A manifest hash (either form,
+ *    without a text) is served from the manifest: for every caller alike, since the manifest is
+ *    public build output, and without touching the tenant's APQ store. A `documentId` the
+ *    manifest lacks is the standard PersistedQueryNotFound (404): a first-party client never
+ *    registers documents. Any other APQ request (an unknown hash, or a hash with its text) goes to
+ *    APQ, which answers its own PersistedQueryNotFound and registers on the retry with the text.
+ *
+ * 3. Conditional GET: an answer to a GET query carries a strong ETag (the SHA-256 of its exact
  *    bytes) and `Cache-Control: private, no-cache` with `Vary: Authorization`; a request whose
  *    If-None-Match names the current ETag gets 304 and no body. The operation still runs on every
  *    request (the answer depends on the caller and on current data: the ETag saves bytes, not work),
@@ -70,16 +88,63 @@ interface TenantContext {
   tenant?: string;
 }
 
-/** APQ through the yoga plugin, its store seen through the caller's tenant. */
-export function usePersistedQueries(store: PersistedQueryStore = createPersistedQueryStore()): Plugin<{}, TenantContext> {
+/** First-party documents by the hex SHA-256 of their text. */
+export type PersistedDocuments = ReadonlyMap<string, string>;
+
+/** Where the app's build leaves its manifest (the codegen output, and a copy beside the built app). */
+export const FIRST_PARTY_MANIFESTS = ['web/src/gql/persisted-documents.json', 'web/dist/persisted-documents.json'].map((file) =>
+  path.join(import.meta.dirname, '../..', file),
+);
+
+/**
+ * Every manifest of `files` that exists, merged. An entry whose key is not the SHA-256 of its text
+ * is left out (and said once on stderr): a hash names exactly one text, whoever built the manifest.
+ */
+export function loadPersistedDocuments(files: readonly string[] = FIRST_PARTY_MANIFESTS): Map<string, string> {
+  const documents = new Map<string, string>();
+  for (const file of files) {
+    if (!fs.existsSync(file)) continue;
+    const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    let wrong = 0;
+    for (const [key, text] of Object.entries(manifest)) {
+      const hash = key.replace(/^sha256:/, '');
+      if (typeof text === 'string' && createHash('sha256').update(text).digest('hex') === hash) documents.set(hash, text);
+      else wrong++;
+    }
+    if (wrong) console.error(`${file}: ${wrong} entries left out (a key is not the SHA-256 of its document)`);
+  }
+  return documents;
+}
+
+/** The hash a request names a document by, and whether it used the client preset's `documentId`. */
+function namedDocument(params: { extensions?: Record<string, any>; documentId?: unknown }): { hash: string; byId: boolean } | null {
+  if (typeof params.documentId === 'string') return { hash: params.documentId.replace(/^sha256:/, ''), byId: true };
+  const hash = params.extensions?.persistedQuery?.sha256Hash;
+  return typeof hash === 'string' ? { hash, byId: false } : null;
+}
+
+/** First-party persisted documents and APQ (tenant-scoped), side by side: see 2. above. */
+export function usePersistedQueries(store: PersistedQueryStore = createPersistedQueryStore(), documents: PersistedDocuments = new Map()): Plugin<{}, TenantContext> {
   const apqFor = (scope: string) => {
     const scoped: APQStore = { get: (hash) => store.get(scope, hash), set: (hash, document) => store.set(scope, hash, document) };
     return useAPQ({ store: scoped });
   };
+  const firstParty = usePersistedOperations({
+    allowArbitraryOperations: true,
+    extractPersistedOperationId: (params) => namedDocument(params as never)?.hash ?? null,
+    getPersistedOperation: (hash) => documents.get(hash) ?? null,
+    customErrors: { notFound: { message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 404 } } } },
+  });
   return {
     onParams(payload) {
+      const { params } = payload as unknown as { params: { query?: string; extensions?: Record<string, any>; documentId?: unknown } };
+      const named = params.query ? null : namedDocument(params);
+      if (named && (named.byId || documents.has(named.hash))) {
+        // Served from the manifest; APQ never sees it (nothing is registered in a tenant's store).
+        return firstParty.onParams!(payload as never);
+      }
       // Without an APQ extension the plugin does nothing: skip building its scoped view.
-      if (!payload.params.extensions?.persistedQuery) return;
+      if (!params.extensions?.persistedQuery) return;
       return apqFor(payload.context.tenant ?? '').onParams!(payload as never);
     },
   };
