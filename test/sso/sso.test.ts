@@ -310,11 +310,11 @@ describe('single sign-on', () => {
 
   it('SP-initiated: the start URL redirects to the identity provider with an AuthnRequest the response must answer', async () => {
     const { orgId, provider, assertion } = await ssoWorld();
-    const start = await h.app.fetch(new Request(`${provider.service.startURL}?redirect=${encodeURIComponent(`${BASE}/app/welcome`)}`));
+    const start = await h.app.fetch(new Request(`${provider.service.startURL}?redirect=${encodeURIComponent(`${BASE}/cli/welcome`)}`));
     expect(start.status).toBe(302);
     const location = new URL(start.headers.get('location')!);
     expect(`${location.origin}${location.pathname}`).toBe(idp.ssoURL);
-    expect(location.searchParams.get('RelayState')).toBe(`${BASE}/app/welcome`);
+    expect(location.searchParams.get('RelayState')).toBe(`${BASE}/cli/welcome`);
     const request = inflateRawSync(Buffer.from(location.searchParams.get('SAMLRequest')!, 'base64')).toString('utf8');
     expect(request).toContain(`AssertionConsumerServiceURL="${provider.service.acsURL}"`);
     expect(request).toContain(`Destination="${idp.ssoURL}"`);
@@ -324,11 +324,11 @@ describe('single sign-on', () => {
     // An answer to a request this server never made is refused.
     await acsRefused(401, provider.service.acsURL, assertion({ nameID: 'bob', email: 'bob@acme.example', inResponseTo: '_not-ours' }), /InResponseTo/);
 
-    // The answer, posted with the RelayState: a redirect back with the token in the fragment.
-    const done = await postAcs(provider.service.acsURL, assertion({ nameID: 'bob', email: 'bob@acme.example', inResponseTo: requestId }), `${BASE}/app/welcome`);
+    // The answer, posted with the RelayState (a page outside the app, e.g. a tool's): a redirect back with the token in the fragment. (Pages of the app get the session cookie: test/sessions/saml.test.ts.)
+    const done = await postAcs(provider.service.acsURL, assertion({ nameID: 'bob', email: 'bob@acme.example', inResponseTo: requestId }), `${BASE}/cli/welcome`);
     expect(done.status).toBe(303);
     const back = new URL(done.headers.get('location')!);
-    expect(`${back.origin}${back.pathname}`).toBe(`${BASE}/app/welcome`);
+    expect(`${back.origin}${back.pathname}`).toBe(`${BASE}/cli/welcome`);
     const fragment = new URLSearchParams(back.hash.slice(1));
     const token = fragment.get('token')!;
     expect(fragment.get('expiresAt')).toEqual(expect.any(String));

@@ -16,13 +16,15 @@ export interface OpenedSession {
 
 /**
  * Opens a browser session for a user: a random secret (only its SHA-256 stored), ending after the
- * absolute limit (LECTERN_SESSION_MAX_DAYS) at the latest. `ssoOrganizationId` scopes it like an
- * SSO token (a SAML sign-in).
+ * absolute limit (LECTERN_SESSION_MAX_DAYS) at the latest, or sooner at `expiresAt`.
+ * `ssoOrganizationId` scopes it like an SSO token (a SAML sign-in, which also ends it when such a
+ * token would).
  */
-export async function openSession(services: Services, userId: string, opts: { userAgent?: string | null; ssoOrganizationId?: string | null } = {}): Promise<OpenedSession> {
+export async function openSession(services: Services, userId: string, opts: { userAgent?: string | null; ssoOrganizationId?: string | null; expiresAt?: Date } = {}): Promise<OpenedSession> {
   const secret = newSessionSecret();
   const id = newId();
-  const expiresAt = new Date(Date.now() + services.config.sessions.maxDays * DAY_MS);
+  const longest = Date.now() + services.config.sessions.maxDays * DAY_MS;
+  const expiresAt = new Date(Math.min(longest, opts.expiresAt?.getTime() ?? longest));
   await services.db.prisma.session.create({
     data: { id, userId, hash: hashToken(secret), expiresAt, userAgent: opts.userAgent?.slice(0, 512) ?? null, ssoOrganizationId: opts.ssoOrganizationId ?? null },
   });

@@ -4,4 +4,4 @@ export { ANONYMOUS_CALLER, onlyPublicOperations, PUBLIC_FIELDS } from './public-
 export { openSession, sessionCookieFor, type OpenedSession } from './browser-sessions.js';
 export { setPassword } from './sign-in.js';
 export { checkPassword, hashPassword } from './passwords.js';
-export { safeNext } from './next.js';
+export { appPathOf, safeNext } from './next.js';

@@ -1,18 +1,21 @@
 /**
- * Where a sign-in may send the browser back to: a path of the app (`/app` or below it) on this
- * server, never another origin (`//evil.example`, `/\evil.example`) or another part of the server.
- * Accepts a path or an absolute URL on the public origin; anything else gives `/app`.
+ * A path of the app (`/app` or below it) on this server's public origin, from a path or an
+ * absolute URL; null for anything else (another origin, `//evil.example`, `/\evil.example`, another
+ * part of the server).
  */
-export function safeNext(value: string | null | undefined, publicUrl: string): string {
-  if (!value) return '/app';
+export function appPathOf(value: string | null | undefined, publicUrl: string): string | null {
+  if (!value) return null;
+  if (value.startsWith('/') && (value.startsWith('//') || value.includes('\\'))) return null;
   let url: URL;
   try {
     url = new URL(value, publicUrl);
   } catch {
-    return '/app';
+    return null;
   }
-  if (url.origin !== new URL(publicUrl).origin) return '/app';
-  if (value.startsWith('/') && (value.startsWith('//') || value.includes('\\'))) return '/app';
-  if (url.pathname !== '/app' && !url.pathname.startsWith('/app/')) return '/app';
+  if (url.origin !== new URL(publicUrl).origin) return null;
+  if (url.pathname !== '/app' && !url.pathname.startsWith('/app/')) return null;
   return `${url.pathname}${url.search}${url.hash}`;
 }
+
+/** Where a sign-in sends the browser back to: `next` when it is a path of the app, else `/app`. */
+export const safeNext = (value: string | null | undefined, publicUrl: string): string => appPathOf(value, publicUrl) ?? '/app';

@@ -160,14 +160,18 @@ async function checkAssertion(services: Services, provider: SamlProvider, profil
 }
 
 export interface SignedIn {
-  token: string;
+  /** The SSO token, for an API client; absent for a browser, which gets a session instead. */
+  token?: string;
   expiresAt: Date;
   user: User;
   organizationId: string;
 }
 
-/** Validates a SAMLResponse (base64, from the ACS form) and signs its subject in. */
-export async function signIn(services: Services, provider: SamlProvider, samlResponse: string, clientAddress: string | null = null): Promise<SignedIn> {
+/**
+ * Validates a SAMLResponse (base64, from the ACS form) and signs its subject in: with an SSO token
+ * (`withToken`, an API client), or without one for a browser that the caller gives a session.
+ */
+export async function signIn(services: Services, provider: SamlProvider, samlResponse: string, clientAddress: string | null = null, opts: { withToken?: boolean } = {}): Promise<SignedIn> {
   const prisma = services.db.prisma;
   // Bounded work before the library's (see xml-shape.ts): a linear scan of the decoded XML.
   const problem = xmlShapeProblem(Buffer.from(samlResponse, 'base64').toString('utf8'));
@@ -229,6 +233,7 @@ export async function signIn(services: Services, provider: SamlProvider, samlRes
         skipDuplicates: true,
       });
     }
+    if (opts.withToken === false) return { expiresAt, user, organizationId };
     const token = await issueToken(tx as unknown as PrismaClient, user.id, `SSO: ${provider.label}`, { organizationId, expiresAt, clientAddress });
     return { token, expiresAt, user, organizationId };
   });
