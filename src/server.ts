@@ -153,15 +153,16 @@ export async function startServer(config: Config, opts: { db?: Database; log?: (
       close: () =>
         (closing ??= (async () => {
           clearInterval(purgeTimer);
-          await worker?.stop();
-          // Live subscriptions end first (their clients subscribe again elsewhere): an open event
-          // stream would keep the drain below waiting forever. Closes the LISTEN connection too.
+          // In order, so nothing loses its database under it: HTTP stops accepting (in-flight
+          // requests finish, idle keep-alive sockets close); live subscriptions end (their clients
+          // subscribe again elsewhere; an open event stream would hold the drain forever) with the
+          // LISTEN connection; the background jobs stop (a running one finishes); then the pool
+          // ends, and last the embedded PostgreSQL stops (database.close).
+          const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+          server.closeIdleConnections();
           await stopLive(database);
-          // Stop accepting; in-flight requests finish; idle keep-alive sockets are closed.
-          await new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            server.closeIdleConnections();
-          });
+          await drained;
+          await worker?.stop();
           if (!opts.db) await database.close();
         })()),
     };

