@@ -12,7 +12,7 @@ interface Command {
   /** Longer help: options and what is printed. */
   details?: string;
   options?: Record<string, { type: 'string' | 'boolean'; short?: string }>;
-  /** Positional arguments: their names (all required). */
+  /** Positional arguments: their names (required, or optional when written `[NAME]`). */
   positionals?: string[];
   run(values: Values, positionals: string[]): Promise<void>;
 }
@@ -226,16 +226,20 @@ applies pending migrations. SIGTERM/SIGINT finish in-flight requests, then stop.
       }),
   },
   backup: {
-    usage: 'lectern backup FILE',
+    usage: 'lectern backup [FILE]',
     summary: 'write every table to FILE (a consistent snapshot; no pg_dump needed; - for stdout)',
-    details: 'Works on the embedded database (while a server runs, too) and on DATABASE_URL. Gzipped when FILE ends in .gz.',
-    positionals: ['FILE'],
-    run: (_values, [file]) =>
-      withDatabase(async (db) => {
+    details: `Works on the embedded database (while a server runs, too) and on DATABASE_URL. Gzipped when FILE ends in .gz.
+FILE defaults to LECTERN_DATA_DIR/backups/lectern-<UTC date and time>.jsonl.gz (./data/backups/… by default):
+inside the data directory, which a clone's .gitignore leaves out, never loose in the working tree.`,
+    positionals: ['[FILE]'],
+    run: async (_values, [file]) => {
+      const target = file ?? (await defaultBackupFile());
+      return withDatabase(async (db) => {
         const { backup } = await import('./ops/backup.js');
-        const summary = await backup(db.pool, file!);
-        if (file !== '-') print(summary);
-      }),
+        const summary = await backup(db.pool, target);
+        if (target !== '-') print(summary);
+      });
+    },
   },
   export: {
     usage: 'lectern export --space SPACE_ID [--out FILE]',
@@ -269,6 +273,15 @@ the files Git Sync would commit. FILE defaults to ./space-<SPACE_ID>.zip. Prints
       }),
   },
 };
+
+/** Where `lectern backup` writes without a FILE: a new dated file under the data directory's backups/. */
+async function defaultBackupFile(): Promise<string> {
+  const { readConfig } = await import('./config.js');
+  const dir = path.join(readConfig().dataDir, 'backups');
+  await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return path.join(dir, `lectern-${stamp}.jsonl.gz`);
+}
 
 function usage(): string {
   const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length)) + 2;
@@ -355,7 +368,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args, options: command.options ?? {}, allowPositionals: !!command.positionals, strict: true }) as typeof parsed;
     const expected = command.positionals ?? [];
-    if (parsed.positionals.length !== expected.length) throw new UsageError(`expected ${expected.join(' ') || 'no arguments'}`);
+    const required = expected.filter((name) => !name.startsWith('['));
+    if (parsed.positionals.length < required.length || parsed.positionals.length > expected.length) throw new UsageError(`expected ${expected.join(' ') || 'no arguments'}`);
   } catch (error) {
     process.stderr.write(`lectern ${name}: ${(error as Error).message}\n\n${commandHelp(command)}`);
     return 2;
