@@ -16,6 +16,9 @@ const PASSWORD = 'admin passphrase here';
 
 if (skipBrowser) console.warn(`test/app/browser-admin.test.ts skipped: ${MISSING_CHROMIUM}`);
 
+/** Waits for what the page shows (a busy machine runs several browsers at once: generous, not a measure). */
+const eventually = <T>(read: () => Promise<T> | T, message?: string) => expect.poll(read, { timeout: 20_000, message });
+
 describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone width, dark mode', () => {
   let h: Harness;
   const s = siteHelpers(() => h);
@@ -73,12 +76,12 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
     await page.getByLabel('Site title').fill('Operations');
     await checkAxe(page, 'sites');
     await page.getByRole('button', { name: 'Create site' }).click();
-    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Operations' }).isVisible()).toBe(true);
+    await eventually(() => page.getByRole('heading', { level: 1, name: 'Operations' }).isVisible()).toBe(true);
     await page.getByLabel('Space to add').selectOption({ label: 'Runbook' });
     await page.getByRole('button', { name: 'Add space' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toBe('Space added');
+    await eventually(() => page.getByRole('status').textContent()).toBe('Space added');
     await page.getByRole('button', { name: 'Publish' }).click();
-    await expect.poll(() => page.getByRole('link', { name: 'Open the published site' }).isVisible()).toBe(true);
+    await eventually(() => page.getByRole('link', { name: 'Open the published site' }).isVisible()).toBe(true);
     await checkAxe(page, 'site');
 
     const siteId = new URL(page.url()).pathname.split('/').pop()!;
@@ -92,14 +95,14 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
     await page.goto(`${served.origin}/app/o/${world.orgId}/teams`);
     await page.getByLabel('Team name').fill('Responders');
     await page.getByRole('button', { name: 'Create team' }).click();
-    await expect.poll(() => page.getByRole('button', { name: 'Delete Responders' }).isVisible()).toBe(true);
+    await eventually(() => page.getByRole('button', { name: 'Delete Responders' }).isVisible()).toBe(true);
     await checkAxe(page, 'teams');
 
     await page.getByRole('link', { name: 'Members' }).click();
     const role = page.getByLabel('Role of Reader');
-    await expect.poll(() => role.inputValue()).toBe('read');
+    await eventually(() => role.inputValue()).toBe('read');
     await role.selectOption('edit');
-    await expect.poll(() => page.getByRole('status').textContent()).toBe('Reader is now edit');
+    await eventually(() => page.getByRole('status').textContent()).toBe('Reader is now edit');
     await checkAxe(page, 'members');
 
     const data = await graphql('query ($o: ID!, $u: ID!) { organization(id: $o) { member(userId: $u) { role } teams { items { title } } } }', { o: world.orgId, u: world.reader.id });
@@ -110,7 +113,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
   it('fits a phone in dark mode, and the toggle switches to light', async () => {
     const page = await freshPage({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
     await page.goto(`${served.origin}/app/s/${spaceId}`);
-    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'On call' }).isVisible()).toBe(true);
+    await eventually(() => page.getByRole('heading', { level: 1, name: 'On call' }).isVisible()).toBe(true);
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(await background()).toBe('rgb(17, 20, 24)');
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
@@ -118,7 +121,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
     const toggle = page.getByRole('button', { name: 'Dark mode' });
     expect(await toggle.getAttribute('aria-pressed')).toBe('true');
     await toggle.click();
-    await expect.poll(background).toBe('rgb(255, 255, 255)');
+    await eventually(background).toBe('rgb(255, 255, 255)');
     expect(await toggle.getAttribute('aria-pressed')).toBe('false');
   });
 

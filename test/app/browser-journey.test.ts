@@ -19,6 +19,9 @@ import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser,
  */
 if (skipBrowser) console.warn(`test/app/browser-journey.test.ts skipped: ${MISSING_CHROMIUM}`);
 
+/** Waits for what the page shows (a busy machine runs several browsers at once: generous, not a measure). */
+const eventually = <T>(read: () => Promise<T> | T, message?: string) => expect.poll(read, { timeout: 20_000, message });
+
 describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from urls.app, page tree, page, search', () => {
   let h: Harness;
   const s = siteHelpers(() => h);
@@ -91,7 +94,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     const url = server.host!.startsWith('/')
       ? `postgres://postgres@localhost:${server.port}/${database}?host=${server.host}`
       : `postgres://${server.user}${server.password ? `:${server.password}` : ''}@${server.host}:${server.port}/${database}`;
-    const env = { ...process.env, DATABASE_URL: url };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url };
     delete env.npm_lifecycle_event;
     const password = 'a long enough passphrase';
     const args = ['user', 'create', '--email', 'ada@example.com', '--name', 'Ada', '--org-title', 'Journey docs', '--password-stdin'];
@@ -126,6 +129,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     const rev = await api('GET', `/spaces/${spaceId}/revisions/${revision}`);
     const site = await api('POST', `/orgs/${owner.orgId}/sites`, { title: 'Public docs' });
     const page = await api('GET', `/spaces/${spaceId}/content/path/guides%2Fdeployment`);
+    const spec = await api('PUT', `/orgs/${owner.orgId}/openapi/petstore`, { source: { text: JSON.stringify({ openapi: '3.1.0', info: { title: 'Pets', version: '1' }, paths: {} }) } });
     return [
       { kind: 'organization', url: org.urls.app, heading: 'Journey docs' },
       { kind: 'collection', url: collection.urls.app, heading: 'Manuals' },
@@ -133,6 +137,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
       { kind: 'revision', url: rev.urls.app, heading: /^Revision of / },
       { kind: 'site', url: site.urls.app, heading: 'Public docs' },
       { kind: 'page', url: page.urls.app, heading: 'Deployment' },
+      { kind: 'OpenAPI specification', url: spec.urls.app, heading: 'OpenAPI: petstore' },
     ];
   }
 
@@ -150,7 +155,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     await page.getByLabel('Email').fill(owner.email);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Email or password is incorrect');
+    await eventually(() => page.getByRole('alert').textContent()).toBe('Email or password is incorrect');
     await checkAxe(page, 'sign-in');
     await page.getByLabel('Password').fill(owner.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -163,10 +168,10 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     const page = signedIn;
     await page.goto(spaceAppUrl);
     const tree = page.getByRole('tree', { name: 'Pages' });
-    await expect.poll(() => tree.isVisible()).toBe(true);
+    await eventually(() => tree.isVisible()).toBe(true);
     const first = tree.getByRole('treeitem', { name: 'Getting started' });
-    await expect.poll(() => first.getAttribute('aria-current')).toBe('page');
-    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Getting started' }).isVisible()).toBe(true);
+    await eventually(() => first.getAttribute('aria-current')).toBe('page');
+    await eventually(() => page.getByRole('heading', { level: 1, name: 'Getting started' }).isVisible()).toBe(true);
     // The published site's renderer: Markdown rendered, raw HTML shown as text (escaped), not run.
     const body = page.locator('.page-body');
     expect(await body.locator('strong').textContent()).toBe('zephyrine');
@@ -177,38 +182,38 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     await first.focus();
     await page.keyboard.press('ArrowDown');
     const guides = tree.getByRole('treeitem', { name: 'Guides' });
-    await expect.poll(() => guides.evaluate((el) => el === document.activeElement)).toBe(true);
+    await eventually(() => guides.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await guides.getAttribute('aria-expanded')).toBe('false');
     await page.keyboard.press('ArrowRight');
-    await expect.poll(() => guides.getAttribute('aria-expanded')).toBe('true');
+    await eventually(() => guides.getAttribute('aria-expanded')).toBe('true');
     await page.keyboard.press('ArrowDown');
     const deployment = tree.getByRole('treeitem', { name: 'Deployment' });
-    await expect.poll(() => deployment.evaluate((el) => el === document.activeElement)).toBe(true);
+    await eventually(() => deployment.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Deployment' }).isVisible()).toBe(true);
+    await eventually(() => page.getByRole('heading', { level: 1, name: 'Deployment' }).isVisible()).toBe(true);
     expect(new URL(page.url()).pathname).toBe(`${new URL(spaceAppUrl).pathname}/guides/deployment`);
-    await expect.poll(() => deployment.getAttribute('aria-current')).toBe('page');
+    await eventually(() => deployment.getAttribute('aria-current')).toBe('page');
     expect(await first.getAttribute('aria-current')).toBeNull();
     expect(await page.locator('.page-body pre code').textContent()).toContain('kestrel deploy');
     // ← goes back to the parent, ← again collapses it.
     await deployment.focus();
     await page.keyboard.press('ArrowLeft');
-    await expect.poll(() => guides.evaluate((el) => el === document.activeElement)).toBe(true);
+    await eventually(() => guides.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.press('ArrowLeft');
-    await expect.poll(() => guides.getAttribute('aria-expanded')).toBe('false');
+    await eventually(() => guides.getAttribute('aria-expanded')).toBe('false');
     await checkAxe(page, 'nested page');
 
     // Ctrl+K: the search dialog, results with the match highlighted; ↓/Enter opens the page.
     await page.keyboard.press('Control+k');
     const dialog = page.getByRole('dialog');
-    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await eventually(() => dialog.isVisible()).toBe(true);
     await dialog.getByLabel('Search').fill('zephyrine');
     const result = dialog.getByRole('option').first();
-    await expect.poll(() => result.isVisible()).toBe(true);
+    await eventually(() => result.isVisible()).toBe(true);
     expect(await result.locator('mark').first().textContent()).toMatch(/zephyrine/i);
     await checkAxe(page, 'search dialog');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Getting started' }).isVisible()).toBe(true);
+    await eventually(() => page.getByRole('heading', { level: 1, name: 'Getting started' }).isVisible()).toBe(true);
     expect(await dialog.isVisible()).toBe(false);
   });
 
@@ -218,7 +223,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     expect(await tree.getByRole('treeitem', { name: 'Troubleshooting' }).count()).toBe(0);
     const spaceId = new URL(spaceAppUrl).pathname.split('/')[3]!;
     await writeLive(h, owner.token, spaceId, [insertPage('Troubleshooting', 'When it breaks.')]);
-    await expect.poll(() => tree.getByRole('treeitem', { name: 'Troubleshooting' }).count()).toBe(1);
+    await eventually(() => tree.getByRole('treeitem', { name: 'Troubleshooting' }).count()).toBe(1);
     expect(eventStreams.length).toBeGreaterThan(0);
   });
 
@@ -228,7 +233,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
       expect(link.url, link.kind).toMatch(new RegExp(`^${served.origin}/app/`));
       await page.goto(link.url);
       const heading = page.getByRole('heading', { level: 1, name: link.heading });
-      await expect.poll(() => heading.isVisible(), { message: `${link.kind}: ${link.url}` }).toBe(true);
+      await eventually(() => heading.isVisible(), `${link.kind}: ${link.url}`).toBe(true);
       await checkAxe(page, link.kind);
     }
   });
@@ -236,12 +241,12 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
   it('creates an API token shown once, lists this session, revokes the token, signs out', async () => {
     const page = signedIn;
     await page.goto(`${served.origin}/app/settings`);
-    await expect.poll(() => page.getByRole('heading', { level: 2, name: 'Sessions' }).isVisible()).toBe(true);
-    await expect.poll(() => page.getByText('(this browser)').isVisible()).toBe(true);
+    await eventually(() => page.getByRole('heading', { level: 2, name: 'Sessions' }).isVisible()).toBe(true);
+    await eventually(() => page.getByText('(this browser)').isVisible()).toBe(true);
     await page.getByLabel('Token name').fill('Deploy bot');
     await page.getByRole('button', { name: 'Create token' }).click();
     const shown = page.getByLabel('New API token');
-    await expect.poll(() => shown.isVisible()).toBe(true);
+    await eventually(() => shown.isVisible()).toBe(true);
     const token = (await shown.textContent())!;
     const viewer = async () =>
       (await fetch(`${served.origin}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"query":"{ viewer { email } }"}' })).status;
@@ -249,7 +254,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     await checkAxe(page, 'settings');
     page.once('dialog', (d) => d.accept());
     await page.getByRole('button', { name: 'Revoke Deploy bot' }).click();
-    await expect.poll(() => page.getByRole('button', { name: 'Revoke Deploy bot' }).count()).toBe(0);
+    await eventually(() => page.getByRole('button', { name: 'Revoke Deploy bot' }).count()).toBe(0);
     expect(await viewer()).toBe(401);
 
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -72,10 +72,11 @@ export function Space() {
               <p className="space-title">
                 <Link to={`/o/${space.organization}`} className="muted">Organization</Link>
               </p>
-              <h1 className="space-heading">
+              {/* The screen's one h1 is the page's (or the revision's); the space's title heads the sidebar. */}
+              <h2 className="space-heading">
                 {space.emoji && <span aria-hidden="true">{emojiOf(space.emoji)} </span>}
                 {space.title || 'Untitled space'}
-              </h1>
+              </h2>
               <p>
                 <VisibilityBadge visibility={space.visibility} />
               </p>
