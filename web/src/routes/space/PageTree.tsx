@@ -113,63 +113,80 @@ export function PageTree({ spaceId, roots, currentPath }: { spaceId: string; roo
     action();
   }
 
-  // The APG's navigation tree shape: each treeitem is its own row, named by its title alone; its
-  // children's group is a sibling it owns (aria-owns), so their titles are not part of its name.
-  const renderNodes = (nodes: TreeNode[], level: number) =>
-    nodes.map((node, i) => {
-      const hasChildren = node.children.length > 0;
-      const isOpen = expanded.has(node.page.id);
-      const groupId = `tree-group-${node.page.id}`;
-      return (
-        <li key={node.page.id} role="none">
-          <div
-            role="treeitem"
-            aria-level={level}
-            aria-setsize={nodes.length}
-            aria-posinset={i + 1}
-            aria-expanded={hasChildren ? isOpen : undefined}
-            aria-owns={hasChildren && isOpen ? groupId : undefined}
-            aria-current={node === current ? 'page' : undefined}
-            aria-selected={node === current}
-            tabIndex={node.page.id === tabStop ? 0 : -1}
-            ref={(el) => {
-              if (el) refs.current.set(node.page.id, el);
-              else refs.current.delete(node.page.id);
-            }}
-            onKeyDown={(e) => onKeyDown(e, node)}
-            onFocus={() => setFocusedId(node.page.id)}
-            onClick={() => {
-              setFocusedId(node.page.id);
-              open(node);
-            }}
-            className={node === current ? 'tree-row current' : 'tree-row'}
-          >
-            <span
-              className="tree-twisty"
-              aria-hidden="true"
-              onClick={(e) => {
-                if (!hasChildren) return;
-                e.stopPropagation();
-                toggle(node, !isOpen);
-              }}
-            >
-              {hasChildren ? (isOpen ? '▾' : '▸') : ''}
-            </span>
-            <span className={node.page.type === 'group' ? 'tree-label group' : 'tree-label'}>{node.page.title || 'Untitled'}</span>
-          </div>
-          {hasChildren && isOpen && (
-            <ul role="group" id={groupId}>
-              {renderNodes(node.children, level + 1)}
-            </ul>
-          )}
-        </li>
-      );
-    });
-
   if (!roots.length) return <p className="muted">No pages.</p>;
   return (
     <ul role="tree" aria-label="Pages" className="page-tree">
-      {renderNodes(roots, 1)}
+      <TreeItems nodes={roots} level={1} tree={{ expanded, current, tabStop, refs: refs.current, onKeyDown, open, toggle, setFocusedId }} />
     </ul>
   );
+}
+
+/** What each row of the tree needs of the tree's state. */
+interface TreeState {
+  expanded: Set<string>;
+  current: TreeNode | null;
+  tabStop: string | undefined;
+  refs: Map<string, HTMLDivElement>;
+  onKeyDown: (event: KeyboardEvent, node: TreeNode) => void;
+  open: (node: TreeNode) => void;
+  toggle: (node: TreeNode, open: boolean) => void;
+  setFocusedId: (id: string) => void;
+}
+
+/**
+ * One level of the tree, in the APG's navigation-tree shape: each treeitem is its own row, named
+ * by its title alone; its children's group is a sibling it owns (aria-owns), so their titles are
+ * not part of its name.
+ */
+function TreeItems({ nodes, level, tree }: { nodes: TreeNode[]; level: number; tree: TreeState }) {
+  return nodes.map((node, i) => {
+    const hasChildren = node.children.length > 0;
+    const isOpen = tree.expanded.has(node.page.id);
+    const isCurrent = node === tree.current;
+    const groupId = `tree-group-${node.page.id}`;
+    return (
+      <li key={node.page.id} role="none">
+        <div
+          role="treeitem"
+          aria-level={level}
+          aria-setsize={nodes.length}
+          aria-posinset={i + 1}
+          aria-expanded={hasChildren ? isOpen : undefined}
+          aria-owns={hasChildren && isOpen ? groupId : undefined}
+          aria-current={isCurrent ? 'page' : undefined}
+          aria-selected={isCurrent}
+          tabIndex={node.page.id === tree.tabStop ? 0 : -1}
+          ref={(el) => {
+            if (el) tree.refs.set(node.page.id, el);
+            else tree.refs.delete(node.page.id);
+          }}
+          onKeyDown={(e) => tree.onKeyDown(e, node)}
+          onFocus={() => tree.setFocusedId(node.page.id)}
+          onClick={() => {
+            tree.setFocusedId(node.page.id);
+            tree.open(node);
+          }}
+          className={isCurrent ? 'tree-row current' : 'tree-row'}
+        >
+          <span
+            className="tree-twisty"
+            aria-hidden="true"
+            onClick={(e) => {
+              if (!hasChildren) return;
+              e.stopPropagation();
+              tree.toggle(node, !isOpen);
+            }}
+          >
+            {hasChildren ? (isOpen ? '▾' : '▸') : ''}
+          </span>
+          <span className={node.page.type === 'group' ? 'tree-label group' : 'tree-label'}>{node.page.title || 'Untitled'}</span>
+        </div>
+        {hasChildren && isOpen && (
+          <ul role="group" id={groupId}>
+            <TreeItems nodes={node.children} level={level + 1} tree={tree} />
+          </ul>
+        )}
+      </li>
+    );
+  });
 }
