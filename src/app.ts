@@ -78,6 +78,7 @@ const wantsGraphiQL = (request: Request) =>
  * by default the app's build manifests, read once here.
  */
 export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefusal?: (limiter: Limiter) => void; persistedDocuments?: PersistedDocuments } = {}) {
+  const persistedDocuments = opts.persistedDocuments ?? loadPersistedDocuments();
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -87,7 +88,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
     // `opts.plugins`: extra envelop plugins (tests observe the phases with them).
     // `documentId`: how the client preset's persisted documents name theirs.
     extraParamNames: ['documentId'],
-    plugins: [usePersistedQueries(createPersistedQueryStore(), opts.persistedDocuments ?? loadPersistedDocuments()), useConditionalGet(), useDocumentLimits(), ...useIncrementalDelivery(), useJitForLists(), ...(services.config.introspection ? [] : [disableIntrospection]), ...(opts.plugins ?? [])],
+    plugins: [usePersistedQueries(createPersistedQueryStore(), persistedDocuments), useConditionalGet(), useDocumentLimits(), ...useIncrementalDelivery(), useJitForLists(), ...(services.config.introspection ? [] : [disableIntrospection]), ...(opts.plugins ?? [])],
     graphiql: {
       title: 'Lectern GraphiQL',
       // Headers (the token) are not kept in localStorage: src/http/landing.ts keeps the token in sessionStorage.
@@ -279,15 +280,17 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
       const session = { ...who.session, clientAddress: address };
       return inTenantTurn({ ...who, limits }, request, async () => {
         if (request.body) request = withBody(request, await readBody(request, config.maxBodyBytes));
-        return graphqlWith(request, { caller: who.caller, session, tenant: who.tenant });
+        const response = await graphqlWith(request, { caller: who.caller, session, tenant: who.tenant });
+        // The answer depends on the cookie (a conditional GET's ETag must not be reused across people).
+        response.headers.append('vary', 'Cookie');
+        return response;
       });
     }
     // Nobody signed in (an ended session's cookie is removed): public operations only, small bodies.
     const charged = chargeAddress(request, client);
     if (charged) return charged;
     if (request.body) request = withBody(request, await readBody(request, Math.min(config.maxBodyBytes, 64 * 1024)));
-    const publicOnly = await onlyPublicOperations(request);
-    if (publicOnly !== true) return publicOnly === 'persisted-query-not-found' ? json(200, { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] }) : unauthenticated();
+    if (!(await onlyPublicOperations(request, persistedDocuments))) return unauthenticated();
     const headers = new Headers();
     if (secret) headers.append('set-cookie', clearedSessionCookie(cookieSecure(config, request)));
     return graphqlWith(request, { caller: ANONYMOUS_CALLER, session: { ssoOrganizationId: null, anonymous: true, clientAddress: address }, tenant: `address:${client}` }, headers);

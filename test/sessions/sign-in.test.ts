@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { hashToken } from '../../src/auth/tokens.js';
@@ -62,6 +63,18 @@ describe('password sign-in', () => {
     expect(await h.db.prisma.session.count({ where: { userId: person.id } })).toBe(0);
   });
 
+  it('a first-party persisted document (by documentId) may sign in; an unknown id without its text is refused', async () => {
+    const person = await personWithPassword(h);
+    const hash = createHash('sha256').update(SIGN_IN).digest('hex');
+    const app = createApp({ db: h.db, config: h.config, urls: createUrls(BASE) }, { persistedDocuments: new Map([[hash, SIGN_IN]]) });
+    const send = (body: unknown) => app.fetch(new Request(`${BASE}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+    const signedIn = await send({ documentId: `sha256:${hash}`, variables: { email: person.email, password: person.password } });
+    expect((await signedIn.json()).data.signIn.id).toBe(person.id);
+    expect(signedIn.headers.getSetCookie()[0]).toMatch(/^lectern_session=lcs_/);
+    const unknown = await send({ documentId: 'sha256:0000', variables: {} });
+    expect(unknown.status).toBe(401);
+  });
+
   it('rate limits attempts per account and per address (PostgreSQL-backed), even with the right password', async () => {
     const config = { ...h.config, signInLimits: { perAccount: 3, perAddress: 5 } };
     const app = createApp({ db: h.db, config, urls: createUrls(BASE) });
@@ -108,6 +121,7 @@ describe('the session cookie', () => {
     const browser = await signedIn(h.app, person.email, person.password);
     const viewer = await browserGraphql(h.app, browser, VIEWER);
     expect(viewer.body).toEqual({ data: { viewer: { id: person.id, displayName: expect.any(String), email: person.email, photoURL: null } } });
+    expect(viewer.headers.get('vary')).toMatch(/Cookie/);
     const rest = await h.app.fetch(new Request(`${BASE}/v1/user`, { headers: { cookie: `lectern_session=${browser.cookie}` } }));
     expect(rest.status).toBe(401);
     // A Bearer token still works as before, and wins over a cookie.

@@ -19,10 +19,23 @@ export const ANONYMOUS_CALLER: User = {
 };
 
 /** The GraphQL parameters of a request (GET: the query string; POST: the JSON body). */
-async function parametersOf(request: Request): Promise<{ query?: unknown; operationName?: unknown; extensions?: unknown } | null> {
+interface Parameters {
+  query?: unknown;
+  operationName?: unknown;
+  extensions?: unknown;
+  documentId?: unknown;
+}
+
+async function parametersOf(request: Request): Promise<Parameters | null> {
   if (request.method === 'GET') {
     const params = new URL(request.url).searchParams;
-    return { query: params.get('query') ?? undefined, operationName: params.get('operationName') ?? undefined, extensions: params.get('extensions') ?? undefined };
+    let extensions: unknown = params.get('extensions') ?? undefined;
+    try {
+      if (typeof extensions === 'string') extensions = JSON.parse(extensions);
+    } catch {
+      extensions = undefined;
+    }
+    return { query: params.get('query') ?? undefined, operationName: params.get('operationName') ?? undefined, extensions, documentId: params.get('documentId') ?? undefined };
   }
   try {
     const body = JSON.parse(await request.clone().text());
@@ -35,16 +48,24 @@ async function parametersOf(request: Request): Promise<{ query?: unknown; operat
 /**
  * Whether an unauthenticated /graphql request asks only for public fields: every root field of
  * the operation it runs is one of PUBLIC_FIELDS (fragments at the root are not followed: refused).
- * 'persisted-query-not-found': a persisted-query hash without its text (the client then sends the
- * text, which is checked).
+ * A first-party persisted document (`documents`: src/graphql/caching.ts, by `documentId` or APQ
+ * hash) is checked by its text; any other hash without its text is refused (nobody signed in
+ * may look up or register documents: it sends the text).
  */
-export async function onlyPublicOperations(request: Request): Promise<true | false | 'persisted-query-not-found'> {
+export async function onlyPublicOperations(request: Request, documents: ReadonlyMap<string, string> = new Map()): Promise<boolean> {
   const params = await parametersOf(request);
   if (!params) return false;
-  if (typeof params.query !== 'string') return params.extensions ? 'persisted-query-not-found' : false;
+  let text = params.query;
+  if (typeof text !== 'string') {
+    const persisted = (params.extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined)?.persistedQuery?.sha256Hash;
+    const hash = typeof params.documentId === 'string' ? params.documentId.replace(/^sha256:/, '') : typeof persisted === 'string' ? persisted : null;
+    if (hash === null) return false;
+    text = documents.get(hash);
+    if (text === undefined) return false;
+  }
   let document: DocumentNode;
   try {
-    document = parse(params.query, { noLocation: true, maxTokens: 2000 });
+    document = parse(text as string, { noLocation: true, maxTokens: 2000 });
   } catch {
     return false;
   }
