@@ -43,6 +43,17 @@ export interface EditorPage {
   fields: PageFields;
   /** The front matter as written (without its `---` fences), or null when the page has none. */
   frontMatter: string | null;
+  /** The text the page was read from, with where each top-level block was written in it. */
+  origin?: PageOrigin;
+}
+
+/** Where the top-level blocks of a page were in the Markdown it was read from. */
+export interface PageOrigin {
+  source: string;
+  /** Where the body starts (after the front matter). */
+  bodyStart: number;
+  /** `key`: the block's Markdown as the serializer writes it; `start`/`end`: its offsets in `source`. */
+  blocks: { key: string; start: number; end: number }[];
 }
 
 /** Block node types of the editor's schema (Tiptap names) this converter reads and writes. */
@@ -78,8 +89,18 @@ export function markdownToEditor(markdown: string): EditorPage {
   const first = root.children[0];
   if (first?.type === 'yaml') frontMatter = first.value;
   const reader = new MarkdownReader(source, root);
-  const content = reader.blocks(root.children.filter((node) => node.type !== 'yaml'));
-  return { doc: { type: 'doc', content: content.length > 0 ? content : [{ type: 'paragraph' }] }, fields: fieldsOf(frontMatter), frontMatter };
+  const content: EditorNode[] = [];
+  const origin: PageOrigin = { source, bodyStart: first?.type === 'yaml' ? (first.position?.end.offset ?? 0) : 0, blocks: [] };
+  for (const node of root.children) {
+    if (node.type === 'yaml') continue;
+    const blocks = reader.block(node);
+    content.push(...blocks);
+    const { start, end } = node.position ?? {};
+    if (blocks.length === 1 && start?.offset !== undefined && end?.offset !== undefined) {
+      origin.blocks.push({ key: blockKey(blocks[0]!), start: start.offset, end: end.offset });
+    }
+  }
+  return { doc: { type: 'doc', content: content.length > 0 ? content : [{ type: 'paragraph' }] }, fields: fieldsOf(frontMatter), frontMatter, origin };
 }
 
 const withMark = (marks: EditorMark[], mark: EditorMark) => (marks.some((m) => m.type === mark.type) ? marks : [...marks, mark]);
@@ -224,9 +245,83 @@ const contentOf = (content: EditorNode[]) => (content.length > 0 ? { content } :
 /** The Markdown of an editor page: its front matter (fields written into it), then the document. */
 export function editorToMarkdown(page: EditorPage): string {
   const frontMatter = frontMatterWithFields(page.frontMatter, page.fields);
+  const kept = page.origin ? keepingUnchangedBlocks(page.doc, page.origin, frontMatter) : undefined;
+  if (kept !== undefined) return kept;
   const children: M.RootContent[] = blocksToMdast(page.doc.content ?? [], 'top');
   const root: M.Root = { type: 'root', children: frontMatter === null ? children : [{ type: 'yaml', value: frontMatter }, ...children] };
   return write(root);
+}
+
+/** A top-level block's Markdown as the serializer writes it alone ('' for an empty paragraph). */
+function blockKey(block: EditorNode): string {
+  return markdownOfTree({ type: 'root', children: blocksToMdast([block], 'top') }).replace(/\n$/, '');
+}
+
+/**
+ * The page with every top-level block that did not change written exactly as it was in the text
+ * it was read from (with the text between two such neighbours: blank lines, link definitions),
+ * and only the changed blocks serialized. So saving a page not written by the serializer (an
+ * import, a Git sync, a hand-written file) changes only the lines of the blocks edited. Undefined
+ * when the result would not read back as the document (a kept block's meaning depended on text
+ * around it): the caller then serializes the whole page.
+ */
+function keepingUnchangedBlocks(doc: EditorNode, origin: PageOrigin, frontMatter: string | null): string | undefined {
+  const blocks = (doc.content ?? []).filter((node) => !isEmptyParagraph(node));
+  const keys = blocks.map(blockKey);
+  const matches = matchBlocks(
+    origin.blocks.map((block) => block.key),
+    keys,
+  );
+  // Text outside blocks is link definitions and blank lines: what was between two blocks kept
+  // together stays there, the page's head stays first, and every other definition goes last.
+  const between = (i: number) => origin.source.slice(origin.blocks[i]!.end, origin.blocks[i + 1]?.start ?? origin.source.length);
+  const usedBetween = new Set<number>();
+  let body = '';
+  keys.forEach((key, i) => {
+    const kept = matches[i];
+    const previous = matches[i - 1];
+    if (i > 0 && kept !== undefined && previous !== undefined && kept === previous + 1) {
+      body += between(previous);
+      usedBetween.add(previous);
+    } else if (i > 0) body += '\n\n';
+    body += kept === undefined ? key : origin.source.slice(origin.blocks[kept]!.start, origin.blocks[kept]!.end);
+  });
+  const last = origin.blocks.length - 1;
+  const tail = last >= 0 ? between(last).trimEnd() : '';
+  usedBetween.add(last);
+  const head = origin.source.slice(origin.bodyStart, origin.blocks[0]?.start ?? origin.bodyStart).replace(/^(\r?\n)+/, '');
+  const rest = origin.blocks.map((_, i) => (usedBetween.has(i) ? '' : between(i).trim())).filter(Boolean);
+  body = head + body + (rest.length > 0 ? `\n\n${rest.join('\n\n')}` : '') + tail;
+  if (frontMatter === null && matches[0] === undefined && blocks[0]?.type === 'horizontalRule') body = body.replace(/^---/, '***');
+  const markdown = (frontMatter === null ? '' : `${yamlBlock(frontMatter)}\n\n`) + (body ? `${body}\n` : '');
+  const readBack = (markdownToEditor(markdown).doc.content ?? []).filter((node) => !isEmptyParagraph(node)).map(blockKey);
+  return readBack.length === keys.length && readBack.every((key, i) => key === keys[i]) ? markdown : undefined;
+}
+
+/** For each of `next`, the index in `old` of the same block kept in order (a longest common subsequence), or undefined. */
+function matchBlocks(old: string[], next: string[]): (number | undefined)[] {
+  // Common head and tail first: an edit usually touches a few blocks in the middle of a page.
+  const matches: (number | undefined)[] = new Array(next.length).fill(undefined);
+  let head = 0;
+  while (head < old.length && head < next.length && old[head] === next[head]) matches[head] = head++;
+  let tail = 0;
+  while (tail < old.length - head && tail < next.length - head && old[old.length - 1 - tail] === next[next.length - 1 - tail]) {
+    matches[next.length - 1 - tail] = old.length - 1 - tail;
+    tail++;
+  }
+  const a = old.slice(head, old.length - tail);
+  const b = next.slice(head, next.length - tail);
+  // Classic LCS table over the middle (small: the blocks between the first and last change; past
+  // a million cells the middle is written anew rather than matched).
+  if (a.length * b.length > 1_000_000) return matches;
+  const table = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) table[i]![j] = a[i] === b[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] === b[j]) matches[head + j++] = head + i++;
+    else if (table[i + 1]![j]! >= table[i]![j + 1]!) i++;
+    else j++;
+  }
+  return matches;
 }
 
 /**
@@ -239,7 +334,8 @@ function write(root: M.Root): string {
   return root.children[0]?.type === 'thematicBreak' ? markdown.replace(/^---/, '***') : markdown;
 }
 
-const writeYaml: Handle = (node: M.Yaml) => (node.value ? `---\n${node.value}\n---` : '---\n---');
+const yamlBlock = (value: string) => (value ? `---\n${value}\n---` : '---\n---');
+const writeYaml: Handle = (node: M.Yaml) => yamlBlock(node.value);
 
 /**
  * Markdown as the server's pipeline writes it: parsed by the server's parser and serialized with

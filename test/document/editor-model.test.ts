@@ -147,9 +147,15 @@ describe('normalizations', () => {
   }
 
   // What the editor changes beyond the server's normal form.
-  it('editor: reference-style links and images become inline ones; their definitions go', () => {
+  it('editor: reference-style links and images stay as written until their block is edited, then become inline ones', () => {
     const input = 'Read [the guide][g] and ![logo][l].\n\n[g]: https://example.com/guide "Guide"\n\n[l]: /logo.png\n';
-    expect(roundTrip(normalizeMarkdown(input))).toBe('Read [the guide](https://example.com/guide "Guide") and ![logo](/logo.png).\n');
+    expect(roundTrip(normalizeMarkdown(input))).toBe(normalizeMarkdown(input));
+    const editor = inEditor(input);
+    editor.doc.content![0]!.content!.push({ type: 'text', text: ' Now.' });
+    // The definitions stay (they are text outside blocks); nothing refers to them any more.
+    expect(editorToMarkdown(editor)).toBe('Read [the guide](https://example.com/guide "Guide") and ![logo](/logo.png). Now.\n\n[g]: https://example.com/guide "Guide"\n\n[l]: /logo.png\n');
+    const { origin: _, ...withoutOrigin } = inEditor(input);
+    expect(editorToMarkdown(withoutOrigin)).toBe('Read [the guide](https://example.com/guide "Guide") and ![logo](/logo.png).\n');
   });
 });
 
@@ -191,6 +197,52 @@ describe('editing one paragraph changes only its lines', () => {
       expect(changes[1]!.value).toContain(' (edited)');
     });
   }
+});
+
+describe('a page not in the normal form keeps its unchanged blocks as written', () => {
+  const page = readFileSync(new URL('../fixtures/editor-hand-written/imported.md', import.meta.url), 'utf8');
+
+  it('is not in the normal form (else this would prove nothing)', () => {
+    expect(normalizeMarkdown(page)).not.toBe(page);
+  });
+
+  it('comes back byte for byte when nothing was edited', () => {
+    expect(roundTrip(page)).toBe(page);
+  });
+
+  it('editing one paragraph rewrites only its lines, the rest stays as written', () => {
+    const editor = inEditor(page);
+    const paragraph = editor.doc.content!.find((block) => block.type === 'paragraph' && (block.content ?? []).some((n) => n.text?.startsWith('Final')))!;
+    paragraph.content!.push({ type: 'text', text: ' Edited.' });
+    const changes = diffLines(page, editorToMarkdown(editor)).filter((part) => part.added || part.removed);
+    expect(changes.map((part) => [part.removed ? 'removed' : 'added', part.value])).toEqual([
+      ['removed', 'Final paragraph with a trailing line.\n'],
+      ['added', 'Final paragraph with a trailing line. Edited.\n'],
+    ]);
+  });
+
+  it('a new block is written by the serializer between blocks kept as written', () => {
+    const editor = inEditor(page);
+    editor.doc.content!.splice(1, 0, { type: 'paragraph', content: [{ type: 'text', text: 'New *text*', marks: [{ type: 'bold' }] }] });
+    const written = editorToMarkdown(editor);
+    expect(written).toContain('Imported page\n=============\n\n**New \\*text\\***\n\nThis page was written by hand');
+    expect(written).toContain('* a bullet\n* another bullet');
+  });
+
+  it('without where the blocks came from, the whole page is serialized (the normal form)', () => {
+    const { origin: _, ...editor } = inEditor(page);
+    const written = editorToMarkdown(editor);
+    expect(written).toBe(normalizeMarkdown(written));
+    expect(written).toMatch(/^# Imported page\n\nThis page was written by hand, not by the serializer: \*\*strong\*\*, \*emphasis\*,\nand a \[reference link\]\(https:\/\/example.com\/docs\)\.\n\n- a bullet\n/);
+  });
+
+  it('serializes the whole page when blocks kept as written would read back differently', () => {
+    // Two lists a paragraph apart: with the paragraph gone, `* a` and `* b` as written would be one list.
+    const editor = inEditor('* a\n\nmiddle\n\n* b\n');
+    editor.doc.content!.splice(1, 1);
+    expect(editorToMarkdown(editor)).toBe('- a\n\n* b\n');
+    expect(inEditor(editorToMarkdown(editor)).doc.content!.map((block) => block.type)).toEqual(['bulletList', 'bulletList']);
+  });
 });
 
 describe('property: random editor documents write Markdown that is a fixed point', () => {

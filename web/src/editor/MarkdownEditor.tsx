@@ -1,7 +1,7 @@
 import { Extension } from '@tiptap/core';
 import { EditorContent, useEditor, type Editor } from '@tiptap/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { type EditorNode, type PageFields, editorToMarkdown, markdownToEditor } from '../../../src/document/editor-model';
+import { type EditorNode, type EditorPage, type PageFields, editorToMarkdown, markdownToEditor } from '../../../src/document/editor-model';
 import { editorExtensions } from './extensions';
 import { LinkDialog, type LinkablePage, pageHref } from './LinkDialog';
 import { SourceEditor } from './SourceEditor';
@@ -18,7 +18,15 @@ export interface MarkdownEditorProps {
   /** Uploads an image file and answers the URL to show it at. */
   onUploadImage?: (file: File) => Promise<string>;
   readOnly?: boolean;
+  /** Shows the page's front-matter fields (description, hidden) in a side panel beside the text. */
+  showFields?: boolean;
 }
+
+/**
+ * What the editor keeps beside its document: the front matter (its fields included) and where the
+ * blocks were in the text read, so unchanged blocks are written back exactly as they were.
+ */
+const outsideOf = ({ fields, frontMatter, origin }: EditorPage): Omit<EditorPage, 'doc'> => ({ fields, frontMatter, origin });
 
 /** How long typing may pause before the Markdown is written out (converting a page on every keystroke is wasted work). */
 const WRITE_DELAY_MS = 150;
@@ -28,13 +36,14 @@ const WRITE_DELAY_MS = 150;
  * converted both ways by the one converter (src/document/editor-model.ts), and a "Source" mode
  * showing the same Markdown in CodeMirror. The editable area is a textbox named "Page content".
  */
-export function MarkdownEditor({ markdown, onChange, pages = [], onUploadImage, readOnly = false }: MarkdownEditorProps) {
+export function MarkdownEditor({ markdown, onChange, pages = [], onUploadImage, readOnly = false, showFields = false }: MarkdownEditorProps) {
   const initial = useMemo(() => markdownToEditor(markdown), []); // later texts arrive through the effect below
-  const outside = useRef<{ fields: PageFields; frontMatter: string | null }>({ fields: initial.fields, frontMatter: initial.frontMatter });
+  const outside = useRef(outsideOf(initial));
   const written = useRef(markdown);
   const changed = useRef(onChange);
   changed.current = onChange;
   const [mode, setMode] = useState<'rich' | 'source'>('rich');
+  const [fields, setFields] = useState(initial.fields);
   const [link, setLink] = useState<{ href: string } | null>(null);
   const [upload, setUpload] = useState<{ busy: boolean; error?: string }>({ busy: false });
   const openLink = useRef<() => void>(() => {});
@@ -97,7 +106,8 @@ export function MarkdownEditor({ markdown, onChange, pages = [], onUploadImage, 
   useEffect(() => {
     if (markdown === written.current) return;
     const page = markdownToEditor(markdown);
-    outside.current = { fields: page.fields, frontMatter: page.frontMatter };
+    outside.current = outsideOf(page);
+    setFields(page.fields);
     written.current = markdown;
     editor.commands.setContent(page.doc, { emitUpdate: false });
   }, [editor, markdown]);
@@ -136,13 +146,23 @@ export function MarkdownEditor({ markdown, onChange, pages = [], onUploadImage, 
     chain.setLink({ href }).run();
   };
 
+  const changeFields = (next: PageFields) => {
+    outside.current = { ...outside.current, fields: next };
+    setFields(next);
+    if (mode === 'source') {
+      // The source holds the front matter too: write the fields into it.
+      sourceChanged(editorToMarkdown({ ...markdownToEditor(written.current), fields: next }));
+    } else flush();
+  };
+
   const showSource = () => {
     flush();
     setMode('source');
   };
   const showRich = () => {
     const page = markdownToEditor(written.current);
-    outside.current = { fields: page.fields, frontMatter: page.frontMatter };
+    outside.current = outsideOf(page);
+    setFields(page.fields);
     editor.commands.setContent(page.doc, { emitUpdate: false });
     setMode('rich');
   };
@@ -152,7 +172,8 @@ export function MarkdownEditor({ markdown, onChange, pages = [], onUploadImage, 
   };
 
   return (
-    <div className="markdown-editor">
+    <div className={showFields ? 'markdown-editor with-fields' : 'markdown-editor'}>
+      {showFields ? <FieldsPanel fields={fields} onChange={changeFields} disabled={readOnly} /> : null}
       <div className="editor-bar">
         {mode === 'rich' ? (
           <Toolbar editor={editor} disabled={readOnly} onLink={() => openLink.current()} onImage={onUploadImage ? (file) => uploadImages.current([file]) : undefined} />
@@ -189,5 +210,21 @@ export function MarkdownEditor({ markdown, onChange, pages = [], onUploadImage, 
         />
       ) : null}
     </div>
+  );
+}
+
+/** The page's front-matter fields, edited beside the text (they are not part of the document). */
+function FieldsPanel({ fields, onChange, disabled }: { fields: PageFields; onChange: (fields: PageFields) => void; disabled?: boolean }) {
+  return (
+    <aside className="editor-fields" aria-label="Page settings">
+      <label>
+        Description
+        <textarea rows={3} value={fields.description ?? ''} disabled={disabled} onChange={(event) => onChange({ ...fields, description: event.target.value || undefined })} />
+      </label>
+      <label className="editor-fields-check">
+        <input type="checkbox" checked={fields.hidden === true} disabled={disabled} onChange={(event) => onChange({ ...fields, hidden: event.target.checked || undefined })} />
+        Hidden from the table of contents
+      </label>
+    </aside>
   );
 }
