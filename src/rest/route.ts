@@ -54,7 +54,11 @@ export interface RestRoute {
   revalidate?: boolean;
 }
 
-/** 205 when something was deleted, 204 when there was nothing to delete. */
+/**
+ * 205 when something was deleted; 204 when the caller still sees what the request is about but it
+ * was already deleted (a soft-deleted space, a grant already removed). What the caller cannot see,
+ * or what does not exist, never gets here: the service answers 404 (the same for both).
+ */
 export const deletedStatus = (deleted: boolean) => (deleted ? 205 : 204);
 
 /** Query-string helpers: a bad value is a 400 that names the parameter. */

@@ -272,7 +272,7 @@ describe('DELETE /collections/:collectionId', () => {
     t = await h.world();
   });
 
-  it('answers 205 when it deleted, then 204 (also for an unknown id)', async () => {
+  it('answers 205 when it deleted, then 404 (as for an unknown id)', async () => {
     const collection = await createCollection(t.owner, t.owner.orgId, { title: 'Doomed' });
     const deleted = await h.rest('deleteCollectionById', 'DELETE', `/v1/collections/${collection.id}`, { token: t.owner.token });
     expect(deleted.status).toBe(205);
@@ -280,10 +280,10 @@ describe('DELETE /collections/:collectionId', () => {
     expect((await getCollection(t.owner.token, collection.id)).status).toBe(404);
     expect(await listIds(t.owner.token, t.owner.orgId)).not.toContain(collection.id);
     const before = await h.snapshot();
-    const again = await h.rest('deleteCollectionById', 'DELETE', `/v1/collections/${collection.id}`, { token: t.owner.token });
-    expect(again.status).toBe(204);
-    expect(again.body).toBeUndefined();
-    expect((await h.rest('deleteCollectionById', 'DELETE', `/v1/collections/nope`, { token: t.owner.token })).status).toBe(204);
+    const again = await h.call('DELETE', `/v1/collections/${collection.id}`, { token: t.owner.token });
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ error: { code: 404, message: 'Collection not found' } });
+    expect((await h.call('DELETE', `/v1/collections/nope`, { token: t.owner.token })).body).toEqual(again.body);
     expect(await h.snapshot()).toBe(before);
   });
 
@@ -326,7 +326,7 @@ describe('DELETE /collections/:collectionId', () => {
     expect((await h.call('GET', `/v1/spaces/${inGrandchild.id}`, { token: t.owner.token })).status).toBe(200);
   });
 
-  it('refuses no token (401), a reader and a creator (403); an outsider gets 204 as for a missing id; deleting nothing', async () => {
+  it('refuses no token (401), a reader and a creator (403); an outsider gets the 404 of a missing id; deleting nothing', async () => {
     const collection = await createCollection(t.owner, t.owner.orgId, { title: 'Kept' });
     await createSpace(t.owner, t.owner.orgId, { parent: collection.id });
     const path = `/v1/collections/${collection.id}`;

@@ -363,7 +363,7 @@ describe('GraphQL', () => {
 
     const del = `mutation($id: ID!) { deleteCollection(id: $id) }`;
     expect((await h.graphql(t.owner.token, del, { id: c.id })).body.data.deleteCollection).toBe(true);
-    expect((await h.graphql(t.owner.token, del, { id: c.id })).body.data.deleteCollection).toBe(false);
+    expect((await h.graphql(t.owner.token, del, { id: c.id })).body.errors.map((e: any) => e.extensions.code)).toEqual(['NOT_FOUND']);
   });
 
   it('transfers a collection to another organization', async () => {

@@ -45,11 +45,13 @@ export async function listIds(token: string, orgId: string, query = '') {
   return res.body.items.map((c: { id: string }) => c.id) as string[];
 }
 
-/** A DELETE by someone who cannot see the collection: 204 as for a missing one (no existence oracle), nothing changed. */
+/** A DELETE by someone who cannot see the collection: the very 404 of a missing one (no existence oracle), nothing changed. */
 export async function expectUnseenDelete(path: string, token: string) {
   const before = await h.snapshot();
-  const res = await h.rest('deleteCollectionById', 'DELETE', path, { token });
-  expect(res.status, JSON.stringify(res.body)).toBe(204);
+  const res = await h.call('DELETE', path, { token });
+  expect(res.status, JSON.stringify(res.body)).toBe(404);
+  expect(res.body).toEqual((await h.call('DELETE', '/v1/collections/never-existed', { token })).body);
+  expect(res.body).toEqual({ error: { code: 404, message: 'Collection not found' } });
   expect(await h.snapshot()).toBe(before);
 }
 

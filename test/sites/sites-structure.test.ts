@@ -150,15 +150,15 @@ describe('sections', () => {
     await s.expectRefused('updateSiteSectionById', 'PATCH', `${path}/sections/missing`, { token, body: { title: 'Fine' } }, 404);
   });
 
-  it('delete (205) removes the section and its site spaces; the next becomes the default; 204 when missing', async () => {
+  it('delete (205) removes the section and its site spaces; the next becomes the default; 404 when missing', async () => {
     const { site, sections, path } = await siteWithSections(t, 2);
     const res = await h.rest('deleteSiteSectionById', 'DELETE', `${path}/sections/${sections[0].id}`, { token: t.creator.token });
     expect(res.status).toBe(205);
     expect(await h.db.prisma.siteSpace.count({ where: { sectionId: sections[0].id } })).toBe(0);
     const left = (await s.ok('listSiteSections', 'GET', `${path}/sections`, { token: t.owner.token })).items;
     expect(left.map((x: any) => [x.id, x.default])).toEqual([[sections[1].id, true]]);
-    expect((await h.rest('deleteSiteSectionById', 'DELETE', `${path}/sections/${sections[0].id}`, { token: t.owner.token })).status).toBe(204);
-    expect((await h.rest('deleteSiteSectionById', 'DELETE', `${s.sitePath(t.orgId, 'missing')}/sections/x`, { token: t.owner.token })).status).toBe(204);
+    await s.expectRefused('deleteSiteSectionById', 'DELETE', `${path}/sections/${sections[0].id}`, { token: t.owner.token }, 404, /^Site section not found$/);
+    await s.expectRefused('deleteSiteSectionById', 'DELETE', `${s.sitePath(t.orgId, 'missing')}/sections/x`, { token: t.owner.token }, 404, /^Site not found$/);
     expect((await s.ok('getSiteById', 'GET', s.sitePath(t.orgId, site.id), { token: t.owner.token })).siteSpaces).toBe(1);
   });
 });
@@ -294,7 +294,7 @@ describe('section groups', () => {
     await s.expectRefused('addSectionGroupToSite', 'POST', url, { token, body: { title: 'L4', parent: g3.id } }, 400, /parent: section groups nest at most 3/);
   });
 
-  it('update (title, icon), add a section (201), remove a section (205/204), delete (children take its place)', async () => {
+  it('update (title, icon), add a section (201), remove a section (205, then 204: both still there), delete (children take its place; then 404)', async () => {
     const { site, sections, path } = await siteWithSections(t, 4);
     const [a, b, c, d] = sections.map((x) => x.id);
     const group = await s.group(t.owner, t.orgId, site.id, { title: 'G', sections: [b, c] });
@@ -314,7 +314,8 @@ describe('section groups', () => {
     expect(await s.sectionIds(t.owner.token, t.orgId, site.id)).toEqual([d, b, a, c]);
     const left = await s.ok('listSiteSections', 'GET', `${path}/sections`, { token: t.owner.token });
     expect(left.items.every((x: any) => x.sectionGroup === undefined)).toBe(true);
-    expect((await h.rest('deleteSiteSectionGroupById', 'DELETE', url, { token: t.owner.token })).status).toBe(204);
+    await s.expectRefused('deleteSiteSectionGroupById', 'DELETE', url, { token: t.owner.token }, 404, /^Site section group not found$/);
+    await s.expectRefused('removeSectionFromGroup', 'DELETE', `${url}/sections/${c}`, { token: t.owner.token }, 404, /^Site section group not found$/);
   });
 
   it('move: before / after a section or a group (joining its parent), to the end; refuses cycles, depth, itself, strangers', async () => {
@@ -447,11 +448,11 @@ describe('site spaces', () => {
     await s.expectRefused('updateSiteSpaceById', 'PATCH', `${path}/site-spaces/missing`, { token, body: { hidden: true } }, 404);
   });
 
-  it('delete answers 205, then 204', async () => {
+  it('delete answers 205, then 404', async () => {
     const { site, sections, path } = await siteWithSections(t, 1);
     const url = `${path}/site-spaces/${sections[0].siteSpaces[0].id}`;
     expect((await h.rest('deleteSiteSpaceById', 'DELETE', url, { token: t.creator.token })).status).toBe(205);
-    expect((await h.rest('deleteSiteSpaceById', 'DELETE', url, { token: t.owner.token })).status).toBe(204);
+    await s.expectRefused('deleteSiteSpaceById', 'DELETE', url, { token: t.owner.token }, 404, /^Site space not found$/);
     expect(await s.siteSpaceIds(t.owner.token, t.orgId, site.id)).toEqual([]);
   });
 });

@@ -288,7 +288,7 @@ describe('GET, PATCH, DELETE /orgs/:organizationId/sites/:siteId', () => {
     await s.expectRefused('updateSiteById', 'PATCH', s.sitePath(t.orgId, 'missing'), { token: t.owner.token, body: { title: 'Hi there' } }, 404);
   });
 
-  it('DELETE answers 205 and removes the site with its structure and share links; 204 when there was nothing', async () => {
+  it('DELETE answers 205 and removes the site with its structure and share links; 404 when there is nothing', async () => {
     const a = await s.space(t.owner, 'A');
     const site = await s.site(t.owner, t.orgId, { spaces: [a.id] });
     const path = s.sitePath(t.orgId, site.id);
@@ -301,20 +301,20 @@ describe('GET, PATCH, DELETE /orgs/:organizationId/sites/:siteId', () => {
     expect(await h.db.prisma.siteSpace.count({ where: { siteId: site.id } })).toBe(0);
     expect(await h.db.prisma.siteShareLink.count({ where: { siteId: site.id } })).toBe(0);
     expect(await h.db.prisma.space.count({ where: { id: a.id } })).toBe(1);
-    expect((await h.rest('deleteSiteById', 'DELETE', path, { token: t.owner.token })).status).toBe(204);
+    await s.expectRefused('deleteSiteById', 'DELETE', path, { token: t.owner.token }, 404, /^Site not found$/);
     await s.expectRefused('getSiteById', 'GET', path, { token: t.owner.token }, 404);
   });
 
-  it('DELETE refuses no token 401, outsider 404, reader 403; a site of another organization is not deleted (204)', async () => {
+  it('DELETE refuses no token 401, outsider 404, reader 403; a site of another organization is not deleted (the 404 of a missing one)', async () => {
     const site = await s.site(t.owner, t.orgId);
     const path = s.sitePath(t.orgId, site.id);
     await s.expectRefused('deleteSiteById', 'DELETE', path, { token: null }, 401);
     await s.expectRefused('deleteSiteById', 'DELETE', path, { token: t.outsider.token }, 404);
     await s.expectRefused('deleteSiteById', 'DELETE', path, { token: t.reader.token }, 403);
     const other = await h.owner('Other');
-    const before = await s.snapshot();
-    expect((await h.rest('deleteSiteById', 'DELETE', s.sitePath(other.orgId, site.id), { token: other.token })).status).toBe(204);
-    expect(await s.snapshot()).toBe(before);
+    const foreign = await s.expectRefused('deleteSiteById', 'DELETE', s.sitePath(other.orgId, site.id), { token: other.token }, 404);
+    const missing = await s.expectRefused('deleteSiteById', 'DELETE', s.sitePath(other.orgId, 'never-existed'), { token: other.token }, 404);
+    expect(foreign.body).toEqual(missing.body);
   });
 });
 
@@ -555,12 +555,12 @@ describe('share links', () => {
     expect(paged.next.page).toEqual(expect.any(String));
   });
 
-  it('PATCH renames and deactivates; DELETE answers 205 then 204', async () => {
+  it('PATCH renames and deactivates; DELETE answers 205 then 404', async () => {
     const link = await s.ok('createSiteShareLink', 'POST', path, { token: t.owner.token, body: { name: 'Temp' } }, 201);
     const updated = await s.ok('updateSiteShareLinkById', 'PATCH', `${path}/${link.id}`, { token: t.creator.token, body: { active: false, name: 'Old' } });
     expect(updated).toMatchObject({ id: link.id, active: false, name: 'Old' });
     expect((await h.rest('deleteSiteShareLinkById', 'DELETE', `${path}/${link.id}`, { token: t.owner.token })).status).toBe(205);
-    expect((await h.rest('deleteSiteShareLinkById', 'DELETE', `${path}/${link.id}`, { token: t.owner.token })).status).toBe(204);
+    await s.expectRefused('deleteSiteShareLinkById', 'DELETE', `${path}/${link.id}`, { token: t.owner.token }, 404, /^Share link not found$/);
   });
 
   it('refuses bad input with 400, a missing link with 404, changing nothing', async () => {

@@ -28,20 +28,23 @@ describe('DELETE /spaces/:spaceId', () => {
     expect(pointer.status).toBe(400);
   });
 
-  it('answers 204 for an unknown space, changing nothing', async () => {
-    const before = await h.snapshot();
-    const res = await h.rest('deleteSpaceById', 'DELETE', `/v1/spaces/${newId()}`, { token: owner.token });
-    expect(res.status).toBe(204);
-    expect(await h.snapshot()).toBe(before);
+  it('answers 404 for an unknown space, changing nothing', async () => {
+    await refused(404, () => h.call('DELETE', `/v1/spaces/${newId()}`, { token: owner.token }), /^Space not found$/);
   });
 
-  it('refuses without a token (401), members below admin (403); an outsider gets 204 as for a missing id; changing nothing', async () => {
+  it('refuses without a token (401), members below admin (403); an outsider gets the 404 of a missing id; changing nothing', async () => {
     const space = await newSpace({ title: 'Kept' });
-    const del = (user: { token: string } | null) => () => h.call('DELETE', `/v1/spaces/${space.id}`, { token: user?.token ?? null });
+    const del = (user: { token: string } | null, id = space.id) => () => h.call('DELETE', `/v1/spaces/${id}`, { token: user?.token ?? null });
     await refused(401, del(null));
-    // Not 404: that would tell the outsider the id exists (a missing space answers 204).
-    expect((await del(outsider)()).status).toBe(204);
+    // The same answer as for an id that never existed: the outsider learns nothing.
+    const unseen = await refused(404, del(outsider));
+    expect(unseen.body).toEqual((await del(outsider, newId())()).body);
     for (const member of [reader, editor, creator]) await refused(403, del(member));
+    // Deleted already: its admin still sees it (restorable): 204; to an outsider it is as missing as before.
+    await h.call('DELETE', `/v1/spaces/${space.id}`, { token: owner.token });
+    expect((await del(outsider)()).body).toEqual(unseen.body);
+    await refused(403, del(reader));
+    await h.call('POST', `/v1/spaces/${space.id}/restore`, { token: owner.token });
     await h.db.prisma.space.update({ where: { id: space.id }, data: { visibility: 'public' } });
     await refused(403, del(outsider));
     expect((await spaceRow(space.id))!.deletedAt).toBeNull();
@@ -152,7 +155,8 @@ describe('POST /spaces/:spaceId/restore', () => {
     expect(await spaceRow(live.id)).toMatchObject({ deletedAt: null });
     await refused(404, () => h.call('POST', `/v1/spaces/${expired.id}/restore`, { token: owner.token }));
     await refused(404, () => getSpace(expired.id));
-    expect((await h.call('DELETE', `/v1/spaces/${expired.id}`, { token: owner.token })).status).toBe(204);
+    // Purged: gone for good, so a 404 like any id that names nothing.
+    expect((await h.call('DELETE', `/v1/spaces/${expired.id}`, { token: owner.token })).status).toBe(404);
     // Nothing else is past its retention now.
     expect(await purgeDeletedSpaces(h.db.prisma, h.config.spaceRetentionMs)).toBe(0);
     expect((await h.rest('restoreSpace', 'POST', `/v1/spaces/${recent.id}/restore`, { token: owner.token })).status).toBe(200);

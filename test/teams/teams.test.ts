@@ -228,7 +228,7 @@ describe('PATCH /orgs/:organizationId/teams/:teamId', () => {
 
 // ---------------------------------------------------------------------------------------------
 describe('DELETE /orgs/:organizationId/teams/:teamId', () => {
-  it('deletes the team and its memberships (205), then answers 204', async () => {
+  it('deletes the team and its memberships (205), then answers 404', async () => {
     const { owner, orgId, reader } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Gone', members: [reader.id] });
     const keep = await createTeam(orgId, owner.token, { title: 'Kept', members: [reader.id] });
@@ -237,7 +237,9 @@ describe('DELETE /orgs/:organizationId/teams/:teamId', () => {
     expect(await h.db.prisma.team.findUnique({ where: { id: team.id } })).toBeNull();
     expect(await teamRows(team.id)).toEqual([]);
     expect(await teamRows(keep.id)).toHaveLength(1);
-    expect((await h.rest('removeTeamFromOrganizationById', 'DELETE', path, { token: owner.token })).status).toBe(204);
+    const again = await h.call('DELETE', path, { token: owner.token });
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ error: { code: 404, message: 'Team not found' } });
   });
 
   it('refuses team owners and members (403), outsiders (404), no token (401)', async () => {

@@ -96,7 +96,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, { id, input }, ctx) => updateCollection(ctx, String(id), input),
   }),
   deleteCollection: t.boolean({
-    description: 'Delete a collection (and what it holds); false when it did not exist',
+    description: 'Delete a collection (and what it holds); NOT_FOUND when there is none the caller sees',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => deleteCollection(ctx, String(id)),
   }),

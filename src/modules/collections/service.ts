@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { requireCollection, requireOrg, visibleContentFilter } from '../../auth/permissions.js';
 import type { DefaultLevel } from '../../auth/roles.js';
-import { badRequest, conflict, LecternError, notFound, preconditionFailed } from '../../errors.js';
+import { badRequest, conflict, notFound, preconditionFailed } from '../../errors.js';
 import { Prisma, type Collection } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import DataLoader from 'dataloader';
@@ -70,18 +70,11 @@ async function subtree(tx: Pick<Context['prisma'], 'collection'>, root: Collecti
 /**
  * Deletes a collection and the collections below it. Their spaces are deleted the way a space is
  * (restorable for 7 days, then purged); a restored space comes back at the top level.
- * Returns false when there was no such collection.
+ * A collection the caller cannot see is a 404 like a missing one (no oracle for another
+ * organization's ids); one they see but do not administer, a 403.
  */
 export async function deleteCollection(ctx: Context, id: string) {
-  const existing = await accessRows(ctx).collection.load(id);
-  if (!existing) return false;
-  // A collection the caller cannot see answers like a missing one (204, nothing changed), not 404:
-  // no oracle for ids of other organizations. Who can see it gets 403s as usual.
-  const collection = await requireCollection(ctx, id, 'admin').catch((error) => {
-    if (error instanceof LecternError && error.code === 'NOT_FOUND') return null;
-    throw error;
-  });
-  if (!collection) return false;
+  const collection = await requireCollection(ctx, id, 'admin');
   await ctx.prisma.$transaction(async (tx) => {
     const ids = await subtree(tx, collection);
     await tx.space.updateMany({ where: { parentId: { in: ids }, deletedAt: null }, data: { deletedAt: new Date() } });

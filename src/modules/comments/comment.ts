@@ -292,7 +292,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => updateComment(ctx, String(a.spaceId), a.changeRequestId ?? null, String(a.commentId), a.input),
   }),
   deleteComment: t.boolean({
-    description: 'Deletes a comment with its replies; false when there was none',
+    description: 'Deletes a comment with its replies; false when the space the caller sees had no such comment (the seed answers 204 either way)',
     args: commentArgs(t),
     resolve: (_r, a, ctx) => deleteComment(ctx, String(a.spaceId), a.changeRequestId ?? null, String(a.commentId)),
   }),
@@ -307,7 +307,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => updateReply(ctx, String(a.spaceId), a.changeRequestId ?? null, String(a.commentId), String(a.replyId), a.input),
   }),
   deleteCommentReply: t.boolean({
-    description: 'Deletes a reply; false when there was none',
+    description: 'Deletes a reply; NOT_FOUND when there is none',
     args: replyArgs(t),
     resolve: (_r, a, ctx) => deleteReply(ctx, String(a.spaceId), a.changeRequestId ?? null, String(a.commentId), String(a.replyId)),
   }),

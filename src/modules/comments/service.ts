@@ -349,16 +349,15 @@ export async function updateReply(ctx: Context, spaceId: string, changeRequestId
   return updated;
 }
 
-/** True when a reply was deleted, false when there was none to delete. */
+/** True when a reply was deleted; 404 when there is no such comment or reply (the seed's 204 is for comments only). */
 export async function deleteReply(ctx: Context, spaceId: string, changeRequestId: string | null, commentId: string, replyId: string): Promise<boolean> {
   const scope = await scopeOf(ctx, spaceId, changeRequestId, 'comment');
-  const comment = await findComment(ctx, scope, commentId);
-  if (!comment) return false;
-  const reply = await ctx.prisma.commentReply.findFirst({ where: { id: replyId, commentId: comment.id } });
-  if (!reply) return false;
+  const comment = await requireComment(ctx, scope, commentId);
+  const reply = await requireReply(ctx, comment, replyId);
   requireCommentAction(permissionsFor(ctx, scope, reply.postedById), 'delete', 'reply');
   const { count } = await ctx.prisma.commentReply.deleteMany({ where: { id: reply.id } });
   commentLoaders(ctx).repliers.clear(comment.id);
-  if (count > 0) await publishAfterWrite(ctx.prisma, commentEvent(comment, 'reply_deleted', reply.id));
-  return count > 0;
+  if (!count) throw notFound('Comment reply');
+  await publishAfterWrite(ctx.prisma, commentEvent(comment, 'reply_deleted', reply.id));
+  return true;
 }

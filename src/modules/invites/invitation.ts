@@ -33,7 +33,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => acceptInvitation(ctx, String(args.organizationId)),
   }),
   declineOrganizationInvitation: t.boolean({
-    description: "Decline (delete) the caller's invitation to an organization; false when there was none",
+    description: "Decline (delete) the caller's invitation to an organization; NOT_FOUND when there is none",
     args: { organizationId: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => declineInvitation(ctx, String(args.organizationId)),
   }),

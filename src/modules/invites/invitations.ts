@@ -90,8 +90,10 @@ async function applyPendingGrants(tx: Tx, organizationId: string, userId: string
   }
 }
 
-/** Declines (deletes) the caller's invitation to an organization; false when there was none. */
+/** Declines (deletes) the caller's invitation to an organization; 404 when there is none. */
 export async function declineInvitation(ctx: Context, organizationId: string): Promise<boolean> {
   const { count } = await ctx.prisma.organizationInvitation.deleteMany({ where: { organizationId, userId: ctx.caller.id } });
-  return count > 0;
+  // No invitation (declined already, or never sent, or no such organization): one answer for all.
+  if (!count) throw notFound('Invitation');
+  return true;
 }

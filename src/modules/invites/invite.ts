@@ -108,7 +108,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => updateInviteLink(ctx, String(args.organizationId), String(args.inviteId), args.input),
   }),
   deleteInviteLink: t.boolean({
-    description: 'Delete an invite link; false when it did not exist',
+    description: 'Delete an invite link; NOT_FOUND when there is none',
     args: inviteArgs(t),
     resolve: (_r, args, ctx) => deleteInviteLink(ctx, String(args.organizationId), String(args.inviteId)),
   }),

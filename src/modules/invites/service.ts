@@ -140,14 +140,21 @@ export async function updateInviteLink(ctx: Context, organizationId: string, inv
   return ctx.prisma.inviteLink.update({ where: { id: invite.id }, data: { role: input.role } });
 }
 
-/** Deletes an invite link; false when there was none (the REST answer is then 204, else 205). */
+/**
+ * Deletes an invite link (true: 205). Outside the organization, or for a link it does not have: 404,
+ * the same answer either way (the organization is checked first, so a link to a space says no
+ * more than one to the organization).
+ */
 export async function deleteInviteLink(ctx: Context, organizationId: string, inviteId: string) {
+  await requireOrg(ctx, organizationId);
   const invite = await ctx.prisma.inviteLink.findFirst({ where: { id: rowIdOf(inviteId), organizationId }, select: { spaceId: true, collectionId: true } });
-  if (invite?.spaceId) await requireSpace(ctx, invite.spaceId, 'admin');
-  else if (invite?.collectionId) await requireCollection(ctx, invite.collectionId, 'admin');
+  if (!invite) throw notFound('Invite');
+  if (invite.spaceId) await requireSpace(ctx, invite.spaceId, 'admin');
+  else if (invite.collectionId) await requireCollection(ctx, invite.collectionId, 'admin');
   else await requireOrg(ctx, organizationId, 'admin');
   const { count } = await ctx.prisma.inviteLink.deleteMany({ where: { id: rowIdOf(inviteId), organizationId } });
-  return count > 0;
+  if (!count) throw notFound('Invite');
+  return true;
 }
 
 /**

@@ -153,11 +153,12 @@ export async function putSpec(ctx: Context, organizationId: string, rawSlug: str
   }
 }
 
-/** Deletes a spec and its versions; false when there was none. */
+/** Deletes a spec and its versions; 404 when there is none. */
 export async function deleteSpec(ctx: Context, organizationId: string, slug: string) {
   await requireOrg(ctx, organizationId, OPENAPI_WRITE_ROLE);
   const { count } = await ctx.prisma.openAPISpec.deleteMany({ where: { organizationId, slug: slug.toLowerCase() } });
-  return count > 0;
+  if (!count) throw notFound('OpenAPI specification');
+  return true;
 }
 
 export async function updateSpec(ctx: Context, organizationId: string, slug: string, input: { visibility?: Visibility | null }) {

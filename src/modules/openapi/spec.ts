@@ -212,7 +212,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => updateSpec(ctx, String(args.organizationId), String(args.slug), args.input),
   }),
   deleteOpenAPISpec: t.boolean({
-    description: 'Delete a spec and its versions; false when it did not exist',
+    description: 'Delete a spec and its versions; NOT_FOUND when there is none',
     args: specArgs(t),
     resolve: (_r, args, ctx) => deleteSpec(ctx, String(args.organizationId), String(args.slug)),
   }),

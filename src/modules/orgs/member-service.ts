@@ -69,13 +69,13 @@ export async function updateMemberRole(ctx: Context, organizationId: string, use
   });
 }
 
-/** Removes a member (an admin may remove anyone, a member only themself); false when not a member. */
+/** Removes a member (an admin may remove anyone, a member only themself); 404 when not a member. */
 export async function removeMember(ctx: Context, organizationId: string, userId: string) {
   await requireOrg(ctx, organizationId, userId === ctx.caller.id ? 'member' : 'admin');
   return ctx.prisma.$transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
     const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
-    if (!member) return false;
+    if (!member) throw notFound('Member');
     await assertNotLastAdmin({ ...ctx, prisma: tx as never }, member);
     await tx.member.delete({ where: { organizationId_userId: { organizationId, userId } } });
     return true;

@@ -66,7 +66,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => updateMemberRole(ctx, String(args.organizationId), String(args.userId), args.role),
   }),
   removeMember: t.boolean({
-    description: 'Remove a member; false when they were not one',
+    description: 'Remove a member; NOT_FOUND when they are not one',
     args: { organizationId: t.arg.id({ required: true }), userId: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => removeMember(ctx, String(args.organizationId), String(args.userId)),
   }),

@@ -91,7 +91,7 @@ export async function setGrant(ctx: Context, r: Resource, subject: Subject, subj
   if (subject === 'user') await memberOf(ctx, res.organizationId, subjectId);
   else await teamOf(ctx, res.organizationId, subjectId);
   if (role === null) {
-    await removeGrant(ctx, r, subject, subjectId);
+    await deleteGrant(ctx, r.kind, res.id, subject, subjectId);
     return true;
   }
   await writeGrant(ctx.prisma, r.kind, res, subject, subjectId, role);
@@ -122,10 +122,21 @@ export async function writeGrant(
   }
 }
 
+/**
+ * Removes a user's or a team's grant: true when there was one; false when the member or team of the
+ * organization had none (already removed); 404 for a user or team the organization does not have,
+ * as for a resource the caller cannot see.
+ */
 export async function removeGrant(ctx: Context, r: Resource, subject: Subject, subjectId: string): Promise<boolean> {
   const res = await resolve(ctx, r, true);
-  const where = { [column[r.kind]]: res.id, [subject === 'user' ? 'userId' : 'teamId']: subjectId };
-  const { count } = await (subject === 'user' ? users : teams)(ctx.prisma, r.kind).deleteMany({ where });
+  if (subject === 'user') await memberOf(ctx, res.organizationId, subjectId);
+  else await teamOf(ctx, res.organizationId, subjectId);
+  return deleteGrant(ctx, r.kind, res.id, subject, subjectId);
+}
+
+async function deleteGrant(ctx: Context, kind: GrantKind, resourceId: string, subject: Subject, subjectId: string) {
+  const where = { [column[kind]]: resourceId, [subject === 'user' ? 'userId' : 'teamId']: subjectId };
+  const { count } = await (subject === 'user' ? users : teams)(ctx.prisma, kind).deleteMany({ where });
   return count > 0;
 }
 

@@ -124,12 +124,12 @@ for (const { kind, Name, arg } of KINDS) {
       resolve: (_r, args: any, ctx) => setGrant(ctx, resourceOf(kind, args), 'team', String(args.teamId), args.input),
     }),
     [`removeUserFrom${Name}`]: t.boolean({
-      description: 'Removes the user’s grant; false when there was none',
+      description: 'Removes the user’s grant; false when the member had none (NOT_FOUND for a user the organization does not have)',
       args: { ...resourceArgs(t), userId: t.arg.id({ required: true }) },
       resolve: (_r, args: any, ctx) => removeGrant(ctx, resourceOf(kind, args), 'user', String(args.userId)),
     }),
     [`removeTeamFrom${Name}`]: t.boolean({
-      description: 'Removes the team’s grant; false when there was none',
+      description: 'Removes the team’s grant; false when the team had none (NOT_FOUND for a team the organization does not have)',
       args: { ...resourceArgs(t), teamId: t.arg.id({ required: true }) },
       resolve: (_r, args: any, ctx) => removeGrant(ctx, resourceOf(kind, args), 'team', String(args.teamId)),
     }),

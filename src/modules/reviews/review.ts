@@ -147,7 +147,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => requestReviewers(ctx, String(a.spaceId), a.changeRequestId, a.input),
   }),
   removeChangeRequestReviewer: t.boolean({
-    description: 'Withdraws a review request; false when the user was not requested',
+    description: 'Withdraws a review request; false when the member was not requested, NOT_FOUND for someone who is no member',
     args: { ...crArgs(t), userId: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => removeRequestedReviewer(ctx, String(a.spaceId), a.changeRequestId, a.userId),
   }),

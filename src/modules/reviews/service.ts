@@ -106,13 +106,18 @@ export async function requestReviewers(ctx: Context, spaceId: string, idOrNumber
   return { users: requests };
 }
 
-/** True when a request was removed, false when the user was not requested. */
+/**
+ * True when a request was removed; false when a member of the organization was not requested
+ * (already removed); 404 when the user is no member of it (or the change request is hidden).
+ */
 export async function removeRequestedReviewer(ctx: Context, spaceId: string, idOrNumber: string, userId: string): Promise<boolean> {
   const cr = await getChangeRequest(ctx, spaceId, idOrNumber);
-  await requireManager(ctx, cr, userId);
+  const space = await requireManager(ctx, cr, userId);
   assertOpen(cr);
   const { count } = await ctx.prisma.requestedReviewer.deleteMany({ where: { changeRequestId: cr.id, userId } });
-  return count > 0;
+  if (count > 0) return true;
+  if (!(await ctx.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: space.organizationId, userId } } }))) throw notFound('User');
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, { hostname }, ctx) => revalidateCustomHostname(ctx, hostname),
   }),
   removeCustomHostname: t.boolean({
-    description: "Remove a site's custom hostname or claim; false when there was none",
+    description: "Remove a site's custom hostname or claim; NOT_FOUND when there is none the caller sees",
     args: { hostname: t.arg.string({ required: true }) },
     resolve: (_r, { hostname }, ctx) => removeCustomHostname(ctx, hostname),
   }),

@@ -135,11 +135,11 @@ export async function updateExternalLink(ctx: Context, organizationId: string, s
   });
 }
 
-/** Deletes a link: false when the site has no such link (204), true when deleted (205); 404 for the site. */
+/** Deletes a link (true: 205); 404 when the site has no such link. */
 export async function deleteExternalLink(ctx: Context, organizationId: string, siteId: string, id: string): Promise<boolean> {
   await requireSite(ctx, organizationId, siteId, 'write');
   return writeSite(ctx, siteId, async (tx, view) => {
-    if (!view.link(id)) return false;
+    if (!view.link(id)) throw notFound('Site external link');
     await tx.siteExternalLink.delete({ where: { id } });
     return true;
   });

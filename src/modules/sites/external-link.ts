@@ -51,7 +51,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, { organizationId, siteId, id, input }, ctx) => updateExternalLink(ctx, String(organizationId), String(siteId), String(id), { ...(input as ExternalLinkInput), parent: str(input.parent) }),
   }),
   deleteSiteExternalLink: t.boolean({
-    description: 'Delete an external link (official deleteSiteExternalLinkById); false when the site had no such link',
+    description: 'Delete an external link (official deleteSiteExternalLinkById); NOT_FOUND when the site has no such link',
     args: { ...site(t), id: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => deleteExternalLink(ctx, String(args.organizationId), String(args.siteId), String(args.id)),
   }),

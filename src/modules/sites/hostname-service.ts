@@ -124,14 +124,9 @@ export async function revalidateCustomHostname(ctx: Context, hostname: string): 
   return true;
 }
 
-/** Removes the caller's site's hostname or claim (site writers); false when there was none to see. */
+/** Removes the caller's site's hostname or claim (site writers); 404 when there is none they see. */
 export async function removeCustomHostname(ctx: Context, hostname: string): Promise<boolean> {
-  let view: CustomHostnameView;
-  try {
-    view = await getCustomHostname(ctx, hostname);
-  } catch {
-    return false;
-  }
+  const view = await getCustomHostname(ctx, hostname);
   await requireSite(ctx, view.site.organizationId, view.site.id, 'write');
   if (view.claim) await ctx.prisma.hostnameClaim.deleteMany({ where: { siteId: view.site.id, hostname: view.hostname } });
   else await ctx.prisma.site.updateMany({ where: { id: view.site.id, hostname: view.hostname }, data: { hostname: null } });

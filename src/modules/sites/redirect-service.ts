@@ -167,11 +167,12 @@ export async function updateRedirect(ctx: Context, organizationId: string, siteI
   return redirectJson(row);
 }
 
-/** Deletes a redirect; false when the site has no such redirect. */
+/** Deletes a redirect; 404 when the site has no such redirect. */
 export async function deleteRedirect(ctx: Context, organizationId: string, siteId: string, id: string): Promise<boolean> {
   await requireSite(ctx, organizationId, siteId, 'write');
   const { count } = await ctx.prisma.siteRedirect.deleteMany({ where: { id, siteId } });
-  return count > 0;
+  if (!count) throw notFound('Site redirect');
+  return true;
 }
 
 export type BulkResult =

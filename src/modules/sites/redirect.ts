@@ -77,7 +77,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => updateRedirect(ctx, String(args.organizationId), String(args.siteId), String(args.id), args.input),
   }),
   deleteSiteRedirect: t.boolean({
-    description: 'Deletes a redirect; false when there was no such redirect',
+    description: 'Deletes a redirect; NOT_FOUND when there is no such redirect',
     args: { ...ids(t), id: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => deleteRedirect(ctx, String(args.organizationId), String(args.siteId), String(args.id)),
   }),

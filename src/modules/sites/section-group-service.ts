@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { requireOrg, requireSite, SITE_WRITE_ROLE } from '../../auth/permissions.js';
+import { requireSite } from '../../auth/permissions.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Prisma, SiteSectionGroup } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
@@ -7,7 +7,6 @@ import * as input from './input.js';
 import { structureSiblings } from './section-service.js';
 import { positionAt, positionAtEnd, writeSite, type Sibling } from './site-service.js';
 import { isSection, MAX_GROUP_DEPTH, type SiteView } from './structure.js';
-import { accessRows } from '../../auth/access-rows.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -69,15 +68,13 @@ export async function updateSectionGroup(ctx: Context, organizationId: string, s
 
 /**
  * Deletes a section group. What it held (sections and groups) is not deleted: it takes the group's
- * place in the group's parent, in its order. False when the site has no such group.
+ * place in the group's parent, in its order. 404 when the site has no such group.
  */
 export async function deleteSectionGroup(ctx: Context, organizationId: string, siteId: string, id: string): Promise<boolean> {
-  await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
-  const site = await accessRows(ctx).site.load(siteId);
-  if (!site || site.organizationId !== organizationId) return false;
+  await requireSite(ctx, organizationId, siteId, 'write');
   return writeSite(ctx, siteId, async (tx, view) => {
     const group = view.group(id);
-    if (!group) return false;
+    if (!group) throw notFound('Site section group');
     const parent = group.parentId && view.group(group.parentId) ? group.parentId : null;
     const siblings = structureSiblings(view, parent);
     let index = siblings.findIndex((s) => s.id === id);
@@ -110,16 +107,16 @@ export async function addSectionToGroup(ctx: Context, organizationId: string, si
 
 /**
  * Takes a section out of a group: it goes to the group's parent, right after the group. False when
- * the section is not in that group (or either does not exist).
+ * the section is not in that group (both still there: it is already out); 404 when either is missing.
  */
 export async function removeSectionFromGroup(ctx: Context, organizationId: string, siteId: string, id: string, sectionId: string): Promise<boolean> {
-  await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
-  const site = await accessRows(ctx).site.load(siteId);
-  if (!site || site.organizationId !== organizationId) return false;
+  await requireSite(ctx, organizationId, siteId, 'write');
   return writeSite(ctx, siteId, async (tx, view) => {
     const group = view.group(id);
     const section = view.section(sectionId);
-    if (!group || section?.sectionGroupId !== id) return false;
+    if (!group) throw notFound('Site section group');
+    if (!section) throw notFound('Site section');
+    if (section.sectionGroupId !== id) return false;
     const parent = group.parentId && view.group(group.parentId) ? group.parentId : null;
     const siblings = structureSiblings(view, parent);
     const position = await positionAt(tx, siblings, siblings.findIndex((s) => s.id === id) + 1);

@@ -88,7 +88,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, { organizationId, siteId, id, input }, ctx) => updateSectionGroup(ctx, String(organizationId), String(siteId), String(id), input),
   }),
   deleteSiteSectionGroup: t.boolean({
-    description: 'Delete a section group (what it holds takes its place); false when there was no such group',
+    description: 'Delete a section group (what it holds takes its place); NOT_FOUND when there is no such group',
     args: ids(t),
     resolve: (_r, args, ctx) => deleteSectionGroup(ctx, String(args.organizationId), String(args.siteId), String(args.id)),
   }),
@@ -103,7 +103,7 @@ builder.mutationFields((t) => ({
     },
   }),
   removeSectionFromSiteSectionGroup: t.boolean({
-    description: "Take a section out of a group (it goes right after the group); false when it was not in it",
+    description: "Take a section out of a group (it goes right after the group); false when it was not in it, NOT_FOUND when either is missing",
     args: { ...ids(t), sectionId: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => removeSectionFromGroup(ctx, String(args.organizationId), String(args.siteId), String(args.id), String(args.sectionId)),
   }),

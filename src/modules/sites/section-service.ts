@@ -1,12 +1,11 @@
 import type { Context } from '../../context.js';
-import { requireOrg, requireSite, SITE_WRITE_ROLE } from '../../auth/permissions.js';
+import { requireSite } from '../../auth/permissions.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { Prisma, SiteSection } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import * as input from './input.js';
 import { insertSiteSpace, positionAt, positionAtEnd, requireSiteSpaceTarget, writeSite, type Sibling } from './site-service.js';
 import { isExternalLink, isSection, lockedView, siteView, type SiteView } from './structure.js';
-import { accessRows } from '../../auth/access-rows.js';
 
 /** The sections, groups and external links directly under a group (null: the root), as siblings, `except` one. */
 export function structureSiblings(view: SiteView, parent: string | null, except?: string): Sibling[] {
@@ -75,13 +74,11 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
   });
 }
 
-/** Deletes a section and its site spaces; false when the site has no such section. */
+/** Deletes a section and its site spaces; 404 when the site has no such section. */
 export async function deleteSection(ctx: Context, organizationId: string, siteId: string, id: string): Promise<boolean> {
-  await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
-  const site = await accessRows(ctx).site.load(siteId);
-  if (!site || site.organizationId !== organizationId) return false;
+  await requireSite(ctx, organizationId, siteId, 'write');
   return writeSite(ctx, siteId, async (tx, view) => {
-    if (!view.section(id)) return false;
+    if (!view.section(id)) throw notFound('Site section');
     await tx.siteSection.delete({ where: { id } });
     if (view.site.defaultSiteSectionId === id) await tx.site.update({ where: { id: siteId }, data: { defaultSiteSectionId: null } });
     return true;

@@ -108,7 +108,7 @@ builder.mutationFields((t) => ({
       }),
   }),
   deleteSiteSection: t.boolean({
-    description: 'Delete a section and its site spaces; false when there was no such section',
+    description: 'Delete a section and its site spaces; NOT_FOUND when there is no such section',
     args: ids(t),
     resolve: (_r, args, ctx) => deleteSection(ctx, String(args.organizationId), String(args.siteId), String(args.id)),
   }),

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { canWriteSites, requireOrg, requireSite, SITE_WRITE_ROLE } from '../../auth/permissions.js';
+import { canWriteSites, requireSite } from '../../auth/permissions.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Prisma, Site, SiteShareLink } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
@@ -56,14 +56,13 @@ export async function updateShareLink(ctx: Context, organizationId: string, site
   return ctx.prisma.siteShareLink.findUniqueOrThrow({ where: { id } });
 }
 
-/** Deletes a share link (its key stops working at once); false when the site has no such link. */
+/** Deletes a share link (its key stops working at once); 404 when the site has no such link. */
 export async function deleteShareLink(ctx: Context, organizationId: string, siteId: string, id: string): Promise<boolean> {
-  await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
-  const site = await accessRows(ctx).site.load(siteId);
-  if (!site || site.organizationId !== organizationId) return false;
+  await requireSite(ctx, organizationId, siteId, 'write');
   const { count } = await ctx.prisma.siteShareLink.deleteMany({ where: { id, siteId } });
   invalidateSite(ctx, siteId);
-  return count > 0;
+  if (!count) throw notFound('Share link');
+  return true;
 }
 
 /** A share link's published URL (it carries the key): only for callers who may change the site. */

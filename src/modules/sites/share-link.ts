@@ -48,7 +48,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, { organizationId, siteId, id, input }, ctx) => updateShareLink(ctx, String(organizationId), String(siteId), String(id), input),
   }),
   deleteSiteShareLink: t.boolean({
-    description: 'Delete a share link; false when there was no such link',
+    description: 'Delete a share link; NOT_FOUND when there is no such link',
     args: ids(t),
     resolve: (_r, args, ctx) => deleteShareLink(ctx, String(args.organizationId), String(args.siteId), String(args.id)),
   }),

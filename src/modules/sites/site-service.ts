@@ -209,13 +209,14 @@ export async function updateSite(ctx: Context, organizationId: string, id: strin
   }
 }
 
-/** Deletes a site with its structure and share links; false when there was no such site. */
+/** Deletes a site with its structure and share links; 404 when there is no such site. */
 export async function deleteSite(ctx: Context, organizationId: string, id: string): Promise<boolean> {
-  await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
+  await requireSite(ctx, organizationId, id, 'write');
   const { count } = await ctx.prisma.site.deleteMany({ where: { id, organizationId } });
   invalidateSite(ctx, id);
   siteLoaders(ctx).organizationSites.clear(organizationId);
-  return count > 0;
+  if (!count) throw notFound('Site');
+  return true;
 }
 
 /** Live updates (src/live/): site publication events of an organization. */

@@ -1,11 +1,10 @@
 import type { Context } from '../../context.js';
-import { requireOrg, requireSite, SITE_WRITE_ROLE } from '../../auth/permissions.js';
+import { requireSite } from '../../auth/permissions.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { Prisma, SiteSpace } from '../../generated/prisma/client.js';
 import * as input from './input.js';
 import { insertSiteSpace, positionAt, requireSiteSpaceTarget, writeSite, type Sibling } from './site-service.js';
 import type { SiteView } from './structure.js';
-import { accessRows } from '../../auth/access-rows.js';
 
 const siblingsIn = (view: SiteView, sectionId: string | null, except?: string): Sibling[] =>
   view
@@ -32,13 +31,11 @@ export async function addSiteSpace(ctx: Context, organizationId: string, siteId:
   });
 }
 
-/** Removes a site space; false when the site has no such site space. */
+/** Removes a site space; 404 when the site has no such site space. */
 export async function deleteSiteSpace(ctx: Context, organizationId: string, siteId: string, id: string): Promise<boolean> {
-  await requireOrg(ctx, organizationId, SITE_WRITE_ROLE);
-  const site = await accessRows(ctx).site.load(siteId);
-  if (!site || site.organizationId !== organizationId) return false;
+  await requireSite(ctx, organizationId, siteId, 'write');
   return writeSite(ctx, siteId, async (tx, view) => {
-    if (!view.siteSpace(id)) return false;
+    if (!view.siteSpace(id)) throw notFound('Site space');
     await tx.siteSpace.delete({ where: { id } });
     return true;
   });

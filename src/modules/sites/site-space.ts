@@ -138,7 +138,7 @@ builder.mutationFields((t) => ({
       updateSiteSpace(ctx, String(organizationId), String(siteId), String(id), { ...input, spaceId: input.spaceId == null ? input.spaceId : String(input.spaceId) }),
   }),
   deleteSiteSpace: t.boolean({
-    description: 'Remove a site space; false when there was no such site space',
+    description: 'Remove a site space; NOT_FOUND when there is no such site space',
     args: ids(t),
     resolve: (_r, args, ctx) => deleteSiteSpace(ctx, String(args.organizationId), String(args.siteId), String(args.id)),
   }),

@@ -163,7 +163,7 @@ builder.mutationFields((t) => ({
       }),
   }),
   deleteSite: t.boolean({
-    description: 'Delete a site; false when there was no such site',
+    description: 'Delete a site; NOT_FOUND when there is no such site',
     args: siteArgs(t),
     resolve: (_r, args, ctx) => deleteSite(ctx, String(args.organizationId), String(args.id)),
   }),

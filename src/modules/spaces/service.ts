@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { requireCollection, requireOrg, requireSpace, visibleContentFilter } from '../../auth/permissions.js';
 import type { DefaultLevel } from '../../auth/roles.js';
-import { badRequest, conflict, LecternError, notFound, preconditionFailed } from '../../errors.js';
+import { badRequest, conflict, notFound, preconditionFailed } from '../../errors.js';
 import { Prisma, type PrismaClient, type Space } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
@@ -106,20 +106,18 @@ export async function updateSpace(ctx: Context, id: string, input: UpdateSpaceIn
   return space;
 }
 
-/** Soft-deletes a space (restorable for 7 days). False when there was no live space to delete. */
+/**
+ * Soft-deletes a space (restorable for 7 days): true when deleted. A space the caller cannot see
+ * is a 404 like a missing one (no oracle for another organization's ids). An already deleted space
+ * that the caller could restore is false (it is still there for them); to anyone else it is hidden.
+ */
 export async function deleteSpace(ctx: Context, id: string) {
   const space = await accessRows(ctx).space.load(id);
-  if (!space || space.deletedAt) return false;
-  // A space the caller cannot see answers like a missing one (204, nothing changed): a 404 here
-  // would tell another organization's caller that the id exists. Who can see it gets 403s as usual.
-  const visible = await requireSpace(ctx, id, 'admin').catch((error) => {
-    if (error instanceof LecternError && error.code === 'NOT_FOUND') return null;
-    throw error;
-  });
-  if (!visible) return false;
-  await ctx.prisma.space.update({ where: { id }, data: { deletedAt: new Date() } });
+  await requireSpace(ctx, id, 'admin', { deleted: !!space?.deletedAt });
+  // A concurrent delete may have come first: only one of them deletes.
+  const { count } = await ctx.prisma.space.updateMany({ where: { id, deletedAt: null }, data: { deletedAt: new Date() } });
   accessRows(ctx).space.clear(id);
-  return true;
+  return count > 0;
 }
 
 const COPY_SUFFIX = ' (copy)';

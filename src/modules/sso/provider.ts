@@ -112,7 +112,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => updateSamlProvider(ctx, String(args.organizationId), String(args.providerId), input(args.input as ProviderArgs)),
   }),
   deleteSamlProvider: t.boolean({
-    description: 'Delete a SAML provider; false when it did not exist',
+    description: 'Delete a SAML provider; NOT_FOUND when there is none',
     args: { organizationId: t.arg.id({ required: true }), providerId: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => deleteSamlProvider(ctx, String(args.organizationId), String(args.providerId)),
   }),

@@ -112,7 +112,8 @@ export async function updateSamlProvider(ctx: Context, organizationId: string, p
 export async function deleteSamlProvider(ctx: Context, organizationId: string, providerId: string) {
   await requireOrg(ctx, organizationId, 'admin');
   const { count } = await ctx.prisma.samlProvider.deleteMany({ where: { id: providerId, organizationId } });
-  return count > 0;
+  if (!count) throw notFound('SAML provider');
+  return true;
 }
 
 /**

@@ -92,11 +92,13 @@ export async function updateTeam(ctx: Context, organizationId: string, teamId: s
   return team;
 }
 
-/** Deletes a team (organization admins); false when there was none. */
+/** Deletes a team (organization admins); 404 when there is none the caller sees. */
 export async function deleteTeam(ctx: Context, organizationId: string, teamId: string) {
+  await requireTeam(ctx, organizationId, teamId);
   await requireOrg(ctx, organizationId, 'admin');
   const { count } = await ctx.prisma.team.deleteMany({ where: { id: teamId, organizationId } });
-  return count > 0;
+  if (!count) throw notFound('Team');
+  return true;
 }
 
 export function listTeamMembers(ctx: Context, organizationId: string, teamId: string, args: PageArgs) {
@@ -201,9 +203,14 @@ export async function setTeamMember(ctx: Context, organizationId: string, teamId
   return true;
 }
 
-/** Removes a user from the team (a team manager, or the user leaving); false when they were not in it. */
+/**
+ * Removes a user from the team (a team manager, or the user leaving); false when a member of the
+ * organization was not in it (already out), 404 when the user is no member of it.
+ */
 export async function removeTeamMember(ctx: Context, organizationId: string, teamId: string, userId: string) {
   await requireTeam(ctx, organizationId, teamId, userId === ctx.caller.id ? 'view' : 'manage');
   const { count } = await ctx.prisma.teamMember.deleteMany({ where: { teamId, userId } });
-  return count > 0;
+  if (count > 0) return true;
+  if (!(await ctx.prisma.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } }))) throw notFound('Member');
+  return false;
 }

@@ -135,7 +135,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => updateTeam(ctx, String(args.organizationId), String(args.teamId), args.input),
   }),
   deleteTeam: t.boolean({
-    description: 'Delete a team; false when it did not exist',
+    description: 'Delete a team; NOT_FOUND when there is none the caller sees',
     args: teamArgs(t),
     resolve: (_r, args, ctx) => deleteTeam(ctx, String(args.organizationId), String(args.teamId)),
   }),
@@ -149,7 +149,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => setTeamMember(ctx, String(args.organizationId), String(args.teamId), String(args.userId), args.input?.role),
   }),
   removeTeamMember: t.boolean({
-    description: 'Remove a user from the team; false when they were not in it',
+    description: 'Remove a user from the team; false when a member of the organization was not in it, NOT_FOUND for someone who is no member',
     args: { ...teamArgs(t), userId: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => removeTeamMember(ctx, String(args.organizationId), String(args.teamId), String(args.userId)),
   }),

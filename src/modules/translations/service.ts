@@ -85,11 +85,13 @@ export async function updateTranslation(ctx: Context, organizationId: string, id
   return ctx.prisma.translation.update({ where: { id }, data: { instructions: instructionsOf(input.instructions) } });
 }
 
-/** Deletes a translation (its result space stays); false when there was none. */
+/** Deletes a translation (its result space stays); 404 when there is none. */
 export async function deleteTranslation(ctx: Context, organizationId: string, id: string) {
+  await getTranslation(ctx, organizationId, id);
   await requireOrg(ctx, organizationId, WRITE_ROLE);
   const { count } = await ctx.prisma.translation.deleteMany({ where: { id, organizationId } });
-  return count > 0;
+  if (!count) throw notFound('Translation');
+  return true;
 }
 
 /** Queues a run: status `pending` until a worker takes it (a run in progress stays `running`). */

@@ -145,7 +145,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => updateTranslation(ctx, String(args.organizationId), String(args.translationId), args.input),
   }),
   deleteTranslation: t.boolean({
-    description: 'Delete a translation (its space stays); false when it did not exist',
+    description: 'Delete a translation (its space stays); NOT_FOUND when there is none',
     args: ids(t),
     resolve: (_r, args, ctx) => deleteTranslation(ctx, String(args.organizationId), String(args.translationId)),
   }),
