@@ -101,6 +101,8 @@ export async function startServer(config: Config, opts: { db?: Database; log?: (
         .then((n) => n && log(`purged ${n} space(s) deleted more than 7 days ago`))
         // Audit events past their retention: a job on the queue (src/modules/audit/retention.ts).
         .then(() => import('./modules/audit/index.js').then(({ scheduleAuditPrune }) => scheduleAuditPrune(database.prisma)))
+        // Browser sessions, password links and OIDC sign-ins that ended a while ago.
+        .then(() => import('./modules/sessions/index.js').then(({ purgeEndedSessions }) => purgeEndedSessions({ db: database, config })))
         .catch((e) => log(`purge failed: ${e instanceof Error ? e.message : e}`));
     await purge();
     const purgeTimer = setInterval(purge, PURGE_EVERY_MS);

@@ -213,6 +213,23 @@ describe('the session cookie', () => {
     expect((await browserGraphql(h.app, { cookie: browser.cookie }, VIEWER)).status).toBe(200);
   });
 
+  it('maintenance forgets sessions that ended over 30 days ago, and only those', async () => {
+    const { purgeEndedSessions } = await import('../../src/modules/sessions/index.js');
+    const person = await personWithPassword(h);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await signedIn(h.app, person.email, person.password);
+      ids.push((await h.db.prisma.session.findFirstOrThrow({ where: { userId: person.id }, orderBy: { createdAt: 'desc' } })).id);
+    }
+    const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
+    await h.db.prisma.session.update({ where: { id: ids[0] }, data: { revokedAt: daysAgo(31) } });
+    await h.db.prisma.session.update({ where: { id: ids[1] }, data: { revokedAt: daysAgo(2) } });
+    await h.db.prisma.session.update({ where: { id: ids[2] }, data: { expiresAt: daysAgo(40), lastSeenAt: daysAgo(41) } });
+    await purgeEndedSessions({ db: h.db, config: h.config });
+    const left = (await h.db.prisma.session.findMany({ where: { userId: person.id }, select: { id: true } })).map((s) => s.id);
+    expect(left.sort()).toEqual([ids[1]!, ids[3]!].sort());
+  });
+
   it('an ended session can still sign in again (its stale cookie is replaced)', async () => {
     const person = await personWithPassword(h);
     const browser = await signedIn(h.app, person.email, person.password);

@@ -78,3 +78,17 @@ export async function revokeSession(ctx: Context, id: string): Promise<boolean> 
 export async function revokeOtherSessions(services: Services, userId: string, keep: string | null | undefined): Promise<void> {
   await services.db.prisma.session.updateMany({ where: { userId, revokedAt: null, ...(keep ? { id: { not: keep } } : {}) }, data: { revokedAt: nowUtc() } });
 }
+
+/**
+ * Periodic maintenance: forgets sessions that ended (revoked, expired or idle past the limit) more
+ * than 30 days ago, password links likewise, and OIDC sign-ins never finished. Kept a while first so
+ * a person's list of sessions and an audit of them outlive the end by a little.
+ */
+export async function purgeEndedSessions(services: Pick<Services, 'db' | 'config'>): Promise<void> {
+  const prisma = services.db.prisma;
+  const before = new Date(Date.now() - 30 * DAY_MS);
+  const idleBefore = new Date(before.getTime() - services.config.sessions.idleDays * DAY_MS);
+  await prisma.session.deleteMany({ where: { OR: [{ revokedAt: { lt: before } }, { expiresAt: { lt: before } }, { lastSeenAt: { lt: idleBefore } }] } });
+  await prisma.passwordLink.deleteMany({ where: { OR: [{ usedAt: { lt: before } }, { expiresAt: { lt: before } }] } });
+  await prisma.oidcSignIn.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+}
