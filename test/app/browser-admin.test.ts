@@ -8,7 +8,7 @@ import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser,
 
 /**
  * An organization admin in the app (headless Chromium), signed in with a password: creates a site, adds a space to it and
- * publishes it, creates a team, and changes a member's role — each checked through the API
+ * publishes it, creates a team, changes a member's role, gives a guest a role on a space — each checked through the API
  * afterwards. The same screens on a phone in dark mode: no horizontal scrolling, dark colors, the
  * theme toggle switches back to light. No serious axe-core violation on any of them.
  */
@@ -110,6 +110,21 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
     expect(data.organization.teams.items.map((t: { title: string }) => t.title)).toEqual(['Responders']);
   });
 
+  it("gives a person a role on a space from the space's permissions", async () => {
+    const page = await freshPage();
+    await page.goto(`${served.origin}/app/s/${spaceId}`);
+    await page.getByRole('link', { name: 'Permissions' }).click();
+    await eventually(() => page.getByRole('heading', { level: 1, name: 'Permissions' }).isVisible()).toBe(true);
+    await page.getByLabel('Email addresses').fill(world.guest.email);
+    await page.getByLabel('Role in this space').selectOption('comment');
+    await page.getByRole('button', { name: 'Give access' }).click();
+    await eventually(() => page.getByLabel('Role of Guest in this space').isVisible()).toBe(true);
+    expect(await page.getByLabel('Role of Guest in this space').inputValue()).toBe('comment');
+    await checkAxe(page, 'space permissions');
+    const data = await graphql('query ($s: ID!) { userPermissionsInSpace(spaceId: $s) { items { permission user { id } } } }', { s: spaceId });
+    expect(data.userPermissionsInSpace.items).toContainEqual({ permission: 'comment', user: { id: world.guest.id } });
+  });
+
   it('fits a phone in dark mode, and the toggle switches to light', async () => {
     const page = await freshPage({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
     await page.goto(`${served.origin}/app/s/${spaceId}`);
@@ -131,6 +146,6 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
       violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     );
     expect(serious).toEqual([]);
-    expect(axeFindings.length).toBe(5);
+    expect(axeFindings.length).toBe(6);
   });
 });

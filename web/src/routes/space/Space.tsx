@@ -10,6 +10,7 @@ import { PageTree, buildTree } from './PageTree';
 import { PageView } from './PageView';
 import { RevisionList } from './RevisionList';
 import { RevisionView } from './RevisionView';
+import { SpacePermissions } from './SpacePermissions';
 
 const SpaceQuery = graphql(`
   query SpaceScreen($id: ID!) {
@@ -20,6 +21,7 @@ const SpaceQuery = graphql(`
       visibility
       organization
       urls { app published }
+      permissions { admin }
       content { id pageList { id parent path title type depth } }
     }
   }
@@ -32,13 +34,14 @@ const SpaceContentEvents = graphql(`
 `);
 
 /** What the path below `/s/SPACE/` names: a page, the revision history, a revision or a change request. */
-type SpaceView = { kind: 'page'; path: string } | { kind: 'revisions' } | { kind: 'revision'; id: string } | { kind: 'change'; number: string };
+type SpaceView = { kind: 'page'; path: string } | { kind: 'revisions' } | { kind: 'permissions' } | { kind: 'revision'; id: string } | { kind: 'change'; number: string };
 
 function viewOf(rest: string): SpaceView {
   const parts = rest.split('/').filter(Boolean);
   if (parts[0] === '~') {
     if (parts[1] === 'revisions' && parts[2]) return { kind: 'revision', id: parts[2] };
     if (parts[1] === 'revisions') return { kind: 'revisions' };
+    if (parts[1] === 'permissions') return { kind: 'permissions' };
     if (parts[1] === 'changes' && parts[2]) return { kind: 'change', number: parts[2] };
   }
   return { kind: 'page', path: parts.join('/') };
@@ -83,12 +86,19 @@ export function Space() {
               <PageTree spaceId={space.id} roots={tree} currentPath={view.kind === 'page' ? view.path : null} />
               <p>
                 <Link to={`/s/${space.id}/~/revisions`}>History</Link>
+                {space.permissions.admin && (
+                  <>
+                    {' · '}
+                    <Link to={`/s/${space.id}/~/permissions`}>Permissions</Link>
+                  </>
+                )}
               </p>
             </nav>
             <div className="space-content">
               {view.kind === 'page' && view.path && <PageView spaceId={space.id} path={view.path} revision={space.content.id} />}
               {view.kind === 'page' && !view.path && <p>This space has no pages yet.</p>}
               {view.kind === 'revisions' && <RevisionList spaceId={space.id} />}
+              {view.kind === 'permissions' && <SpacePermissions spaceId={space.id} />}
               {view.kind === 'revision' && <RevisionView spaceId={space.id} revisionId={view.id} />}
               {view.kind === 'change' && <ChangeRequestView spaceId={space.id} number={view.number} />}
             </div>
