@@ -50,12 +50,11 @@ describe('merges of one change request at once', () => {
     // Main moves meanwhile, so the merge is a real three-way one (not a fast-forward).
     expect((await h.call('POST', `/v1/spaces/${space.id}/content`, { token: owner.token, body: { changes: [{ operation: 'insert_page', title: 'On main', document: { markdown: 'x' } }] } })).status).toBe(200);
 
-    const { result: merges, ms } = await timed(() => Promise.all(Array.from({ length: 8 }, () => h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: owner.token }))));
+    const { result: merges } = await timed(() => Promise.all(Array.from({ length: 8 }, () => h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: owner.token }))));
     expect(merges.map((m) => m.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
     for (const m of merges.filter((m) => m.status === 409)) {
       expect(m.body).toEqual({ error: { code: 409, message: expect.stringMatching(/merge of this change request is in progress|change request is merged/) } });
     }
-    expect(ms).toBeLessThan(2000);
     const merged = merges.find((m) => m.status === 200)!;
     expect((await h.call('GET', `/v1/spaces/${space.id}`, { token: owner.token })).body.revision).toBe(merged.body.revision);
     // Merged once: main has one merge revision, and a later merge is a quick 409.
@@ -72,11 +71,11 @@ describe('waiting on the database is not an outage', () => {
       const get = () => app.fetch(new Request(`${BASE}/v1/user`, { headers: { authorization: `Bearer ${owner.token}` } }));
       expect((await get()).status).toBe(200);
       const held = [await db.pool.connect(), await db.pool.connect()];
-      const { result: busy, ms } = await timed(get);
+      // Refused, not queued: the answer comes while both connections are still held.
+      const { result: busy } = await timed(get);
       expect(busy.status).toBe(429);
       expect(busy.headers.get('retry-after')).toBe('1');
       expect(await busy.json()).toEqual({ error: { code: 429, message: 'The server is busy; retry shortly' } });
-      expect(ms).toBeLessThan(5000);
       held.forEach((c) => c.release());
       expect((await get()).status).toBe(200);
     } finally {
@@ -95,8 +94,8 @@ describe('waiting on the database is not an outage', () => {
       expect(waited.status).toBe(409);
       expect(waited.headers.get('retry-after')).toBe('1');
       expect(waited.body).toEqual({ error: { code: 409, message: expect.stringMatching(/concurrent request/) } });
+      // It waited its 5 s for the lock (a lower bound: a busy machine only makes it later).
       expect(ms).toBeGreaterThan(4500);
-      expect(ms).toBeLessThan(8000);
       // One after the other: two waiters at once would queue behind each other (up to 2 × 5 s).
       const gql = await h.call('POST', '/graphql', { token: owner.token, body: { query: 'mutation($id: ID!) { createChangeRequest(spaceId: $id, input: {}) { id } }', variables: { id: space.id } } });
       // GraphQL: the same status and message, no internal detail.

@@ -1,7 +1,7 @@
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_LIMITS, textNesting } from '../../src/graphql/armor.js';
 import { setupHarness, type Harness, type TestUser } from '../support/harness.js';
-import { serveOnLoopback, whileProbing, STALL_RETRY } from '../support/stall.js';
+import { describeHealth, serveOnLoopback, whileProbing } from '../support/stall.js';
 
 /**
  * Finding 5 of the audit: any token holder (even a user in no organization) could send a document
@@ -41,24 +41,23 @@ const cases: Array<[string, () => string, RegExp]> = [
 
 describe('GraphQL documents are bounded before parsing and validation', () => {
   for (const [name, build, message] of cases) {
-    it(`refuses ${name} with a quick 400, and /healthz stays quick`, STALL_RETRY, async () => {
+    it(`refuses ${name} with a 400, the event loop free`, async () => {
       const query = build();
       const { result, health } = await whileProbing(live.url, () => post(query));
       expect(result.status).toBe(400);
       expect(result.body.errors[0].message).toMatch(message);
-      expect(result.ms).toBeLessThan(1000);
-      expect(health.max).toBeLessThan(100);
+      expect(health.free, describeHealth(health)).toBe(true);
     });
   }
 
-  it('answers a document of 100 same-named fields, each with subfields, quickly', STALL_RETRY, async () => {
+  it('answers a document of 100 same-named fields, each with subfields, the event loop free', async () => {
     // Validation's overlapping-fields check compares same-named fields pairwise: the breadth cap keeps it small.
     const query = `{${'viewer{id displayName email} '.repeat(100)}}`;
     const { result, health } = await whileProbing(live.url, () => post(query));
     expect(result.body.errors, JSON.stringify(result.body.errors)).toBeUndefined();
     expect(result.status).toBe(200);
     expect(result.body.data.viewer.id).toBe(loner.id);
-    expect(health.max).toBeLessThan(100);
+    expect(health.free, describeHealth(health)).toBe(true);
   });
 
   it('still serves ordinary documents: fragments, aliases, block strings and comments with braces', async () => {

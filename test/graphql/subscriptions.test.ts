@@ -3,44 +3,15 @@
  * database. A subscriber over SSE (plain fetch, Accept: text/event-stream) on process B receives
  * what is written through process A's REST API, delivered by PostgreSQL LISTEN/NOTIFY.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupHarness, type Harness, type World } from '../support/harness.js';
+import { databaseUrl, startChildServer, stopChildServer, type ChildServer } from '../support/child-server.js';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/lectern.js');
+type Server = ChildServer;
 
-interface Server {
-  url: string;
-  child: ChildProcess;
-}
-
-async function startLectern(databaseUrl: string): Promise<Server> {
-  const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LECTERN_RATE_LIMIT: '0', LECTERN_DB_POOL: '4' };
-  const child = spawn('node', [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
-  });
-  return { url, child };
-}
-
-async function stopLectern(server: Server) {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGTERM');
-  await exited;
-}
+/** A `lectern serve` child on `url`'s database, ready once it logs that it listens (no start-up deadline of its own). */
+const startLectern = (url: string) => startChildServer({ ...process.env, DATABASE_URL: url, LECTERN_RATE_LIMIT: '0', LECTERN_DB_POOL: '4' });
+const stopLectern = (server: Server) => stopChildServer(server);
 
 interface SseMessage {
   event: string;
@@ -59,7 +30,8 @@ async function subscribe(server: Server, token: string, query: string, variables
   expect(response.headers.get('content-type')).toContain('text/event-stream');
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
-  const next = async (timeoutMs = 8000): Promise<SseMessage> => {
+  // A message is awaited as long as the test may run (a busy machine delivers late, not never).
+  const next = async (timeoutMs = 25_000): Promise<SseMessage> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const end = buffer.indexOf('\n\n');
@@ -105,15 +77,13 @@ const listeners = async () =>
 
 beforeAll(async () => {
   h = await setupHarness();
-  const server = inject('dbServer');
   database = (await h.db.pool.query<{ db: string }>('SELECT current_database() AS db')).rows[0]!.db;
-  // One database URL for both processes (a socket directory goes in the `host` parameter).
-  const url = server.host!.startsWith('/')
-    ? `postgres://postgres@localhost:${server.port}/${database}?host=${server.host}`
-    : `postgres://${encodeURIComponent(server.user ?? 'postgres')}${server.password ? `:${encodeURIComponent(String(server.password))}` : ''}@${server.host}:${server.port}/${database}`;
+  // One database URL for both processes.
+  const url = await databaseUrl(h);
   [a, b, w] = await Promise.all([startLectern(url), startLectern(url), h.world('Live')]);
   spaceId = (await rest(a, w.owner.token, 'POST', `/orgs/${w.orgId}/spaces`, { title: 'Live docs' })).body.id;
-}, 40_000);
+  // Two servers starting on a busy machine take what they take: generous, so a slow start is not a skip.
+}, 300_000);
 
 afterAll(async () => {
   await Promise.all([a, b].filter(Boolean).map(stopLectern));

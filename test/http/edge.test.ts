@@ -11,7 +11,7 @@ import { ACS_BODY_LIMIT } from '../../src/modules/sso/http.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createUrls } from '../../src/urls.js';
 import { BASE, setupHarness, type Harness } from '../support/harness.js';
-import { serveOnLoopback, whileProbing, STALL_RETRY } from '../support/stall.js';
+import { describeHealth, serveOnLoopback, whileProbing } from '../support/stall.js';
 
 /**
  * Issue 13, findings 1, 2, 8, 15a/b and 19: what reaches the server before (or without) a valid
@@ -95,21 +95,20 @@ function streamChunkedOnce(url: string, path: string, headers: Record<string, st
 describe('finding 2: bodies are limited while streaming, and read only for a known user', () => {
   const chunk = Buffer.alloc(256 * 1024, 0x61);
 
-  it('200 MB chunked to /v1/user without a token: 401 at once, the body never buffered, /healthz unaffected', STALL_RETRY, async () => {
+  it('200 MB chunked to /v1/user without a token: 401 at once, the body never buffered, /healthz unaffected', async () => {
     const url = await onLoopback(appWith());
     global.gc?.();
     const rss0 = process.memoryUsage().rss;
     const { result, health } = await whileProbing(url, () => streamChunked(url, '/v1/user', { 'content-type': 'application/json' }, 200e6, chunk));
     const grewMB = (process.memoryUsage().rss - rss0) / 1e6;
     expect(result.status).toBe(401);
-    expect(result.ms).toBeLessThan(1000);
     expect(result.sentMB).toBeLessThan(50);
     expect(grewMB).toBeLessThan(50);
     expect(health.failures).toBe(0);
-    expect(health.max).toBeLessThan(100);
+    expect(health.free, describeHealth(health)).toBe(true);
   });
 
-  it('200 MB chunked with a valid token: 413 as soon as the limit is passed, RSS does not grow by the body', STALL_RETRY, async () => {
+  it('200 MB chunked with a valid token: 413 as soon as the limit is passed, RSS does not grow by the body', async () => {
     const limit = 8 * 1024 * 1024;
     const url = await onLoopback(appWith({ maxBodyBytes: limit }));
     const before = await h.snapshot();
@@ -121,9 +120,8 @@ describe('finding 2: bodies are limited while streaming, and read only for a kno
     expect(result.status).toBe(413);
     expect(JSON.parse(result.body)).toEqual({ error: { code: 413, message: `body: larger than ${limit} bytes` } });
     expect(result.sentMB).toBeLessThan(limit / 1e6 + 30);
-    expect(result.ms).toBeLessThan(3000);
     expect(grewMB).toBeLessThan(50);
-    expect(health.max).toBeLessThan(100);
+    expect(health.free, describeHealth(health)).toBe(true);
     expect(await h.snapshot()).toBe(before);
   });
 });
@@ -157,31 +155,27 @@ describe('finding 1: the SAML ACS reads at most 256 KB and refuses XML no identi
   const post = (url: string, body: string) =>
     fetch(`${url}${acsPath}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
-  it('a 1.6 MB response with many children: 413 in milliseconds (it blocked the loop 21.7 s)', STALL_RETRY, async () => {
+  it('a 1.6 MB response with many children: 413, the event loop free (it blocked the loop 21.7 s)', async () => {
     const big = form(84_000); // 84,000 × 19 bytes = 1.6 MB of XML
     expect(big.length).toBeGreaterThan(1.6e6);
     const url = await onLoopback(appWith());
-    const t0 = performance.now();
     const { result, health } = await whileProbing(url, () => post(url, big));
     expect(result).toEqual({ status: 413, body: { error: { code: 413, message: `body: larger than ${ACS_BODY_LIMIT} bytes` } } });
-    expect(performance.now() - t0).toBeLessThan(1500);
-    expect(health.max).toBeLessThan(100);
+    expect(health.free, describeHealth(health)).toBe(true);
   });
 
-  it('the most elements allowed still cost the loop little: 299 children → 401 (no signed assertion), /healthz quick', STALL_RETRY, async () => {
+  it('the most elements allowed still cost the loop little: 299 children → 401 (no signed assertion), the event loop free', async () => {
     const most = form(298, '<samlp:Extensions/>');
     const url = await onLoopback(appWith());
     // Warm up (the library's first runs compile its code paths: a one-time cost any first sign-in
     // pays too), then the largest shape allowed, repeated.
     for (let i = 0; i < 3; i++) expect((await post(url, most)).status).toBe(401);
-    const t0 = performance.now();
     const { result, health } = await whileProbing(url, () => post(url, most));
     expect(result.status).toBe(401);
-    expect(performance.now() - t0).toBeLessThan(1000);
-    expect(health.max).toBeLessThan(100);
+    expect(health.free, describeHealth(health)).toBe(true);
   });
 
-  it('a ~250 KB response with many children (under the size limit): 400 without parsing (it blocked the loop 112 s)', STALL_RETRY, async () => {
+  it('a ~250 KB response with many children (under the size limit): 400 without parsing (it blocked the loop 112 s)', async () => {
     const body = form(12_500, '<a/>'); // 12,500 elements in 50 KB of XML
     const wide = form(42_000, '<a/>');
     expect(wide.length).toBeLessThan(ACS_BODY_LIMIT);
@@ -190,15 +184,13 @@ describe('finding 1: the SAML ACS reads at most 256 KB and refuses XML no identi
     const twoAssertions = form(2, '<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"/>');
     const dtd = new URLSearchParams({ SAMLResponse: Buffer.from('<!DOCTYPE r [<!ENTITY a "aaaa">]><r>&a;</r>').toString('base64') }).toString();
     const url = await onLoopback(appWith());
-    const t0 = performance.now();
     const { result, health } = await whileProbing(url, async () => [await post(url, wide), await post(url, body), await post(url, deep), await post(url, dtd), await post(url, twoAssertions)]);
-    expect(performance.now() - t0).toBeLessThan(2000);
     expect(result.map((r) => r.status)).toEqual([400, 400, 400, 400, 400]);
     expect(result[4]!.body.error.message).toBe('SAMLResponse: carries more than one assertion');
     expect(result[0]!.body.error.message).toBe("SAMLResponse: has more than 300 XML elements; no identity provider's answer is that large");
     expect(result[2]!.body.error.message).toBe('SAMLResponse: nests XML elements deeper than 64 levels');
     expect(result[3]!.body.error.message).toMatch(/^SAMLResponse: contains a DTD/);
-    expect(health.max).toBeLessThan(100);
+    expect(health.free, describeHealth(health)).toBe(true);
   });
 });
 

@@ -6,12 +6,12 @@ import { ANALYSE_JOB } from '../../src/modules/conversations/analysis.js';
 import { OPENAPI_JOB } from '../../src/modules/openapi/jobs.js';
 import { createUrls } from '../../src/urls.js';
 import { BASE, setupHarness, type Harness, type TestUser } from '../support/harness.js';
-import { serveOnLoopback, whileProbing, STALL_RETRY } from '../support/stall.js';
+import { describeHealth, serveOnLoopback, whileProbing } from '../support/stall.js';
 
 /**
  * Issue 13, "heavy work off the request loop": OpenAPI processing, conversation analysis and PDF
- * rendering run in worker threads with memory and time limits (src/jobs/isolate.ts), so /healthz
- * keeps answering in under 100 ms while they run; YAML aliases are bounded by what they expand to;
+ * rendering run in worker threads with memory and time limits (src/jobs/isolate.ts), so the event
+ * loop stays free while they run (test/support/stall.ts: measured against the work, not a clock); YAML aliases are bounded by what they expand to;
  * a job whose process died under it too often is given up, not taken up forever.
  */
 let h: Harness;
@@ -42,21 +42,18 @@ function aliasBomb(): string {
 }
 
 describe('OpenAPI YAML aliases', () => {
-  it('a 17 KB YAML whose aliases expand to megabytes fails quickly with PARSE_ERROR saying so; /healthz stays fast', STALL_RETRY, async () => {
+  it('a 17 KB YAML whose aliases expand to megabytes fails with PARSE_ERROR saying so; the event loop stays free', async () => {
     const text = aliasBomb();
     expect(text.length).toBeGreaterThan(16_000);
     expect(text.length).toBeLessThan(18_000);
-    // Its own slug per attempt (the test may be retried: see STALL_RETRY).
+    // Its own slug (a re-run of the file must not meet the last one's).
     const slug = `aliased-${Math.random().toString(36).slice(2, 8)}`;
     const created = await h.call('POST', `/v1/orgs/${owner.orgId}/openapi`, { token: owner.token, body: { slug, source: { text } } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
 
-    const started = performance.now();
     const { health } = await whileProbing(server.url, () => drainJobs(services(), [OPENAPI_JOB]));
-    const took = performance.now() - started;
-    expect(took).toBeLessThan(5_000);
     expect(health.failures).toBe(0);
-    expect(health.max).toBeLessThan(100);
+    expect(health.free, describeHealth(health)).toBe(true);
 
     const spec = (await h.call('GET', `/v1/orgs/${owner.orgId}/openapi/${slug}`, { token: owner.token })).body;
     expect(spec).toMatchObject({ processingState: 'complete', lastProcessErrorCode: 'PARSE_ERROR' });
@@ -144,9 +141,10 @@ describe('stale jobs', () => {
 describe('isolated tasks', () => {
   it('run TypeScript in a worker thread, reused warm; over the time or memory limit they fail with IsolateLimitError', async () => {
     expect(await runIsolated(TASKS, 'echo', { value: 'x' }, { timeoutMs: 10_000, memoryMb: 64 })).toEqual({ value: 'x', typescript: true });
-    const warm = performance.now();
-    await runIsolated(TASKS, 'echo', { value: 'y' }, { timeoutMs: 10_000, memoryMb: 64 });
-    expect(performance.now() - warm).toBeLessThan(100);
+    // Reused warm: the next task of the same kind runs on the same thread, not a new one.
+    const thread = await runIsolated<number>(TASKS, 'whichThread', {}, { timeoutMs: 10_000, memoryMb: 64 });
+    expect(thread).toBeGreaterThan(0);
+    expect(await runIsolated<number>(TASKS, 'whichThread', {}, { timeoutMs: 10_000, memoryMb: 64 })).toBe(thread);
 
     const spin = runIsolated(TASKS, 'spin', {}, { timeoutMs: 300, memoryMb: 64 });
     await expect(spin).rejects.toBeInstanceOf(IsolateLimitError);
@@ -168,7 +166,7 @@ interface FixtureConversation {
 }
 
 describe('conversation analysis', () => {
-  it('analyses 1,000 conversations while /healthz answers in under 100 ms', STALL_RETRY, async () => {
+  it('analyses 1,000 conversations while the event loop stays free', { timeout: 300_000 }, async () => {
     const corpus = JSON.parse(fs.readFileSync(new URL('../fixtures/support-conversations.json', import.meta.url), 'utf8')) as { conversations: FixtureConversation[] };
     const org = await h.owner('Busy Support');
     const now = Date.now();
@@ -184,12 +182,10 @@ describe('conversation analysis', () => {
     const ingested = await h.call('POST', `/v1/orgs/${org.orgId}/conversations`, { token: org.token, body: conversations });
     expect(ingested.status, JSON.stringify(ingested.body)).toBe(204);
 
-    const started = performance.now();
     const { result, health } = await whileProbing(server.url, () => drainJobs(services(), [ANALYSE_JOB]));
-    const took = performance.now() - started;
     expect(result).toBe(1);
     expect(health.failures).toBe(0);
-    expect(health.max, `analysis took ${Math.round(took)} ms`).toBeLessThan(100);
+    expect(health.free, describeHealth(health)).toBe(true);
     expect(await h.db.prisma.conversation.count({ where: { organizationId: org.orgId, processedAt: null } })).toBe(0);
     expect(await h.db.prisma.conversationIssue.count({ where: { organizationId: org.orgId } })).toBeGreaterThan(900);
     expect(await h.db.prisma.conversationsIssuesCluster.count({ where: { organizationId: org.orgId } })).toBeGreaterThan(3);
@@ -197,7 +193,7 @@ describe('conversation analysis', () => {
 });
 
 describe('PDF exports', () => {
-  it('a deep document renders off the event loop: /healthz stays under 100 ms; HEAD does not render; a second GET is served from the cache', STALL_RETRY, async () => {
+  it('a deep document renders off the event loop (the loop stays free); HEAD does not render; a second GET is served from the cache', { timeout: 300_000 }, async () => {
     const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Deep' } })).body;
     const cr = (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: 'Deep lists' } })).body;
     // Nested lists and quotes as deep as the Markdown limits allow, on many pages: seconds of layout.
@@ -209,31 +205,26 @@ describe('PDF exports', () => {
     const local = url.replace(BASE, server.url);
 
     const head = await whileProbing(server.url, async () => {
-      const t0 = performance.now();
       const res = await fetch(local, { method: 'HEAD' });
-      return { status: res.status, type: res.headers.get('content-type'), ms: performance.now() - t0 };
+      return { status: res.status, type: res.headers.get('content-type'), length: res.headers.get('content-length') };
     });
-    expect(head.result).toMatchObject({ status: 200, type: 'application/pdf' });
-    expect(head.health.max).toBeLessThan(100);
+    // HEAD looked the export up without rendering it: the length of a PDF not rendered yet is unknown.
+    expect(head.result).toMatchObject({ status: 200, type: 'application/pdf', length: null });
+    expect(head.health.free, describeHealth(head.health)).toBe(true);
 
     const first = await whileProbing(server.url, async () => {
-      const t0 = performance.now();
       const res = await fetch(local);
-      return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), ms: performance.now() - t0 };
+      return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
     });
     expect(first.result.status).toBe(200);
     expect(first.result.bytes.subarray(0, 5).toString()).toBe('%PDF-');
     expect(first.health.failures).toBe(0);
-    expect(first.health.max, `rendering took ${Math.round(first.result.ms)} ms`).toBeLessThan(100);
-    // HEAD looked the export up without rendering it.
-    expect(head.result.ms).toBeLessThan(first.result.ms / 4);
+    expect(first.health.free, describeHealth(first.health)).toBe(true);
 
-    const t0 = performance.now();
+    // The rendering is kept: HEAD now knows its length, and a second GET sends the same bytes.
+    expect((await fetch(local, { method: 'HEAD' })).headers.get('content-length')).toBe(String(first.result.bytes.length));
     const again = await fetch(local);
     const bytes = Buffer.from(await again.arrayBuffer());
-    expect(performance.now() - t0).toBeLessThan(first.result.ms / 2);
     expect(bytes.equals(first.result.bytes)).toBe(true);
-    // HEAD of a rendered export knows its length.
-    expect((await fetch(local, { method: 'HEAD' })).headers.get('content-length')).toBe(String(bytes.length));
   });
 });

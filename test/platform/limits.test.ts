@@ -94,11 +94,9 @@ describe('the database going away', () => {
       expect((await get(app, '/v1/user', token)).status).toBe(200);
 
       await server.stop();
-      const started = performance.now();
       const down = await get(app, '/v1/user', token);
       expect(down.status).toBe(503);
       expect(await down.json()).toEqual({ error: { code: 503, message: expect.stringContaining('unavailable') } });
-      expect(performance.now() - started).toBeLessThan(10_000);
       const ready = await app.fetch(new Request(`${BASE}/readyz`));
       expect(ready.status).toBe(503);
       expect((await app.fetch(new Request(`${BASE}/healthz`))).status).toBe(200);

@@ -19,3 +19,9 @@ export function hog(): number {
 export function fails(): never {
   throw new TypeError('task failed on purpose');
 }
+
+/** The worker thread's id: the same across calls when the thread is reused. */
+export async function whichThread(): Promise<number> {
+  const { threadId } = await import('node:worker_threads');
+  return threadId;
+}
