@@ -55,6 +55,23 @@ export async function paginate<T>(
   return { items, count: total, next: nextOffset < total && items.length > 0 ? { page: encodeCursor(nextOffset) } : null };
 }
 
+/**
+ * Runs one list as a single statement that answers its window and the total beside each row
+ * (`count(*) OVER ()`): `fetch` gets the window and answers its rows and that total (null when the
+ * window is empty: a page past the end, when `count` is asked apart).
+ */
+export async function paginateWindow<T>(
+  args: PageArgs,
+  fetch: (window: { skip: number; take: number }) => Promise<{ items: T[]; total: number | null }>,
+  count: () => Promise<number>,
+): Promise<ListPage<T>> {
+  const { offset, limit } = readPageArgs(args);
+  const { items, total: known } = await fetch({ skip: offset, take: limit });
+  const total = known ?? (offset > 0 ? await count() : 0);
+  const nextOffset = offset + items.length;
+  return { items, count: total, next: nextOffset < total && items.length > 0 ? { page: encodeCursor(nextOffset) } : null };
+}
+
 /** Pages an in-memory list (already filtered and ordered), for lists computed in code. */
 export function paginateArray<T>(args: PageArgs, all: T[]): ListPage<T> {
   const { offset, limit } = readPageArgs(args);

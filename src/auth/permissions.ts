@@ -6,7 +6,7 @@ import type { Collection, Member, Organization, Site, Space } from '../generated
 import { atLeast, higher, isRole, ROLES, type RoleName } from './roles.js';
 import { accessRows, contentRoleRows, ROLE_ARRAY, type ContentRoleRow } from './access-rows.js';
 import { batched } from '../loaders.js';
-import { selectRows } from '../db/rows.js';
+import { columnsOf, prepared, selectRows } from '../db/rows.js';
 
 /**
  * The one permission module. Every `permissions` object and every guard is computed here.
@@ -406,6 +406,24 @@ export function requireCommentAction(permissions: ReturnType<typeof commentPermi
 }
 
 /**
+ * `visibleContentFilter`'s space filter as SQL for a space row `s` of the organization, with a
+ * constant text (so a list's statement can be prepared): its four values, from `first` on, are
+ * the filter's `spacesSql`. Modes: `all` (an admin), `public` (a non-member: public and unlisted
+ * spaces), `guest` and `member` (the rule: public, then defaults for members only, then grants),
+ * `ids` (a site token: exactly those spaces). The same rows as the Prisma filter (a test compares).
+ */
+export function visibleSpacesSql(first: number): string {
+  const [mode, byDefault, byGrant, granted] = [0, 1, 2, 3].map((i) => `$${first + i}`);
+  return `(${mode}::text = 'all'
+    OR (${mode}::text <> 'ids' AND s.visibility IN ('public', 'unlisted'))
+    OR (${mode}::text = 'member' AND (s."defaultLevel" <> 'inherit' OR (s."defaultLevel" = 'inherit' AND (s."parentId" IS NULL OR s."parentId" = ANY(${byDefault}::text[])))))
+    OR (${mode}::text IN ('guest', 'member') AND s."parentId" = ANY(${byGrant}::text[]))
+    OR (${mode}::text IN ('guest', 'member', 'ids') AND s.id = ANY(${granted}::text[])))`;
+}
+type SpacesMode = 'all' | 'public' | 'guest' | 'member' | 'ids';
+const spacesSqlValues = (mode: SpacesMode, byDefault: string[] = [], byGrant: string[] = [], granted: string[] = []) => [mode, byDefault, byGrant, granted];
+
+/**
  * The SQL filter for the spaces and collections of an organization the caller can see, matching
  * `spaceRole`/`collectionRole` above: computed from the organization's collection tree (one query),
  * so lists filter and count in the database instead of checking rows one by one.
@@ -418,9 +436,42 @@ export function visibleContentFilter(ctx: Context, organizationId: string) {
 const visibleFilters = perRequest((ctx: Context) => new DataLoader((orgIds: readonly string[]) => Promise.all(orgIds.map((id) => computeVisibleFilter(ctx, id)))));
 
 async function computeVisibleFilter(ctx: Context, organizationId: string) {
-  if (ctx.session.siteScope) return { spaces: { id: { in: [...(await scopedSpaceIds(ctx))] } }, collections: { id: { in: [] as string[] } } };
+  if (ctx.session.siteScope) {
+    const ids = [...(await scopedSpaceIds(ctx))];
+    return { spaces: { id: { in: ids } }, collections: { id: { in: [] as string[] } }, spacesSql: spacesSqlValues('ids', [], [], ids) };
+  }
   return contentFilterOfOrgRole(ctx, organizationId, await orgRole(ctx, organizationId), ctx.caller.id);
 }
+
+/**
+ * An organization's collection tree for one user (see OrgTree): every list of spaces or
+ * collections sends it, so it is prepared (its columns listed: see `columnsOf`).
+ */
+const ORG_TREE = prepared(
+  `WITH RECURSIVE
+    teams AS (SELECT "teamId" FROM "TeamMember" WHERE "userId" = $2 AND "organizationId" = $1),
+    cg(id, r) AS (
+      SELECT "collectionId", array_position(${ROLE_ARRAY}, role::text) FROM "UserCollectionPermission" WHERE "userId" = $2 AND "organizationId" = $1
+      UNION ALL
+      SELECT g."collectionId", array_position(${ROLE_ARRAY}, g.role::text) FROM "TeamCollectionPermission" g JOIN teams t ON t."teamId" = g."teamId"
+    ),
+    tree(id, level, g, depth) AS (
+      SELECT c.id, c."defaultLevel", (SELECT max(r) FROM cg WHERE cg.id = c.id), 0
+        FROM "Collection" c WHERE c."organizationId" = $1 AND c."parentId" IS NULL
+      UNION ALL
+      SELECT c.id, CASE WHEN c."defaultLevel" = 'inherit' THEN t.level ELSE c."defaultLevel" END,
+             greatest(t.g, (SELECT max(r) FROM cg WHERE cg.id = c.id)), t.depth + 1
+        FROM "Collection" c JOIN tree t ON c."parentId" = t.id WHERE t.depth < 64
+    ),
+    sg(id, r) AS (
+      SELECT g."spaceId", array_position(${ROLE_ARRAY}, g.role::text) FROM "UserSpacePermission" g WHERE g."userId" = $2 AND g."organizationId" = $1
+      UNION ALL
+      SELECT g."spaceId", array_position(${ROLE_ARRAY}, g.role::text) FROM "TeamSpacePermission" g JOIN teams t ON t."teamId" = g."teamId"
+    )
+  SELECT (SELECT coalesce(json_agg(json_build_array(sg.id, sg.r)), '[]'::json) FROM sg) AS "__spaces",
+         t.level AS "__level", t.g AS "__g", ${columnsOf('Collection', 'c')}
+    FROM (SELECT 1) one LEFT JOIN (tree t JOIN "Collection" c ON c.id = t.id) ON true`,
+);
 
 /**
  * `visibleContentFilter`'s rule for a user with an organization role (null: a guest; undefined: no
@@ -430,36 +481,14 @@ async function computeVisibleFilter(ctx: Context, organizationId: string) {
  */
 export async function contentFilterOfOrgRole(ctx: Context, organizationId: string, role: RoleName | null | undefined, userId: string | null = null) {
   const publicSpace = { visibility: { in: ['public', 'unlisted'] } };
-  if (role === 'admin') return { spaces: {}, collections: {} };
-  if (role === undefined) return { spaces: publicSpace, collections: { id: { in: [] as string[] } } };
+  if (role === 'admin') return { spaces: {}, collections: {}, spacesSql: spacesSqlValues('all') };
+  if (role === undefined) return { spaces: publicSpace, collections: { id: { in: [] as string[] } }, spacesSql: spacesSqlValues('public') };
   // The collections come whole (they prime the per-request collection rows, which the items of the
   // list and their parents need next), each with its resolved level and grant; the user's space
   // grants ride along on every row (and on the one row of an organization without collections).
   const rows = await selectRows<Collection & { __level: string | null; __g: number | null; __spaces: [string, number][] }>(
     ctx.db.pool,
-    `WITH RECURSIVE
-      teams AS (SELECT "teamId" FROM "TeamMember" WHERE "userId" = $2 AND "organizationId" = $1),
-      cg(id, r) AS (
-        SELECT "collectionId", array_position(${ROLE_ARRAY}, role::text) FROM "UserCollectionPermission" WHERE "userId" = $2 AND "organizationId" = $1
-        UNION ALL
-        SELECT g."collectionId", array_position(${ROLE_ARRAY}, g.role::text) FROM "TeamCollectionPermission" g JOIN teams t ON t."teamId" = g."teamId"
-      ),
-      tree(id, level, g, depth) AS (
-        SELECT c.id, c."defaultLevel", (SELECT max(r) FROM cg WHERE cg.id = c.id), 0
-          FROM "Collection" c WHERE c."organizationId" = $1 AND c."parentId" IS NULL
-        UNION ALL
-        SELECT c.id, CASE WHEN c."defaultLevel" = 'inherit' THEN t.level ELSE c."defaultLevel" END,
-               greatest(t.g, (SELECT max(r) FROM cg WHERE cg.id = c.id)), t.depth + 1
-          FROM "Collection" c JOIN tree t ON c."parentId" = t.id WHERE t.depth < 64
-      ),
-      sg(id, r) AS (
-        SELECT g."spaceId", array_position(${ROLE_ARRAY}, g.role::text) FROM "UserSpacePermission" g WHERE g."userId" = $2 AND g."organizationId" = $1
-        UNION ALL
-        SELECT g."spaceId", array_position(${ROLE_ARRAY}, g.role::text) FROM "TeamSpacePermission" g JOIN teams t ON t."teamId" = g."teamId"
-      )
-    SELECT (SELECT coalesce(json_agg(json_build_array(sg.id, sg.r)), '[]'::json) FROM sg) AS "__spaces",
-           t.level AS "__level", t.g AS "__g", c.*
-      FROM (SELECT 1) one LEFT JOIN (tree t JOIN "Collection" c ON c.id = t.id) ON true`,
+    ORG_TREE,
     [organizationId, userId ?? ''],
   );
   const tree: OrgTree = { collections: new Map(), spaceGrants: new Map() };
@@ -480,5 +509,6 @@ export async function contentFilterOfOrgRole(ctx: Context, organizationId: strin
   return {
     spaces: { OR: [publicSpace, ...defaults, ...grants] },
     collections: { id: { in: [...byDefault, ...byGrant] } },
+    spacesSql: spacesSqlValues(role == null ? 'guest' : 'member', byDefault, byGrant, grantedSpaces),
   };
 }

@@ -80,7 +80,7 @@ describe('nested organization query', () => {
     const smallCount = await count(small);
     const largeCount = await count(large);
     expect(largeCount).toBe(smallCount);
-    expect(largeCount).toMatchInlineSnapshot(`7`);
+    expect(largeCount).toMatchInlineSnapshot(`6`);
   });
 });
 
@@ -109,7 +109,7 @@ describe('nested content', () => {
     const small = await measure(await build(2));
     const large = await measure(await build(8));
     expect(large).toBe(small);
-    expect(large).toMatchInlineSnapshot(`10`);
+    expect(large).toMatchInlineSnapshot(`9`);
   });
 });
 

@@ -1,10 +1,11 @@
 import type { Context } from '../../context.js';
-import { requireCollection, requireOrg, requireSpace, visibleContentFilter } from '../../auth/permissions.js';
+import { requireCollection, requireOrg, requireSpace, visibleContentFilter, visibleSpacesSql } from '../../auth/permissions.js';
+import { columnsOf, prepared, selectRows } from '../../db/rows.js';
 import type { DefaultLevel } from '../../auth/roles.js';
 import { badRequest, conflict, notFound, preconditionFailed } from '../../errors.js';
 import { Prisma, type PrismaClient, type Space } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
-import { paginate, type PageArgs } from '../../pagination.js';
+import { paginate, paginateWindow, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { emptyManifest, copySearchIndex, dropSearchIndexStatement } from '../content/index.js';
 import { placeAmongSiblings, type ContentPosition } from '../collections/index.js';
@@ -53,14 +54,27 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
 }
 
 /** Live spaces of an organization the caller can see. */
+/**
+ * An organization's spaces the caller sees, a page and the total in one prepared statement (a
+ * page of 100 was a count and a findMany, each compiled by Prisma on every request).
+ */
+const SPACES_PAGE = prepared(
+  `SELECT ${columnsOf('Space', 's')}, count(*) OVER ()::int AS "__total" FROM "Space" s
+   WHERE s."organizationId" = $1 AND s."deletedAt" IS NULL AND ${visibleSpacesSql(2)}
+   ORDER BY s.position, s.id OFFSET $6 LIMIT $7`,
+);
+
 export async function listSpaces(ctx: Context, organizationId: string, args: PageArgs) {
   await requireOrg(ctx, organizationId);
   const filter = await visibleContentFilter(ctx, organizationId);
   const where: Prisma.SpaceWhereInput = { AND: [{ organizationId, deletedAt: null }, filter.spaces] };
-  return paginate(
+  return paginateWindow(
     args,
+    async (w) => {
+      const rows = await selectRows<Space & { __total: number }>(ctx.db.pool, SPACES_PAGE, [organizationId, ...filter.spacesSql, w.skip, w.take]);
+      return { items: rows.map(({ __total: _, ...space }) => space), total: rows[0]?.__total ?? null };
+    },
     () => ctx.prisma.space.count({ where }),
-    (w) => ctx.prisma.space.findMany({ where, orderBy: ORDER, ...w }),
   );
 }
 
