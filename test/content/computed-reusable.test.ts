@@ -169,8 +169,11 @@ describe('reusable contents', () => {
     const document = await h.rest('getReusableContentDocumentInRevisionById', 'GET', `/v1/spaces/${spaceId}/revisions/${rev}/reusable-contents/${warning.id}/document`, { token: w.reader.token });
     expect(document.body).toMatchObject({ object: 'document', nodes: [expect.objectContaining({ type: 'blockquote' })] });
     // Its document id reads back the same document.
-    const doc = await h.call('GET', `/v1/spaces/${spaceId}/documents/${warning.document}`, { token: w.reader.token });
-    if (doc.status !== 404) expect(doc.body.nodes).toEqual(document.body.nodes);
+    const doc = await h.rest('getDocumentById', 'GET', `/v1/spaces/${spaceId}/documents/${warning.document}`, { token: w.reader.token });
+    expect(doc.status, JSON.stringify(doc.body)).toBe(200);
+    expect(doc.body.nodes).toEqual(document.body.nodes);
+    // A document id is signed for its space: another space the caller reads does not answer it.
+    await refused(404, 'GET', `/v1/spaces/${await newSpace()}/documents/${warning.document}`, { token: w.reader.token });
   });
 
   it('are a reusable-content block in the pages that include them, or their own blocks when dereferenced', async () => {

@@ -33,7 +33,8 @@ describe('POST /spaces/:spaceId/content (live edits)', () => {
     expect(paths(await listPages(space.id))).toEqual(['alpha', 'alpha/child-two', 'alpha/child-one', 'alpha/child-zero', 'zulu', 'bravo', 'charlie']);
     const three = await live(space.id, [{ operation: 'insert_page', title: 'First child', into: alpha, at: 0 }]);
     expect(paths(await listPages(space.id)).slice(0, 3)).toEqual(['alpha', 'alpha/first-child', 'alpha/child-two']);
-    expect(charlie).toBeTruthy();
+    // The ids a write answers are the pages it inserted, in order: Charlie stayed last.
+    expect((await listPages(space.id)).at(-1)).toMatchObject({ id: charlie, path: 'charlie' });
 
     // Each write is a new immutable revision on main's line.
     expect(await spaceRevision(space.id)).toBe(three.revision);

@@ -152,7 +152,7 @@ describe('typed pages', () => {
     ];
     for (const user of [outsider, guest]) {
       const refused = (await h.graphql(user.token, direct, { id: w.space.id })).body;
-      expect(refused.errors?.[0]?.extensions?.code).toBeTruthy();
+      expect(refused.errors.map((e: any) => [e.message, e.extensions?.code])).toEqual([['Space not found', 'NOT_FOUND']]);
       for (const q of typed) {
         const answer = (await h.graphql(user.token, q, { id: w.space.id })).body;
         expect(answer.data).toEqual(refused.data);

@@ -48,8 +48,9 @@ beforeAll(async () => {
   await p.collection.update({ where: { id: cMid.id }, data: { defaultLevel: null } }); // members see nothing below by default
   await p.space.update({ where: { id: sPrivate.id }, data: { defaultLevel: null } });
   await p.space.update({ where: { id: sPublic.id }, data: { visibility: 'public', defaultLevel: null } });
-  const team = await post(`/orgs/${orgId}/teams`, { title: 'Reviewers' }).catch(async () => null);
-  teamId = team?.id ?? (await p.team.create({ data: { id: `team${Date.now()}`, organizationId: orgId, title: 'Reviewers' } })).id;
+  const team = await h.rest('createOrganizationTeam', 'PUT', `/v1/orgs/${orgId}/teams`, { token: owner.token, body: { title: 'Reviewers' } });
+  expect(team.status, JSON.stringify(team.body)).toBe(201);
+  teamId = team.body.id;
   await p.teamMember.create({ data: { teamId, organizationId: orgId, userId: teamGranted.id } });
   // Grants through the official routes themselves.
   expect((await h.rest('updateUserPermissionInSpace', 'PATCH', `/v1/spaces/${sGrant.id}/permissions/users/${userGranted.id}`, { token: owner.token, body: { role: 'edit' } })).status).toBe(204);
@@ -105,17 +106,22 @@ describe('the effective role', () => {
       space ? `query($id: ID!) { space(id: $id) { permissions { view comment edit merge admin } } }` : `query($id: ID!) { collection(id: $id) { permissions { view admin create } } }`,
       { id: ids[res] },
     );
+    const field = space ? 'space' : 'collection';
+    const what = space ? 'Space' : 'Collection';
     if (role === null) {
+      // Hidden: the 404 of a missing id, through both interfaces, and nothing else.
       expect(rest.status).toBe(404);
-      expect(gql.body.errors?.[0]?.extensions?.code ?? gql.body.errors?.[0]?.message).toBeTruthy();
+      expect(rest.body).toEqual({ error: { code: 404, message: `${what} not found` } });
+      expect(gql.body).toEqual({ data: null, errors: [expect.objectContaining({ message: `${what} not found`, path: [field], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })] });
       return;
     }
     expect(rest.status).toBe(200);
+    expect(rest.body).toMatchObject({ object: field, id: ids[res] });
     const expected = space
       ? { view: true, comment: atLeast(role, 'comment'), edit: atLeast(role, 'edit'), merge: atLeast(role, 'review'), admin: atLeast(role, 'admin') }
       : { view: true, admin: atLeast(role, 'admin'), create: atLeast(role, 'create') };
     expect(rest.body.permissions).toMatchObject(expected);
-    expect(gql.body.data[space ? 'space' : 'collection'].permissions).toEqual(expected);
+    expect(gql.body).toEqual({ data: { [field]: { permissions: expected } } });
   });
 
   it('an admin right from a grant is exercised, and removing a grant takes effect on the next request', async () => {
