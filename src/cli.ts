@@ -225,6 +225,16 @@ applies pending migrations. SIGTERM/SIGINT finish in-flight requests, then stop.
         print({ reindexed: spaces.length });
       }),
   },
+  repair: {
+    usage: 'lectern repair',
+    summary: 're-attach pages left outside the tree (a missing parent, a ring) in every space',
+    details: 'Only data written before merges settled the tree can hold such pages. Each is put at the top level in a new revision of main or of the open change request that has it; nothing is deleted. Prints what it repaired.',
+    run: () =>
+      withDatabase(async (db) => {
+        const { repairSpaces } = await import('./modules/content/index.js');
+        print({ repaired: await repairSpaces(db.prisma) });
+      }),
+  },
   backup: {
     usage: 'lectern backup [FILE]',
     summary: 'write every table to FILE (a consistent snapshot; no pg_dump needed; - for stdout)',
