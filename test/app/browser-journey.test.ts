@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -18,6 +20,9 @@ import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser,
  * The app is the one `npm run build:web` put in web/dist (npm ci's postinstall).
  */
 if (skipBrowser) console.warn(`test/app/browser-journey.test.ts skipped: ${MISSING_CHROMIUM}`);
+
+/** Where the screenshots go (printed by the test); LECTERN_SCREENSHOTS overrides. */
+const SHOTS = process.env.LECTERN_SCREENSHOTS ?? path.join(tmpdir(), 'lectern-browser-screenshots');
 
 /** Waits for what the page shows (a busy machine runs several browsers at once: generous, not a measure). */
 const eventually = <T>(read: () => Promise<T> | T, message?: string) => expect.poll(read, { timeout: 20_000, message });
@@ -195,6 +200,9 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     await eventually(() => deployment.getAttribute('aria-current')).toBe('page');
     expect(await first.getAttribute('aria-current')).toBeNull();
     expect(await page.locator('.page-body pre code').textContent()).toContain('kestrel deploy');
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, 'app-space-page.png') });
+    console.log(`screenshot: ${path.join(SHOTS, 'app-space-page.png')}`);
     // ← goes back to the parent, ← again collapses it.
     await deployment.focus();
     await page.keyboard.press('ArrowLeft');
