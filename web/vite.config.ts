@@ -10,6 +10,11 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/app/',
   plugins: [react()],
+  // `npx vite --config web/vite.config.ts`: the sources with hot reload, the API of the Lectern at
+  // LECTERN_URL (default: npm start's address) behind the same origin, as in production.
+  server: {
+    proxy: Object.fromEntries(['/graphql', '/auth', '/files'].map((path) => [path, process.env.LECTERN_URL ?? 'http://127.0.0.1:8080'])),
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
