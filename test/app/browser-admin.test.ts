@@ -8,7 +8,7 @@ import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser,
 
 /**
  * An organization admin in the app (headless Chromium), signed in with a password: creates a site, adds a space to it and
- * publishes it, creates a team, changes a member's role, gives a guest a role on a space — each checked through the API
+ * publishes it, creates a team, changes a member's role, gives a guest a role on a space, gives a member a one-time password link they use — each checked through the API
  * afterwards. The same screens on a phone in dark mode: no horizontal scrolling, dark colors, the
  * theme toggle switches back to light. No serious axe-core violation on any of them.
  */
@@ -125,6 +125,28 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
     expect(data.userPermissionsInSpace.items).toContainEqual({ permission: 'comment', user: { id: world.guest.id } });
   });
 
+  it("gives a member a one-time link with which they choose a password and are signed in", async () => {
+    const page = await freshPage();
+    await page.goto(`${served.origin}/app/o/${world.orgId}/members`);
+    await page.getByRole('button', { name: 'Password link for Creator' }).click();
+    const link = page.locator('.token-once');
+    await eventually(() => link.isVisible()).toBe(true);
+    const url = (await link.textContent())!;
+    expect(url).toMatch(new RegExp(`^${served.origin}/app/reset-password\\?token=`));
+
+    const context = await browser.newContext();
+    contexts.push(context);
+    const theirs = await context.newPage();
+    theirs.on('pageerror', (e) => pageErrors.push(e.message));
+    await theirs.goto(url);
+    await theirs.getByLabel('New password').fill('the creator chose this');
+    await theirs.getByLabel('Repeat the password').fill('the creator chose this');
+    await checkAxe(theirs, 'reset password');
+    await theirs.getByRole('button', { name: 'Set password' }).click();
+    await eventually(() => theirs.getByRole('heading', { level: 1, name: 'Your organizations' }).isVisible()).toBe(true);
+    expect(await theirs.getByRole('link', { name: 'Admin docs' }).isVisible()).toBe(true);
+  });
+
   it('fits a phone in dark mode, and the toggle switches to light', async () => {
     const page = await freshPage({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
     await page.goto(`${served.origin}/app/s/${spaceId}`);
@@ -146,6 +168,6 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
       violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     );
     expect(serious).toEqual([]);
-    expect(axeFindings.length).toBe(6);
+    expect(axeFindings.length).toBe(7);
   });
 });
