@@ -210,7 +210,7 @@ describe('reusable contents', () => {
     expect(crChanges.body.changes).toEqual([{ type: 'reusable_content_created', reusableContent: expect.objectContaining({ title: 'Tip' }) }]);
     expect((await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`, { token: w.owner.token })).status).toBe(200);
     // (Through GraphQL: the REST revision of a three-way merge lacks the official `mergedFrom`, outside this file's routes.)
-    const listed = await h.graphql(w.reader.token, 'query ($id: ID!) { space(id: $id) { content { reusableContents } } }', { id: spaceId });
+    const listed = await h.graphql(w.reader.token, 'query ($id: ID!) { space(id: $id) { content { reusableContents { title } } } }', { id: spaceId });
     expect(listed.body.data.space.content.reusableContents.map((r: any) => r.title).sort()).toEqual(['Caution', 'Note', 'Tip']);
 
     await writeLive(h, w.owner.token, spaceId, [{ operation: 'delete_reusable_content', reusableContent: warning.id }]);

@@ -286,7 +286,7 @@ describe('GraphQL and statement counts', () => {
   it('Space.revisionById, Revision.pageByPath / pageDocument / pageMetaLinks and Space.document answer what REST answers', async () => {
     const res = await h.graphql(
       owner.token,
-      `query($space: ID!, $rev: ID!, $page: ID!) { space(id: $space) { revisionById(id: $rev) { id pageByPath(path: "guide/setup", format: markdown) pageDocument(id: $page) pageMetaLinks(id: $page) } } }`,
+      `query($space: ID!, $rev: ID!, $page: ID!) { space(id: $space) { revisionById(id: $rev) { id pageByPath(path: "guide/setup", format: markdown) pageDocument(id: $page) pageMetaLinks(id: $page) { alternates { __typename } } } } }`,
       { space: f.spaceId, rev: f.rev2, page: f.guide },
     );
     expect(res.body.errors).toBeUndefined();

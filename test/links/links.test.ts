@@ -491,7 +491,7 @@ describe('GraphQL', () => {
   it('lets a page of 1000 links through the complexity limit', async () => {
     const res = await h.graphql(
       owner.token,
-      `query($id: ID!) { space(id: $id) { content { links(limit: 1000) { count items { status relation targetReference { kind page file { id name } url internalLocation } locationReferences { kind page } } } } } }`,
+      `query($id: ID!) { space(id: $id) { content { links(limit: 1000) { count items { status relation targetReference { kind page file { id name } url internalLocation { type anchor } } locationReferences { kind page } } } } } }`,
       { id: f.space },
     );
     expect(res.body.errors).toBeUndefined();

@@ -7,6 +7,7 @@ import { changesLimit, loadContent, requireRevision, semanticChanges, type Seman
 import { SpaceType } from '../spaces/index.js';
 import { ChangeRequestType } from './change-request.js';
 import { CHANGE_REQUEST_FIELDS } from './routes.js';
+import { officialChange, SEMANTIC_CHANGE_SELECTION, SemanticChangeUnion } from './semantic-change-types.js';
 
 /**
  * getRevisionSemanticChanges and getChangeRequestChanges: what a revision changed against the
@@ -24,7 +25,12 @@ const SemanticChangesType = builder.objectRef<Changes>('RevisionSemanticChanges'
       description: 'The change request whose merge made the revision',
       resolve: (v) => v.mergedFrom ?? null,
     }),
-    changes: t.field({ type: 'JSON', description: 'RevisionSemanticChange objects (GitBook shape)', resolve: (v) => v.changes }),
+    changes: t.field({
+      type: [SemanticChangeUnion],
+      // Bounded by the parent's `limit`, which already multiplies this selection.
+      complexity: { field: 1, multiplier: 1 },
+      resolve: (v) => v.changes,
+    }),
     more: t.int({ nullable: true, description: 'How many changes the limit left out', resolve: (v) => v.more ?? null }),
   }),
 });
@@ -74,11 +80,11 @@ builder.objectField(ChangeRequestType, 'semanticChanges', (t) =>
   }),
 );
 
-const SELECTION = `changes more`;
+const SELECTION = `changes ${SEMANTIC_CHANGE_SELECTION} more`;
 /** Absent rather than null, as the official schema has it. */
 const answer = (v: { mergedFrom?: unknown; changes: unknown[]; more?: number | null }) => ({
   ...(v.mergedFrom ? { mergedFrom: v.mergedFrom } : {}),
-  changes: v.changes,
+  changes: (v.changes as Record<string, unknown>[]).map(officialChange),
   ...(v.more ? { more: v.more } : {}),
 });
 

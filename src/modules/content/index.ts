@@ -13,3 +13,4 @@ export { bodiesOf, type ContentView, fileJson, loadContent, pageJson, pageOf, ty
 export { canonicalJson, Content, ContentWriter, emptyManifest, type FileEntry, getBodies, type PageEntry, pageEntrySql, putBody } from './store.js';
 export { buildTree, flatten, type PageNode, uniqueSlug } from './tree.js';
 export { repairSpaces, repairTree, type TreeRepair } from './repair.js';
+export { CONTENT_REF_SELECTION, ContentRefUnion, type ContentRefJson } from './content-refs.js';

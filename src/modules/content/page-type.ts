@@ -3,6 +3,7 @@ import { badRequest } from '../../errors.js';
 import { builder } from '../../graphql/builder.js';
 import { perRequest } from '../../loaders.js';
 import { requireSpace } from '../../auth/permissions.js';
+import { ContentRefUnion, PageTagType, type ContentRefJson } from './content-refs.js';
 import { nodeByPath, pageDocument } from './revision-reads.js';
 import { RevisionType } from './revision.js';
 import { reusableContentDocument, reusableContentJson } from './reusable-contents.js';
@@ -270,8 +271,8 @@ const PageLayout = builder.objectRef<Layout>('PageLayout').implement({
 const PageCover = builder.objectRef<Record<string, any>>('PageCover').implement({
   description: 'A document page cover (official RevisionPageDocumentCover)',
   fields: (t) => ({
-    ref: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.ref ?? null }),
-    refDark: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.refDark ?? null }),
+    ref: t.field({ type: ContentRefUnion, nullable: true, description: 'The image: a file or a URL', resolve: (c) => c.ref ?? null }),
+    refDark: t.field({ type: ContentRefUnion, nullable: true, description: 'The image in dark mode', resolve: (c) => c.refDark ?? null }),
     textColor: t.string({ nullable: true, resolve: (c) => c.textColor ?? null }),
     textColorDark: t.string({ nullable: true, resolve: (c) => c.textColorDark ?? null }),
     yPos: t.float({ resolve: (c) => c.yPos }),
@@ -312,11 +313,11 @@ PageType.implement({
     layout: t.expose('layout', { type: PageLayout, nullable: true, description: 'Document pages' }),
     cover: t.expose('cover', { type: PageCover, nullable: true, description: 'Lectern keeps no covers' }),
     git: t.expose('git', { type: GitBlob, nullable: true, description: 'Lectern keeps no Git metadata' }),
-    tags: t.field({ type: ['JSON'], nullable: true, description: 'Document pages (RevisionPageTag)', resolve: (p) => p.tags }),
+    tags: t.field({ type: [PageTagType], nullable: true, description: 'Document pages (RevisionPageTag)', resolve: (p) => p.tags as { tag: ContentRefJson }[] | null }),
     variables: t.expose('variables', { type: [VariableType], description: "The page's own variables (none are kept per page in Lectern)" }),
     documentId: t.exposeString('documentId', { nullable: true }),
     href: t.exposeString('href', { nullable: true, description: 'Link pages' }),
-    target: t.expose('target', { type: 'JSON', nullable: true, description: 'Link pages (ContentRef)' }),
+    target: t.field({ type: ContentRefUnion, nullable: true, description: 'Link pages: where the link points', resolve: (p) => p.target as ContentRefJson | null }),
     computed: t.expose('computed', { type: 'JSON', nullable: true, description: 'Computed pages read with computed: false' }),
     depth: t.exposeInt('depth', { description: '0 for a top-level page' }),
     children: t.expose('children', {
@@ -351,7 +352,7 @@ PageType.implement({
 });
 
 /** A reusable content, typed: the fields of its REST JSON (reusableContentJson) and its document. */
-const ReusableContentType = builder.objectRef<{ view: ContentView; json: ReturnType<typeof reusableContentJson> }>('ReusableContent').implement({
+export const ReusableContentType = builder.objectRef<{ view: ContentView; json: ReturnType<typeof reusableContentJson> }>('ReusableContent').implement({
   fields: (t) => ({
     id: t.string({ resolve: (r) => r.json.id }),
     title: t.string({ resolve: (r) => r.json.title }),

@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import type { RestRequest, RestRoute } from '../../rest/route.js';
 import { reusableContentById, reusableContentDocument, reusableContentJson } from './reusable-contents.js';
+import { ReusableContentType } from './page-type.js';
 import { RevisionType } from './revision.js';
 import { contentOptions, contentReadRoutes, revisionConditional } from './routes.js';
 
@@ -11,15 +12,15 @@ import { contentOptions, contentReadRoutes, revisionConditional } from './routes
  */
 builder.objectFields(RevisionType, (t) => ({
   reusableContents: t.field({
-    type: 'JSON',
+    type: [ReusableContentType],
     description: "The revision's reusable contents (RevisionReusableContent objects)",
-    resolve: async (v) => (await v.content.reusableContents()).map((r) => reusableContentJson(v, r)),
+    resolve: async (v) => (await v.content.reusableContents()).map((r) => ({ view: v, json: reusableContentJson(v, r) })),
   }),
   reusableContent: t.field({
-    type: 'JSON',
+    type: ReusableContentType,
     description: 'One reusable content by id (RevisionReusableContent)',
     args: { id: t.arg.string({ required: true }) },
-    resolve: (v, args) => reusableContentById(v, args.id),
+    resolve: async (v, args) => ({ view: v, json: await reusableContentById(v, args.id) }),
   }),
   reusableContentDocument: t.field({
     type: 'JSON',
@@ -38,7 +39,7 @@ export const reusableContentRoutes: RestRoute[] = [
       revisionOperation: 'getReusableContentInRevisionById',
       args: { reusableContentId: 'String!' },
       variables: (req) => ({ ...contentOptions(req), reusableContentId: req.params.reusableContentId }),
-      selection: 'reusableContent(id: $reusableContentId)',
+      selection: 'reusableContent(id: $reusableContentId) { id title document: documentId }',
       pick: (r) => r.reusableContent,
     },
   ]),

@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../../errors.js';
 import { builder } from '../../graphql/builder.js';
 import { boolParam, type RestRoute } from '../../rest/route.js';
 import { serverKeys } from '../../secrets.js';
+import { CONTENT_REF_SELECTION, PageMetaLinksType, type ContentRefJson } from './content-refs.js';
 import { bodyHashOfDocument } from './document-ids.js';
 import { resolveDocumentRefs } from './link-targets.js';
 import { includeReusableContents } from './reusable-contents.js';
@@ -79,7 +80,7 @@ export async function pageDocument(ctx: Context, view: ContentView, pageId: stri
  */
 async function pageMetaLinks(ctx: Context, view: ContentView, pageId: string) {
   if (!(await view.content.page(pageId)) && !(await pageTree(ctx, view)).byId.has(pageId)) throw notFound('Page');
-  return { alternates: [] };
+  return { alternates: [] as ContentRefJson[] };
 }
 
 const DOCUMENT_SCHEMAS = ['current', 'next'];
@@ -128,7 +129,7 @@ builder.objectFields(RevisionType, (t) => ({
     resolve: (v, args, ctx) => pageDocument(ctx, v, String(args.id), { evaluated: args.evaluated, dereferenced: args.dereferenced }),
   }),
   pageMetaLinks: t.field({
-    type: 'JSON',
+    type: PageMetaLinksType,
     description: "A page's meta links (canonical, alternates): none are kept in Lectern",
     args: { id: t.arg.id({ required: true }) },
     resolve: (v, args, ctx) => pageMetaLinks(ctx, v, String(args.id)),
@@ -163,7 +164,7 @@ const PAGE_READS: ContentRead[] = [
     revisionOperation: 'listRevisionPageMetaLinks',
     args: { pageId: 'ID!' },
     variables: (req) => ({ pageId: req.params.pageId }),
-    selection: 'pageMetaLinks(id: $pageId)',
+    selection: `pageMetaLinks(id: $pageId) { canonical ${CONTENT_REF_SELECTION} alternates ${CONTENT_REF_SELECTION} }`,
     pick: (r) => r.pageMetaLinks,
     // Whether the page exists can follow a spec (a computed page's id).
     live: 'computed',

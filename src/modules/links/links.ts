@@ -27,6 +27,11 @@ const BrokenContextEnum = builder.enumType('LinkBrokenContext', {
 });
 const RelationEnum = builder.enumType('LinkRelation', { values: { reference: { value: 'reference' }, dependsOn: { value: 'dependsOn' } } as const });
 
+const InternalLocationType = builder.objectRef<{ type: 'anchor'; anchor: string }>('LinkInternalLocation').implement({
+  description: 'Where in the page a link points: a heading, by its anchor',
+  fields: (t) => ({ type: t.string({ description: 'Always anchor', resolve: (l) => l.type }), anchor: t.exposeString('anchor') }),
+});
+
 const LinkLocationType = builder.objectRef<LocationJson>('LinkLocation').implement({
   description: 'Where a link points or is found: a page (GitBook JSON, with its markdown, without subpages), a file, or a URL',
   fields: (t) => ({
@@ -34,7 +39,7 @@ const LinkLocationType = builder.objectRef<LocationJson>('LinkLocation').impleme
     page: t.field({ type: 'JSON', nullable: true, resolve: (l) => l.page ?? null }),
     file: t.field({ type: FileType, nullable: true, resolve: (l) => l.file ?? null }),
     url: t.exposeString('url', { nullable: true }),
-    internalLocation: t.field({ type: 'JSON', nullable: true, description: '`{ type: anchor, anchor }` for a link to a heading', resolve: (l) => l.internalLocation ?? null }),
+    internalLocation: t.field({ type: InternalLocationType, nullable: true, description: 'For a link to a heading', resolve: (l) => (l.internalLocation as { type: 'anchor'; anchor: string } | undefined) ?? null }),
   }),
 });
 

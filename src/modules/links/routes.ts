@@ -8,7 +8,7 @@ import { SPACE_FIELDS } from '../spaces/index.js';
  * every page and file location, which `withOwner` does here.
  */
 const LOCATION_FIELDS = /* GraphQL */ `
-fragment LinkLocationFields on LinkLocation { kind page file { id name contentType downloadURL size } url internalLocation }`;
+fragment LinkLocationFields on LinkLocation { kind page file { id name contentType downloadURL size } url internalLocation { type anchor } }`;
 const LISTING_FIELDS = /* GraphQL */ `
 fragment LinkListingFields on LinkListing {
   items { status relation targetReference { ...LinkLocationFields } locationReferences { ...LinkLocationFields } }

@@ -16,7 +16,7 @@ const ChangeRequestQuery = graphql(`
         updatedAt
         outdated
         createdBy { id displayName }
-        semanticChanges(limit: 200) { changes more }
+        semanticChanges(limit: 200) { changes { ... on RevisionSemanticChangePage { type page { title } } ... on RevisionSemanticChangePageEdited { type page { title } } ... on RevisionSemanticChangePageMoved { type page { title } } ... on RevisionSemanticChangeFile { type file { name } } ... on RevisionSemanticChangeFileEdited { type file { name } } ... on RevisionSemanticChangeReusableContent { type } ... on RevisionSemanticChangeReusableContentEdited { type } ... on RevisionSemanticChangeVariablesEdited { type } } more }
       }
     }
   }

@@ -9,7 +9,7 @@ const RevisionQuery = graphql(`
     space(id: $id) {
       id
       revisionById(id: $revision) { id createdAt parents }
-      revisionSemanticChanges(revision: $revision, limit: 200) { changes more mergedFrom { number subject urls { app } } }
+      revisionSemanticChanges(revision: $revision, limit: 200) { changes { ... on RevisionSemanticChangePage { type page { title } } ... on RevisionSemanticChangePageEdited { type page { title } } ... on RevisionSemanticChangePageMoved { type page { title } } ... on RevisionSemanticChangeFile { type file { name } } ... on RevisionSemanticChangeFileEdited { type file { name } } ... on RevisionSemanticChangeReusableContent { type } ... on RevisionSemanticChangeReusableContentEdited { type } ... on RevisionSemanticChangeVariablesEdited { type } } more mergedFrom { number subject urls { app } } }
     }
   }
 `);
