@@ -79,6 +79,8 @@ export function MarkdownEditor({ markdown, onChange, pages = [], onUploadImage, 
 
   const editor = useEditor({
     extensions: [...editorExtensions(), shortcuts],
+    // The app's CSP (style-src 'self') refuses Tiptap's injected <style>; editor.css carries those rules.
+    injectCSS: false,
     content: initial.doc,
     editable: !readOnly,
     editorProps: {

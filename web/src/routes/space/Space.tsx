@@ -5,7 +5,9 @@ import { graphql } from '../../gql';
 import { Loaded, VisibilityBadge } from '../../lib/ui';
 import { useCurrentOrg } from '../Layout';
 import { emojiOf } from '../org/SpaceList';
-import { ChangeRequestView } from './ChangeRequestView';
+import { ChangeRequestScreen } from './changes/ChangeRequestScreen';
+import { EditButton } from './changes/EditButton';
+import { PageEditor } from './changes/PageEditor';
 import { PageTree, buildTree } from './PageTree';
 import { PageView } from './PageView';
 import { RevisionList } from './RevisionList';
@@ -22,7 +24,7 @@ const SpaceQuery = graphql(`
       organization
       owningOrganization { id title }
       urls { app published }
-      permissions { admin }
+      permissions { admin edit }
       content { id pageList { id parent path title type depth } }
     }
   }
@@ -35,7 +37,7 @@ const SpaceContentEvents = graphql(`
 `);
 
 /** What the path below `/s/SPACE/` names: a page, the revision history, a revision or a change request. */
-type SpaceView = { kind: 'page'; path: string } | { kind: 'revisions' } | { kind: 'permissions' } | { kind: 'revision'; id: string } | { kind: 'change'; number: string };
+type SpaceView = { kind: 'page'; path: string } | { kind: 'revisions' } | { kind: 'permissions' } | { kind: 'revision'; id: string } | { kind: 'change'; number: string } | { kind: 'edit'; number: string; path: string };
 
 function viewOf(rest: string): SpaceView {
   const parts = rest.split('/').filter(Boolean);
@@ -43,6 +45,7 @@ function viewOf(rest: string): SpaceView {
     if (parts[1] === 'revisions' && parts[2]) return { kind: 'revision', id: parts[2] };
     if (parts[1] === 'revisions') return { kind: 'revisions' };
     if (parts[1] === 'permissions') return { kind: 'permissions' };
+    if (parts[1] === 'changes' && parts[2] && parts[3] === 'edit') return { kind: 'edit', number: parts[2], path: parts.slice(4).join('/') };
     if (parts[1] === 'changes' && parts[2]) return { kind: 'change', number: parts[2] };
   }
   return { kind: 'page', path: parts.join('/') };
@@ -96,12 +99,14 @@ export function Space() {
               </p>
             </nav>
             <div className="space-content">
+              {view.kind === 'page' && view.path && space.permissions.edit && <EditButton spaceId={space.id} pagePath={view.path} pageTitle={space.content.pageList.find((p) => p.path === view.path)?.title} />}
               {view.kind === 'page' && view.path && <PageView spaceId={space.id} path={view.path} revision={space.content.id} />}
               {view.kind === 'page' && !view.path && <p>This space has no pages yet.</p>}
               {view.kind === 'revisions' && <RevisionList spaceId={space.id} />}
               {view.kind === 'permissions' && <SpacePermissions spaceId={space.id} />}
               {view.kind === 'revision' && <RevisionView spaceId={space.id} revisionId={view.id} />}
-              {view.kind === 'change' && <ChangeRequestView spaceId={space.id} number={view.number} />}
+              {view.kind === 'change' && <ChangeRequestScreen spaceId={space.id} number={view.number} />}
+              {view.kind === 'edit' && <PageEditor spaceId={space.id} number={view.number} path={view.path} />}
             </div>
           </div>
         );

@@ -1,0 +1,130 @@
+import { Link } from 'react-router';
+import { useMutation, useQuery } from 'urql';
+import { Diff } from '../../../editor/Diff';
+import { graphql } from '../../../gql';
+import { errorMessage } from '../../../lib/client';
+import { Loaded } from '../../../lib/ui';
+import { ChangeRequestView } from '../ChangeRequestView';
+
+const ChangedPagesQuery = graphql(`
+  query ChangeRequestPages($spaceId: ID!, $changeRequest: String!) {
+    space(id: $spaceId) {
+      id
+      permissions { edit merge }
+      content { id pageList { id title path type } }
+      changeRequest(id: $changeRequest) {
+        id
+        number
+        status
+        content { id pageList { id title path type } }
+      }
+    }
+  }
+`);
+
+const PageVersions = graphql(`
+  query ChangeRequestPageVersions($spaceId: ID!, $changeRequest: String!, $page: ID!) {
+    space(id: $spaceId) {
+      id
+      content { id typedPage(id: $page) { id markdown } }
+      changeRequest(id: $changeRequest) { id content { id typedPage(id: $page) { id markdown } } }
+    }
+  }
+`);
+
+const MergeChangeRequest = graphql(`
+  mutation MergeChangeRequestFromApp($spaceId: ID!, $changeRequestId: String!) {
+    mergeChangeRequest(spaceId: $spaceId, changeRequestId: $changeRequestId) { result revision }
+  }
+`);
+
+type PageItem = { id: string; title: string; path: string; type: string };
+
+/**
+ * A change request: what ChangeRequestView shows (subject, status, its semantic changes), then each
+ * document page whose text differs from main's with its diff, and the merge.
+ */
+export function ChangeRequestScreen({ spaceId, number }: { spaceId: string; number: string }) {
+  const [{ data, error }, refetch] = useQuery({ query: ChangedPagesQuery, variables: { spaceId, changeRequest: number } });
+  return (
+    <>
+      <ChangeRequestView spaceId={spaceId} number={number} />
+      <Loaded data={data} error={error}>
+        {({ space }) => {
+          const cr = space.changeRequest;
+          const pages = documentPages(space.content.pageList, cr.content.pageList);
+          return (
+            <>
+              <section aria-labelledby="changed-pages">
+                <h2 id="changed-pages">Changed pages</h2>
+                {pages.map((page) => (
+                  // Keyed by both revisions: a save or a merge reads the page's versions again.
+                  <PageDiff key={`${page.id}@${space.content.id}/${cr.content.id}`} spaceId={spaceId} number={number} page={page} />
+                ))}
+              </section>
+              {cr.status !== 'merged' && cr.status !== 'archived' && space.permissions.merge && (
+                <MergePanel spaceId={spaceId} changeRequestId={cr.id} onMerged={() => refetch({ requestPolicy: 'network-only' })} />
+              )}
+              {cr.status === 'merged' && <p>This change request is merged into main.</p>}
+            </>
+          );
+        }}
+      </Loaded>
+    </>
+  );
+}
+
+/** The document pages of main and of the change request (those added, kept or deleted), each once. */
+function documentPages(main: PageItem[], change: PageItem[]): PageItem[] {
+  const seen = new Map<string, PageItem>();
+  for (const page of [...change, ...main]) if (page.type === 'document' && !seen.has(page.id)) seen.set(page.id, page);
+  return [...seen.values()];
+}
+
+/** One page's diff from main to the change request; nothing when its text is the same. */
+function PageDiff({ spaceId, number, page }: { spaceId: string; number: string; page: PageItem }) {
+  const [{ data, error }] = useQuery({ query: PageVersions, variables: { spaceId, changeRequest: number, page: page.id } });
+  if (error) return <p role="alert" className="error">{errorMessage(error)}</p>;
+  if (!data) return null;
+  const before = data.space.content.typedPage?.markdown ?? '';
+  const after = data.space.changeRequest.content.typedPage?.markdown ?? '';
+  if (before === after) return null;
+  const state = !data.space.content.typedPage ? ' (added)' : !data.space.changeRequest.content.typedPage ? ' (deleted)' : '';
+  return (
+    <article className="changed-page">
+      <h3>
+        {page.title}
+        {state}
+      </h3>
+      {data.space.changeRequest.content.typedPage && <Link to={`/s/${spaceId}/~/changes/${number}/edit/${page.path}`}>Edit {page.title} in this change request</Link>}
+      <Diff before={before} after={after} label={`Changes to ${page.title}`} />
+    </article>
+  );
+}
+
+/** The merge button, and what the merge answered: merged, or why not (a conflict, merge rules not met). */
+function MergePanel({ spaceId, changeRequestId, onMerged }: { spaceId: string; changeRequestId: string; onMerged: () => void }) {
+  const [merged, merge] = useMutation(MergeChangeRequest);
+  const run = async () => {
+    const result = await merge({ spaceId, changeRequestId });
+    if (result.data) onMerged();
+  };
+  return (
+    <section aria-labelledby="merge-heading">
+      <h2 id="merge-heading">Merge</h2>
+      <button type="button" onClick={run} disabled={merged.fetching} aria-busy={merged.fetching}>
+        Merge
+      </button>
+      {merged.error && (
+        <p role="alert" className="error">
+          Not merged: {errorMessage(merged.error)}
+        </p>
+      )}
+      {merged.data && (
+        <p role="status" className="done">
+          Merged into main ({merged.data.mergeChangeRequest.result}).
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,105 @@
+import { useCallback } from 'react';
+import { Link } from 'react-router';
+import { useMutation, useQuery } from 'urql';
+import { MarkdownEditor } from '../../../editor/MarkdownEditor';
+import { graphql } from '../../../gql';
+import { Loaded } from '../../../lib/ui';
+import { type SaveState, useContinuousSave } from './useContinuousSave';
+
+const EditPageQuery = graphql(`
+  query EditChangeRequestPage($spaceId: ID!, $changeRequest: String!, $path: String!) {
+    space(id: $spaceId) {
+      id
+      changeRequest(id: $changeRequest) {
+        id
+        number
+        subject
+        status
+        content {
+          id
+          pageList { id title path type }
+          typedPage(path: $path) { id title type markdown }
+        }
+      }
+    }
+  }
+`);
+
+const WritePage = graphql(`
+  mutation EditWritePage($spaceId: ID!, $changeRequestId: String!, $page: String!, $document: JSON!) {
+    writeChangeRequestContent(spaceId: $spaceId, changeRequestId: $changeRequestId, input: { changes: [{ operation: update_page, page: $page, document: $document }] }) {
+      revision
+    }
+  }
+`);
+
+const SAVE_LABELS: Record<SaveState, string> = {
+  idle: 'No changes yet',
+  saving: 'Saving…',
+  saved: 'All changes saved',
+  error: 'Not saved — retrying',
+};
+
+/** A page of a change request in the editor, saved into the change request as it is typed. */
+export function PageEditor({ spaceId, number, path }: { spaceId: string; number: string; path: string }) {
+  // Read once: the editor owns the text from then on (a refetch must not reset what is typed).
+  const [{ data, error }] = useQuery({ query: EditPageQuery, variables: { spaceId, changeRequest: number, path }, requestPolicy: 'network-only' });
+  return (
+    <Loaded data={data} error={error}>
+      {({ space: { changeRequest: cr } }) => {
+        if (cr.status === 'merged' || cr.status === 'archived')
+          return <p role="alert">Change request #{cr.number} is {cr.status}: it can no longer be edited.</p>;
+        const page = cr.content.typedPage;
+        if (!page || page.markdown == null) return <p role="alert">There is no document page at this address in change request #{cr.number}.</p>;
+        return (
+          <EditingPage
+            key={`${cr.id}/${page.id}`}
+            spaceId={spaceId}
+            changeRequest={{ id: cr.id, number: cr.number, subject: cr.subject }}
+            page={{ id: page.id, title: page.title, markdown: page.markdown }}
+            pages={cr.content.pageList.filter((p) => p.type === 'document')}
+          />
+        );
+      }}
+    </Loaded>
+  );
+}
+
+function EditingPage({
+  spaceId,
+  changeRequest,
+  page,
+  pages,
+}: {
+  spaceId: string;
+  changeRequest: { id: string; number: number; subject: string };
+  page: { id: string; title: string; markdown: string };
+  pages: { id: string; title: string; path: string }[];
+}) {
+  const [, writePage] = useMutation(WritePage);
+  const write = useCallback(
+    async (markdown: string) => {
+      const result = await writePage({ spaceId, changeRequestId: changeRequest.id, page: page.id, document: { markdown } });
+      return !result.error && !!result.data;
+    },
+    [writePage, spaceId, changeRequest.id, page.id],
+  );
+  const { state, change, flush } = useContinuousSave(write);
+  return (
+    <section className="page-editor">
+      <p className="muted">
+        Editing in{' '}
+        <Link to={`/s/${spaceId}/~/changes/${changeRequest.number}`}>
+          change request #{changeRequest.number} {changeRequest.subject}
+        </Link>
+      </p>
+      <h1>{page.title}</h1>
+      <p role="status" aria-live="polite" className={state === 'error' ? 'error' : 'muted'}>
+        {SAVE_LABELS[state]}
+      </p>
+      <div onBlur={() => void flush()}>
+        <MarkdownEditor markdown={page.markdown} onChange={change} pages={pages} showFields />
+      </div>
+    </section>
+  );
+}
