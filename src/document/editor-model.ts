@@ -9,12 +9,13 @@ import { markdownOfTree } from './markdown-write.js';
  * Markdown pipeline: the server's parser (processor.ts) and serializer settings (markdown-write.ts).
  * Browser-safe (no node: imports): the app's editor and the server's tests import it alike.
  *
- * The contract: for Markdown already written by the serializer, editorToMarkdown(markdownToEditor(md))
- * is md again, so editing one block rewrites only that block's lines. What the editor has no block
+ * The contract: editorToMarkdown(markdownToEditor(md)) is md again, and editing one block rewrites
+ * only that block's lines: top-level blocks left alone are written back as they were read (see
+ * keepingUnchangedBlocks), edited ones as the serializer writes them. What the editor has no block
  * for (raw HTML, footnotes) is kept verbatim as raw blocks and inlines; reference-style links and
- * images become inline ones (their definitions are dropped). The front matter stays outside the
- * document: its YAML is kept as written, and the fields the editor shows (description, hidden) are
- * read from it and written back into it.
+ * images read as inline ones (written so once their block is edited; link definitions stay). The
+ * front matter stays outside the document: its YAML is kept as written, and the fields the editor
+ * shows (description, hidden) are read from it and written back into it.
  */
 
 /** A node of the editor's document, as Tiptap's `getJSON()` gives it. */

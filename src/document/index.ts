@@ -9,6 +9,9 @@
  * - limits.ts: size and nesting, checked before parsing
  * - markdown.ts: Markdown → document, front matter, links, slugs
  * - json-markdown.ts: document (JSONDocument) → Markdown, the inverse, for documents written
+ * - markdown-write.ts: the one serializer setting (mdast → Markdown)
+ * - editor-model.ts: Markdown ↔ the app editor's ProseMirror JSON; browser-safe, so imported by
+ *   its path (not from here: this index brings in server-only code)
  * - text.ts: plain text and sections of a document
  * - title.ts: a body's leading level-1 heading that repeats the page's title
  * - derivation.ts / body-cache.ts: what one parse of a body yields, kept per distinct body (the
