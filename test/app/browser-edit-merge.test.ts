@@ -9,8 +9,9 @@ import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser,
 /**
  * Writing in the app (headless Chromium): a member who may edit and merge opens a page, presses
  * Edit (which opens a change request), types bold text and a list item into the editor, sees them
- * saved into the change request and in its diff, and merges; main's Markdown then has them. Main
- * is untouched until the merge. Every request stays on the server's origin, no script error
+ * saved into the change request (a save cut off by a lost connection is retried) and in its diff;
+ * a merge rule not met refuses the merge, then the merge goes through and main's Markdown has them.
+ * Main is untouched until the merge. Every request stays on the server's origin, no script error
  * happens, and axe-core finds no serious or critical violation on the edit and change request screens.
  */
 const PASSWORD = 'editor passphrase here';
@@ -31,6 +32,9 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: edit a page in a cha
   const contexts: BrowserContext[] = [];
   const requests: string[] = [];
   const pageErrors: string[] = [];
+  /** Failures the test causes on purpose: saves cut off (the browser logs net::ERR_FAILED) and a merge refused (412). */
+  const causedFailures: string[] = [];
+  let savesCutOff = 0;
   const axeFindings: { screen: string; violations: AxeViolation[] }[] = [];
 
   const checkAxe = async (screen: string) => axeFindings.push({ screen, violations: await axeViolations(page) });
@@ -54,11 +58,14 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: edit a page in a cha
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => {
-      if (m.type() === 'error' && !/status of 401/.test(m.text())) pageErrors.push(m.text());
+      if (m.type() !== 'error' || /status of 401/.test(m.text())) return;
+      if (/net::ERR_FAILED|status of 412/.test(m.text())) causedFailures.push(m.text());
+      else pageErrors.push(m.text());
     });
     // The signed-out "who am I" before signing in is the one failed request expected.
     page.on('response', (r) => {
-      if (r.status() >= 400 && !(r.status() === 401 && r.url().endsWith('/graphql'))) pageErrors.push(`${r.status()} ${r.url()}`);
+      if (r.status() === 412 && r.url().endsWith('/graphql')) causedFailures.push('412');
+      else if (r.status() >= 400 && !(r.status() === 401 && r.url().endsWith('/graphql'))) pageErrors.push(`${r.status()} ${r.url()}`);
     });
     await page.goto(`${served.origin}/app/sign-in`);
     await page.getByLabel('Email').fill(world.creator.email);
@@ -88,8 +95,18 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: edit a page in a cha
     await page.keyboard.press('Control+b');
     await page.keyboard.type('Faster sync');
     await page.keyboard.press('Control+b');
+    await eventually(() => page.getByText('All changes saved').isVisible()).toBe(true);
+
+    // The connection is lost: the save fails and is retried until it goes through, nothing typed is lost.
+    await page.route('**/graphql', (route) => {
+      if (!route.request().postData()?.includes('EditWritePage')) return route.fallback();
+      savesCutOff++;
+      return route.abort('failed');
+    });
     await page.keyboard.press('Enter');
     await page.keyboard.type('- item one');
+    await eventually(() => page.getByText('Not saved — retrying').isVisible()).toBe(true);
+    await page.unroute('**/graphql');
     await eventually(() => page.getByText('All changes saved').isVisible()).toBe(true);
     await checkAxe('edit page');
 
@@ -120,8 +137,17 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: edit a page in a cha
     expect(await diff.getByRole('tabpanel').textContent()).toMatch(/[-*] item one/);
     await checkAxe('change request, Markdown diff');
 
+    // A merge rule the change request does not meet: the refusal is shown and main is unchanged.
+    const setRules = async (mergeRules: unknown) => expect((await h.call('PATCH', `/v1/spaces/${spaceId}`, { token: world.owner.token, body: { mergeRules } })).status).toBe(200);
+    await setRules({ type: 'rules', rules: [{ rule: 'require_change_request_description' }] });
     await page.getByRole('button', { name: 'Merge' }).click();
-    await eventually(() => page.getByRole('status').filter({ hasText: 'Merged into main' }).count()).toBe(1);
+    await eventually(() => page.getByRole('alert').filter({ hasText: /^Not merged: .*description/i }).count()).toBe(1);
+    expect(await mainMarkdown()).not.toContain('Faster sync');
+
+    await setRules({ type: 'none' });
+    await page.getByRole('button', { name: 'Merge' }).click();
+    await eventually(() => page.getByRole('status').filter({ hasText: 'This change request is merged into main.' }).count()).toBe(1);
+    await eventually(() => page.getByText('merged', { exact: true }).isVisible()).toBe(true);
     const markdown = await mainMarkdown();
     expect(markdown).toContain('What changed in this release.');
     expect(markdown).toContain('**Faster sync**');
@@ -131,6 +157,9 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: edit a page in a cha
   it('made no request to another origin, had no script error, and axe-core found no serious violation', () => {
     expect(requests.filter((url) => !url.startsWith(`${served.origin}/`))).toEqual([]);
     expect(pageErrors).toEqual([]);
+    expect(savesCutOff).toBeGreaterThan(0);
+    expect(causedFailures.filter((f) => f.includes('ERR_FAILED')).length).toBeLessThanOrEqual(savesCutOff);
+    expect(causedFailures.filter((f) => f.includes('412')).length).toBeLessThanOrEqual(2);
     const serious = axeFindings.flatMap(({ screen, violations }) =>
       violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     );

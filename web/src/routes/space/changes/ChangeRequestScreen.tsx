@@ -48,7 +48,8 @@ export function ChangeRequestScreen({ spaceId, number }: { spaceId: string; numb
   const [{ data, error }, refetch] = useQuery({ query: ChangedPagesQuery, variables: { spaceId, changeRequest: number } });
   return (
     <>
-      <ChangeRequestView spaceId={spaceId} number={number} />
+      {/* Keyed by the status: a merge here reads the change request again. */}
+      <ChangeRequestView key={data?.space.changeRequest.status} spaceId={spaceId} number={number} />
       <Loaded data={data} error={error}>
         {({ space }) => {
           const cr = space.changeRequest;
@@ -62,10 +63,14 @@ export function ChangeRequestScreen({ spaceId, number }: { spaceId: string; numb
                   <PageDiff key={`${page.id}@${space.content.id}/${cr.content.id}`} spaceId={spaceId} number={number} page={page} />
                 ))}
               </section>
-              {cr.status !== 'merged' && cr.status !== 'archived' && space.permissions.merge && (
+              {(cr.status === 'draft' || cr.status === 'open') && space.permissions.merge && (
                 <MergePanel spaceId={spaceId} changeRequestId={cr.id} onMerged={() => refetch({ requestPolicy: 'network-only' })} />
               )}
-              {cr.status === 'merged' && <p>This change request is merged into main.</p>}
+              {cr.status === 'merged' && (
+                <p role="status" className="done">
+                  This change request is merged into main.
+                </p>
+              )}
             </>
           );
         }}
@@ -102,7 +107,7 @@ function PageDiff({ spaceId, number, page }: { spaceId: string; number: string; 
   );
 }
 
-/** The merge button, and what the merge answered: merged, or why not (a conflict, merge rules not met). */
+/** The merge button, and why a merge was refused (a conflict, merge rules not met); a merge shows as the change request's status. */
 function MergePanel({ spaceId, changeRequestId, onMerged }: { spaceId: string; changeRequestId: string; onMerged: () => void }) {
   const [merged, merge] = useMutation(MergeChangeRequest);
   const run = async () => {
@@ -118,11 +123,6 @@ function MergePanel({ spaceId, changeRequestId, onMerged }: { spaceId: string; c
       {merged.error && (
         <p role="alert" className="error">
           Not merged: {errorMessage(merged.error)}
-        </p>
-      )}
-      {merged.data && (
-        <p role="status" className="done">
-          Merged into main ({merged.data.mergeChangeRequest.result}).
         </p>
       )}
     </section>
