@@ -48,8 +48,8 @@ export function ChangeRequestScreen({ spaceId, number }: { spaceId: string; numb
   const [{ data, error }, refetch] = useQuery({ query: ChangedPagesQuery, variables: { spaceId, changeRequest: number } });
   return (
     <>
-      {/* Keyed by the status: a merge here reads the change request again. */}
-      <ChangeRequestView key={data?.space.changeRequest.status} spaceId={spaceId} number={number} />
+      {/* Keyed by whether it is merged: a merge here reads the change request again. */}
+      <ChangeRequestView key={data?.space.changeRequest.status === 'merged' ? 'merged' : 'unmerged'} spaceId={spaceId} number={number} />
       <Loaded data={data} error={error}>
         {({ space }) => {
           const cr = space.changeRequest;
