@@ -144,7 +144,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
     await checkAxe(theirs, 'reset password');
     await theirs.getByRole('button', { name: 'Set password' }).click();
     await eventually(() => theirs.getByRole('heading', { level: 1, name: 'Your organizations' }).isVisible()).toBe(true);
-    expect(await theirs.getByRole('link', { name: 'Admin docs' }).isVisible()).toBe(true);
+    await eventually(() => theirs.getByRole('link', { name: 'Admin docs' }).isVisible()).toBe(true);
   });
 
   it('fits a phone in dark mode, and the toggle switches to light', async () => {

@@ -96,7 +96,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in with OpenID 
 
     await page.waitForURL(`${origin}/app/o/${orgId}`);
     await eventually(() => page.getByRole('heading', { level: 1, name: 'Other org' }).isVisible()).toBe(true);
-    expect(await page.getByRole('link', { name: 'Grace' }).isVisible()).toBe(true);
+    await eventually(() => page.getByRole('link', { name: 'Grace' }).isVisible()).toBe(true);
     expect(pageErrors).toEqual([]);
     await context.close();
   });

@@ -3,6 +3,7 @@ import { useQuery } from 'urql';
 import { graphql } from '../../gql';
 import { appPath } from '../../lib/paths';
 import { Loaded } from '../../lib/ui';
+import { Invitations } from './Invitations';
 
 const HomeQuery = graphql(`
   query Home {
@@ -10,12 +11,13 @@ const HomeQuery = graphql(`
   }
 `);
 
-/** The person's organizations. */
+/** The person's organizations, and the invitations to others waiting for an answer. */
 export function Home() {
-  const [{ data, error }] = useQuery({ query: HomeQuery });
+  const [{ data, error }, refetch] = useQuery({ query: HomeQuery });
   return (
     <section className="screen">
       <h1>Your organizations</h1>
+      <Invitations onJoined={() => refetch({ requestPolicy: 'network-only' })} />
       <Loaded data={data} error={error}>
         {(d) =>
           d.organizations.items.length ? (
