@@ -88,6 +88,12 @@ async function main() {
   console.log(`seeded 3 organizations, ${SPACES} spaces, ${pages.rows[0]!.n} pages, a site of ${SECTIONS} × ${SITE_SPACES} in ${(seedMs / 1000).toFixed(1)} s`);
 
   const stats = async () => (await (await fetch(`${bareUrl}/__stats`)).json()) as { statements: number; rss: number };
+  // The server's CPU time (user + system, ms): per request it is what a request costs the server
+  // whatever else runs on the machine (req/s on a shared machine also measures the neighbours).
+  const cpuMsOf = () => {
+    const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  };
   const rssOf = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
   const randomSpace = () => spaces[Math.floor(Math.random() * SPACES)]!;
   const json = { 'content-type': 'application/json' };
@@ -157,8 +163,8 @@ async function main() {
   ];
 
   const rows: string[] = [];
-  const header = '| data | via | req/s | p50 ms | p99 ms | SQL statements / request | server RSS MiB (max) | non-2xx |';
-  console.log(`${header}\n|---|---|---|---|---|---|---|---|`);
+  const header = '| data | via | req/s | p50 ms | p99 ms | SQL statements / request | server CPU ms / request | server RSS MiB (max) | non-2xx |';
+  console.log(`${header}\n|---|---|---|---|---|---|---|---|---|`);
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
   for (const scenario of scenarios.filter((s) => !only || only.test(`${s.data} ${s.via}`))) {
     const options = {
@@ -173,7 +179,9 @@ async function main() {
     // BENCH_PROFILE_ROWS=1: the server's CPU profile of the timed run alone, one file per row.
     const profiling = process.env.BENCH_PROFILE_ROWS ? path.join(import.meta.dirname, 'profiles', `${scenario.via.replace(/[^A-Za-z0-9]+/g, '-')}.cpuprofile`) : null;
     if (profiling) fs.mkdirSync(path.dirname(profiling), { recursive: true }), await fetch(`${bareUrl}/__profile/start`);
+    const cpuBefore = cpuMsOf();
     const result = await autocannon({ ...options, duration: SECONDS });
+    const cpuPerRequest = (cpuMsOf() - cpuBefore) / Math.max(1, result.requests.total);
     if (profiling) await fetch(`${bareUrl}/__profile/stop?file=${encodeURIComponent(profiling)}`);
     clearInterval(sampler);
     // Statements per request, counted apart from the load: requests cut off when the run ends would
@@ -190,7 +198,7 @@ async function main() {
     const idle = (await stats()).statements - idleBefore.statements;
     const statements = (during - idle) / counted.requests.total;
     const rate = scenario.perFlow ? `${result.requests.average.toFixed(0)} (${(result.requests.average / scenario.perFlow).toFixed(1)} flows/s)` : result.requests.average.toFixed(0);
-    rows.push(`| ${scenario.data} | ${scenario.via} | ${rate} | ${result.latency.p50} | ${result.latency.p99} | ${statements.toFixed(1)} | ${(rss / 2 ** 20).toFixed(0)} | ${result.non2xx + result.errors} |`);
+    rows.push(`| ${scenario.data} | ${scenario.via} | ${rate} | ${result.latency.p50} | ${result.latency.p99} | ${statements.toFixed(1)} | ${cpuPerRequest.toFixed(2)} | ${(rss / 2 ** 20).toFixed(0)} | ${result.non2xx + result.errors} |`);
     console.log(rows.at(-1));
   }
 
@@ -206,7 +214,7 @@ async function main() {
       ),
     { durationMs: SECONDS * 1000, concurrency: CONNECTIONS },
   );
-  rows.splice(4, 0, `| one space (of 1,000) | raw SQL (pg, one statement, no HTTP) | ${rawSql.perSecond.toFixed(0)} | ${rawSql.p50.toFixed(2)} | ${rawSql.p99.toFixed(2)} | 1 (by construction) | – | 0 |`);
+  rows.splice(4, 0, `| one space (of 1,000) | raw SQL (pg, one statement, no HTTP) | ${rawSql.perSecond.toFixed(0)} | ${rawSql.p50.toFixed(2)} | ${rawSql.p99.toFixed(2)} | 1 (by construction) | – | – | 0 |`);
   await raw.end();
 
   const peak = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -218,7 +226,7 @@ async function main() {
     `Seeded in ${(seedMs / 1000).toFixed(1)} s: 3 organizations, ${SPACES} spaces in ${COLLECTIONS} collections, ${pages.rows[0]!.n} pages (${BIG_SPACES} spaces × 940, ${SITE_SPACES} × 30), a published site of ${SECTIONS} sections × ${SITE_SPACES} site spaces.`,
     '',
     header,
-    '|---|---|---|---|---|---|---|---|',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     `The server runs in its own process (peak RSS over the run: ${peak.toFixed(0)} MiB); autocannon runs in the bench process, over loopback.`,
