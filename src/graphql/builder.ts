@@ -1,10 +1,13 @@
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
+import PrismaPlugin from '@pothos/plugin-prisma';
 import { getNullableType, GraphQLError, isListType } from 'graphql';
 import type { Context } from '../context.js';
 import { DEFAULT_LIMIT as DEFAULT_PAGE, MAX_LIMIT } from '../pagination.js';
 import { jsonDeeperThan } from '../validate.js';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
+import type PrismaTypes from '../generated/pothos-types.js';
+import { getDatamodel } from '../generated/pothos-types.js';
 
 /**
  * Limits on a GraphQL operation's shape, checked before anything is resolved. A page of 1000
@@ -19,22 +22,35 @@ export type Model<Name extends Prisma.ModelName> = Prisma.TypeMap['model'][Name]
 /**
  * The one Pothos builder. Domain modules add their types, queries and mutations to it.
  *
- * Without @pothos/plugin-prisma: its point is resolving relations (`t.relation`) with selections
- * merged into one Prisma query, and no type here has a relation field — every resolver loads what
- * it shows through its module's per-request loaders (src/loaders.ts), whose batching the
- * statement-count tests guard. Object types for models are plain object refs typed by the model's
- * row (`Model<'Space'>`), which is all the plugin was used for.
+ * With @pothos/plugin-prisma: the object types of the core models are declared from the Prisma
+ * models (`builder.prismaObject('Space', …)`, typed by the generated PrismaTypes), so a field
+ * exposes a model column by name and a renamed column fails the type check. Relations go through
+ * `t.relation` only where a plain relation is right (one object, not in a long list, no
+ * permission filter). The nested site → section → site space → space lookups and every
+ * permission-filtered read stay on the per-request loaders (src/loaders.ts, the modules'
+ * loaders.ts): the plugin resolves a relation of an object it did not load itself with one query
+ * per parent, where a loader batches all the parents of a list into one statement (the
+ * statement-count tests guard it), and a relation knows nothing of the caller's rights.
  */
 export const builder = new SchemaBuilder<{
   Context: Context;
+  PrismaTypes: PrismaTypes;
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
   };
   DefaultFieldNullability: false;
 }>({
-  plugins: [ComplexityPlugin],
+  plugins: [PrismaPlugin, ComplexityPlugin],
   defaultFieldNullability: false,
+  prisma: {
+    // The client comes from the request's context; the plugin needs the model metadata of the
+    // project's `prisma-client` generator, which the pothos generator writes beside its types.
+    client: (ctx) => ctx.prisma,
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
   complexity: {
     // A paginated field multiplies its selection by the page size asked for (`limit`, else the
     // default page); plain lists by 10.

@@ -28,7 +28,7 @@ const ChangeRequestUrls = builder.objectRef<{ app: string; location: string }>('
   fields: (t) => ({ app: t.exposeString('app'), location: t.exposeString('location') }),
 });
 
-export const ChangeRequestType = builder.objectRef<Model<'ChangeRequest'>>('ChangeRequest').implement({
+export const ChangeRequestType = builder.prismaObject('ChangeRequest', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'change-request' }),
     id: t.exposeID('id'),

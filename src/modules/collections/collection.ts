@@ -20,7 +20,7 @@ const CollectionPermissions = builder.objectRef<ReturnType<typeof collectionPerm
   }),
 });
 
-export const CollectionType = builder.objectRef<Model<'Collection'>>('Collection').implement({
+export const CollectionType = builder.prismaObject('Collection', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'collection' }),
     id: t.exposeID('id'),

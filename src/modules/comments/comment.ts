@@ -168,7 +168,7 @@ export const CommentReplyType = builder.objectRef<Model<'CommentReply'>>('Commen
 
 const CommentReplyList = listOf('CommentReply', CommentReplyType);
 
-export const CommentType = builder.objectRef<Model<'Comment'>>('Comment').implement({
+export const CommentType = builder.prismaObject('Comment', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'comment' }),
     id: t.exposeID('id'),

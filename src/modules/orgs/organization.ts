@@ -36,7 +36,7 @@ const OrganizationPermissions = builder.objectRef<ReturnType<typeof organization
   }),
 });
 
-export const OrganizationType = builder.objectRef<Model<'Organization'>>('Organization').implement({
+export const OrganizationType = builder.prismaObject('Organization', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'organization' }),
     id: t.exposeID('id'),
@@ -53,7 +53,7 @@ export const OrganizationType = builder.objectRef<Model<'Organization'>>('Organi
     ai: t.exposeBoolean('ai'),
     inviteLinks: t.exposeBoolean('inviteLinks'),
     plan: t.field({ type: BillingProductEnum, resolve: (o) => o.plan as 'free' }),
-    mergeRules: t.field({ type: MergeRulesUnion, resolve: (o) => storedMergeRules(o.mergeRules) }),
+    mergeRules: t.field({ type: MergeRulesUnion, complexity: { field: 1, multiplier: 0 }, description: 'Part of the organization’s row: its selection costs one field', resolve: (o) => storedMergeRules(o.mergeRules) }),
     customHostname: t.exposeString('customHostname', { nullable: true }),
     // Self-hosted: there is no billing, so no trial applies.
     trial: t.field({ type: OrganizationTrial, resolve: () => ({ status: 'notapplicable', count: 0 }) }),

@@ -53,7 +53,11 @@ const SpacePermissions = builder.objectRef<ReturnType<typeof spacePermissions>>(
   }),
 });
 
-export const SpaceType = builder.objectRef<Model<'Space'>>('Space').implement({
+// The merge rules, the Git Sync state and the visitor authentication are parts of the space's own
+// row: selecting their fields reads nothing more, so they cost one field whatever their selection.
+const IN_ROW = { field: 1, multiplier: 0 };
+
+export const SpaceType = builder.prismaObject('Space', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'space' }),
     id: t.exposeID('id'),
@@ -64,7 +68,7 @@ export const SpaceType = builder.objectRef<Model<'Space'>>('Space').implement({
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     deletedAt: t.expose('deletedAt', { type: 'DateTime', nullable: true }),
     editMode: t.field({ type: SpaceEditModeEnum, nullable: true, resolve: (s) => s.editMode as 'live' | null }),
-    mergeRules: t.field({ type: MergeRulesUnion, resolve: (s) => storedMergeRules(s.mergeRules) }),
+    mergeRules: t.field({ type: MergeRulesUnion, complexity: IN_ROW, resolve: (s) => storedMergeRules(s.mergeRules) }),
     urls: t.field({
       type: SpaceUrlsType,
       resolve: async (s, _a, ctx) => {
@@ -80,8 +84,8 @@ export const SpaceType = builder.objectRef<Model<'Space'>>('Space').implement({
     organization: t.exposeString('organizationId'),
     parent: t.exposeString('parentId', { nullable: true }),
     language: t.field({ type: TranslationLanguageEnum, nullable: true, resolve: (s) => s.language as 'en' | null }),
-    gitSync: t.field({ type: GitSyncStateType, nullable: true, resolve: (s) => s.gitSync as GitSyncStateJson | null }),
-    visitorAuth: t.field({ type: VisitorAuthType, nullable: true, resolve: (s) => s.visitorAuth as { backend: 'custom' } | null }),
+    gitSync: t.field({ type: GitSyncStateType, nullable: true, complexity: IN_ROW, resolve: (s) => s.gitSync as GitSyncStateJson | null }),
+    visitorAuth: t.field({ type: VisitorAuthType, nullable: true, complexity: IN_ROW, resolve: (s) => s.visitorAuth as { backend: 'custom' } | null }),
     revision: t.exposeString('revisionId'),
     defaultLevel: t.field({
       type: DefaultLevelEnum,

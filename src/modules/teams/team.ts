@@ -36,7 +36,7 @@ builder.objectField(MemberType, 'teams', (t) =>
   t.int({ description: 'Teams of the organization the member is in', resolve: (m, _a, ctx) => memberTeamCount(ctx, m.organizationId, m.userId) }),
 );
 
-export const TeamType = builder.objectRef<Model<'Team'>>('Team').implement({
+export const TeamType = builder.prismaObject('Team', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'team' }),
     id: t.exposeID('id'),

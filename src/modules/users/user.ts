@@ -1,7 +1,7 @@
 import { builder, type Model } from '../../graphql/builder.js';
 
 /** A user as the API shows it (the seed's User: object, id, displayName, email, photoURL, urls). */
-export const UserType = builder.objectRef<Model<'User'>>('User').implement({
+export const UserType = builder.prismaObject('User', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'user' }),
     id: t.exposeID('id'),
