@@ -3,9 +3,11 @@
  * many cases: MERGE_FUZZ_RUNS cases in all (default 5,000), split over MERGE_FUZZ_JOBS processes
  * (default 3), each with its own seed from MERGE_FUZZ_SEED (default: the time), on one database
  * server (DATABASE_URL, or an embedded one per process). Prints each job's seed and result; a
- * failing job prints fast-check's counterexample and the seed to replay it with.
+ * failing job prints fast-check's counterexample and the seed to replay it with. Each job writes
+ * the number of cases it has run to $TMPDIR/lectern-fuzz-merge-<seed>.progress as it goes.
  */
 import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 
 const runs = Number(process.env.MERGE_FUZZ_RUNS ?? 5000);
 const jobs = Math.max(1, Number(process.env.MERGE_FUZZ_JOBS ?? 3));
@@ -17,7 +19,7 @@ function job(index: number): Promise<{ seed: number; runs: number; ok: boolean; 
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn('npx', ['vitest', 'run', 'test/change-requests/merge-model.test.ts'], {
-      env: { ...process.env, MERGE_FUZZ_RUNS: String(share), MERGE_FUZZ_SEED: String(jobSeed) },
+      env: { ...process.env, MERGE_FUZZ_RUNS: String(share), MERGE_FUZZ_SEED: String(jobSeed), MERGE_FUZZ_PROGRESS: `${tmpdir()}/lectern-fuzz-merge-${jobSeed}.progress` },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

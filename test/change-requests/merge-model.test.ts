@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Content, type PageEntry } from '../../src/modules/content/index.js';
@@ -283,6 +284,12 @@ async function mergeStep(kind: 'merge' | 'update', spaceId: string, crId: string
 describe('merge against a model of the tree', () => {
   it(`keeps every page and the tree's shape over ${RUNS} random cases (seed ${SEED})`, async () => {
     for (const scenario of REGRESSIONS) await runScenario(scenario);
-    await fc.assert(fc.asyncProperty(scenarioArb, runScenario), { seed: SEED, numRuns: RUNS, endOnFailure: true });
+    let done = 0;
+    const counted = async (scenario: Scenario) => {
+      await runScenario(scenario);
+      // A long run reports its progress (npm run fuzz:merge sets the file).
+      if (process.env.MERGE_FUZZ_PROGRESS) writeFileSync(process.env.MERGE_FUZZ_PROGRESS, `${++done}\n`);
+    };
+    await fc.assert(fc.asyncProperty(scenarioArb, counted), { seed: SEED, numRuns: RUNS, endOnFailure: true });
   }, RUNS * 60_000);
 });
