@@ -6,6 +6,7 @@ import { boolParam, intParam, type RestRoute } from '../../rest/route.js';
 import { changesLimit, loadContent, requireRevision, semanticChanges, type SemanticChanges } from '../content/index.js';
 import { SpaceType } from '../spaces/index.js';
 import { ChangeRequestType } from './change-request.js';
+import type { ChangeRequestChangesQuery, RevisionChangesQuery } from '../../generated/rest-operations.js';
 import { CHANGE_REQUEST_FIELDS } from './routes.js';
 import { officialChange, SEMANTIC_CHANGE_SELECTION, SemanticChangeUnion } from './semantic-change-types.js';
 
@@ -103,7 +104,7 @@ export const semanticChangeRoutes: RestRoute[] = [
       boolParam(req.query, 'computed');
       return { spaceId: req.params.spaceId, revisionId: req.params.revisionId, limit: intParam(req.query, 'limit') };
     },
-    result: (data) => answer(data.space.revisionSemanticChanges),
+    result: (data: RevisionChangesQuery) => answer(data.space.revisionSemanticChanges),
   },
   {
     method: 'GET',
@@ -113,6 +114,6 @@ export const semanticChangeRoutes: RestRoute[] = [
       space(id: $spaceId) { changeRequest(id: $changeRequestId) { semanticChanges(limit: $limit) { ${SELECTION} } } }
     }`,
     variables: (req) => ({ spaceId: req.params.spaceId, changeRequestId: req.params.changeRequestId, limit: intParam(req.query, 'limit') }),
-    result: (data) => answer(data.space.changeRequest.semanticChanges),
+    result: (data: ChangeRequestChangesQuery) => answer(data.space.changeRequest.semanticChanges),
   },
 ];

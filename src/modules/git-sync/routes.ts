@@ -1,4 +1,5 @@
 import { deletedStatus, type RestRoute } from '../../rest/route.js';
+import type { GetSpaceGitInfoQuery, GetSpaceGitWebhookQuery, RegenerateSpaceGitWebhookSecretMutation, UpdateSpaceGitSyncMutation } from '../../generated/rest-operations.js';
 import { GIT_SYNC_STATE_SELECTION } from '../spaces/index.js';
 
 const WEBHOOK = '{ object url secret contentType events ref }';
@@ -13,7 +14,7 @@ export const gitSyncRoutes: RestRoute[] = [
     operationId: 'getSpaceGitInfo',
     document: `query getSpaceGitInfo($spaceId: ID!) { spaceGitInfo(spaceId: $spaceId) ${GIT_SYNC_STATE_SELECTION} }`,
     variables: space,
-    result: (data) => data.spaceGitInfo,
+    result: (data: GetSpaceGitInfoQuery) => data.spaceGitInfo,
   },
   {
     method: 'POST',
@@ -40,7 +41,7 @@ export const gitSyncRoutes: RestRoute[] = [
     operationId: 'lectern:getSpaceGitWebhook',
     document: `query getSpaceGitWebhook($spaceId: ID!) { spaceGitWebhook(spaceId: $spaceId) ${WEBHOOK} }`,
     variables: space,
-    result: (data) => data.spaceGitWebhook,
+    result: (data: GetSpaceGitWebhookQuery) => data.spaceGitWebhook,
   },
   {
     method: 'POST',
@@ -48,7 +49,7 @@ export const gitSyncRoutes: RestRoute[] = [
     operationId: 'lectern:regenerateSpaceGitWebhookSecret',
     document: `mutation regenerateSpaceGitWebhookSecret($spaceId: ID!) { regenerateSpaceGitWebhookSecret(spaceId: $spaceId) ${WEBHOOK} }`,
     variables: space,
-    result: (data) => data.regenerateSpaceGitWebhookSecret,
+    result: (data: RegenerateSpaceGitWebhookSecretMutation) => data.regenerateSpaceGitWebhookSecret,
   },
   {
     method: 'PATCH',
@@ -56,7 +57,7 @@ export const gitSyncRoutes: RestRoute[] = [
     operationId: 'lectern:updateSpaceGitSync',
     document: `mutation updateSpaceGitSync($spaceId: ID!, $input: JSON!) { updateSpaceGitSync(spaceId: $spaceId, input: $input) ${GIT_SYNC_STATE_SELECTION} }`,
     variables: (req) => ({ ...space(req), input: req.body }),
-    result: (data) => data.updateSpaceGitSync,
+    result: (data: UpdateSpaceGitSyncMutation) => data.updateSpaceGitSync,
   },
   {
     method: 'DELETE',
