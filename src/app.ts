@@ -1,4 +1,5 @@
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
+import { processLog } from './ops/log.js';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { landingPage, renderLecternGraphiQL } from './http/landing.js';
 import type { User } from './generated/prisma/client.js';
@@ -108,7 +109,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
         // Contention answers 409/429 with Retry-After; only an unreachable database answers 503.
         const failure = classifyDatabaseError(original);
         if (failure) return databaseFailureError(failure);
-        console.error('unexpected error in a resolver:', original instanceof Error ? original.stack : original);
+        processLog().fault('unexpected error in a resolver', original);
         return new GraphQLError(message, { extensions: { code: 'INTERNAL', http: { status: 500 } } });
       },
     },
@@ -373,7 +374,7 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
         const failure = classifyDatabaseError(error);
         if (failure) return (failure.status === 429 ? refused('database-busy') : undefined) ?? errorResponse(failure.status, failure.message, { 'retry-after': String(failure.retryAfter) });
         // Never leak internals: log the detail, answer a generic 500.
-        console.error('unhandled error', error instanceof Error ? error.stack : error);
+        processLog().fault('unhandled error', error);
         return errorResponse(500, 'Unexpected error');
       }
     },

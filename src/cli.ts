@@ -312,10 +312,10 @@ const commandHelp = (c: Command) => `Usage: ${c.usage}\n\n${c.summary}${c.detail
 
 async function serve() {
   const started = performance.now();
-  const [{ readConfig }, { startServer }, { createLogger }, { applyHeapGrowth }] = await Promise.all([import('./config.js'), import('./server.js'), import('./ops/log.js'), import('./ops/heap.js')]);
+  const [{ readConfig }, { startServer }, { processLog }, { applyHeapGrowth }] = await Promise.all([import('./config.js'), import('./server.js'), import('./ops/log.js'), import('./ops/heap.js')]);
   const config = readConfig();
   applyHeapGrowth(config.heapGrowthPercent);
-  const logger = createLogger();
+  const logger = processLog();
   // Our handlers go in before anything starts; the shutdown stops the database itself after the
   // HTTP server has drained. A signal during start-up waits for the start (which cleans up).
   const starting = startServer(config, { log: logger.line, logger });

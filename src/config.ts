@@ -12,7 +12,7 @@ export interface TranslatorConfig {
 export type AnalyserConfig = { kind: 'builtin' } | { kind: 'openai'; url: string; model: string; apiKey?: string; timeoutMs?: number };
 
 /** Settings read from the environment, once. */
-export interface Config {
+export interface Config extends Settings {
   host: string;
   port: number;
   publicUrl: string;
@@ -105,7 +105,7 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string, min: number, max: num
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const port = Number(env.PORT || 8080);
-  const dbPool = dbPoolSize(env);
+  const dbPool = dbPoolSize(env.LECTERN_DB_POOL);
   return {
     host,
     port,
@@ -143,5 +143,80 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessions: { idleDays: wholeNumber(env, 'LECTERN_SESSION_IDLE_DAYS', 1, 3650) ?? 14, maxDays: wholeNumber(env, 'LECTERN_SESSION_MAX_DAYS', 1, 3650) ?? 90 },
     signInLimits: { perAccount: wholeNumber(env, 'LECTERN_SIGNIN_ACCOUNT_LIMIT', 0, 100_000) ?? 10, perAddress: wholeNumber(env, 'LECTERN_SIGNIN_ADDRESS_LIMIT', 0, 100_000) ?? 50 },
     oidc: readOidc(env),
+    ...readSettings(env),
   };
+}
+
+/** Settings of the outbound fetches, Git, imports, the reader cache and the log (part of Config). */
+export interface Settings {
+  /** Outbound fetches (OpenAPI URLs, Git remotes) may reach private, loopback and link-local addresses (LECTERN_ALLOW_PRIVATE_NETWORK, or its old name LECTERN_OPENAPI_ALLOW_PRIVATE; 1/true/yes). */
+  allowPrivateNetwork: boolean;
+  /** DNS server of hostname checks, `host:port` (LECTERN_DNS_SERVER); the system resolver when absent. */
+  dnsServer?: string;
+  /** OpenAPI fetches: LECTERN_OPENAPI_FETCH_TIMEOUT_MS (15 s), _TOTAL_TIMEOUT_MS (120 s), _MAX_BYTES (10 MiB), _MAX_FILES (50), _MAX_FILESYSTEM_BYTES (32 MiB), _MEMORY_MB (512), _PROCESS_TIMEOUT_MS (60 s). */
+  openapi: { timeoutMs: number; totalTimeoutMs: number; maxBytes: number; maxFiles: number; maxFilesystemBytes: number; memoryMb: number; processTimeoutMs: number };
+  /** Git sync: LECTERN_GIT_TIMEOUT_MS (60 s), _MAX_BYTES (64 MiB), _MAX_FILES (20,000), _LOCAL_ROOT (file remotes under it; none by default), _LOCK_WAIT_MS (2 s, 0 never waits); `path` is the PATH git runs with. */
+  git: { timeoutMs: number; maxBytes: number; maxFiles: number; localRoot?: string; lockWaitMs: number; path: string };
+  /** Imports: LECTERN_UPLOAD_MAX_BYTES (64 MiB), LECTERN_IMPORT_MAX_FILES (10,000), _MAX_UNPACKED_BYTES (256 MiB), _MAX_FILE_BYTES (32 MiB), _MAX_RATIO (200). */
+  imports: { uploadMaxBytes: number; maxFiles: number; maxBytes: number; maxFileBytes: number; maxRatio: number };
+  /** Memory of the published pages' answer cache (LECTERN_READER_CACHE_MB, default 128). */
+  readerCacheMb: number;
+  /** The built app served at /app (LECTERN_APP_DIST; web/dist by default). */
+  appDist?: string;
+  /** LOG_FORMAT: json or text; absent, text on a terminal and json otherwise. */
+  logFormat?: 'json' | 'text';
+}
+
+const truthy = (raw: string | undefined) => ['1', 'true', 'yes'].includes((raw ?? '').trim().toLowerCase());
+const positive = (raw: string | undefined, fallback: number) => {
+  const n = Number(raw);
+  return raw !== undefined && raw !== '' && Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
+};
+const nonNegative = (raw: string | undefined, fallback: number) => {
+  const n = Number(raw);
+  return raw !== undefined && raw !== '' && Number.isFinite(n) && n >= 0 ? Math.floor(n) : fallback;
+};
+
+export function readSettings(env: NodeJS.ProcessEnv): Settings {
+  if (env.LOG_FORMAT && !['json', 'text'].includes(env.LOG_FORMAT)) throw new Error(`LOG_FORMAT must be json or text (got "${env.LOG_FORMAT}")`);
+  return {
+    allowPrivateNetwork: truthy(env.LECTERN_ALLOW_PRIVATE_NETWORK) || truthy(env.LECTERN_OPENAPI_ALLOW_PRIVATE),
+    dnsServer: env.LECTERN_DNS_SERVER?.trim() || undefined,
+    openapi: {
+      timeoutMs: positive(env.LECTERN_OPENAPI_FETCH_TIMEOUT_MS, 15_000),
+      totalTimeoutMs: positive(env.LECTERN_OPENAPI_TOTAL_TIMEOUT_MS, 120_000),
+      maxBytes: positive(env.LECTERN_OPENAPI_MAX_BYTES, 10 * 1024 * 1024),
+      maxFiles: positive(env.LECTERN_OPENAPI_MAX_FILES, 50),
+      maxFilesystemBytes: positive(env.LECTERN_OPENAPI_MAX_FILESYSTEM_BYTES, 32 * 1024 * 1024),
+      memoryMb: positive(env.LECTERN_OPENAPI_MEMORY_MB, 512),
+      processTimeoutMs: positive(env.LECTERN_OPENAPI_PROCESS_TIMEOUT_MS, 60_000),
+    },
+    git: {
+      timeoutMs: positive(env.LECTERN_GIT_TIMEOUT_MS, 60_000),
+      maxBytes: positive(env.LECTERN_GIT_MAX_BYTES, 64 * 1024 * 1024),
+      maxFiles: positive(env.LECTERN_GIT_MAX_FILES, 20_000),
+      localRoot: env.LECTERN_GIT_LOCAL_ROOT || undefined,
+      lockWaitMs: nonNegative(env.LECTERN_GIT_LOCK_WAIT_MS, 2_000),
+      path: env.PATH ?? '/usr/bin:/bin',
+    },
+    imports: {
+      uploadMaxBytes: positive(env.LECTERN_UPLOAD_MAX_BYTES, 64 * 1024 * 1024),
+      maxFiles: positive(env.LECTERN_IMPORT_MAX_FILES, 10_000),
+      maxBytes: positive(env.LECTERN_IMPORT_MAX_UNPACKED_BYTES, 256 * 1024 * 1024),
+      maxFileBytes: positive(env.LECTERN_IMPORT_MAX_FILE_BYTES, 32 * 1024 * 1024),
+      maxRatio: positive(env.LECTERN_IMPORT_MAX_RATIO, 200),
+    },
+    readerCacheMb: nonNegative(env.LECTERN_READER_CACHE_MB, 128),
+    appDist: env.LECTERN_APP_DIST || undefined,
+    logFormat: env.LOG_FORMAT === 'json' || env.LOG_FORMAT === 'text' ? env.LOG_FORMAT : undefined,
+  };
+}
+
+/**
+ * The settings as the process's environment has them now. Parsed on every call (it is cheap), so the
+ * environment stays the one source: a test or an embedding process that changes a variable is heeded
+ * by the next fetch, import or Git run.
+ */
+export function settings(): Settings & { dbPool: number } {
+  return { ...readSettings(process.env), dbPool: dbPoolSize(process.env.LECTERN_DB_POOL) };
 }

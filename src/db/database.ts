@@ -1,7 +1,8 @@
 import pg from 'pg';
+import { processLog } from '../ops/log.js';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
-import { dbPoolSize } from './pool.js';
+import { settings } from '../config.js';
 import { startEmbedded, type EmbeddedServer } from './embedded.js';
 
 /** One database handle: the pg pool, the Prisma client on it, and a count of SQL statements. */
@@ -37,13 +38,13 @@ export function connect(target: PoolTarget, onClose: () => Promise<void> = async
   // Fail fast instead of queueing forever: a new connection the server does not accept within 3 s
   // means it is away (503); a request that waited 3 s for a pooled connection meets a busy server
   // (429 with Retry-After). errors.ts tells the two apart.
-  const pool = new pg.Pool({ ...target, max: opts.max ?? dbPoolSize(), connectionTimeoutMillis: 3000 });
+  const pool = new pg.Pool({ ...target, max: opts.max ?? settings().dbPool, connectionTimeoutMillis: 3000 });
   const statements = { count: 0 };
   // An idle connection can be closed by the server (restart, failover, DROP … FORCE): the pool
   // replaces it; without this listener the error would crash the process.
   let closing = false;
   pool.on('error', (error) => {
-    if (!closing) console.error(`database connection lost: ${error.message}`);
+    if (!closing) processLog().warn(`database connection lost: ${error.message}`);
   });
   // Count every statement sent on any pooled connection (Prisma and raw queries alike).
   pool.on('connect', (client) => {
@@ -51,7 +52,7 @@ export function connect(target: PoolTarget, onClose: () => Promise<void> = async
     // ends it has no query to fail: the error is emitted on the client, and unheard it would crash
     // the process. Its next statement fails instead (answered 503), and the pool drops it.
     client.on('error', (error) => {
-      if (!closing) console.error(`database connection lost: ${error.message}`);
+      if (!closing) processLog().warn(`database connection lost: ${error.message}`);
     });
     releaseWhenConnectionEnds(client);
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -106,7 +107,8 @@ function releaseWhenConnectionEnds(client: pg.PoolClient) {
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; role: 'server' | 'cli'; log?: (m: string) => void; progress?: (m: string) => void }): Promise<Database> {
   // A CLI command runs a few statements one after another: a small pool leaves the server's
   // connections to the server.
-  const max = opts.role === 'cli' ? Math.min(4, dbPoolSize()) : dbPoolSize();
+  const { dbPool } = settings();
+  const max = opts.role === 'cli' ? Math.min(4, dbPool) : dbPool;
   if (opts.databaseUrl) return connect(targetFromUrl(opts.databaseUrl), undefined, { max });
   const server = await startEmbedded(opts.dataDir, opts.role, opts.log, opts.progress ?? (() => {}));
   return connect(embeddedTarget(server), () => server.stop(), { max });

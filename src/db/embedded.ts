@@ -1,4 +1,5 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
+import { processLog } from '../ops/log.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -265,7 +266,7 @@ function supervise(server: Postgres, pgData: string) {
       restarting = server
         .start()
         .then(() => {
-          console.warn(`embedded PostgreSQL restarted (attempt ${attempts})`);
+          processLog().warn(`embedded PostgreSQL restarted (attempt ${attempts})`);
           attempts = 0;
           watch();
         })
@@ -280,7 +281,7 @@ function supervise(server: Postgres, pgData: string) {
   const watch = () => {
     childOf(server)?.once('exit', (code, signal) => {
       if (stopping) return;
-      console.warn(`embedded PostgreSQL (${pgData}) exited unexpectedly (${signal ?? `code ${code}`}); restarting it`);
+      processLog().warn(`embedded PostgreSQL (${pgData}) exited unexpectedly (${signal ?? `code ${code}`}); restarting it`);
       restartLater();
     });
   };

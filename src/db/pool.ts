@@ -15,7 +15,7 @@ function fromEnv(raw: string | undefined): number | undefined {
  * processes share a stock PostgreSQL (max_connections 100); a fleet sets LECTERN_DB_POOL so that
  * processes × pool stays under its server's max_connections.
  */
-export function dbPoolSize(env: NodeJS.ProcessEnv = process.env): number {
-  return fromEnv(env.LECTERN_DB_POOL) ?? Math.min(40, Math.max(10, 4 * os.availableParallelism()));
+export function dbPoolSize(raw: string | undefined): number {
+  return fromEnv(raw) ?? Math.min(40, Math.max(10, 4 * os.availableParallelism()));
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { processLog } from '../ops/log.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { useAPQ, type APQStore } from '@graphql-yoga/plugin-apq';
@@ -111,7 +112,7 @@ export function loadPersistedDocuments(files: readonly string[] = FIRST_PARTY_MA
       if (typeof text === 'string' && createHash('sha256').update(text).digest('hex') === hash) documents.set(hash, text);
       else wrong++;
     }
-    if (wrong) console.error(`${file}: ${wrong} entries left out (a key is not the SHA-256 of its document)`);
+    if (wrong) processLog().warn(`${file}: ${wrong} entries left out (a key is not the SHA-256 of its document)`);
   }
   return documents;
 }

@@ -1,4 +1,5 @@
 import type { Services } from '../context.js';
+import { processLog } from '../ops/log.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { newId } from '../ids.js';
 import { noteWrite } from '../write-epoch.js';
@@ -93,7 +94,7 @@ async function abandonStale(services: Services, kinds: string[]): Promise<void> 
       await hook(job.payload, services, message);
     } catch (error) {
       // The job is failed either way; the object's own state is best effort.
-      console.error(`job ${job.kind}: recording the abandoned job failed:`, error instanceof Error ? error.message : error);
+      processLog().fault(`job ${job.kind}: recording the abandoned job failed`, error);
     }
   }
 }

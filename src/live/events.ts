@@ -12,6 +12,8 @@
  * the GraphQL types, with their own rights, when the event reaches them. `payloadOf` enforces it.
  */
 
+import { processLog } from '../ops/log.js';
+
 /** The one channel (an SQL identifier: inlined in LISTEN, which takes no parameter). */
 export const LIVE_CHANNEL = 'lectern_live';
 
@@ -82,6 +84,6 @@ export async function publishAfterWrite(sql: SqlRunner, event: LiveEvent): Promi
   try {
     await notify(sql, payload);
   } catch (error) {
-    console.error(`live update ${event.topic} ${event.action} not sent: ${error instanceof Error ? error.message : error}`);
+    processLog().fault(`live update ${event.topic} ${event.action} not sent`, error);
   }
 }

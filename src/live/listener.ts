@@ -21,6 +21,7 @@
  *   delivery (`before`): a member removed meanwhile is refused, exactly as the query would refuse.
  */
 import { GraphQLError } from 'graphql';
+import { processLog } from '../ops/log.js';
 import pg from 'pg';
 import type { Context } from '../context.js';
 import type { Database } from '../db/database.js';
@@ -92,7 +93,7 @@ class Subscription implements AsyncIterableIterator<Delivery> {
         } catch (error) {
           // Refused now (not found, forbidden), or the check itself failed: the stream ends with it.
           this.end(error instanceof GraphQLError ? error : new LecternError('INTERNAL', 'Live updates: the delivery check failed'));
-          if (!(error instanceof GraphQLError)) console.error('live delivery check failed:', error);
+          if (!(error instanceof GraphQLError)) processLog().fault('live delivery check failed', error);
         }
         continue;
       }
@@ -168,7 +169,7 @@ class Listener {
     this.ready = null;
     void client.end().catch(() => {});
     if (this.closed) return;
-    if (error) console.error(`live updates: LISTEN connection lost: ${error.message}`);
+    if (error) processLog().warn(`live updates: LISTEN connection lost: ${error.message}`);
     this.endAll(unavailable('the connection to the database was lost; subscribe again, and re-read what you show'));
   }
 

@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pino from 'pino';
+import { settings } from '../config.js';
 
 /**
  * The server's log, through pino: one line per event on stdout (errors on stderr). JSON lines (pino's
@@ -9,8 +11,10 @@ import pino from 'pino';
  *
  * What is never logged: a request is logged by its route pattern and its path with secret segments
  * redacted (src/http/redact.ts) — never a query string (share keys, file tokens, jwt_token), a header
- * (tokens, cookies), a body (SAML assertions) nor an error's stack from a request. The fields are
- * chosen here (no object is logged whole), and pino's `redact` drops those names should one appear.
+ * (tokens, cookies) nor a body (SAML assertions). The fields are chosen here (no object is logged
+ * whole), and pino's `redact` drops those names should one appear. Only a fault (an unexpected error,
+ * `fault`) carries an error's stack; every line logged while a request is answered carries its
+ * request id, so that a 500 can be matched to its X-Request-Id.
  */
 export interface RequestLog {
   requestId: string;
@@ -27,6 +31,10 @@ export interface Logger {
   format: 'json' | 'text';
   line(message: string): void;
   error(error: unknown): void;
+  /** Something went wrong but the process carries on (a restart, a lost connection). */
+  warn(message: string): void;
+  /** An unexpected error: `message` says what failed; the error's message and stack (or `stack`) follow. */
+  fault(message: string, error?: unknown, stack?: string): void;
   request(entry: RequestLog): void;
 }
 
@@ -37,20 +45,22 @@ function readable(write: (line: string) => void) {
   return {
     write(json: string) {
       const o = JSON.parse(json) as Record<string, unknown>;
-      const text = o.msg === 'request' ? `${o.method} ${o.path} ${o.status} ${Number(o.ms).toFixed(1)}ms` : String(o.msg ?? '');
+      const text =
+        o.msg === 'request'
+          ? `${o.method} ${o.path} ${o.status} ${Number(o.ms).toFixed(1)}ms`
+          : `${o.requestId ? `[${o.requestId}] ` : ''}${String(o.msg ?? '')}${o.stack ? `\n${o.stack}` : ''}`;
       write(`${text}\n`);
     },
   };
 }
 
 export function createLogger(
-  env: NodeJS.ProcessEnv = process.env,
+  logFormat: 'json' | 'text' | undefined = settings().logFormat,
   out: (line: string) => void = (l) => process.stdout.write(l),
   err: (line: string) => void = (l) => process.stderr.write(l),
   terminal: boolean = process.stdout.isTTY === true,
 ): Logger {
-  if (env.LOG_FORMAT && !['json', 'text'].includes(env.LOG_FORMAT)) throw new Error(`LOG_FORMAT must be json or text (got "${env.LOG_FORMAT}")`);
-  const format: 'json' | 'text' = env.LOG_FORMAT === 'json' ? 'json' : env.LOG_FORMAT === 'text' || terminal ? 'text' : 'json';
+  const format: 'json' | 'text' = logFormat ?? (terminal ? 'text' : 'json');
   const options: pino.LoggerOptions = {
     base: undefined, // no pid/hostname: one line per event, nothing about the machine
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -64,9 +74,33 @@ export function createLogger(
     format,
     line: (message) => stdout.info(message),
     error: (error) => stderr.error(error instanceof Error ? error.message : String(error)),
+    warn: (message) => stderr.warn(inRequest(), message),
+    fault: (message, error, stack = error instanceof Error ? error.stack : undefined) => {
+      const reason = error === undefined ? '' : `: ${error instanceof Error ? error.message : String(error)}`;
+      stderr.error({ ...inRequest(), ...(stack ? { stack } : {}) }, `${message}${reason}`);
+    },
     request: (r) =>
       stdout.info({ requestId: r.requestId, method: r.method, route: r.route, path: r.path, status: r.status, ms: Math.round(r.ms * 10) / 10 }, 'request'),
   };
+}
+
+const requestScope = new AsyncLocalStorage<string>();
+const inRequest = (): { requestId?: string } => {
+  const id = requestScope.getStore();
+  return id ? { requestId: id } : {};
+};
+
+/** Runs `work` as the answer to the request `id`: what it logs carries that request id. */
+export function withRequestId<T>(id: string, work: () => T): T {
+  return requestScope.run(id, work);
+}
+
+let shared: Logger | undefined;
+
+/** The process's log, made on first use; `lectern serve` logs its requests through it too. */
+export function processLog(): Logger {
+  shared ??= createLogger();
+  return shared;
 }
 
 /** The request id: the caller's X-Request-Id when it is a plain token (a proxy's), else a new one. */

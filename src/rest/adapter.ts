@@ -1,4 +1,5 @@
 import { AutoRouter, type IRequest } from 'itty-router';
+import { processLog } from '../ops/log.js';
 import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { ERROR_STATUS, statusOfCode } from '../errors.js';
 import type { RestRequest, RestRoute } from './route.js';
@@ -81,7 +82,7 @@ function restError(errors: readonly GraphQLError[]): Response {
   const input = errors.find((e) => /^(Variable "\$|Field ")/.test(e.message));
   if (input) return errorResponse(ERROR_STATUS.BAD_REQUEST, describeInputError(input.message));
   // The detail goes to the server log, never to the client.
-  console.error('REST operation failed:', errors.map((e) => e.originalError?.stack ?? e.message).join('\n'));
+  processLog().fault('REST operation failed', errors.map((e) => e.originalError?.stack ?? e.message).join('\n'));
   return errorResponse(ERROR_STATUS.INTERNAL, 'Unexpected error');
 }
 

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { settings } from '../../config.js';
 import path from 'node:path';
 import type { HttpRoute } from '../../http/routes.js';
 import { errorResponse } from '../../http/respond.js';
@@ -10,7 +11,7 @@ import { errorResponse } from '../../http/respond.js';
  * screen), never cached, so a new build is picked up on the next visit. The Content-Security-Policy
  * allows this origin only: no script, style, font or request goes anywhere else.
  */
-const DIST = process.env.LECTERN_APP_DIST ?? path.resolve(import.meta.dirname, '../../../web/dist');
+const DIST = settings().appDist ?? path.resolve(import.meta.dirname, '../../../web/dist');
 
 const CSP = [
   "default-src 'self'",

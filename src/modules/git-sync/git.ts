@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { settings, type Settings } from '../../config.js';
 import dns from 'node:dns/promises';
 import { chmod, mkdtemp, readFile, rm, mkdir, writeFile, unlink } from 'node:fs/promises';
 import net from 'node:net';
@@ -65,15 +66,8 @@ export class GitError extends Error {
   }
 }
 
-const truthy = (v: string | undefined) => ['1', 'true', 'yes'].includes((v ?? '').toLowerCase());
-export const allowPrivateNetwork = (env = process.env) => truthy(env.LECTERN_ALLOW_PRIVATE_NETWORK) || truthy(env.LECTERN_OPENAPI_ALLOW_PRIVATE);
-const positive = (v: string | undefined, fallback: number) => (Number(v) > 0 ? Number(v) : fallback);
-export const gitSettings = (env = process.env) => ({
-  timeoutMs: positive(env.LECTERN_GIT_TIMEOUT_MS, 60_000),
-  maxBytes: positive(env.LECTERN_GIT_MAX_BYTES, 64 * 1024 * 1024),
-  maxFiles: positive(env.LECTERN_GIT_MAX_FILES, 20_000),
-  localRoot: env.LECTERN_GIT_LOCAL_ROOT || undefined,
-});
+export const allowPrivateNetwork = (config: Settings = settings()) => config.allowPrivateNetwork;
+export const gitSettings = (config: Settings = settings()) => config.git;
 
 /**
  * A remote from what a user gave (`url` of importGitRepository / exportToGitRepository): an
@@ -257,7 +251,7 @@ function git(args: string[], run: GitRun): Promise<{ stdout: Buffer; stderr: str
   if (run.pin) config.push(['http.curloptResolve', run.pin]);
   if (run.remote?.token) config.push(['http.extraHeader', `Authorization: Basic ${Buffer.from(`x-access-token:${run.remote.token}`).toString('base64')}`]);
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PATH: gitSettings().path,
     HOME: run.cwd,
     GIT_TERMINAL_PROMPT: '0',
     GIT_CONFIG_NOSYSTEM: '1',

@@ -1,4 +1,5 @@
 import type { Context, Services } from '../../context.js';
+import { settings } from '../../config.js';
 import { requireSpace } from '../../auth/permissions.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { GitSyncConnection, Prisma } from '../../generated/prisma/client.js';
@@ -497,7 +498,6 @@ export async function exportToGit(services: Services, spaceId: string, opts: { m
 const describe = (error: unknown) => (error instanceof GitError ? error.message : error instanceof Error ? error.message : String(error));
 
 /** How long a job waits for another process's sync of the same space before it re-queues itself. */
-const LOCK_WAIT_MS = () => Number(process.env.LECTERN_GIT_LOCK_WAIT_MS ?? 2_000);
 const REQUEUE_MS = 5_000;
 
 /**
@@ -508,7 +508,7 @@ const REQUEUE_MS = 5_000;
 async function runRecorded(services: Services, spaceId: string, direction: 'import' | 'export', work: () => Promise<unknown>, requeue?: { kind: string; payload: unknown }) {
   const startedAt = new Date();
   try {
-    await withSpaceSyncLock(services, spaceId, work, { waitMs: LOCK_WAIT_MS() });
+    await withSpaceSyncLock(services, spaceId, work, { waitMs: settings().git.lockWaitMs });
     await record(services, spaceId, direction, { startedAt });
   } catch (error) {
     if (error instanceof SyncBusy) {

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { settings, type Settings } from '../../config.js';
 import { createGunzip } from 'node:zlib';
 import { posix } from 'node:path';
 // yauzl and tar-stream load with the first archive read (a server that never imports keeps neither).
@@ -34,13 +35,10 @@ export interface ArchiveLimits {
   maxRatio: number;
 }
 
-const positive = (v: string | undefined, fallback: number) => (Number(v) > 0 ? Number(v) : fallback);
-export const archiveLimits = (env = process.env): ArchiveLimits => ({
-  maxFiles: positive(env.LECTERN_IMPORT_MAX_FILES, 10_000),
-  maxBytes: positive(env.LECTERN_IMPORT_MAX_UNPACKED_BYTES, 256 * 1024 * 1024),
-  maxFileBytes: positive(env.LECTERN_IMPORT_MAX_FILE_BYTES, 32 * 1024 * 1024),
-  maxRatio: positive(env.LECTERN_IMPORT_MAX_RATIO, 200),
-});
+export const archiveLimits = (config: Settings = settings()): ArchiveLimits => {
+  const { maxFiles, maxBytes, maxFileBytes, maxRatio } = config.imports;
+  return { maxFiles, maxBytes, maxFileBytes, maxRatio };
+};
 
 export type ArchiveKind = 'zip' | 'tar.gz' | 'tar' | 'markdown';
 

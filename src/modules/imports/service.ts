@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { settings } from '../../config.js';
 import type { Context, Services } from '../../context.js';
 import { requireOrg, requireSpace, spaceRole } from '../../auth/permissions.js';
 import { atLeast } from '../../auth/roles.js';
@@ -37,7 +38,6 @@ const UPLOAD_TTL_S = 3600;
 /** Uploads are kept this long for runs to read (then swept). */
 const UPLOAD_KEEP_MS = 24 * 3600_000;
 const REQUEUE_MS = 5_000;
-const maxUploadBytes = () => (Number(process.env.LECTERN_UPLOAD_MAX_BYTES) > 0 ? Number(process.env.LECTERN_UPLOAD_MAX_BYTES) : 64 * 1024 * 1024);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const uploadSignature = (key: string, expires: number) => ['storage-upload', key, String(expires)];
@@ -56,7 +56,7 @@ export async function generateStorageUploadURL(ctx: Context, organizationId: str
   if (!isObject(file)) throw badRequest('file', 'is required: { name, type, size }');
   if (typeof file.name !== 'string' || !file.name.trim() || file.name.length > 255) throw badRequest('file.name', 'must be a file name of 1 to 255 characters');
   if (typeof file.type !== 'string' || file.type.length > 255) throw badRequest('file.type', 'must be a MIME type');
-  const max = maxUploadBytes();
+  const max = settings().imports.uploadMaxBytes;
   if (typeof file.size !== 'number' || !Number.isInteger(file.size) || file.size < 1) throw badRequest('file.size', 'must be a positive integer (bytes)');
   if (file.size > max) throw badRequest('file.size', `must be at most ${max} bytes (LECTERN_UPLOAD_MAX_BYTES)`);
   const key = `imports/${organizationId}/${newId()}`;

@@ -4,6 +4,7 @@ import https from 'node:https';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
+import { settings, type Settings } from '../../config.js';
 
 /**
  * Fetching OpenAPI files (a spec's `source.url` and the external `$ref`s it names) on behalf of
@@ -38,23 +39,9 @@ export interface OpenAPIFetchSettings {
   processTimeoutMs: number;
 }
 
-const positive = (raw: string | undefined, fallback: number) => {
-  const value = Number(raw);
-  return raw !== undefined && raw !== '' && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
-};
-
-export function openAPIFetchSettings(env: NodeJS.ProcessEnv = process.env): OpenAPIFetchSettings {
-  return {
-    // LECTERN_ALLOW_PRIVATE_NETWORK is the one setting for every outbound fetch (Git remotes too); the old name stays an alias.
-    allowPrivate: ['1', 'true', 'yes'].includes((env.LECTERN_ALLOW_PRIVATE_NETWORK || env.LECTERN_OPENAPI_ALLOW_PRIVATE || '').toLowerCase()),
-    timeoutMs: positive(env.LECTERN_OPENAPI_FETCH_TIMEOUT_MS, 15_000),
-    totalTimeoutMs: positive(env.LECTERN_OPENAPI_TOTAL_TIMEOUT_MS, 120_000),
-    maxBytes: positive(env.LECTERN_OPENAPI_MAX_BYTES, 10 * 1024 * 1024),
-    maxFiles: positive(env.LECTERN_OPENAPI_MAX_FILES, 50),
-    maxFilesystemBytes: positive(env.LECTERN_OPENAPI_MAX_FILESYSTEM_BYTES, 32 * 1024 * 1024),
-    memoryMb: positive(env.LECTERN_OPENAPI_MEMORY_MB, 512),
-    processTimeoutMs: positive(env.LECTERN_OPENAPI_PROCESS_TIMEOUT_MS, 60_000),
-  };
+/** The OpenAPI fetch settings of the config (src/config.ts), with the one private-network switch Git uses too. */
+export function openAPIFetchSettings(config: Settings = settings()): OpenAPIFetchSettings {
+  return { allowPrivate: config.allowPrivateNetwork, ...config.openapi };
 }
 
 export const MAX_REDIRECTS = 5;

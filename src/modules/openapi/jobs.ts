@@ -1,4 +1,5 @@
 import type { Services } from '../../context.js';
+import { processLog } from '../../ops/log.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { IsolateLimitError, runIsolated } from '../../jobs/isolate.js';
 import type { JobDefinition } from '../../jobs/queue.js';
@@ -69,7 +70,7 @@ export async function processVersion(services: Services, versionId: string, atte
       };
     } else if (attempt < OPENAPI_JOB_ATTEMPTS) throw error;
     else {
-      console.error('OpenAPI processing failed unexpectedly:', error instanceof Error ? ((error as { taskStack?: string }).taskStack ?? error.stack) : error);
+      processLog().fault('OpenAPI processing failed unexpectedly', error, (error as { taskStack?: string } | undefined)?.taskStack);
       outcome = internalFailure();
     }
   }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { settings } from '../../config.js';
 import { LRUCache } from 'lru-cache';
 import type { Site } from '../../generated/prisma/client.js';
 import { noneMatch, sharedCacheControl, type Sharing } from '../../http/conditional.js';
@@ -36,7 +37,7 @@ export interface CachedAnswer {
   view?: { siteId: string; siteSectionId: string | null; siteSpaceId: string; spaceId: string; pageId: string };
 }
 
-const MAX_BYTES = Number(process.env.LECTERN_READER_CACHE_MB ?? 128) * 1024 * 1024;
+const MAX_BYTES = settings().readerCacheMb * 1024 * 1024;
 const cache = new LRUCache<string, CachedAnswer>({ maxSize: Math.max(1, MAX_BYTES), sizeCalculation: (a) => a.body.byteLength + 512 });
 const HOUR_MS = 3_600_000;
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { processLog } from '../../ops/log.js';
 import * as client from 'openid-client';
 import type { OidcConfig } from '../../config.js';
 import type { Services } from '../../context.js';
@@ -66,7 +67,7 @@ async function start({ services, request }: RouteCall): Promise<Response> {
   try {
     config = await providerConfiguration(oidc);
   } catch (error) {
-    console.error('OIDC discovery failed:', reasonOf(error));
+    processLog().fault('OIDC discovery failed', reasonOf(error));
     return page(502, 'The sign-in provider did not answer', 'Try again in a moment; if it keeps failing, tell your administrator.');
   }
   const prisma = services.db.prisma;
@@ -116,7 +117,7 @@ async function callback({ services, request }: RouteCall): Promise<Response> {
     const tokens = await client.authorizationCodeGrant(config, current, { pkceCodeVerifier: flow.codeVerifier, expectedState: state!, expectedNonce: flow.nonce, idTokenExpected: true });
     person = await identity(config, tokens);
   } catch (error) {
-    console.error('OIDC sign-in failed:', reasonOf(error));
+    processLog().fault('OIDC sign-in failed', reasonOf(error));
     return page(401, 'The sign-in could not be completed', 'The provider’s answer could not be verified. Start again from the sign-in page.');
   }
   if (!person.email || !person.verified) return page(403, 'Your email is not verified', 'The sign-in provider did not vouch for your email address, so Lectern cannot tell which account is yours.');

@@ -1,4 +1,5 @@
 import dns from 'node:dns';
+import { settings } from '../../config.js';
 import type { Context } from '../../context.js';
 import { orgRole, requireSite } from '../../auth/permissions.js';
 import { conflict, notFound } from '../../errors.js';
@@ -21,9 +22,9 @@ import { siteLoaders } from './loaders.js';
 export const CHALLENGE_PREFIX = '_lectern-challenge.';
 const DNS_TIMEOUT_MS = 3000;
 
-function resolver(env: NodeJS.ProcessEnv = process.env) {
+function resolver() {
   const r = new dns.promises.Resolver({ timeout: DNS_TIMEOUT_MS, tries: 2 });
-  const server = env.LECTERN_DNS_SERVER?.trim();
+  const server = settings().dnsServer;
   if (server) r.setServers([server]);
   return r;
 }
