@@ -366,7 +366,7 @@ describe('GraphQL', () => {
       reader.token,
       `query($org: ID!) { organization(id: $org) { openAPISpecs { count items { slug processingState lastProcessErrorCode
         versions { items { number state errorCode errors { message } } }
-        pages { title slug props operations markdown } } } } }`,
+        pages { title slug props operations { method path } markdown } } } } }`,
       { org: orgId },
     );
     expect(res.body.errors).toBeUndefined();

@@ -33,6 +33,11 @@ export const OpenAPISpecVersionStateEnum = restEnum(
 export const OpenAPISpecVisibilityEnum = restEnum('OpenAPISpecVisibility', VISIBILITIES, 'private: not publicly available; public: available to anyone with its published URL');
 export const OpenAPISpecProcessingErrorCodeEnum = restEnum('OpenAPISpecProcessingErrorCode', ['FETCH_TIMEOUT', 'FETCH_ERROR', 'PARSE_ERROR'] as const);
 
+const OpenAPIOperationRef = builder.objectRef<{ method: string; path: string }>('OpenAPIOperationRef').implement({
+  description: 'An operation of a spec, by its method and path',
+  fields: (t) => ({ method: t.exposeString('method'), path: t.exposeString('path') }),
+});
+
 const OpenAPIErrorObject = builder.objectRef<ProcessError>('OpenAPIErrorObject').implement({
   fields: (t) => ({
     message: t.exposeString('message'),
@@ -109,7 +114,7 @@ const OpenAPIPage = builder
       description: t.exposeString('description', { nullable: true }),
       markdown: t.exposeString('markdown'),
       props: t.field({ type: 'JSON', description: 'The computed-content props of this page: { doc: operations, page: <tag> } or { doc: models }', resolve: (p) => p.props }),
-      operations: t.field({ type: ['JSON'], description: '`{ method, path }` of each operation on the page', resolve: (p) => p.operations }),
+      operations: t.field({ type: [OpenAPIOperationRef], description: 'Each operation on the page', resolve: (p) => p.operations as { method: string; path: string }[] }),
     }),
   });
 

@@ -75,7 +75,7 @@ SiteRef.implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     adaptiveContent: t.field({ type: SiteAdaptiveContent, resolve: (s) => ({ enabled: s.adaptiveContent }) }),
     agentsContext: t.field({ type: SiteAgentsContextEnum, resolve: (s) => s.agentsContext as 'included' }),
-    features: t.field({ type: ['JSON'], description: 'Premium features enabled on the site: none on a self-hosted server', resolve: () => [] }),
+    features: t.stringList({ description: 'Premium features enabled on the site (official SiteFeature names): none on a self-hosted server', resolve: () => [] }),
     organization: t.exposeID('organizationId'),
     urls: t.field({
       type: SiteUrls,
