@@ -96,7 +96,7 @@ describe('nested site query', () => {
     expect({ owner: largeOwner.statements, reader: largeReader.statements }).toMatchInlineSnapshot(`
       {
         "owner": 13,
-        "reader": 13,
+        "reader": 12,
       }
     `);
   });
@@ -125,10 +125,10 @@ describe('nested site query', () => {
     expect(largeCounts).toEqual(smallCounts);
     expect(largeCounts).toMatchInlineSnapshot(`
       {
-        "groups": 10,
-        "published": 12,
-        "sections": 10,
-        "siteSpaces": 10,
+        "groups": 9,
+        "published": 11,
+        "sections": 9,
+        "siteSpaces": 9,
       }
     `);
   });
