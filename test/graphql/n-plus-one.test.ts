@@ -62,8 +62,8 @@ describe('nested organization query', () => {
 
     expect({ admin: largeAdmin.statements, member: largeMember.statements }).toMatchInlineSnapshot(`
       {
-        "admin": 14,
-        "member": 14,
+        "admin": 13,
+        "member": 13,
       }
     `);
   });
