@@ -304,7 +304,7 @@ ${Object.values(COMMANDS)
   lectern --version
   lectern <command> --help   (or lectern help <command>)   help on one command
 
-Settings come from the environment: PORT, HOST, DATABASE_URL, LECTERN_DATA_DIR, LOG_FORMAT, ... (see README).
+Settings come from the environment: PORT, HOST, DATABASE_URL, LECTERN_DATA_DIR, LOG_FORMAT, ... (see docs/running.md).
 `;
 }
 

@@ -10,7 +10,7 @@ import type { Plugin } from 'graphql-yoga';
  * Why: validation (notably OverlappingFieldsCanBeMerged) is superlinear in repeated fields, and the
  * parser recurses per nesting level. Measured before: 8,000 aliased fields (1.38 MB) cost 20 s and
  * +2 GB before the breadth limit refused them; 20,000 operations 2.5 s; 60,000 fragments 4.2 s.
- * The limits sit far above what a front-end sends (the README's whole-site query is ~60 tokens; the
+ * The limits sit far above what a front-end sends (docs/graphql.md's whole-site query is ~60 tokens; the
  * GraphiQL introspection query ~300), and at the shape limits' level: a selection set may hold as
  * many fields as the complexity plugin's breadth allows, and nesting is capped well above its depth.
  */

@@ -38,7 +38,7 @@ curl -H "Authorization: Bearer $TOKEN" ${base}/v1/orgs</pre>
   -d '{"title":"Docs"}' "${base}/v1/orgs/$ORG/spaces" | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).id')
 curl -sS -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' "${base}/v1/spaces/$SPACE/content" \\
   -d '{"changes":[{"operation":"insert_page","title":"Setup","document":{"markdown":"# Setup\\n\\nFirst steps."}}]}'</pre>
-<p>More: <code>npx lectern --help</code> and the README (quick start, deployment, backups).</p>
+<p>More: <code>npx lectern --help</code> and the README and docs/ (quick start, running it, backups).</p>
 </body></html>
 `;
   return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" } });

@@ -3,7 +3,7 @@ import { setupHarness, type Harness } from '../support/harness.js';
 import { writeCr, type Change } from '../support/content-writes.js';
 
 /**
- * The rules of the one merge of structure, each by example (README, "When change requests meet"):
+ * The rules of the one merge of structure, each by example (docs/using-the-api.md, "When change requests meet"):
  * moves that close a cycle, a page placed under a deleted page, no-op writes, renumbered positions,
  * deletes against edits, inserts, renames and reorders on both sides — through REST and GraphQL, on
  * merge and on update from main.

@@ -10,7 +10,7 @@ import { reallyMoved, settleStructure } from './structure.js';
  * side left unchanged are taken whole from the other, so the work follows the size of the changes,
  * not of the space. Within a page, structure (parent, position), each field and the body merge
  * independently; a body edited on both sides merges line by line (diff3). The tree is then settled
- * by the one merge of structure (structure.ts). The rules, as the README states them:
+ * by the one merge of structure (structure.ts). The rules, as docs/using-the-api.md states them:
  * - a change that changes nothing (a write of the same values) is no change;
  * - positions renumbered to make room for inserts are no move (the order among siblings decides);
  * - one side deletes a page, the other changes it (fields, body, place): conflict;
