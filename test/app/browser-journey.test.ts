@@ -212,9 +212,13 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     await checkAxe(page, 'nested page');
 
     // Ctrl+K: the search dialog, results with the match highlighted; ↓/Enter opens the page.
-    await page.keyboard.press('Control+k');
     const dialog = page.getByRole('dialog');
-    await eventually(() => dialog.isVisible()).toBe(true);
+    // Pressed again while the dialog is not there: on a loaded machine a key pressed while the
+    // screen re-renders after axe's pass was seen to go unanswered once (CI); a person presses again.
+    await eventually(async () => {
+      if (!(await dialog.isVisible())) await page.keyboard.press('Control+k');
+      return dialog.isVisible();
+    }).toBe(true);
     await dialog.getByLabel('Search').fill('zephyrine');
     const result = dialog.getByRole('option').first();
     await eventually(() => result.isVisible()).toBe(true);
