@@ -89,8 +89,18 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: edit a page in a cha
     await eventually(() => editor.isVisible()).toBe(true);
     await expect(page.getByRole('status').filter({ hasText: 'No changes yet' }).count()).resolves.toBe(1);
 
+    // The caret at the end of the page, once the editor has the focus (a key pressed before it
+    // has it goes nowhere, and the typing would land at the start).
     await editor.click();
-    await page.keyboard.press('Control+End');
+    await eventually(() => editor.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    await editor.evaluate((el) => {
+      const end = document.createRange();
+      end.selectNodeContents(el.lastElementChild ?? el);
+      end.collapse(false);
+      getSelection()!.removeAllRanges();
+      getSelection()!.addRange(end);
+    });
+    await page.keyboard.press('End');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+b');
     await page.keyboard.type('Faster sync');
