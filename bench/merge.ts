@@ -5,10 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Database } from '../src/db/database.js';
 import { openBenchDatabase, seedPageTree, startBenchServer } from './support.js';
-import { Content, ContentWriter, putObjects, type PageEntry } from '../src/modules/content/store.js';
-import { newId } from '../src/ids.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);
 

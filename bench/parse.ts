@@ -36,7 +36,7 @@ export function realisticMarkdown(i: number, edit = ''): string {
       `## Step ${s + 1}: ${sentence(seed, 4).slice(0, -1)}\n`,
       `${sentence(seed, 30)} **${sentence(seed + 1, 3).slice(0, -1)}** and \`option_${s}\` ${sentence(seed + 2, 20)}\n`,
       `- ${sentence(seed + 3, 9)}\n- ${sentence(seed + 4, 11)} [details](#step-${s + 1})\n- ${sentence(seed + 5, 7)}\n`,
-      '```ts\n' + `const config${s} = { space: 'docs-${i}', retries: ${s}, enabled: true };\nawait client.update(config${s});\n` + '```\n',
+      `\`\`\`ts\nconst config${s} = { space: 'docs-${i}', retries: ${s}, enabled: true };\nawait client.update(config${s});\n\`\`\`\n`,
       `| setting | default | meaning |\n|---|---|---|\n| retries | ${s} | ${sentence(seed + 6, 6)} |\n| timeout | ${s * 10} ms | ${sentence(seed + 7, 6)} |\n`,
       `> ${sentence(seed + 8, 16)}\n`,
       `${sentence(seed + 9, 40)} ![diagram ${s}](https://example.com/img/${i}-${s}.png)\n`,

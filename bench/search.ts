@@ -12,7 +12,7 @@ import pg from 'pg';
 import type { Database } from '../src/db/database.js';
 import { newId } from '../src/ids.js';
 import { rebuildSearchIndex, reindexSpace } from '../src/modules/content/search-index.js';
-import { Content, ContentWriter, putBody, type PageEntry } from '../src/modules/content/store.js';
+import { Content, ContentWriter, putBody, } from '../src/modules/content/store.js';
 import { spaceSearchSql } from '../src/modules/search/service.js';
 import { openBenchDatabase, seedPageTree, startBenchServer } from './support.js';
 

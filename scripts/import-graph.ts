@@ -102,7 +102,7 @@ function resolve(fromFile: string, spec: string): { file: string; resolved: bool
   const swap: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'], '.jsx': ['.tsx'] };
   for (const alt of swap[ext] ?? []) candidates.push(base.slice(0, -ext.length) + alt);
   for (const e of SOURCE_EXTENSIONS) candidates.push(base + e);
-  for (const e of SOURCE_EXTENSIONS) candidates.push(path.join(base, 'index' + e));
+  for (const e of SOURCE_EXTENSIONS) candidates.push(path.join(base, `index${e}`));
   const hit = candidates.find(isFile);
   return hit ? { file: hit, resolved: true } : { file: base, resolved: false };
 }
@@ -292,7 +292,7 @@ const folderOf = (p: string) => {
   const c = classify(p);
   if (c.layer === 'module') return `modules/${c.module}`;
   const parts = p.replace(/^src\//, '').split('/');
-  return parts.length > 1 ? parts[0]! + '/' : parts[0]!;
+  return parts.length > 1 ? `${parts[0]!}/` : parts[0]!;
 };
 
 export function format(r: Report): string {
@@ -354,7 +354,7 @@ function main(argv: string[]): number {
   console.log(format(report));
   const current = toBaseline(report);
   if (argv.includes('--update')) {
-    fs.writeFileSync(baselineFile, JSON.stringify(current, null, 2) + '\n');
+    fs.writeFileSync(baselineFile, `${JSON.stringify(current, null, 2)}\n`);
     console.log(`\nbaseline written: ${path.relative(process.cwd(), baselineFile)}`);
     return 0;
   }

@@ -27,7 +27,7 @@ export function withoutTitleHeading(children: M.RootContent[], title: string): M
 /** A Markdown body (front matter already removed) without a leading level-1 heading equal to the title. */
 export function markdownWithoutTitleHeading(markdown: string, title: string): string {
   const start = markdown.replace(/^\uFEFF/, '').trimStart();
-  const lead = markdown.length - start.length;
+  const _lead = markdown.length - start.length;
   // Only the first block can be the heading: it alone is parsed, not the whole body.
   const blank = /\n[ \t]*\n/.exec(start);
   const firstBlock = blank ? start.slice(0, blank.index) : start;

@@ -35,7 +35,7 @@ describe('POST .../merge and .../update', () => {
     expect((await getCr(space.id, idle.id)).outdated).toBe(true);
     // A live edit to main also makes them outdated.
     // (Placed first: pages added at the end on both sides would tie on position.)
-    const [live] = (await write(space.id, null, [{ operation: 'insert_page', title: 'Live', at: 0, document: { markdown: '' } }])).pages as [string];
+    const [_live] = (await write(space.id, null, [{ operation: 'insert_page', title: 'Live', at: 0, document: { markdown: '' } }])).pages as [string];
     const main = await spaceRevision(space.id);
     expect(main).not.toBe(mainAfter);
 

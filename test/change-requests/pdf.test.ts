@@ -3,11 +3,11 @@ import { renderPdf, toWinAnsi } from '../../src/modules/change-requests/pdf.js';
 
 /** WinAnsiEncoding's 0x80–0x9F block (the rest of the first 256 codes is Latin-1). */
 const WIN_ANSI_HIGH: Record<number, string> = {
-  0x80: '\u20ac', 0x82: '\u201a', 0x83: '\u0192', 0x84: '\u201e', 0x85: '\u2026', 0x86: '\u2020',
-  0x87: '\u2021', 0x88: '\u02c6', 0x89: '\u2030', 0x8a: '\u0160', 0x8b: '\u2039', 0x8c: '\u0152',
-  0x8e: '\u017d', 0x91: '\u2018', 0x92: '\u2019', 0x93: '\u201c', 0x94: '\u201d', 0x95: '\u2022',
-  0x96: '\u2013', 0x97: '\u2014', 0x98: '\u02dc', 0x99: '\u2122', 0x9a: '\u0161', 0x9b: '\u203a',
-  0x9c: '\u0153', 0x9e: '\u017e', 0x9f: '\u0178',
+  128: '\u20ac', 130: '\u201a', 131: '\u0192', 132: '\u201e', 133: '\u2026', 134: '\u2020',
+  135: '\u2021', 136: '\u02c6', 137: '\u2030', 138: '\u0160', 139: '\u2039', 140: '\u0152',
+  142: '\u017d', 145: '\u2018', 146: '\u2019', 147: '\u201c', 148: '\u201d', 149: '\u2022',
+  150: '\u2013', 151: '\u2014', 152: '\u02dc', 153: '\u2122', 154: '\u0161', 155: '\u203a',
+  156: '\u0153', 158: '\u017e', 159: '\u0178',
 };
 
 function decodeWinAnsi(bytes: Buffer): string {
@@ -173,7 +173,7 @@ describe('renderPdf', () => {
   it('paginates long documents', async () => {
     const paragraph = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.';
     const long = Array.from({ length: 120 }, (_, i) => `Paragraph ${i}. ${paragraph}`).join('\n\n');
-    const code = '```\n' + Array.from({ length: 150 }, (_, i) => `line ${i}`).join('\n') + '\n```';
+    const code = `\`\`\`\n${Array.from({ length: 150 }, (_, i) => `line ${i}`).join('\n')}\n\`\`\``;
     const pages = [
       { title: 'Long page', path: 'long', markdown: long, depth: 0 },
       { title: 'Long code', path: 'long/code', markdown: code, depth: 1 },
@@ -215,7 +215,7 @@ describe('renderPdf', () => {
     const awkward = [
       '| a | b | c |\n|---|---|---|\n| only one |\n| 1 | 2 | 3 | 4 |',
       `| big |\n|---|\n| ${'word '.repeat(2000)} |`,
-      '```\n' + 'x'.repeat(3000) + '\n```',
+      `\`\`\`\n${'x'.repeat(3000)}\n\`\`\``,
       '- \n- [ ] \n\n1) x\n\n10. y',
       '> > > deeply\n> > > nested quote with ```code``` and **bold _mixed_ emphasis**',
       '![alt text](https://example.com/i.png) ![][missing] [dangling]',

@@ -1,7 +1,7 @@
 /** Comments: the N+1 guard, the GraphQL face, the official @gitbook/api client over HTTP (setup in ./fixtures.ts). */
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestUser } from '../support/harness.js';
+import type { TestUser } from '../support/harness.js';
 import { assertMatchesSpec } from '../support/openapi.js';
 import { startServer } from '../../src/server.js';
 import { documentFromMarkdown } from '../../src/document/index.js';

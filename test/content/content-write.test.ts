@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GitBookAPI, GitBookAPIError, type ChangeRequestContentChange, type ChangeRequestContentUpdate } from 'gitbook-api-0202';
+import { GitBookAPI, type GitBookAPIError, type ChangeRequestContentChange, type ChangeRequestContentUpdate } from 'gitbook-api-0202';
 import { BASE } from '../support/harness.js';
 import { assertMatchesSpec } from '../support/openapi.js';
 import { startServer } from '../../src/server.js';

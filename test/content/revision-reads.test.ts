@@ -99,7 +99,7 @@ describe('revisions by id: getRevisionById, listPagesInRevisionById, getPageInRe
     await refused(404, 'GET', `${s}/revisions/nosuchrevision`, { token: owner.token });
     const other = await newSpace('Other');
     const otherRevision = (await h.db.prisma.space.findUniqueOrThrow({ where: { id: other } })).revisionId;
-    for (const [op, path] of [
+    for (const [_op, path] of [
       ['getRevisionById', ''],
       ['listPagesInRevisionById', '/pages'],
       ['listFilesInRevisionById', '/files'],

@@ -28,7 +28,7 @@ async function send(method: string, path: string, json: string) {
   return { status: res.status, body: await res.json() };
 }
 
-const content = (body: unknown) => `/v1/spaces/${spaceId}/content`;
+const content = (_body: unknown) => `/v1/spaces/${spaceId}/content`;
 const post = (url: string, body: string) => fetch(url, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body });
 
 beforeAll(async () => {

@@ -257,7 +257,7 @@ describe('document: blocks', () => {
   });
 
   it('orders table records so that more than ten rows still sort correctly', () => {
-    const md = '| n |\n|---|\n' + Array.from({ length: 12 }, (_, i) => `| ${i} |\n`).join('');
+    const md = `| n |\n|---|\n${Array.from({ length: 12 }, (_, i) => `| ${i} |\n`).join('')}`;
     const table = only(md) as DocumentBlockTable;
     const ordered = Object.entries(table.data.records)
       .sort(([, a], [, b]) => (a.orderIndex < b.orderIndex ? -1 : 1))

@@ -168,7 +168,7 @@ describe('Git sync over a real Git server', () => {
   it('commits a merge to the branch: one commit, authored by the merger, message from the subject and number', async () => {
     const setup = flat(await pagesOf(spaceId)).find((p) => p.title === 'Setup');
     const cr = (await h.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: owner.token, body: { subject: 'Explain setup' } })).body;
-    await writeCr(h, owner.token, spaceId, cr.number, [{ operation: 'update_page', page: setup.id, document: { markdown: '# Setup\n\nLine one, edited in Lectern.\n\nLine two.\n' } }, insertPage('FAQ', '# FAQ\n\nSee [Setup](/pages/' + setup.id + ').\n')]);
+    await writeCr(h, owner.token, spaceId, cr.number, [{ operation: 'update_page', page: setup.id, document: { markdown: '# Setup\n\nLine one, edited in Lectern.\n\nLine two.\n' } }, insertPage('FAQ', `# FAQ\n\nSee [Setup](/pages/${setup.id}).\n`)]);
     // Lectern's own operation (not in the official request body): straight to the route.
     const reusable = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${cr.number}/content`, { token: owner.token, body: { changes: [{ operation: 'insert_reusable_content', title: 'Beta', document: { markdown: `Beta: see [Setup](/pages/${setup.id}).\n` } }] } });
     expect(reusable.status).toBe(200);

@@ -131,7 +131,7 @@ describe('the push webhook', () => {
       await deliver(spaceId, body, { 'x-github-event': 'push', 'x-hub-signature-256': hmac(secret, body) }),
       // A valid GitHub signature does not excuse a wrong Gitea one beside it.
       await deliver(spaceId, body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, body)}`, 'x-gitea-signature': hmac('wrong', body) }),
-      await deliver(spaceId, body + ' ', { 'x-gitea-event': 'push', 'x-gitea-signature': hmac(secret, body) }),
+      await deliver(spaceId, `${body} `, { 'x-gitea-event': 'push', 'x-gitea-signature': hmac(secret, body) }),
       await deliver(spaceId, body, { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': `${secret}x` }),
       await deliver('no-such-space', body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, body)}` }),
     ];

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupHarness, type Harness } from '../support/harness.js';
 import { launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser } from '../support/browser.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { OPENAPI_JOB } from '../../src/modules/openapi/jobs.js';
 import { BASE } from '../support/harness.js';
-import { h, origin, v31, swagger2, YAML_ENTRY, setupOpenAPI, stopSpecServer, resetOpenAPI, drain, world, state, refused, specsPath, specPath, create, get, getSpec, put, versions, latestContent, processed } from './fixtures.js';
+import { h, origin, v31, swagger2, YAML_ENTRY, setupOpenAPI, stopSpecServer, resetOpenAPI, drain, world, refused, specsPath, specPath, create, get, getSpec, put, versions, latestContent, processed } from './fixtures.js';
 
 beforeAll(setupOpenAPI);
 afterAll(stopSpecServer);
@@ -55,7 +55,7 @@ describe('POST /orgs/:organizationId/openapi (create)', () => {
 
   it('creates a spec from its text (source.text): served at its version URL, processed like a fetched one', async () => {
     const { owner, orgId, reader, outsider } = await world();
-    const text = YAML_ENTRY.replace(/\$ref: "\.\/schemas\/order\.yaml#\/Orders"/, 'type: string').replace(/  \/orders\/\{id\}:\n    \$ref: "paths\/order.yaml"\n/, '');
+    const text = YAML_ENTRY.replace(/\$ref: "\.\/schemas\/order\.yaml#\/Orders"/, 'type: string').replace(/ {2}\/orders\/\{id\}:\n {4}\$ref: "paths\/order.yaml"\n/, '');
     const spec = await create(orgId, owner.token, { slug: 'store-text', source: { text } });
     expect(spec.sourceURL).toBeUndefined();
     const version = (await versions(orgId, 'store-text', owner.token)).items[0];

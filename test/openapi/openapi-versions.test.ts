@@ -8,7 +8,7 @@ import { OPENAPI_JOB } from '../../src/modules/openapi/jobs.js';
 import { createUrls } from '../../src/urls.js';
 import { BASE } from '../support/harness.js';
 import { componentValidator } from '../support/openapi.js';
-import { h, origin, hits, remote, v31, FILES, setupOpenAPI, stopSpecServer, resetOpenAPI, services, drain, world, state, refused, specPath, create, getSpec, put, versions, latestContent, processed } from './fixtures.js';
+import { h, origin, hits, remote, v31, FILES, setupOpenAPI, stopSpecServer, resetOpenAPI, services, drain, world, refused, specPath, create, getSpec, put, versions, latestContent, processed } from './fixtures.js';
 
 beforeAll(setupOpenAPI);
 afterAll(stopSpecServer);

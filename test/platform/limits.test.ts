@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { hashToken, issueToken } from '../../src/auth/tokens.js';
-import { readConfig } from '../../src/config.js';
+import type { readConfig } from '../../src/config.js';
 import { connect, embeddedTarget } from '../../src/db/database.js';
 import { startEmbedded } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';

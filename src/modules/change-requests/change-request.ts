@@ -1,5 +1,5 @@
 import type { ArgBuilder, SchemaTypes } from '@pothos/core';
-import { builder, type Model } from '../../graphql/builder.js';
+import { builder, } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import type { ChangeRequest } from '../../generated/prisma/client.js';
 import { UserType, userLoaders } from '../users/index.js';

@@ -14,9 +14,6 @@ import {
   mergeContents,
   type MergeConflict,
   Content,
-  ContentWriter,
-  type PageEntry,
-  uniqueSlug,
   reindexSpace,
 } from '../content/index.js';
 import { fetchBytes } from '../openapi/index.js';

@@ -6,7 +6,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { jsonDocumentToMarkdown, parseMarkdownOffLoop, slugify, type ParsedMarkdown } from '../../document/index.js';
 import { checkComputedSource } from './computed-pages.js';
 import { applyReusableContentChange, REUSABLE_CONTENT_FIELDS, REUSABLE_CONTENT_OPERATIONS, type ReusableContentChange } from './reusable-contents.js';
-import { Content, ContentWriter, putBody, sameJson, type FileEntry, type PageEntry, type PageType } from './store.js';
+import { type Content, ContentWriter, putBody, sameJson, type FileEntry, type PageEntry, type PageType } from './store.js';
 import { subtreeIds, uniqueSlug } from './tree.js';
 
 /**

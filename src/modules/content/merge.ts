@@ -2,7 +2,7 @@ import { merge as diff3 } from 'node-diff3';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { parseMarkdownOffLoop } from '../../document/index.js';
 import { mergeReusableContents } from './reusable-contents.js';
-import { Content, getBodies, putBodies, putObjects, sameJson, SHARDS, type FileEntry, type Manifest, type PageEntry } from './store.js';
+import { type Content, getBodies, putBodies, putObjects, sameJson, SHARDS, type FileEntry, type Manifest, type PageEntry } from './store.js';
 import { reallyMoved, settleStructure } from './structure.js';
 
 /**

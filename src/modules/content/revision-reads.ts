@@ -12,7 +12,6 @@ import { includeReusableContents } from './reusable-contents.js';
 import { FormatEnum, RevisionType } from './revision.js';
 import { contentReadRoutes, PAGE_READ_ARGS, pageReadVariables, revisionConditional, type ContentRead } from './routes.js';
 import { bodiesOf, checkPageReadOptions, evaluatedMarkdown, pageOf, pageTree, viewOf, type ContentView, type Format, type PageReadOptions, type PageTree } from './service.js';
-import type { PageNode } from './tree.js';
 
 /**
  * Reads by revision id, by page path, of one page's document, of a page's meta links, and of a

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { fileById, fileJson, listFiles, pageById, pagesJson, pageTree, revisionJson, type ContentView, type Format } from './service.js';
+import { fileById, type fileJson, listFiles, pageById, pagesJson, pageTree, revisionJson, type ContentView, type Format } from './service.js';
 import type { PageNode } from './tree.js';
 
 /**

@@ -38,7 +38,7 @@ const objectLoader = perRequest(
       return hashes.map((h) => found.get(h));
     }),
 );
-const contents = perRequest((ctx: Context) => new Map<string, Promise<Content>>());
+const contents = perRequest((_ctx: Context) => new Map<string, Promise<Content>>());
 
 /** Markdown bodies by hash, through the request's batching loader. */
 export async function bodiesOf(ctx: Context, hashes: string[]): Promise<Map<string, string>> {

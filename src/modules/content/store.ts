@@ -100,7 +100,7 @@ function plainKeys(value: unknown, keys: Set<string>): boolean {
   }
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
   for (const key in value) {
-    if (!Object.prototype.hasOwnProperty.call(value, key)) return false;
+    if (!Object.hasOwn(value, key)) return false;
     const item = (value as Record<string, unknown>)[key];
     if (item === undefined) continue;
     if (!plainKeys(item, keys)) return false;
@@ -132,7 +132,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
     if (value === undefined) continue;
     if (typeof value === 'function' || typeof value === 'symbol') return canonicalJson(a) === canonicalJson(b);
     defined++;
-    if (!Object.prototype.hasOwnProperty.call(y, key) || y[key] === undefined || !sameJson(value, y[key])) return false;
+    if (!Object.hasOwn(y, key) || y[key] === undefined || !sameJson(value, y[key])) return false;
   }
   for (const key of Object.keys(y)) if (y[key] !== undefined && --defined < 0) return false;
   return defined === 0;

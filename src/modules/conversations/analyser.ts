@@ -9,7 +9,7 @@
  *   or self-hosted model server speaking that protocol. Its issues are clustered by the same
  *   TF-IDF clustering, so clusters stay deterministic for given issues.
  */
-import type { AnalyserConfig, Config } from '../../config.js';
+import type { Config } from '../../config.js';
 import { DEFAULT_CLUSTERING, type ClusteringOptions } from './clustering.js';
 import { IMPACTS, impactOf, shorten, type ConversationText, type ExtractedIssue, type Impact } from './extract.js';
 

@@ -76,10 +76,7 @@ const HIGH: RegExp[] = [
 ];
 const NEGATED_HIGH = /\b(not|isn't|never|no) (\w+ )?(blocking|urgent|critical)\b/i;
 const WORKAROUND = /\b(workaround|work around|for now|in the meantime|meanwhile|manually|by hand|one by one|as a temporary|retrying (works|helps)|retry(ing)? works|works? again|works fine|log in fine)\b/i;
-const MEDIUM = new RegExp(
-  String.raw`\b(doesn't|does not|don't|didn't|isn't|aren't|won't) (seem to )?(work|appear|sync|load|update)\b|\b(errors?|fail(s|ed|ing|ure)?|broken|doesn't work|does not work|not working|stopped|stuck|time(s|d)? ?out|timeout|slow|sluggish|lag|delay(ed)?|wrong|missing|incorrect|outdated|out of date|no results?|rejected|invalid|expired|[45]\d\d|some (users|people|pages)|a few (people|users)|intermittent(ly)?|sometimes|noticeable|frustrat\w*|warn(s|ing|ings)?|crash\w*|freez\w*|conflicts?|overwr\w*|downgrad\w*|refund|charged|billed|paying for|useless|broken)\b`,
-  'i',
-);
+const MEDIUM = /\b(doesn't|does not|don't|didn't|isn't|aren't|won't) (seem to )?(work|appear|sync|load|update)\b|\b(errors?|fail(s|ed|ing|ure)?|broken|doesn't work|does not work|not working|stopped|stuck|time(s|d)? ?out|timeout|slow|sluggish|lag|delay(ed)?|wrong|missing|incorrect|outdated|out of date|no results?|rejected|invalid|expired|[45]\d\d|some (users|people|pages)|a few (people|users)|intermittent(ly)?|sometimes|noticeable|frustrat\w*|warn(s|ing|ings)?|crash\w*|freez\w*|conflicts?|overwr\w*|downgrad\w*|refund|charged|billed|paying for|useless|broken)\b/i;
 const MINOR = /\b(minor|small (thing|annoyance|issue)|not a big deal|a little|nice to have|would be nice|cosmetic)\b/i;
 
 /** Questions and hypotheticals ("before we hit 429 errors") describe no impact that happened. */

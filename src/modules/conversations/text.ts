@@ -22,7 +22,7 @@ export function plainText(body: string): string {
 export function sentences(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\n+/)) {
-    const parts = line.split(/(?<=[.!?])\s+(?=["'(\[]?[A-Z0-9@#])/);
+    const parts = line.split(/(?<=[.!?])\s+(?=["'([]?[A-Z0-9@#])/);
     for (const part of parts) {
       const trimmed = part.trim();
       if (trimmed) out.push(trimmed);

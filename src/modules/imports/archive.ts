@@ -238,7 +238,7 @@ function summaryOfNav(nav: NavItem[]): string {
     }
   };
   walk(nav, 0);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /**

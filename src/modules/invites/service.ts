@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { collectionRole, orgRole, requireCollection, requireOrg, requireSpace, spaceRole } from '../../auth/permissions.js';
 import { atLeast, higher, type RoleName } from '../../auth/roles.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
-import type { InviteLink, Organization } from '../../generated/prisma/client.js';
+import type { InviteLink, } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { hashSecret, serverKeys } from '../../secrets.js';
 import { paginate, type PageArgs } from '../../pagination.js';

@@ -1,4 +1,4 @@
-import { builder, type Model } from '../../graphql/builder.js';
+import { builder, } from '../../graphql/builder.js';
 import { MergeRulesUnion, storedMergeRules } from './merge-rules.js';
 import { registerNode } from '../../graphql/node.js';
 import { BillingProductEnum, OrganizationTypeEnum, RoleEnum } from '../../graphql/enums.js';

@@ -41,7 +41,7 @@ function member(object: unknown, key: unknown): unknown {
   if (typeof key !== 'string' && typeof key !== 'number') return undefined;
   const name = String(key);
   if (Array.isArray(object)) return name === 'length' ? object.length : /^\d+$/.test(name) ? object[Number(name)] : undefined;
-  return Object.prototype.hasOwnProperty.call(object, name) ? (object as Record<string, unknown>)[name] : undefined;
+  return  Object.hasOwn(object, name) ? (object as Record<string, unknown>)[name] : undefined;
 }
 
 function evaluate(node: Node, scope: { visitor: Visitor }): unknown {
@@ -119,7 +119,7 @@ function evaluate(node: Node, scope: { visitor: Visitor }): unknown {
 
 /** Whether `condition` holds for `visitor`; no condition holds always; an invalid one never. */
 export function conditionHolds(condition: string | null | undefined, visitor: Visitor): boolean {
-  if (!condition || !condition.trim()) return true;
+  if (!condition?.trim()) return true;
   const node = parse(condition);
   if (!node) return false;
   try {

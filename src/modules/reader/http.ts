@@ -226,7 +226,7 @@ async function serveSite(call: RouteCall, at: SiteAt): Promise<Response> {
 
   // The site, its organization's hostname and the fingerprint of what it shows: one statement, or none while kept.
   const state = await at.state();
-  if (!state || !state.site.published) return notFound();
+  if (!state?.site.published) return notFound();
   const { site } = state;
 
   const ctx = createContext(services, caller?.user ?? ANONYMOUS, caller?.session);
@@ -348,7 +348,7 @@ async function serveFeedback(call: RouteCall, at: SiteAt): Promise<Response> {
   const url = new URL(request.url);
   const secure = services.config.publicUrl.startsWith('https:') || url.protocol === 'https:';
   const state = await at.state();
-  if (!state || !state.site.published) return notFoundPage(at.base);
+  if (!state?.site.published) return notFoundPage(at.base);
   const { site } = state;
   const ctx = createContext(services, caller?.user ?? ANONYMOUS, caller?.session);
   const access = await decideAccess(ctx, site, request, !!caller, at.cookiePath, secure);

@@ -150,6 +150,6 @@ export async function readPage(r: Reading, address: string): Promise<{ url: stri
   const last = segments.at(-1);
   if (last && /\.md$/i.test(last) && last.length > 3) segments[segments.length - 1] = last.slice(0, -3);
   const res = await resolveForVisitor(r, segments.filter((s) => !/^readme$/i.test(s)));
-  if (!res || res.page.type !== 'document') return null;
+  if (res?.page.type !== 'document') return null;
   return { url: pageUrl(r, res.siteSpace, res.page), markdown: await pageMarkdown(r, res) };
 }

@@ -54,7 +54,7 @@ async function readingFor(call: RouteCall): Promise<Reading | Response> {
   const sitePath = `/public/${raw[2] ?? ''}/sites/${raw[4] ?? ''}`;
   const base = `${publicUrl}${sitePath}`;
   const site = await findSite(call, call.params.org!, call.params.site!);
-  if (!site || !site.published) return errorResponse(404, 'No such published site');
+  if (!site?.published) return errorResponse(404, 'No such published site');
 
   // Keys and tokens brought as headers count as the reader's query parameters would.
   const access = new URL(url);

@@ -5,7 +5,7 @@ import { signedFileUrl } from '../../file-urls.js';
 import type { Site, SiteSection, SiteSpace, Space } from '../../generated/prisma/client.js';
 import { serverKeys } from '../../secrets.js';
 import { bodiesOf, flatten, pageTree, resolveHref, viewOf, type PageNode, type PageTree } from '../content/index.js';
-import { defaultCustomization, resolveSegments, siteSpacePath, type Resolution, type SiteView } from '../sites/index.js';
+import { type defaultCustomization, resolveSegments, siteSpacePath, type Resolution, type SiteView } from '../sites/index.js';
 import { conditionHolds, type Visitor } from './conditions.js';
 import { includedSlugs, loadHighlighter, renderMarkdown, type LinkTarget, type OutlineItem } from './render-markdown.js';
 

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { requireSpace, spacePermissions, spaceRole, spaceRoleOfOrgRole } from '../../auth/permissions.js';
 import { atLeast, type RoleName } from '../../auth/roles.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
-import { Prisma, type ChangeRequest, type ChangeRequestReview, type RequestedReviewer } from '../../generated/prisma/client.js';
+import type { Prisma, ChangeRequest, ChangeRequestReview, RequestedReviewer } from '../../generated/prisma/client.js';
 import { paginate, paginateArray, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { getChangeRequest, reviewerOf } from '../change-requests/index.js';

@@ -1,6 +1,5 @@
 import { boolParam, deletedStatus, LIST_FIELDS, listParam, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
 import { SPACE_FIELDS } from '../spaces/index.js';
-import { MAX_GROUP_DEPTH } from './structure.js';
 import { customizationRoutes } from './customization-routes.js';
 import { siteSearchRoutes } from './site-search-routes.js';
 import { publishingAuthRoutes } from './publishing-auth-routes.js';

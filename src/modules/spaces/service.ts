@@ -3,15 +3,15 @@ import { requireCollection, requireOrg, requireSpace, visibleContentFilter, visi
 import { columnsOf, prepared, selectRows } from '../../db/rows.js';
 import type { DefaultLevel } from '../../auth/roles.js';
 import { badRequest, conflict, notFound, preconditionFailed } from '../../errors.js';
-import { Prisma, type PrismaClient, type Space } from '../../generated/prisma/client.js';
+import type { Prisma, PrismaClient, Space } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
-import { paginate, paginateWindow, type PageArgs } from '../../pagination.js';
+import { paginateWindow, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { emptyManifest, copySearchIndex, dropSearchIndexStatement } from '../content/index.js';
 import { placeAmongSiblings, type ContentPosition } from '../collections/index.js';
 import { accessRows } from '../../auth/access-rows.js';
 
-const ORDER = [{ position: 'asc' as const }, { id: 'asc' as const }];
+const _ORDER = [{ position: 'asc' as const }, { id: 'asc' as const }];
 type Tx = Prisma.TransactionClient;
 
 export interface CreateSpaceInput {
@@ -176,7 +176,7 @@ export async function duplicateSpace(ctx: Context, id: string) {
 export async function restoreSpace(ctx: Context, id: string) {
   const existing = await accessRows(ctx).space.load(id);
   if (existing && expired(ctx, existing)) throw notFound('Space');
-  const space = await requireSpace(ctx, id, 'admin', { deleted: true });
+  const _space = await requireSpace(ctx, id, 'admin', { deleted: true });
   const restored = await ctx.prisma.space.update({ where: { id }, data: { deletedAt: null } });
   accessRows(ctx).space.clear(id).prime(id, restored);
   return restored;

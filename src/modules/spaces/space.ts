@@ -1,4 +1,4 @@
-import { builder, type Model } from '../../graphql/builder.js';
+import { builder, } from '../../graphql/builder.js';
 import { registerNode } from '../../graphql/node.js';
 import { ContentVisibilityEnum, DefaultLevelEnum, SpaceEditModeEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';

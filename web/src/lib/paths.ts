@@ -21,6 +21,6 @@ export function signInPath(next: string): string {
 
 /** `next` from a query string, only when it is a path of the app (never another origin). */
 export function safeNext(value: string | null): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//')) return '/';
+  if (!value?.startsWith('/') || value.startsWith('//')) return '/';
   return value.startsWith('/app/') || value === '/app' ? value.slice(4) || '/' : value;
 }
