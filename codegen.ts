@@ -23,7 +23,13 @@ const config: CodegenConfig = {
     'src/generated/rest-operations.ts': {
       documents: ['src/generated/rest-documents/*.graphql'],
       plugins: ['typescript-operations', 'typed-document-node'],
-      config: { enumsAsTypes: true, scalars: { DateTime: 'string', JSON: 'unknown' }, useTypeImports: true, onlyOperationTypes: true, dedupeFragments: true },
+      config: {
+        enumsAsTypes: true,
+        scalars: { DateTime: 'string', JSON: 'unknown' },
+        useTypeImports: true,
+        onlyOperationTypes: true,
+        dedupeFragments: true,
+      },
     },
     'src/generated/schema-types.ts': {
       plugins: ['typescript'],

@@ -62,11 +62,19 @@ async function main() {
   const spaces: string[] = new Array(SPACES);
   for (let s = 0; s < SPACES; s += 4) {
     await Promise.all(
-      [0, 1, 2, 3].filter((k) => s + k < SPACES).map(async (k) => {
-        const id = (await call('POST', `/v1/orgs/${org.id}/spaces`, { title: `Space ${s + k}` })).id;
-        await seedPageTree(db, id, TOP_PAGES * (1 + CHILDREN), (i) => markdownOf(s + k, i), (i, ids) => (i < TOP_PAGES ? null : ids[Math.floor((i - TOP_PAGES) / CHILDREN)]!));
-        spaces[s + k] = id;
-      }),
+      [0, 1, 2, 3]
+        .filter((k) => s + k < SPACES)
+        .map(async (k) => {
+          const id = (await call('POST', `/v1/orgs/${org.id}/spaces`, { title: `Space ${s + k}` })).id;
+          await seedPageTree(
+            db,
+            id,
+            TOP_PAGES * (1 + CHILDREN),
+            (i) => markdownOf(s + k, i),
+            (i, ids) => (i < TOP_PAGES ? null : ids[Math.floor((i - TOP_PAGES) / CHILDREN)]!),
+          );
+          spaces[s + k] = id;
+        }),
     );
   }
   // Sites: each section made through the API with its first space, the other nine in bulk.
@@ -77,13 +85,26 @@ async function main() {
     for (let c = 0; c < SECTIONS; c++) {
       const own = linked.slice(c * SITE_SPACES, (c + 1) * SITE_SPACES);
       const section = await call('POST', `/v1/orgs/${org.id}/sites/${site.id}/sections`, { spaceId: own[0], title: `Section ${c}` });
-      await db.prisma.siteSpace.createMany({ data: own.slice(1).map((spaceId, i) => ({ id: newId(), siteId: site.id, sectionId: section.id, spaceId, path: `variant-${i + 1}`, position: i + 2 })) });
+      await db.prisma.siteSpace.createMany({
+        data: own
+          .slice(1)
+          .map((spaceId, i) => ({
+            id: newId(),
+            siteId: site.id,
+            sectionId: section.id,
+            spaceId,
+            path: `variant-${i + 1}`,
+            position: i + 2,
+          })),
+      });
     }
     await call('POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`);
     sites.push(site.id);
   }
   await db.pool.query('VACUUM ANALYZE');
-  console.log(`seeded ${SPACES} spaces × ${TOP_PAGES * (1 + CHILDREN)} pages, ${SITES} sites × ${SECTIONS} sections × ${SITE_SPACES} site spaces in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${SPACES} spaces × ${TOP_PAGES * (1 + CHILDREN)} pages, ${SITES} sites × ${SECTIONS} sections × ${SITE_SPACES} site spaces in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   const stats = async () => (await (await fetch(`${bareUrl}/__stats`)).json()) as { statements: number };
   const rssOf = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
@@ -103,12 +124,22 @@ async function main() {
   };
   const lectern = (await answer(oneSite)).body.data.site;
   const countPages = (pages: any[]): number => pages.reduce((n, p) => n + 1 + countPages(p.children ?? []), 0);
-  const lecternPages = lectern.sections.items.flatMap((s: any) => s.siteSpaces).reduce((n: number, ss: any) => n + countPages(ss.space.content.pageTree), 0);
-  const floorPages = (await answer(floor)).body.data.site.sections.items.flatMap((s: any) => s.siteSpaces).reduce((n: number, ss: any) => n + ss.space.content.pages.length, 0);
-  if (lecternPages !== SECTIONS * SITE_SPACES * TOP_PAGES * (1 + CHILDREN) || floorPages !== lecternPages) throw new Error(`pages: Lectern ${lecternPages}, floor ${floorPages}`);
+  const lecternPages = lectern.sections.items
+    .flatMap((s: any) => s.siteSpaces)
+    .reduce((n: number, ss: any) => n + countPages(ss.space.content.pageTree), 0);
+  const floorPages = (await answer(floor)).body.data.site.sections.items
+    .flatMap((s: any) => s.siteSpaces)
+    .reduce((n: number, ss: any) => n + ss.space.content.pages.length, 0);
+  if (lecternPages !== SECTIONS * SITE_SPACES * TOP_PAGES * (1 + CHILDREN) || floorPages !== lecternPages)
+    throw new Error(`pages: Lectern ${lecternPages}, floor ${floorPages}`);
 
   const rows: string[] = [];
-  const measure = async (label: string, via: string, r: { url: string; method: 'GET' | 'POST'; path: string; body?: string }, connections: number) => {
+  const measure = async (
+    label: string,
+    via: string,
+    r: { url: string; method: 'GET' | 'POST'; path: string; body?: string },
+    connections: number,
+  ) => {
     const bytes = Buffer.byteLength((await answer(r)).text);
     const options = { url: r.url, connections, headers, requests: [{ method: r.method, path: r.path, body: r.body }] };
     await autocannon({ ...options, duration: 1 }); // warm-up
@@ -137,9 +168,15 @@ async function main() {
     ['one site: 10 sections × 10 site spaces, 6,000 pages', 'floor: one SQL statement (json_agg) behind a bare handler', floor, 1],
     ['one site: 10 sections × 10 site spaces, 6,000 pages', 'Lectern GraphQL, one query (typed page trees)', oneSite, 4],
     ['one site: 10 sections × 10 site spaces, 6,000 pages', 'floor: one SQL statement (json_agg) behind a bare handler', floor, 4],
-    [`whole organization: ${SITES} sites, ${SITES * SECTIONS * SITE_SPACES * TOP_PAGES * (1 + CHILDREN)} pages`, 'Lectern GraphQL, one query', wholeOrganization, 1],
+    [
+      `whole organization: ${SITES} sites, ${SITES * SECTIONS * SITE_SPACES * TOP_PAGES * (1 + CHILDREN)} pages`,
+      'Lectern GraphQL, one query',
+      wholeOrganization,
+      1,
+    ],
   ];
-  for (const [label, via, r, connections] of plan) if (!only || only.test(`${via} ${connections}`)) await measure(label, via, r, connections);
+  for (const [label, via, r, connections] of plan)
+    if (!only || only.test(`${via} ${connections}`)) await measure(label, via, r, connections);
 
   const table = [
     '',

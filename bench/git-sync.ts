@@ -22,8 +22,17 @@ const GROUPS = 10;
 const CHAPTERS = 9; // per group, each a README and 10 pages: 10 × 9 × 11 = 990, + README + 9 top pages
 const IMAGES = 20;
 
-const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Dev', GIT_AUTHOR_EMAIL: 'dev@example.com', GIT_COMMITTER_NAME: 'Dev', GIT_COMMITTER_EMAIL: 'dev@example.com' };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
+const gitEnv = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Dev',
+  GIT_AUTHOR_EMAIL: 'dev@example.com',
+  GIT_COMMITTER_NAME: 'Dev',
+  GIT_COMMITTER_EMAIL: 'dev@example.com',
+};
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -35,8 +44,12 @@ function writeRepository(dir: string): string[] {
   const page = (title: string, n: number, sibling: string, image: string) =>
     `${n % 3 === 0 ? `---\ndescription: About ${title.toLowerCase()}.\n${n % 9 === 0 ? 'icon: book\n' : ''}---\n\n` : ''}# ${title}\n\n` +
     `${'This page documents one part of the product in some detail. '.repeat(6)}\n\nSee also [the next page](${sibling}).\n\n` +
-    (n % 4 === 0 ? `| Option | Default | Meaning |\n| --- | --- | --- |\n| \`size\` | 10 | How many |\n| \`mode\` | fast | How |\n\n` : '') +
-    (n % 5 === 0 ? `\`\`\`typescript\nconst client = new Client({ token: process.env.TOKEN });\nawait client.pages.list();\n\`\`\`\n\n` : '') +
+    (n % 4 === 0
+      ? `| Option | Default | Meaning |\n| --- | --- | --- |\n| \`size\` | 10 | How many |\n| \`mode\` | fast | How |\n\n`
+      : '') +
+    (n % 5 === 0
+      ? `\`\`\`typescript\nconst client = new Client({ token: process.env.TOKEN });\nawait client.pages.list();\n\`\`\`\n\n`
+      : '') +
     (n % 7 === 0 ? `{% hint style="info" %}\nA hint about ${title}.\n{% endhint %}\n\n` : '') +
     (n % 10 === 0 ? `![Figure](${image})\n\n` : '') +
     `## Details\n\n${'More text for the search index and the diff. '.repeat(4)}\n`;
@@ -59,7 +72,10 @@ function writeRepository(dir: string): string[] {
       paths.push(`${dirOf}/README.md`);
       for (let p = 0; p < 10; p++) {
         summary.push(`  * [Topic ${g}.${c}.${p}](${dirOf}/topic-${p}.md)`);
-        files.set(`${dirOf}/topic-${p}.md`, page(`Topic ${g}.${c}.${p}`, n++, p < 9 ? `topic-${p + 1}.md` : 'README.md', `../../.gitbook/assets/figure-${n % IMAGES}.png`));
+        files.set(
+          `${dirOf}/topic-${p}.md`,
+          page(`Topic ${g}.${c}.${p}`, n++, p < 9 ? `topic-${p + 1}.md` : 'README.md', `../../.gitbook/assets/figure-${n % IMAGES}.png`),
+        );
         paths.push(`${dirOf}/topic-${p}.md`);
       }
     }
@@ -95,7 +111,8 @@ async function main() {
 
     const space = await call('POST', `/v1/orgs/${org.id}/spaces`, { title: 'Synced' });
     const info = () => call('GET', `/v1/spaces/${space.id}/git/info`);
-    const revisionOf = async () => (await db.prisma.space.findUniqueOrThrow({ where: { id: space.id }, select: { revisionId: true } })).revisionId;
+    const revisionOf = async () =>
+      (await db.prisma.space.findUniqueOrThrow({ where: { id: space.id }, select: { revisionId: true } })).revisionId;
     const until = async <T>(probe: () => Promise<T | undefined>, what: string, limitMs = 300_000): Promise<T> => {
       const end = performance.now() + limitMs;
       for (;;) {
@@ -132,14 +149,25 @@ async function main() {
     for (let run = 0; run < RUNS; run++) {
       const page = docs[100 + run * 37]!;
       const cr = await call('POST', `/v1/spaces/${space.id}/change-requests`, { subject: `Edit ${run}` });
-      await call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'update_page', page: page.id, document: { markdown: `# ${page.title}\n\nEdited in Lectern, run ${run}.\n` } }] });
+      await call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+        changes: [
+          { operation: 'update_page', page: page.id, document: { markdown: `# ${page.title}\n\nEdited in Lectern, run ${run}.\n` } },
+        ],
+      });
       const before = head();
       statements = db.statements.count;
       t = performance.now();
       await call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`);
       await until(async () => (head() !== before ? true : undefined), 'the commit on the remote');
       toGit.push(performance.now() - t);
-      await until(async () => ((await info()).operation?.state === 'success' && (await db.prisma.job.count({ where: { status: { in: ['pending', 'running'] }, kind: 'git-sync.export' } })) === 0 ? true : undefined), 'the export job');
+      await until(
+        async () =>
+          (await info()).operation?.state === 'success' &&
+          (await db.prisma.job.count({ where: { status: { in: ['pending', 'running'] }, kind: 'git-sync.export' } })) === 0
+            ? true
+            : undefined,
+        'the export job',
+      );
       mergeStatements.push(db.statements.count - statements);
     }
     console.log(`Lectern → Git p50: ${median(toGit).toFixed(0)} ms`);
@@ -159,17 +187,32 @@ async function main() {
       statements = db.statements.count;
       t = performance.now();
       git(dev, 'push', '-q', 'origin', 'main');
-      const body = JSON.stringify({ ref: 'refs/heads/main', before: '0'.repeat(40), after: git(dev, 'rev-parse', 'HEAD'), repository: { full_name: 'acme/docs' } });
+      const body = JSON.stringify({
+        ref: 'refs/heads/main',
+        before: '0'.repeat(40),
+        after: git(dev, 'rev-parse', 'HEAD'),
+        repository: { full_name: 'acme/docs' },
+      });
       const res = await fetch(`${app.url}/git-sync/webhooks/${space.id}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${createHmac('sha256', hook.secret).update(body).digest('hex')}` },
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'push',
+          'x-hub-signature-256': `sha256=${createHmac('sha256', hook.secret).update(body).digest('hex')}`,
+        },
         body,
       });
       if (res.status !== 202) throw new Error(`webhook: ${res.status} ${await res.text()}`);
       await until(async () => ((await revisionOf()) !== before ? true : undefined), 'the new revision');
       toLectern.push(performance.now() - t);
       importStatementsPerPush.push(db.statements.count - statements);
-      await until(async () => ((await db.prisma.job.count({ where: { status: { in: ['pending', 'running'] }, kind: 'git-sync.import' } })) === 0 ? true : undefined), 'the import job');
+      await until(
+        async () =>
+          (await db.prisma.job.count({ where: { status: { in: ['pending', 'running'] }, kind: 'git-sync.import' } })) === 0
+            ? true
+            : undefined,
+        'the import job',
+      );
     }
     console.log(`Git → Lectern p50: ${median(toLectern).toFixed(0)} ms`);
 

@@ -29,7 +29,8 @@ const BIG_SPACES = 10; // 940 pages each
 const SITE_SPACES = 20; // 30 pages each: 9,400 + 600 = 10,000 pages
 const SECTIONS = 50;
 
-const markdownOf = (i: number) => `# Page ${i}\n\n${'Some documentation text about the product. '.repeat(12)}\n\n## Details\n\nline a\nline b\nline c\n`;
+const markdownOf = (i: number) =>
+  `# Page ${i}\n\n${'Some documentation text about the product. '.repeat(12)}\n\n## Details\n\nline a\nline b\nline c\n`;
 
 async function main() {
   const bench = await openBenchDatabase('load');
@@ -51,17 +52,29 @@ async function main() {
   const { child, url, bareUrl } = spawned;
 
   const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${url}${p}`, { method, headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${url}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const json = (await res.json()) as any;
     if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
   // 1,000 spaces in 20 collections, created through the API, four at a time.
   const collections: string[] = [];
-  for (let c = 0; c < COLLECTIONS; c++) collections.push((await call('POST', `/v1/orgs/${org.id}/collections`, { title: `Collection ${c}` })).id);
+  for (let c = 0; c < COLLECTIONS; c++)
+    collections.push((await call('POST', `/v1/orgs/${org.id}/collections`, { title: `Collection ${c}` })).id);
   const spaces: string[] = new Array(SPACES);
   for (let s = 0; s < SPACES; s += 4) {
-    await Promise.all([0, 1, 2, 3].map(async (k) => (spaces[s + k] = (await call('POST', `/v1/orgs/${org.id}/spaces`, { title: `Space ${s + k}`, parent: collections[(s + k) % COLLECTIONS] })).id)));
+    await Promise.all(
+      [0, 1, 2, 3].map(
+        async (k) =>
+          (spaces[s + k] = (
+            await call('POST', `/v1/orgs/${org.id}/spaces`, { title: `Space ${s + k}`, parent: collections[(s + k) % COLLECTIONS] })
+          ).id),
+      ),
+    );
   }
   // 10,000 pages, straight through the content store, then indexed for search as a merge would.
   const bigPages = new Map<string, string[]>();
@@ -76,22 +89,34 @@ async function main() {
   // A site: 50 sections through the API, the other 19 site spaces of each in bulk, a group, published.
   const site = await call('POST', `/v1/orgs/${org.id}/sites`, { title: 'Acme docs' });
   const sections: string[] = [];
-  for (let c = 0; c < SECTIONS; c++) sections.push((await call('POST', `/v1/orgs/${org.id}/sites/${site.id}/sections`, { spaceId: siteSpaces[0], title: `Section ${c}` })).id);
+  for (let c = 0; c < SECTIONS; c++)
+    sections.push(
+      (await call('POST', `/v1/orgs/${org.id}/sites/${site.id}/sections`, { spaceId: siteSpaces[0], title: `Section ${c}` })).id,
+    );
   await db.prisma.siteSpace.createMany({
-    data: sections.flatMap((sectionId) => siteSpaces.slice(1).map((spaceId, i) => ({ id: newId(), siteId: site.id, sectionId, spaceId, path: `space-${i + 1}`, position: i + 2 }))),
+    data: sections.flatMap((sectionId) =>
+      siteSpaces
+        .slice(1)
+        .map((spaceId, i) => ({ id: newId(), siteId: site.id, sectionId, spaceId, path: `space-${i + 1}`, position: i + 2 })),
+    ),
   });
   await call('POST', `/v1/orgs/${org.id}/sites/${site.id}/section-groups`, { title: 'Guides', sections: sections.slice(0, 5) });
   await call('POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`);
   await db.pool.query('VACUUM ANALYZE');
   const seedMs = performance.now() - t0;
   const pages = await db.pool.query<{ n: string }>(`SELECT count(DISTINCT ("spaceId", "pageId")) AS n FROM "SearchSection"`);
-  console.log(`seeded 3 organizations, ${SPACES} spaces, ${pages.rows[0]!.n} pages, a site of ${SECTIONS} × ${SITE_SPACES} in ${(seedMs / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded 3 organizations, ${SPACES} spaces, ${pages.rows[0]!.n} pages, a site of ${SECTIONS} × ${SITE_SPACES} in ${(seedMs / 1000).toFixed(1)} s`,
+  );
 
   const stats = async () => (await (await fetch(`${bareUrl}/__stats`)).json()) as { statements: number; rss: number };
   // The server's CPU time (user + system, ms): per request it is what a request costs the server
   // whatever else runs on the machine (req/s on a shared machine also measures the neighbours).
   const cpuMsOf = () => {
-    const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = fs
+      .readFileSync(`/proc/${child.pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   };
   const rssOf = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
@@ -127,22 +152,50 @@ async function main() {
       setupRequest: (req: any, ctx: any) => ({
         ...req,
         path: `/v1/spaces/${ctx.space}/change-requests/${ctx.cr}/content`,
-        body: JSON.stringify({ changes: [{ operation: 'update_page', page: ctx.page, document: { markdown: `${markdownOf(0)}\nEdited by flow ${ctx.k}.\n` } }] }),
+        body: JSON.stringify({
+          changes: [{ operation: 'update_page', page: ctx.page, document: { markdown: `${markdownOf(0)}\nEdited by flow ${ctx.k}.\n` } }],
+        }),
       }),
     },
-    { method: 'POST' as const, setupRequest: (req: any, ctx: any) => ({ ...req, path: `/v1/spaces/${ctx.space}/change-requests/${ctx.cr}/merge` }) },
+    {
+      method: 'POST' as const,
+      setupRequest: (req: any, ctx: any) => ({ ...req, path: `/v1/spaces/${ctx.space}/change-requests/${ctx.cr}/merge` }),
+    },
   ];
 
   type Scenario = { data: string; via: string; base?: string; token?: string; requests: any[]; perFlow?: number };
   const scenarios: Scenario[] = [
-    { data: 'one space (of 1,000)', via: 'REST GET /v1/spaces/{id}', requests: [{ setupRequest: (req: any) => ({ ...req, path: `/v1/spaces/${randomSpace()}` }) }] },
-    { data: 'one space (of 1,000)', via: 'GraphQL space(id)', requests: [graphql(`query($id: ID!) { space(id: $id) { ...SpaceFields } } ${SPACE_FIELDS}`, () => ({ id: randomSpace() }))] },
-    { data: 'one space (of 1,000)', via: 'bare Prisma handler (floor)', base: bareUrl, requests: [{ setupRequest: (req: any) => ({ ...req, path: `/bare/spaces/${randomSpace()}` }) }] },
-    { data: 'one space (of 1,000)', via: 'bare handler, one SQL statement (pg)', base: bareUrl, requests: [{ setupRequest: (req: any) => ({ ...req, path: `/bare-sql/spaces/${randomSpace()}` }) }] },
+    {
+      data: 'one space (of 1,000)',
+      via: 'REST GET /v1/spaces/{id}',
+      requests: [{ setupRequest: (req: any) => ({ ...req, path: `/v1/spaces/${randomSpace()}` }) }],
+    },
+    {
+      data: 'one space (of 1,000)',
+      via: 'GraphQL space(id)',
+      requests: [graphql(`query($id: ID!) { space(id: $id) { ...SpaceFields } } ${SPACE_FIELDS}`, () => ({ id: randomSpace() }))],
+    },
+    {
+      data: 'one space (of 1,000)',
+      via: 'bare Prisma handler (floor)',
+      base: bareUrl,
+      requests: [{ setupRequest: (req: any) => ({ ...req, path: `/bare/spaces/${randomSpace()}` }) }],
+    },
+    {
+      data: 'one space (of 1,000)',
+      via: 'bare handler, one SQL statement (pg)',
+      base: bareUrl,
+      requests: [{ setupRequest: (req: any) => ({ ...req, path: `/bare-sql/spaces/${randomSpace()}` }) }],
+    },
     {
       data: '1,000 spaces, 100 a page',
       via: 'REST GET /v1/orgs/{id}/spaces, page after page',
-      requests: [walk((ctx) => ({ path: `/v1/orgs/${org.id}/spaces?limit=100${ctx.next ? `&page=${ctx.next}` : ''}` }), (body) => body.next?.page)],
+      requests: [
+        walk(
+          (ctx) => ({ path: `/v1/orgs/${org.id}/spaces?limit=100${ctx.next ? `&page=${ctx.next}` : ''}` }),
+          (body) => body.next?.page,
+        ),
+      ],
     },
     {
       data: '1,000 spaces, 100 a page',
@@ -152,18 +205,35 @@ async function main() {
           method: 'POST',
           path: '/graphql',
           ...walk(
-            (ctx) => ({ body: JSON.stringify({ query: `query($id: ID!, $page: String) { organization(id: $id) { spaces(limit: 100, page: $page) { count next { page } items { ...SpaceFields } } } } ${SPACE_FIELDS}`, variables: { id: org.id, page: ctx.next } }) }),
+            (ctx) => ({
+              body: JSON.stringify({
+                query: `query($id: ID!, $page: String) { organization(id: $id) { spaces(limit: 100, page: $page) { count next { page } items { ...SpaceFields } } } } ${SPACE_FIELDS}`,
+                variables: { id: org.id, page: ctx.next },
+              }),
+            }),
             (body) => body.data?.organization.spaces.next?.page,
           ),
         },
       ],
     },
-    { data: `site: ${SECTIONS} sections × ${SITE_SPACES} site spaces, page trees`, via: 'GraphQL, one nested query', token: ownerToken, requests: [graphql(SITE_TREE_QUERY, () => ({ id: org.id }))] },
-    { data: 'write: create CR, edit a page, merge (10 spaces × 940 pages)', via: 'REST, 3 requests per flow', token: ownerToken, requests: writeFlow, perFlow: 3 },
+    {
+      data: `site: ${SECTIONS} sections × ${SITE_SPACES} site spaces, page trees`,
+      via: 'GraphQL, one nested query',
+      token: ownerToken,
+      requests: [graphql(SITE_TREE_QUERY, () => ({ id: org.id }))],
+    },
+    {
+      data: 'write: create CR, edit a page, merge (10 spaces × 940 pages)',
+      via: 'REST, 3 requests per flow',
+      token: ownerToken,
+      requests: writeFlow,
+      perFlow: 3,
+    },
   ];
 
   const rows: string[] = [];
-  const header = '| data | via | req/s | p50 ms | p99 ms | SQL statements / request | server CPU ms / request | server RSS MiB (max) | non-2xx |';
+  const header =
+    '| data | via | req/s | p50 ms | p99 ms | SQL statements / request | server CPU ms / request | server RSS MiB (max) | non-2xx |';
   console.log(`${header}\n|---|---|---|---|---|---|---|---|---|`);
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
   for (const scenario of scenarios.filter((s) => !only || only.test(`${s.data} ${s.via}`))) {
@@ -177,7 +247,9 @@ async function main() {
     let rss = 0;
     const sampler = setInterval(() => (rss = Math.max(rss, rssOf())), 100);
     // BENCH_PROFILE_ROWS=1: the server's CPU profile of the timed run alone, one file per row.
-    const profiling = process.env.BENCH_PROFILE_ROWS ? path.join(import.meta.dirname, 'profiles', `${scenario.via.replace(/[^A-Za-z0-9]+/g, '-')}.cpuprofile`) : null;
+    const profiling = process.env.BENCH_PROFILE_ROWS
+      ? path.join(import.meta.dirname, 'profiles', `${scenario.via.replace(/[^A-Za-z0-9]+/g, '-')}.cpuprofile`)
+      : null;
     if (profiling) fs.mkdirSync(path.dirname(profiling), { recursive: true }), await fetch(`${bareUrl}/__profile/start`);
     const cpuBefore = cpuMsOf();
     const result = await autocannon({ ...options, duration: SECONDS });
@@ -197,8 +269,12 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
     const idle = (await stats()).statements - idleBefore.statements;
     const statements = (during - idle) / counted.requests.total;
-    const rate = scenario.perFlow ? `${result.requests.average.toFixed(0)} (${(result.requests.average / scenario.perFlow).toFixed(1)} flows/s)` : result.requests.average.toFixed(0);
-    rows.push(`| ${scenario.data} | ${scenario.via} | ${rate} | ${result.latency.p50} | ${result.latency.p99} | ${statements.toFixed(1)} | ${cpuPerRequest.toFixed(2)} | ${(rss / 2 ** 20).toFixed(0)} | ${result.non2xx + result.errors} |`);
+    const rate = scenario.perFlow
+      ? `${result.requests.average.toFixed(0)} (${(result.requests.average / scenario.perFlow).toFixed(1)} flows/s)`
+      : result.requests.average.toFixed(0);
+    rows.push(
+      `| ${scenario.data} | ${scenario.via} | ${rate} | ${result.latency.p50} | ${result.latency.p99} | ${statements.toFixed(1)} | ${cpuPerRequest.toFixed(2)} | ${(rss / 2 ** 20).toFixed(0)} | ${result.non2xx + result.errors} |`,
+    );
     console.log(rows.at(-1));
   }
 
@@ -214,7 +290,11 @@ async function main() {
       ),
     { durationMs: SECONDS * 1000, concurrency: CONNECTIONS },
   );
-  rows.splice(4, 0, `| one space (of 1,000) | raw SQL (pg, one statement, no HTTP) | ${rawSql.perSecond.toFixed(0)} | ${rawSql.p50.toFixed(2)} | ${rawSql.p99.toFixed(2)} | 1 (by construction) | – | – | 0 |`);
+  rows.splice(
+    4,
+    0,
+    `| one space (of 1,000) | raw SQL (pg, one statement, no HTTP) | ${rawSql.perSecond.toFixed(0)} | ${rawSql.p50.toFixed(2)} | ${rawSql.p99.toFixed(2)} | 1 (by construction) | – | – | 0 |`,
+  );
   await raw.end();
 
   const peak = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;

@@ -22,9 +22,14 @@ async function main() {
     ids.map((page) => {
       const now = lines.get(page) ?? { a: 'line a', c: 'line c' };
       const text = { ...now, [line]: `line ${line} ${tag}` };
-      return { operation: 'update_page', page, document: { markdown: `# Page\n\n${'Some documentation text. '.repeat(20)}\n\n${text.a}\nline b\n${text.c}\n` } };
+      return {
+        operation: 'update_page',
+        page,
+        document: { markdown: `# Page\n\n${'Some documentation text. '.repeat(20)}\n\n${text.a}\nline b\n${text.c}\n` },
+      };
     });
-  const merged = (ids: string[], tags: { a: string; c: string }) => ids.forEach((page) => lines.set(page, { a: `line a ${tags.a}`, c: `line c ${tags.c}` }));
+  const merged = (ids: string[], tags: { a: string; c: string }) =>
+    ids.forEach((page) => lines.set(page, { a: `line a ${tags.a}`, c: `line c ${tags.c}` }));
 
   const rows: string[] = [];
   const medians: number[] = [];
@@ -67,7 +72,9 @@ async function main() {
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)]!;
     medians.push(median);
-    rows.push(`| ${size} | ${seedMs.toFixed(0)} | ${median.toFixed(1)} | ${times[0]!.toFixed(1)} | ${times.at(-1)!.toFixed(1)} | ${statements.sort((a, b) => a - b)[Math.floor(statements.length / 2)]} |`);
+    rows.push(
+      `| ${size} | ${seedMs.toFixed(0)} | ${median.toFixed(1)} | ${times[0]!.toFixed(1)} | ${times.at(-1)!.toFixed(1)} | ${statements.sort((a, b) => a - b)[Math.floor(statements.length / 2)]} |`,
+    );
     console.log(rows.at(-1));
   }
   const table = [

@@ -20,7 +20,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const PAGES = 200;
 
-const WORDS = 'the page explains how to configure a space and its content so that readers find answers quickly while editors review changes before they reach main'.split(' ');
+const WORDS =
+  'the page explains how to configure a space and its content so that readers find answers quickly while editors review changes before they reach main'.split(
+    ' ',
+  );
 const sentence = (seed: number, n: number) => {
   const words = Array.from({ length: n }, (_, k) => WORDS[(seed * 7 + k * 13) % WORDS.length]!);
   return `${words.join(' ').replace(/^./, (c) => c.toUpperCase())}.`;
@@ -29,7 +32,10 @@ const sentence = (seed: number, n: number) => {
 /** A documentation page of about 5–20 KB (size varies with `i`), distinct for each `i`. */
 export function realisticMarkdown(i: number, edit = ''): string {
   const sections = 4 + (i % 12);
-  const parts = [`# Guide ${i}: configuring the product\n`, `${sentence(i, 24)} See [the overview](../overview) and [the API](https://example.com/api/${i}).\n`];
+  const parts = [
+    `# Guide ${i}: configuring the product\n`,
+    `${sentence(i, 24)} See [the overview](../overview) and [the API](https://example.com/api/${i}).\n`,
+  ];
   for (let s = 0; s < sections; s++) {
     const seed = i * 31 + s;
     parts.push(
@@ -57,7 +63,11 @@ async function main() {
   const spawned = await spawnBenchServer({ server, database });
   const { url, bareUrl } = spawned;
   const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${url}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${url}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const json = (await res.json()) as any;
     if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
     return json;
@@ -89,21 +99,41 @@ async function main() {
       setupRequest: (req: any, ctx: any) => ({
         ...req,
         path: `/v1/spaces/${spaceId}/change-requests/${ctx.cr}/content`,
-        body: JSON.stringify({ changes: [{ operation: 'update_page', page: ctx.page, document: { markdown: realisticMarkdown(110 + (ctx.k % leaves.length), `Edited by flow ${ctx.k}.`) } }] }),
+        body: JSON.stringify({
+          changes: [
+            {
+              operation: 'update_page',
+              page: ctx.page,
+              document: { markdown: realisticMarkdown(110 + (ctx.k % leaves.length), `Edited by flow ${ctx.k}.`) },
+            },
+          ],
+        }),
       }),
     },
-    { method: 'POST' as const, setupRequest: (req: any, ctx: any) => ({ ...req, path: `/v1/spaces/${spaceId}/change-requests/${ctx.cr}/merge` }) },
+    {
+      method: 'POST' as const,
+      setupRequest: (req: any, ctx: any) => ({ ...req, path: `/v1/spaces/${spaceId}/change-requests/${ctx.cr}/merge` }),
+    },
   ];
 
   const scenarios = [
-    { via: 'REST GET /v1/spaces/{id}/content/page/{pageId}?format=document', requests: [{ setupRequest: (req: any) => ({ ...req, path: `/v1/spaces/${spaceId}/content/page/${randomLeaf()}?format=document` }) }] },
+    {
+      via: 'REST GET /v1/spaces/{id}/content/page/{pageId}?format=document',
+      requests: [{ setupRequest: (req: any) => ({ ...req, path: `/v1/spaces/${spaceId}/content/page/${randomLeaf()}?format=document` }) }],
+    },
     {
       via: 'GraphQL space.content.page(id, format: document)',
       requests: [
         {
           method: 'POST' as const,
           path: '/graphql',
-          setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ query: 'query($s: ID!, $p: ID!) { space(id: $s) { content { page(id: $p, format: document) } } }', variables: { s: spaceId, p: randomLeaf() } }) }),
+          setupRequest: (req: any) => ({
+            ...req,
+            body: JSON.stringify({
+              query: 'query($s: ID!, $p: ID!) { space(id: $s) { content { page(id: $p, format: document) } } }',
+              variables: { s: spaceId, p: randomLeaf() },
+            }),
+          }),
         },
       ],
     },
@@ -111,13 +141,17 @@ async function main() {
   ];
 
   const rows: string[] = [];
-  const header = '| case | req/s | p50 ms | p99 ms | SQL statements / request | parses / request (first pass) | parses / request (steady) | non-2xx |';
+  const header =
+    '| case | req/s | p50 ms | p99 ms | SQL statements / request | parses / request (first pass) | parses / request (steady) | non-2xx |';
   console.log(`${header}\n|---|---|---|---|---|---|---|---|`);
   const counted = async (options: any, amount: number) => {
     const before = await stats();
     const done = await autocannon({ ...options, connections: 1, amount });
     const after = await stats();
-    return { statements: (after.statements - before.statements) / done.requests.total, parses: (after.parses - before.parses) / done.requests.total };
+    return {
+      statements: (after.statements - before.statements) / done.requests.total,
+      parses: (after.parses - before.parses) / done.requests.total,
+    };
   };
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
   for (const [i, scenario] of scenarios.entries()) {
@@ -131,8 +165,12 @@ async function main() {
     const result = await autocannon({ ...options, connections: CONNECTIONS, duration: SECONDS });
     await new Promise((resolve) => setTimeout(resolve, 500)); // let cut-off requests finish
     const steady = await counted(options, 10 * scenario.requests.length);
-    const rate = scenario.perFlow ? `${result.requests.average.toFixed(0)} (${(result.requests.average / scenario.perFlow).toFixed(1)} flows/s)` : result.requests.average.toFixed(0);
-    rows.push(`| ${scenario.via} | ${rate} | ${result.latency.p50} | ${result.latency.p99} | ${steady.statements.toFixed(1)} | ${first.parses.toFixed(2)} | ${steady.parses.toFixed(2)} | ${result.non2xx + result.errors} |`);
+    const rate = scenario.perFlow
+      ? `${result.requests.average.toFixed(0)} (${(result.requests.average / scenario.perFlow).toFixed(1)} flows/s)`
+      : result.requests.average.toFixed(0);
+    rows.push(
+      `| ${scenario.via} | ${rate} | ${result.latency.p50} | ${result.latency.p99} | ${steady.statements.toFixed(1)} | ${first.parses.toFixed(2)} | ${steady.parses.toFixed(2)} | ${result.non2xx + result.errors} |`,
+    );
     console.log(rows.at(-1));
   }
 

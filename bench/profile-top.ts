@@ -35,7 +35,9 @@ for (const [key, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(cou
 const packages = new Map<string, number>();
 for (const [key, t] of self) {
   const where = key.split(' ')[1] ?? '';
-  const name = where.startsWith('src/') ? 'lectern (src)' : /^(@[^/]+\/[^/]+|[^/:]+)\//.exec(where)?.[1] ?? (where.startsWith('node:') ? 'node' : key.split(' ')[0]!);
+  const name = where.startsWith('src/')
+    ? 'lectern (src)'
+    : (/^(@[^/]+\/[^/]+|[^/:]+)\//.exec(where)?.[1] ?? (where.startsWith('node:') ? 'node' : key.split(' ')[0]!));
   packages.set(name, (packages.get(name) ?? 0) + t);
 }
 console.log('--- self time by package');

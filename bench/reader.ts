@@ -48,15 +48,20 @@ async function serve() {
   const app = await startServer(config, { db });
   const floors = new Map<string, Promise<{ body: Buffer; headers: Record<string, string> }>>();
   const bare = http.createServer(async (req, res) => {
-    if (req.url === '/__stats') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ statements: db.statements.count, rss: process.memoryUsage().rss }));
-    if (req.url === '/__clear') return clearReaderCache(), res.writeHead(204).end();
+    if (req.url === '/__stats')
+      return res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ statements: db.statements.count, rss: process.memoryUsage().rss }));
+    if (req.url === '/__clear') return (clearReaderCache(), res.writeHead(204).end());
     // The floor: the same bytes and headers Lectern answered for that path (fetched once).
     const target = req.url!.replace(/^\/floor/, '');
     let floor = floors.get(target);
     if (!floor) {
       floor = fetch(`${app.url}${target}`).then(async (r) => ({
         body: Buffer.from(await r.arrayBuffer()),
-        headers: Object.fromEntries([...r.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(k))),
+        headers: Object.fromEntries(
+          [...r.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(k)),
+        ),
       }));
       floors.set(target, floor);
     }
@@ -103,18 +108,31 @@ async function main() {
   const spaces: string[] = [];
   for (let s = 0; s < SITE_SPACES; s++) {
     const space = await call('POST', `/v1/orgs/${org.id}/spaces`, { title: `Variant ${s}` });
-    await seedPageTree(db, space.id, SITE_SPACE_PAGES, (i) => markdownOf(s * 100 + i), (i, ids) => (i < 10 ? null : ids[i % 10]!));
+    await seedPageTree(
+      db,
+      space.id,
+      SITE_SPACE_PAGES,
+      (i) => markdownOf(s * 100 + i),
+      (i, ids) => (i < 10 ? null : ids[i % 10]!),
+    );
     spaces.push(space.id);
   }
   const siteB = await call('POST', `/v1/orgs/${org.id}/sites`, { title: 'Wide docs' });
   const sections: string[] = [];
-  for (let c = 0; c < SECTIONS; c++) sections.push((await call('POST', `/v1/orgs/${org.id}/sites/${siteB.id}/sections`, { spaceId: spaces[0], title: `Section ${c}` })).id);
+  for (let c = 0; c < SECTIONS; c++)
+    sections.push((await call('POST', `/v1/orgs/${org.id}/sites/${siteB.id}/sections`, { spaceId: spaces[0], title: `Section ${c}` })).id);
   await db.prisma.siteSpace.createMany({
-    data: sections.flatMap((sectionId) => spaces.slice(1).map((spaceId, i) => ({ id: newId(), siteId: siteB.id, sectionId, spaceId, path: `variant-${i + 1}`, position: i + 2 }))),
+    data: sections.flatMap((sectionId) =>
+      spaces
+        .slice(1)
+        .map((spaceId, i) => ({ id: newId(), siteId: siteB.id, sectionId, spaceId, path: `variant-${i + 1}`, position: i + 2 })),
+    ),
   });
   await call('POST', `/v1/orgs/${org.id}/sites/${siteB.id}/publish`);
   const listed = await call('GET', `/v1/orgs/${org.id}/sites/${siteB.id}/sections?limit=100`);
-  const wideSpacePaths: string[] = listed.items.flatMap((section: any) => section.siteSpaces.map((ss: any) => new URL(ss.urls.published).pathname));
+  const wideSpacePaths: string[] = listed.items.flatMap((section: any) =>
+    section.siteSpaces.map((ss: any) => new URL(ss.urls.published).pathname),
+  );
   const widePage = (k: number) => `${wideSpacePaths[(k * 37) % wideSpacePaths.length]}/page-${k % 10}`;
 
   // C: one space of 1,000 pages for llms-full.txt.
@@ -122,7 +140,9 @@ async function main() {
   await seedPageTree(db, llms.id, LLMS_PAGES, markdownOf);
   const siteC = await publishedSite('Handbook', [llms.id]);
   await db.pool.query('VACUUM ANALYZE');
-  console.log(`seeded ${BIG} + ${SITE_SPACES} × ${SITE_SPACE_PAGES} + ${LLMS_PAGES} pages, a site of ${SECTIONS} sections × ${SITE_SPACES} site spaces, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${BIG} + ${SITE_SPACES} × ${SITE_SPACE_PAGES} + ${LLMS_PAGES} pages, a site of ${SECTIONS} sections × ${SITE_SPACES} site spaces, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   const stats = async () => (await (await fetch(`${bareUrl}/__stats`)).json()) as { statements: number; rss: number };
   const clear = () => fetch(`${bareUrl}/__clear`).then((r) => r.arrayBuffer());
@@ -152,7 +172,8 @@ async function main() {
     rows.push(line);
     console.log(line);
   };
-  const header = '| data | answer | via | connections | req/s | p50 ms | p99 ms | KiB | SQL statements / request | server RSS MiB (max) | non-2xx |';
+  const header =
+    '| data | answer | via | connections | req/s | p50 ms | p99 ms | KiB | SQL statements / request | server RSS MiB (max) | non-2xx |';
   console.log(`${header}\n|---|---|---|---|---|---|---|---|---|---|---|`);
 
   /** Sequential first renders: `path(i)` for n values of i, each asked once (after `before(i)`, when given). */
@@ -171,7 +192,19 @@ async function main() {
     });
     latencies.sort((a, b) => a - b);
     const mean = latencies.reduce((a, b) => a + b, 0) / latencies.length;
-    row([data, answer, 'Lectern, cold (first render)', 1, (1000 / mean).toFixed(0), pct(latencies, 0.5).toFixed(1), pct(latencies, 0.99).toFixed(1), (bytes / 1024).toFixed(0), statements.toFixed(1), (rssOf() / 2 ** 20).toFixed(0), 0]);
+    row([
+      data,
+      answer,
+      'Lectern, cold (first render)',
+      1,
+      (1000 / mean).toFixed(0),
+      pct(latencies, 0.5).toFixed(1),
+      pct(latencies, 0.99).toFixed(1),
+      (bytes / 1024).toFixed(0),
+      statements.toFixed(1),
+      (rssOf() / 2 ** 20).toFixed(0),
+      0,
+    ]);
   };
   /** autocannon on one path: Lectern (warm), Lectern with If-None-Match, and the floor. */
   const warm = async (data: string, answer: string, p: string, opts: { notModified?: boolean; floor?: boolean } = {}) => {
@@ -190,7 +223,19 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, 300));
       const statements = base === bareUrl ? 0 : await statementsPer(20, () => fetched(base, target, headers));
       const non2xx = result.non2xx - (headers['if-none-match'] ? (result as unknown as { '3xx': number })['3xx'] : 0) + result.errors;
-      row([data, answer, via, CONNECTIONS, result.requests.average.toFixed(0), result.latency.p50, result.latency.p99, (bytes / 1024).toFixed(0), statements.toFixed(1), (rss / 2 ** 20).toFixed(0), non2xx]);
+      row([
+        data,
+        answer,
+        via,
+        CONNECTIONS,
+        result.requests.average.toFixed(0),
+        result.latency.p50,
+        result.latency.p99,
+        (bytes / 1024).toFixed(0),
+        statements.toFixed(1),
+        (rss / 2 ** 20).toFixed(0),
+        non2xx,
+      ]);
     }
   };
 
@@ -202,12 +247,16 @@ async function main() {
   await fetched(url, bigPage(110));
   const firstMs = performance.now() - startedFirst;
   if (want('big')) {
-    await cold(`page of a ${BIG.toLocaleString('en')}-page space`, 'HTML', COLD_PAGES, (i) => bigPage(110 + ((1 + i) * 97) % (BIG - 110)));
+    await cold(`page of a ${BIG.toLocaleString('en')}-page space`, 'HTML', COLD_PAGES, (i) =>
+      bigPage(110 + (((1 + i) * 97) % (BIG - 110))),
+    );
     await warm(`page of a ${BIG.toLocaleString('en')}-page space`, 'HTML', bigPage(110), { notModified: true });
   }
   if (want('wide')) {
     await fetched(url, widePage(0));
-    await cold(`page of a site of ${SECTIONS} sections × ${SITE_SPACES} site spaces`, 'HTML (navigation)', Math.min(COLD_PAGES, 200), (i) => widePage(i + 1));
+    await cold(`page of a site of ${SECTIONS} sections × ${SITE_SPACES} site spaces`, 'HTML (navigation)', Math.min(COLD_PAGES, 200), (i) =>
+      widePage(i + 1),
+    );
     await warm(`page of a site of ${SECTIONS} sections × ${SITE_SPACES} site spaces`, 'HTML (navigation)', widePage(1));
   }
   if (want('llms')) {

@@ -12,7 +12,7 @@ import pg from 'pg';
 import type { Database } from '../src/db/database.js';
 import { newId } from '../src/ids.js';
 import { rebuildSearchIndex, reindexSpace } from '../src/modules/content/search-index.js';
-import { Content, ContentWriter, putBody, } from '../src/modules/content/store.js';
+import { Content, ContentWriter, putBody } from '../src/modules/content/store.js';
 import { spaceSearchSql } from '../src/modules/search/service.js';
 import { openBenchDatabase, seedPageTree, startBenchServer } from './support.js';
 
@@ -23,8 +23,11 @@ const LIMIT = 20;
 
 // A deterministic vocabulary and text generator: pages read like prose with a Zipf-ish word mix.
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-const VOCABULARY = Array.from({ length: 3000 }, (_, i) => `${['lor', 'ip', 'sum', 'dol', 'am', 'et', 'con', 'sec', 'tur', 'adi'][i % 10]}${i.toString(36)}`);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const VOCABULARY = Array.from(
+  { length: 3000 },
+  (_, i) => `${['lor', 'ip', 'sum', 'dol', 'am', 'et', 'con', 'sec', 'tur', 'adi'][i % 10]}${i.toString(36)}`,
+);
 const words = (n: number) => Array.from({ length: n }, () => VOCABULARY[Math.floor(random() ** 3 * VOCABULARY.length)]).join(' ');
 
 const markdownOf = (i: number) =>
@@ -154,7 +157,9 @@ async function main() {
   const reindexRows = [
     await reindexCost('one page body edited', (w) => w.put({ ...leaf, body: newBody })),
     await reindexCost('one leaf page renamed', (w) => w.put({ ...leaf, title: 'Renamed leaf', slug: 'renamed-leaf' })),
-    await reindexCost(`top page renamed (${Math.round((PAGES - 10) / 10)} pages below)`, (w) => w.put({ ...top, title: 'Renamed top', slug: 'renamed-top' })),
+    await reindexCost(`top page renamed (${Math.round((PAGES - 10) / 10)} pages below)`, (w) =>
+      w.put({ ...top, title: 'Renamed top', slug: 'renamed-top' }),
+    ),
   ];
   reindexRows.forEach((r) => console.log(r));
 

@@ -48,7 +48,9 @@ const app = await startServer(config, { db });
 const bare = http.createServer(async (req, res) => {
   if (req.url!.startsWith('/__profile/')) return profile(req.url!.slice('/__profile/'.length), res);
   if (req.url === '/__stats') {
-    return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ statements: db.statements.count, parses: markdownParseCount(), ...process.memoryUsage() }));
+    return res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ statements: db.statements.count, parses: markdownParseCount(), ...process.memoryUsage() }));
   }
   const auth = await authenticate(db, (req.headers.authorization ?? '').replace(/^Bearer /, ''), config.rateLimit);
   if (!auth) return res.writeHead(401).end();
@@ -73,7 +75,9 @@ const bare = http.createServer(async (req, res) => {
     );
     const space = rows[0];
     if (!space || (space.role === undefined && space.visibility === 'private')) return res.writeHead(404).end();
-    return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'space', ...space, permissions: { view: true, edit: space.role !== 'read' } }));
+    return res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ object: 'space', ...space, permissions: { view: true, edit: space.role !== 'read' } }));
   }
   const space = await db.prisma.space.findUnique({ where: { id: req.url!.split('/').pop()! } });
   if (!space || space.deletedAt) return res.writeHead(404).end();
@@ -83,9 +87,11 @@ const bare = http.createServer(async (req, res) => {
     db.prisma.comment.count({ where: { spaceId: space.id, status: 'open' } }),
   ]);
   if (!member && space.visibility === 'private') return res.writeHead(404).end();
-  res.writeHead(200, { 'content-type': 'application/json' }).end(
-    JSON.stringify({ object: 'space', ...space, permissions: { view: true, edit: member?.role !== 'read' }, changeRequests, comments }),
-  );
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(
+      JSON.stringify({ object: 'space', ...space, permissions: { view: true, edit: member?.role !== 'read' }, changeRequests, comments }),
+    );
 });
 /**
  * CPU profiles of a timed window alone (bench/load.ts with BENCH_PROFILE_ROWS=1): `start`, then

@@ -22,7 +22,12 @@ async function measure(run: () => Promise<void>, statements: { count: number }) 
   for (let i = 0; i < 5; i++) await run(); // warm-up, outside the statement count
   const before = statements.count;
   const r = await closedLoop(run, { durationMs: DURATION_MS, concurrency: CONCURRENCY });
-  return { perSecond: r.perSecond.toFixed(1), p50: r.p50.toFixed(1), p99: r.p99.toFixed(1), statements: ((statements.count - before) / r.count).toFixed(1) };
+  return {
+    perSecond: r.perSecond.toFixed(1),
+    p50: r.p50.toFixed(1),
+    p99: r.p99.toFixed(1),
+    statements: ((statements.count - before) / r.count).toFixed(1),
+  };
 }
 
 async function main() {
@@ -35,7 +40,11 @@ async function main() {
   const spaces: string[] = [];
   for (let s = 0; s < SPACES; s++) {
     const space = await call('POST', `/v1/orgs/${org.id}/spaces`, { title: `Space ${s}` });
-    const changes = Array.from({ length: PAGES }, (_, p) => ({ operation: 'insert_page', title: `Page ${p}`, document: { markdown: `Page ${p} of space ${s}.` } }));
+    const changes = Array.from({ length: PAGES }, (_, p) => ({
+      operation: 'insert_page',
+      title: `Page ${p}`,
+      document: { markdown: `Page ${p} of space ${s}.` },
+    }));
     await call('POST', `/v1/spaces/${space.id}/content`, { changes });
     spaces.push(space.id);
   }
@@ -53,7 +62,9 @@ async function main() {
   });
   await call('POST', `/v1/orgs/${org.id}/sites/${site.id}/section-groups`, { title: 'Guides', sections: sections.slice(0, 5) });
   await call('POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`);
-  console.log(`seeded ${SPACES} spaces × ${PAGES} pages, ${SECTIONS} sections × ${SPACES} site spaces in ${(performance.now() - t0).toFixed(0)} ms`);
+  console.log(
+    `seeded ${SPACES} spaces × ${PAGES} pages, ${SECTIONS} sections × ${SPACES} site spaces in ${(performance.now() - t0).toFixed(0)} ms`,
+  );
 
   const graphql = async () => {
     const res = await fetch(`${app.url}/graphql`, {
@@ -71,17 +82,28 @@ async function main() {
     const sites = await call('GET', `/v1/orgs/${org.id}/sites?limit=5`);
     const perSite = await Promise.all(
       sites.items.map((s: any) =>
-        Promise.all([call('GET', `/v1/orgs/${org.id}/sites/${s.id}/sections?limit=100`), call('GET', `/v1/orgs/${org.id}/sites/${s.id}/section-groups?limit=100`)]),
+        Promise.all([
+          call('GET', `/v1/orgs/${org.id}/sites/${s.id}/sections?limit=100`),
+          call('GET', `/v1/orgs/${org.id}/sites/${s.id}/section-groups?limit=100`),
+        ]),
       ),
     );
-    const spaceIds = new Set<string>(perSite.flatMap(([sections]) => sections.items.flatMap((c: any) => c.siteSpaces.map((ss: any) => ss.space.id))));
+    const spaceIds = new Set<string>(
+      perSite.flatMap(([sections]) => sections.items.flatMap((c: any) => c.siteSpaces.map((ss: any) => ss.space.id))),
+    );
     await Promise.all([...spaceIds].map((id) => call('GET', `/v1/spaces/${id}/content`)));
   };
   const restRequests = 1 + 2 + SPACES; // one site
 
   const rows = [
-    { via: 'GraphQL, one query (organization.sites → sections → siteSpaces → space.content.pageList)', ...(await measure(graphql, db.statements)) },
-    { via: `REST, ${restRequests} calls (sites, sections, section-groups, then each space's content in parallel)`, ...(await measure(rest, db.statements)) },
+    {
+      via: 'GraphQL, one query (organization.sites → sections → siteSpaces → space.content.pageList)',
+      ...(await measure(graphql, db.statements)),
+    },
+    {
+      via: `REST, ${restRequests} calls (sites, sections, section-groups, then each space's content in parallel)`,
+      ...(await measure(rest, db.statements)),
+    },
   ];
   const table = [
     '',
@@ -92,7 +114,7 @@ async function main() {
     ...rows.map((r) => `| ${r.via} | ${r.perSecond} | ${r.p50} | ${r.p99} | ${r.statements} |`),
     '',
     "Over HTTP (loopback) with the owner's token; statements include the token lookups (one per HTTP request). The GraphQL answer",
-    'holds every site space\'s page tree (1,000 trees: the 20 spaces recur in every section); REST fetches the 20 distinct trees once.',
+    "holds every site space's page tree (1,000 trees: the 20 spaces recur in every section); REST fetches the 20 distinct trees once.",
     '',
   ].join('\n');
   fs.appendFileSync(path.join(import.meta.dirname, 'results.md'), table);

@@ -61,7 +61,11 @@ export async function openBenchDatabase(name: string): Promise<BenchDatabase> {
 }
 
 /** The node flags `npm start` runs the server with (package.json), so a spawned bench server runs as it does. */
-const START_FLAGS = (/exec node ((?:--\S+ )*)bin\/lectern\.js/.exec(JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')).scripts.start)?.[1] ?? '').trim();
+const START_FLAGS = (
+  /exec node ((?:--\S+ )*)bin\/lectern\.js/.exec(
+    JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')).scripts.start,
+  )?.[1] ?? ''
+).trim();
 
 /**
  * The server under test in its own process (bench/server.ts, as `npm start` runs it: NODE_ENV
@@ -70,15 +74,24 @@ const START_FLAGS = (/exec node ((?:--\S+ )*)bin\/lectern\.js/.exec(JSON.parse(f
  * those flags for the server process alone, e.g. `--max-old-space-size=1024` to see what a cap on
  * V8's heap does to its RSS and throughput. `stop()` ends it.
  */
-export async function spawnBenchServer({ server, database }: Pick<BenchDatabase, 'server' | 'database'>, opts: { script?: string; args?: string[] } = {}) {
-  const target = server.host?.startsWith('/') ? `postgres://${server.user}@localhost:${server.port}/${database}?host=${encodeURIComponent(server.host)}` : `postgres://${server.user}${server.password ? `:${server.password}` : ''}@${server.host}:${server.port}/${database}`;
+export async function spawnBenchServer(
+  { server, database }: Pick<BenchDatabase, 'server' | 'database'>,
+  opts: { script?: string; args?: string[] } = {},
+) {
+  const target = server.host?.startsWith('/')
+    ? `postgres://${server.user}@localhost:${server.port}/${database}?host=${encodeURIComponent(server.host)}`
+    : `postgres://${server.user}${server.password ? `:${server.password}` : ''}@${server.host}:${server.port}/${database}`;
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'profiles')}`] : [];
   const flags = (process.env.BENCH_NODE_FLAGS ?? START_FLAGS).split(' ').filter(Boolean);
   // `script`: a bench that serves its own app (bench/reader.ts --serve) rather than bench/server.ts.
-  const child = spawn(process.execPath, [...flags, ...profile, '--import', 'tsx', opts.script ?? path.join(import.meta.dirname, 'server.ts'), ...(opts.args ?? [])], {
-    env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production', DATABASE_URL: target },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...flags, ...profile, '--import', 'tsx', opts.script ?? path.join(import.meta.dirname, 'server.ts'), ...(opts.args ?? [])],
+    {
+      env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production', DATABASE_URL: target },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const { url, bareUrl } = JSON.parse(
     await new Promise<string>((resolve, reject) => {
       readline.createInterface({ input: child.stdout! }).once('line', resolve);
@@ -115,7 +128,11 @@ export async function startBenchServer(bench: BenchDatabase, name: string) {
   const token = await issueToken(db.prisma, user.id);
   const app = await startServer({ ...benchConfig(), port: 0 }, { db });
   const call = async (method: string, p: string, body?: unknown, as = token) => {
-    const res = await fetch(`${app.url}${p}`, { method, headers: { authorization: `Bearer ${as}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${app.url}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${as}`, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const json = res.status === 204 || res.status === 205 ? undefined : ((await res.json()) as any);
     if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
     return json;
@@ -141,13 +158,28 @@ export async function seedPageTree(
   const now = new Date().toISOString();
   const bodies: string[] = [];
   for (let i = 0; i < count; i += 1000) {
-    bodies.push(...(await putBodies(db.prisma, Array.from({ length: Math.min(1000, count - i) }, (_, j) => ({ markdown: markdownOf(i + j), links: [] })))));
+    bodies.push(
+      ...(await putBodies(
+        db.prisma,
+        Array.from({ length: Math.min(1000, count - i) }, (_, j) => ({ markdown: markdownOf(i + j), links: [] })),
+      )),
+    );
   }
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const id = newId();
     const parent = parentOf(i, ids);
-    const entry: PageEntry = { id, parent, position: i, type: 'document', title: `Page ${i}`, slug: `page-${i}`, body: bodies[i], createdAt: now, updatedAt: now };
+    const entry: PageEntry = {
+      id,
+      parent,
+      position: i,
+      type: 'document',
+      title: `Page ${i}`,
+      slug: `page-${i}`,
+      body: bodies[i],
+      createdAt: now,
+      updatedAt: now,
+    };
     await writer.put(entry);
     ids.push(id);
   }
@@ -204,7 +236,11 @@ export async function closedLoop(run: () => Promise<unknown>, opts: { durationMs
 /** A caller of the bench server's API with the owner's token: the answer's JSON, or a thrown error naming the call. */
 export function benchApi(url: string, token: string) {
   return async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${url}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${url}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const json = res.status === 204 ? undefined : ((await res.json()) as any);
     if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
     return json;

@@ -20,7 +20,8 @@ function closed(node: any): any {
   if (Array.isArray(node)) return node.map(closed);
   if (!node || typeof node !== 'object') return node;
   const out: any = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closed(s)])) : closed(v);
+  for (const [k, v] of Object.entries(node))
+    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closed(s)])) : closed(v);
   if (out.properties && out.additionalProperties === undefined && !out.allOf) out.additionalProperties = false;
   // Descriptions and examples are not needed to validate: they would triple the file.
   delete out.description;
@@ -92,7 +93,11 @@ export function customizationSchemasText(): string {
     Object.values(node).forEach(visit);
   };
   visit(requests);
-  const sorted = Object.fromEntries(Object.keys(schemas).sort().map((k) => [k, closed(schemas[k])]));
+  const sorted = Object.fromEntries(
+    Object.keys(schemas)
+      .sort()
+      .map((k) => [k, closed(schemas[k])]),
+  );
   const components = { schemas: sorted };
   const out = { source: '@gitbook/api@0.202.0', requests: closed(requests), components };
   discriminate(out, components.schemas);

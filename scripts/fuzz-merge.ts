@@ -19,7 +19,12 @@ function job(index: number): Promise<{ seed: number; runs: number; ok: boolean; 
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn('npx', ['vitest', 'run', 'test/change-requests/merge-model.test.ts'], {
-      env: { ...process.env, MERGE_FUZZ_RUNS: String(share), MERGE_FUZZ_SEED: String(jobSeed), MERGE_FUZZ_PROGRESS: `${tmpdir()}/lectern-fuzz-merge-${jobSeed}.progress` },
+      env: {
+        ...process.env,
+        MERGE_FUZZ_RUNS: String(share),
+        MERGE_FUZZ_SEED: String(jobSeed),
+        MERGE_FUZZ_PROGRESS: `${tmpdir()}/lectern-fuzz-merge-${jobSeed}.progress`,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

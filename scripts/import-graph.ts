@@ -216,8 +216,7 @@ export function analyse(root: string): Report {
     if (crossing && to.layer === 'module' && !isFace(edge.to)) internalReaches.push(edge);
   }
   const mutualModulePairs: [string, string][] = [];
-  for (const [a, targets] of folderGraph)
-    for (const b of targets) if (a < b && folderGraph.get(b)?.has(a)) mutualModulePairs.push([a, b]);
+  for (const [a, targets] of folderGraph) for (const b of targets) if (a < b && folderGraph.get(b)?.has(a)) mutualModulePairs.push([a, b]);
   mutualModulePairs.sort((x, y) => x.join().localeCompare(y.join()));
   const moduleCircles = circles(folderGraph);
 

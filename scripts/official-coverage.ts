@@ -39,7 +39,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(`Lectern serves ${c.served.length} of the ${c.operations.length} operations of ${c.source}.`);
   if (c.renamed.length) {
     console.log(`\nRoutes whose operationId differs from the official one at their path:`);
-    for (const { official: o, route } of c.renamed) console.log(`  ${o.method} ${o.path}: official ${o.operationId}, route ${route.operationId}`);
+    for (const { official: o, route } of c.renamed)
+      console.log(`  ${o.method} ${o.path}: official ${o.operationId}, route ${route.operationId}`);
   }
   console.log(`\nRoutes ${c.source} does not describe (${c.beyond.length}):`);
   for (const r of c.beyond) console.log(`  ${r.method} ${r.path} (${r.operationId})`);

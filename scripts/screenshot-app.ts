@@ -69,7 +69,10 @@ async function writeHandbook(token: string, orgId: string): Promise<string> {
   const space = await api(token, 'POST', `/orgs/${orgId}/spaces`, { title: 'Engineering handbook' });
   const written = await api(token, 'POST', `/spaces/${space.id}/content`, {
     changes: [
-      page('Welcome', 'How the team works: where the code lives, how it ships, who to ask.\n\nStart with **Getting started**, then read the guides.'),
+      page(
+        'Welcome',
+        'How the team works: where the code lives, how it ships, who to ask.\n\nStart with **Getting started**, then read the guides.',
+      ),
       page(
         'Getting started',
         'Set up a development machine in ten minutes.\n\n## Requirements\n\n- Node.js 20.19 or later\n- Git\n\n## Run it\n\n```sh\nnpm ci\nnpm start\n```\n\n> **Tip** — the app opens at `/app`; sign in with the account an admin created for you.\n\nEverything else is in the **Guides**.',
@@ -101,10 +104,20 @@ async function main(): Promise<void> {
   const server = await serve();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
-    const created = await cli(['user', 'create', '--email', EMAIL, '--name', 'Ada Lovelace', '--org-title', 'Acme', '--password-stdin'], PASSWORD);
+    const created = await cli(
+      ['user', 'create', '--email', EMAIL, '--name', 'Ada Lovelace', '--org-title', 'Acme', '--password-stdin'],
+      PASSWORD,
+    );
     const spaceId = await writeHandbook(created.token, created.organization.id);
     const tab = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     await signIn(tab, `${ORIGIN}/app/s/${spaceId}/getting-started`);

@@ -12,7 +12,13 @@ import { clearedSessionCookie, cookieSecure, isNonSimpleRequest, sessionSecretOf
 import { schema } from './graphql/schema.js';
 import { useJitForLists } from './graphql/jit.js';
 import { useDocumentLimits } from './graphql/armor.js';
-import { createPersistedQueryStore, loadPersistedDocuments, useConditionalGet, usePersistedQueries, type PersistedDocuments } from './graphql/caching.js';
+import {
+  createPersistedQueryStore,
+  loadPersistedDocuments,
+  useConditionalGet,
+  usePersistedQueries,
+  type PersistedDocuments,
+} from './graphql/caching.js';
 import { useIncrementalDelivery } from './graphql/defer-stream.js';
 import { createRestAdapter, earlyStatements, prepareRoutes } from './rest/adapter.js';
 import { beginEarlyRead, poolHasRoom, primeEarlyReads, type EarlyReads } from './db/early-reads.js';
@@ -78,23 +84,36 @@ const wantsGraphiQL = (request: Request) =>
  * `opts.persistedDocuments`: the first-party documents accepted by hash (src/graphql/caching.ts);
  * by default the app's build manifests, read once here.
  */
-export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefusal?: (limiter: Limiter) => void; persistedDocuments?: PersistedDocuments } = {}) {
+export function createApp(
+  services: Services,
+  opts: { plugins?: Plugin[]; onRefusal?: (limiter: Limiter) => void; persistedDocuments?: PersistedDocuments } = {},
+) {
   const persistedDocuments = opts.persistedDocuments ?? loadPersistedDocuments();
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
-    context: ({ services, caller, session, responseHeaders, request }) => createContext(services, caller, session, { responseHeaders, request }),
+    context: ({ services, caller, session, responseHeaders, request }) =>
+      createContext(services, caller, session, { responseHeaders, request }),
     renderGraphiQL: renderLecternGraphiQL,
     // Introspection can be turned off (production): a validation rule refuses __schema/__type.
     // `opts.plugins`: extra envelop plugins (tests observe the phases with them).
     // `documentId`: how the client preset's persisted documents name theirs.
     extraParamNames: ['documentId'],
-    plugins: [usePersistedQueries(createPersistedQueryStore(), persistedDocuments), useConditionalGet(), useDocumentLimits(), ...useIncrementalDelivery(), useJitForLists(), ...(services.config.introspection ? [] : [disableIntrospection]), ...(opts.plugins ?? [])],
+    plugins: [
+      usePersistedQueries(createPersistedQueryStore(), persistedDocuments),
+      useConditionalGet(),
+      useDocumentLimits(),
+      ...useIncrementalDelivery(),
+      useJitForLists(),
+      ...(services.config.introspection ? [] : [disableIntrospection]),
+      ...(opts.plugins ?? []),
+    ],
     graphiql: {
       title: 'Lectern GraphiQL',
       // Headers (the token) are not kept in localStorage: src/http/landing.ts keeps the token in sessionStorage.
       shouldPersistHeaders: false,
-      defaultQuery: '# Your token goes in Headers: {"Authorization": "Bearer <token>"}; then reload the schema (Shift+Ctrl+R)\n{ viewer { id displayName } }',
+      defaultQuery:
+        '# Your token goes in Headers: {"Authorization": "Bearer <token>"}; then reload the schema (Shift+Ctrl+R)\n{ viewer { id displayName } }',
     },
     maskedErrors: {
       // Our own errors (and GraphQL's validation errors) reach the client; anything else is logged
@@ -103,8 +122,12 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
         // Text PostgreSQL cannot store (NUL, invalid UTF-8) is bad input, not a failure.
-        if (/invalid byte sequence|unsupported Unicode escape|22021|22P05/.test(String((original as { message?: string })?.message ?? ''))) {
-          return new GraphQLError('Input contains a NUL character or invalid Unicode', { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+        if (
+          /invalid byte sequence|unsupported Unicode escape|22021|22P05/.test(String((original as { message?: string })?.message ?? ''))
+        ) {
+          return new GraphQLError('Input contains a NUL character or invalid Unicode', {
+            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+          });
         }
         // Contention answers 409/429 with Retry-After; only an unreachable database answers 503.
         const failure = classifyDatabaseError(original);
@@ -123,13 +146,22 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
   // Read the server key once now rather than in the first request that builds a file URL (a failed
   // read is retried by that request).
   serverKeys(services).catch(() => {});
-  const rest = createRestAdapter(schema, prepared, async (request, document, variableValues) => {
-    const { contextFactory, execute, schema: envelopedSchema } = yoga.getEnveloped({ request, services, caller: (request as any).caller, session: (request as any).session } as never);
-    const contextValue = await contextFactory();
-    primeSpaceAccess(contextValue as never, (request as { spaceAccess?: SpaceAccess | null }).spaceAccess);
-    primeEarlyReads(contextValue as never, (request as { earlyReads?: EarlyReads }).earlyReads);
-    return execute({ schema: envelopedSchema, document, variableValues, contextValue }) as never;
-  }, services.urls.api);
+  const rest = createRestAdapter(
+    schema,
+    prepared,
+    async (request, document, variableValues) => {
+      const {
+        contextFactory,
+        execute,
+        schema: envelopedSchema,
+      } = yoga.getEnveloped({ request, services, caller: (request as any).caller, session: (request as any).session } as never);
+      const contextValue = await contextFactory();
+      primeSpaceAccess(contextValue as never, (request as { spaceAccess?: SpaceAccess | null }).spaceAccess);
+      primeEarlyReads(contextValue as never, (request as { earlyReads?: EarlyReads }).earlyReads);
+      return execute({ schema: envelopedSchema, document, variableValues, contextValue }) as never;
+    },
+    services.urls.api,
+  );
 
   const earlyStatement = earlyStatements(schema, prepared);
   const recentTokens = new RecentTokens();
@@ -143,7 +175,11 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
   // the pool size), up to 20 times as many waiting for at most 10 s, the rest refused with 429.
   const tenants = createTenantGate({ concurrency: config.tenantConcurrency, queue: 20 * config.tenantConcurrency, maxWaitMs: 10_000 });
   const cors: CorsPolicy = { origins: config.corsOrigins };
-  const graphiql = staticPage(() => Promise.resolve(yoga.fetch(new Request('http://lectern.local/graphql', { headers: { accept: 'text/html' } }), { services } as ServerContext)));
+  const graphiql = staticPage(() =>
+    Promise.resolve(
+      yoga.fetch(new Request('http://lectern.local/graphql', { headers: { accept: 'text/html' } }), { services } as ServerContext),
+    ),
+  );
   const restPatterns = prepared.map((r) => ({ method: r.method, pattern: new RegExp(`^/v1${r.path.replace(/:[^/]+/g, '[^/]+')}/?$`) }));
 
   /** The Allow header of a 405 below /v1: the methods the path's routes answer (undefined: no route). */
@@ -171,11 +207,23 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
    * budget's headers), null for an invalid token (counted against the address), or the 429 when
    * the address sent too many invalid tokens or the user is over their budget.
    */
-  async function identify(token: string, request: Request, client: string, spaceId: string | null = null): Promise<(Authenticated & { limits: Record<string, string> }) | null | Response> {
+  async function identify(
+    token: string,
+    request: Request,
+    client: string,
+    spaceId: string | null = null,
+  ): Promise<(Authenticated & { limits: Record<string, string> }) | null | Response> {
     // An address that keeps sending invalid tokens is refused before its next token costs a query.
     const blocked = failures.peek(client);
     if (!blocked.ok) return tooMany(blocked.retryAfter, 'Too many failed authentications from this address', request, 'auth-failures');
-    const authenticated = await authenticate(services.db, token, config.rateLimit, Date.now(), token.startsWith(SITE_TOKEN_PREFIX) ? await serverKeys(services) : undefined, { spaceId });
+    const authenticated = await authenticate(
+      services.db,
+      token,
+      config.rateLimit,
+      Date.now(),
+      token.startsWith(SITE_TOKEN_PREFIX) ? await serverKeys(services) : undefined,
+      { spaceId },
+    );
     if (!authenticated) {
       recentTokens.forget(token);
       failures.take(client);
@@ -184,17 +232,32 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
     recentTokens.note(token);
     const { rate } = authenticated;
     const limits = rateHeaders(rate);
-    if (rate?.exceeded) return refused('user') ?? errorResponse(429, `Rate limit of ${rate.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry after ${rate.retryAfter} s`, { ...limits, ...unreadBody(request) });
+    if (rate?.exceeded)
+      return (
+        refused('user') ??
+        errorResponse(
+          429,
+          `Rate limit of ${rate.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry after ${rate.retryAfter} s`,
+          { ...limits, ...unreadBody(request) },
+        )
+      );
     return { ...authenticated, limits };
   }
 
   /** Serves an authenticated request in its organization's turn (src/http/tenant-gate.ts), with the budget's headers. */
-  async function inTenantTurn(who: Authenticated & { limits: Record<string, string> }, request: Request, serve: () => Promise<Response>): Promise<Response> {
+  async function inTenantTurn(
+    who: Authenticated & { limits: Record<string, string> },
+    request: Request,
+    serve: () => Promise<Response>,
+  ): Promise<Response> {
     // Before the body is read: a waiting request holds no buffer.
     const admission = await tenants.enter(who.tenant);
     if (!admission.admitted) {
       const message = `Too many requests of your organization in progress (${admission.reason}); retry after ${admission.retryAfter} s`;
-      return refused('tenant') ?? errorResponse(429, message, { ...who.limits, 'retry-after': String(admission.retryAfter), ...unreadBody(request) });
+      return (
+        refused('tenant') ??
+        errorResponse(429, message, { ...who.limits, 'retry-after': String(admission.retryAfter), ...unreadBody(request) })
+      );
     }
     let response: Response;
     try {
@@ -216,7 +279,11 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
     const unauthenticated = () => {
       const headers = { 'www-authenticate': 'Bearer', ...unreadBody(request) };
       if (isRest) return errorResponse(401, 'Authentication required: send Authorization: Bearer <token>', headers);
-      return json(401, { errors: [{ message: 'Authentication required: send Authorization: Bearer <token>', extensions: { code: 'UNAUTHENTICATED' } }] }, headers);
+      return json(
+        401,
+        { errors: [{ message: 'Authentication required: send Authorization: Bearer <token>', extensions: { code: 'UNAUTHENTICATED' } }] },
+        headers,
+      );
     };
 
     const token = bearerToken(request);
@@ -239,7 +306,11 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
     if (!who) return unauthenticated();
     // A site token (a published-URL lookup's apiToken) reads that site's published content only.
     if (who.session.siteScope && !siteTokenMayCall(request.method, new URL(request.url).pathname, isRest)) {
-      return errorResponse(403, 'This token only reads the published content of its site (GET of the site’s published profile and of its spaces’ content)', unreadBody(request));
+      return errorResponse(
+        403,
+        'This token only reads the published content of its site (GET of the site’s published profile and of its spaces’ content)',
+        unreadBody(request),
+      );
     }
     const { caller } = who;
     const session = { ...who.session, clientAddress: address };
@@ -253,7 +324,11 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
   }
 
   /** Runs /graphql with headers a resolver may add (Set-Cookie) copied onto the answer. */
-  async function graphqlWith(request: Request, context: Omit<ServerContext, 'services' | 'responseHeaders'>, extra?: Headers): Promise<Response> {
+  async function graphqlWith(
+    request: Request,
+    context: Omit<ServerContext, 'services' | 'responseHeaders'>,
+    extra?: Headers,
+  ): Promise<Response> {
     const responseHeaders = extra ?? new Headers();
     const response = await yoga.fetch(request, { services, ...context, responseHeaders });
     for (const cookie of responseHeaders.getSetCookie()) response.headers.append('set-cookie', cookie);
@@ -270,14 +345,29 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
   async function browser(request: Request, client: string, address: string | null, unauthenticated: () => Response): Promise<Response> {
     const secret = sessionSecretOf(request);
     if (!isNonSimpleRequest(request)) {
-      if (secret) return errorResponse(403, 'A request authenticated by the session cookie must be a POST with content-type application/json, or carry the header x-lectern-csrf: 1', unreadBody(request));
+      if (secret)
+        return errorResponse(
+          403,
+          'A request authenticated by the session cookie must be a POST with content-type application/json, or carry the header x-lectern-csrf: 1',
+          unreadBody(request),
+        );
       return chargeAddress(request, client) ?? unauthenticated();
     }
     if (declaredTooLarge(request, config.maxBodyBytes)) throw new BodyTooLarge(config.maxBodyBytes);
-    const who = secret ? await authenticateSession(services.db, secret, config.rateLimit, { idleSeconds: config.sessions.idleDays * 86_400 }) : null;
+    const who = secret
+      ? await authenticateSession(services.db, secret, config.rateLimit, { idleSeconds: config.sessions.idleDays * 86_400 })
+      : null;
     if (who) {
       const limits = rateHeaders(who.rate);
-      if (who.rate?.exceeded) return refused('user') ?? errorResponse(429, `Rate limit of ${who.rate.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry after ${who.rate.retryAfter} s`, { ...limits, ...unreadBody(request) });
+      if (who.rate?.exceeded)
+        return (
+          refused('user') ??
+          errorResponse(
+            429,
+            `Rate limit of ${who.rate.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry after ${who.rate.retryAfter} s`,
+            { ...limits, ...unreadBody(request) },
+          )
+        );
       const session = { ...who.session, clientAddress: address };
       return inTenantTurn({ ...who, limits }, request, async () => {
         if (request.body) request = withBody(request, await readBody(request, config.maxBodyBytes));
@@ -294,7 +384,15 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
     if (!(await onlyPublicOperations(request, persistedDocuments))) return unauthenticated();
     const headers = new Headers();
     if (secret) headers.append('set-cookie', clearedSessionCookie(cookieSecure(config, request)));
-    return graphqlWith(request, { caller: ANONYMOUS_CALLER, session: { ssoOrganizationId: null, anonymous: true, clientAddress: address }, tenant: `address:${client}` }, headers);
+    return graphqlWith(
+      request,
+      {
+        caller: ANONYMOUS_CALLER,
+        session: { ssoOrganizationId: null, anonymous: true, clientAddress: address },
+        tenant: `address:${client}`,
+      },
+      headers,
+    );
   }
 
   /** Health, and readiness (one query, so charged to the address like any token-less request). */
@@ -342,11 +440,22 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
    */
   const router = createRouter<[client: string, address: string | null]>(
     [
-      { method: 'ALL', path: '/graphql', allow: () => 'GET, POST, OPTIONS', handle: async (request, _params, client, address) => withCors(cors, request, await api(request, client, false, address)) },
-      { method: 'ALL', path: '/v1/*', allow: restAllow, handle: async (request, _params, client, address) => withCors(cors, request, await api(request, client, true, address)) },
+      {
+        method: 'ALL',
+        path: '/graphql',
+        allow: () => 'GET, POST, OPTIONS',
+        handle: async (request, _params, client, address) => withCors(cors, request, await api(request, client, false, address)),
+      },
+      {
+        method: 'ALL',
+        path: '/v1/*',
+        allow: restAllow,
+        handle: async (request, _params, client, address) => withCors(cors, request, await api(request, client, true, address)),
+      },
       ...[...probes, ...httpRoutes].map((route) => ({ method: route.method, path: route.path, handle: declared(route) })),
     ],
-    (request, allow, client) => chargeAddress(request, client) ?? (allow ? methodNotAllowed(request.method, allow) : errorResponse(404, 'No such endpoint')),
+    (request, allow, client) =>
+      chargeAddress(request, client) ?? (allow ? methodNotAllowed(request.method, allow) : errorResponse(404, 'No such endpoint')),
   );
   const allowFor = router.allowFor;
   const hostedSite = declared(hostedReaderRoute);
@@ -372,7 +481,11 @@ export function createApp(services: Services, opts: { plugins?: Plugin[]; onRefu
         // The client went away mid-request (its connection closed): nobody reads an answer, and it is not a fault.
         if (request.signal?.aborted) return new Response(null, { status: 499 });
         const failure = classifyDatabaseError(error);
-        if (failure) return (failure.status === 429 ? refused('database-busy') : undefined) ?? errorResponse(failure.status, failure.message, { 'retry-after': String(failure.retryAfter) });
+        if (failure)
+          return (
+            (failure.status === 429 ? refused('database-busy') : undefined) ??
+            errorResponse(failure.status, failure.message, { 'retry-after': String(failure.retryAfter) })
+          );
         // Never leak internals: log the detail, answer a generic 500.
         processLog().fault('unhandled error', error);
         return errorResponse(500, 'Unexpected error');

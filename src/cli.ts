@@ -21,7 +21,8 @@ interface Command {
 class UsageError extends Error {}
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-const version = () => (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }).version;
+const version = () =>
+  (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }).version;
 
 function required(values: Values, name: string): string {
   const value = values[name];
@@ -31,7 +32,11 @@ function required(values: Values, name: string): string {
 
 /** Runs a command on the configured database (attaching to a running embedded server if there is one). */
 async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-  const [{ readConfig }, { openDatabase }, { migrate }] = await Promise.all([import('./config.js'), import('./db/database.js'), import('./db/migrate.js')]);
+  const [{ readConfig }, { openDatabase }, { migrate }] = await Promise.all([
+    import('./config.js'),
+    import('./db/database.js'),
+    import('./db/migrate.js'),
+  ]);
   const config = readConfig();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, role: 'cli' });
   try {
@@ -54,11 +59,19 @@ function who(values: Values, idOption = '--user') {
 async function findUser(db: Database, values: Values) {
   const { id, email } = who(values);
   const user = await db.prisma.user.findUnique({ where: id ? { id } : { email } });
-  if (!user) throw new Error(id ? `no user with id ${id} (lectern user list shows them)` : `no user with email ${email} (lectern user list shows them)`);
+  if (!user)
+    throw new Error(
+      id ? `no user with id ${id} (lectern user list shows them)` : `no user with email ${email} (lectern user list shows them)`,
+    );
   return user;
 }
 
-const userJson = (u: { id: string; email: string; displayName: string; createdAt: Date }) => ({ id: u.id, email: u.email, name: u.displayName, createdAt: u.createdAt });
+const userJson = (u: { id: string; email: string; displayName: string; createdAt: Date }) => ({
+  id: u.id,
+  email: u.email,
+  name: u.displayName,
+  createdAt: u.createdAt,
+});
 const tokenJson = (t: { id: string; label: string | null; createdAt: Date; expiresAt: Date | null; ssoOrganizationId: string | null }) => ({
   id: t.id,
   label: t.label,
@@ -74,10 +87,13 @@ const WHO = { user: { type: 'string' }, email: { type: 'string' } } as const;
  * database is opened.
  */
 async function passwordFromStdin(): Promise<string> {
-  if (process.stdin.isTTY) throw new UsageError('--password-stdin reads the password from standard input: pipe it in (e.g. printf %s "$PASSWORD" | lectern …)');
+  if (process.stdin.isTTY)
+    throw new UsageError('--password-stdin reads the password from standard input: pipe it in (e.g. printf %s "$PASSWORD" | lectern …)');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const password = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
   if (!password) throw new UsageError('--password-stdin: standard input is empty');
   const { checkPassword } = await import('./modules/sessions/index.js');
   try {
@@ -96,25 +112,44 @@ the database — DATABASE_URL, or the embedded PostgreSQL in LECTERN_DATA_DIR (d
 applies pending migrations. SIGTERM/SIGINT finish in-flight requests, then stop.`,
     run: serve,
   },
-  migrate: { usage: 'lectern migrate', summary: 'apply pending database migrations', run: () => withDatabase(async (db) => void print(await (await import('./db/migrate.js')).migrate(db.pool))) },
+  migrate: {
+    usage: 'lectern migrate',
+    summary: 'apply pending database migrations',
+    run: () => withDatabase(async (db) => void print(await (await import('./db/migrate.js')).migrate(db.pool))),
+  },
   'user create': {
     usage: 'lectern user create --email E --name N [--org-title T] [--password-stdin]',
     summary: 'create a user, an API token and optionally an organization it administers',
-    details: 'All or nothing (one transaction). Prints the user, the organization and the token: the token is shown only this once.\n--password-stdin: the password to sign in to the app with, read from standard input (at least 8 characters).',
-    options: { email: { type: 'string' }, name: { type: 'string' }, 'org-title': { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+    details:
+      'All or nothing (one transaction). Prints the user, the organization and the token: the token is shown only this once.\n--password-stdin: the password to sign in to the app with, read from standard input (at least 8 characters).',
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      'org-title': { type: 'string' },
+      'password-stdin': { type: 'boolean' },
+    },
     run: async (values) => {
       required(values, 'email');
       required(values, 'name');
       const password = values['password-stdin'] ? await passwordFromStdin() : undefined;
       return withDatabase(async (db) => {
-        const [{ createUser }, check, { newId }, { issueToken }, { hashPassword }] = await Promise.all([import('./modules/users/index.js'), import('./validate.js'), import('./ids.js'), import('./auth/tokens.js'), import('./modules/sessions/index.js')]);
+        const [{ createUser }, check, { newId }, { issueToken }, { hashPassword }] = await Promise.all([
+          import('./modules/users/index.js'),
+          import('./validate.js'),
+          import('./ids.js'),
+          import('./auth/tokens.js'),
+          import('./modules/sessions/index.js'),
+        ]);
         const passwordHash = password === undefined ? undefined : await hashPassword(password);
-        const orgTitle = typeof values['org-title'] === 'string' ? check.text('--org-title', values['org-title'].trim(), { min: 2, max: 255 }) : undefined;
+        const orgTitle =
+          typeof values['org-title'] === 'string' ? check.text('--org-title', values['org-title'].trim(), { min: 2, max: 255 }) : undefined;
         const input = { email: required(values, 'email'), name: required(values, 'name') };
         const created = await db.prisma.$transaction(async (tx) => {
           const client = tx as unknown as typeof db.prisma;
           const user = await createUser(client, input);
-          const organization = orgTitle ? await tx.organization.create({ data: { id: newId(), title: orgTitle, emailDomains: [] } }) : undefined;
+          const organization = orgTitle
+            ? await tx.organization.create({ data: { id: newId(), title: orgTitle, emailDomains: [] } })
+            : undefined;
           if (organization) await tx.member.create({ data: { organizationId: organization.id, userId: user.id, role: 'admin' } });
           if (passwordHash) await tx.userPassword.create({ data: { userId: user.id, hash: passwordHash } });
           const token = await issueToken(client, user.id, 'cli');
@@ -130,7 +165,8 @@ applies pending migrations. SIGTERM/SIGINT finish in-flight requests, then stop.
     options: { ...WHO, 'password-stdin': { type: 'boolean' } },
     run: async (values) => {
       who(values);
-      if (!values['password-stdin']) throw new UsageError('--password-stdin is required (the password is read from standard input, never from an argument)');
+      if (!values['password-stdin'])
+        throw new UsageError('--password-stdin is required (the password is read from standard input, never from an argument)');
       const password = await passwordFromStdin();
       return withDatabase(async (db) => {
         const user = await findUser(db, values);
@@ -145,7 +181,10 @@ applies pending migrations. SIGTERM/SIGINT finish in-flight requests, then stop.
     summary: 'list users (id, email, name, organizations)',
     run: () =>
       withDatabase(async (db) => {
-        const users = await db.prisma.user.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { memberships: { select: { organizationId: true, role: true } } } });
+        const users = await db.prisma.user.findMany({
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+          include: { memberships: { select: { organizationId: true, role: true } } },
+        });
         print(users.map((u) => ({ ...userJson(u), organizations: u.memberships.map((m) => ({ id: m.organizationId, role: m.role })) })));
       }),
   },
@@ -153,36 +192,49 @@ applies pending migrations. SIGTERM/SIGINT finish in-flight requests, then stop.
     usage: 'lectern user show (--user USER_ID | --email E)',
     summary: "a user, its organizations and its tokens (never the tokens' secrets)",
     options: WHO,
-    run: (values) =>
-      (who(values), withDatabase(async (db) => {
+    run: (values) => (
+      who(values),
+      withDatabase(async (db) => {
         const user = await findUser(db, values);
         const [memberships, tokens] = await Promise.all([
           db.prisma.member.findMany({ where: { userId: user.id }, include: { organization: { select: { title: true } } } }),
           db.prisma.apiToken.findMany({ where: { userId: user.id }, orderBy: { createdAt: 'asc' } }),
         ]);
-        print({ ...userJson(user), organizations: memberships.map((m) => ({ id: m.organizationId, title: m.organization.title, role: m.role })), tokens: tokens.map(tokenJson) });
-      })),
+        print({
+          ...userJson(user),
+          organizations: memberships.map((m) => ({ id: m.organizationId, title: m.organization.title, role: m.role })),
+          tokens: tokens.map(tokenJson),
+        });
+      })
+    ),
   },
   'token create': {
     usage: 'lectern token create (--user USER_ID | --email E) [--label L]',
     summary: 'issue an API token (printed only this once)',
     options: { ...WHO, label: { type: 'string' } },
-    run: (values) =>
-      (who(values), withDatabase(async (db) => {
+    run: (values) => (
+      who(values),
+      withDatabase(async (db) => {
         const user = await findUser(db, values);
         const { issueToken } = await import('./auth/tokens.js');
-        print({ user: userJson(user), token: await issueToken(db.prisma, user.id, typeof values.label === 'string' ? values.label : 'cli') });
-      })),
+        print({
+          user: userJson(user),
+          token: await issueToken(db.prisma, user.id, typeof values.label === 'string' ? values.label : 'cli'),
+        });
+      })
+    ),
   },
   'token list': {
     usage: 'lectern token list (--user USER_ID | --email E)',
     summary: "a user's tokens: id, label, dates (the secrets are not stored)",
     options: WHO,
-    run: (values) =>
-      (who(values), withDatabase(async (db) => {
+    run: (values) => (
+      who(values),
+      withDatabase(async (db) => {
         const user = await findUser(db, values);
         print((await db.prisma.apiToken.findMany({ where: { userId: user.id }, orderBy: { createdAt: 'asc' } })).map(tokenJson));
-      })),
+      })
+    ),
   },
   'token revoke': {
     usage: 'lectern token revoke --id TOKEN_ID',
@@ -201,12 +253,15 @@ applies pending migrations. SIGTERM/SIGINT finish in-flight requests, then stop.
     usage: 'lectern org create --title T (--owner USER_ID | --email E)',
     summary: 'create an organization administered by a user',
     options: { title: { type: 'string' }, owner: { type: 'string' }, email: { type: 'string' } },
-    run: (values) =>
-      (required(values, 'title'), who({ user: values.owner, email: values.email }, '--owner'), withDatabase(async (db) => {
+    run: (values) => (
+      required(values, 'title'),
+      who({ user: values.owner, email: values.email }, '--owner'),
+      withDatabase(async (db) => {
         const user = await findUser(db, { user: values.owner, email: values.email });
         const { createOrganization } = await import('./modules/orgs/index.js');
         print(await createOrganization(db.prisma, { title: required(values, 'title'), ownerId: user.id }));
-      })),
+      })
+    ),
   },
   reindex: {
     usage: 'lectern reindex [--space SPACE_ID]',
@@ -228,7 +283,8 @@ applies pending migrations. SIGTERM/SIGINT finish in-flight requests, then stop.
   repair: {
     usage: 'lectern repair',
     summary: 're-attach pages left outside the tree (a missing parent, a ring) in every space',
-    details: 'Only data written before merges settled the tree can hold such pages. Each is put at the top level in a new revision of main or of the open change request that has it; nothing is deleted. Prints what it repaired.',
+    details:
+      'Only data written before merges settled the tree can hold such pages. Each is put at the top level in a new revision of main or of the open change request that has it; nothing is deleted. Prints what it repaired.',
     run: () =>
       withDatabase(async (db) => {
         const { repairSpaces } = await import('./modules/content/index.js');
@@ -259,7 +315,9 @@ the files Git Sync would commit. FILE defaults to ./space-<SPACE_ID>.zip. Prints
     options: { space: { type: 'string' }, out: { type: 'string' } },
     run: (values) => {
       const space = required(values, 'space');
-      const out = path.resolve(typeof values.out === 'string' && values.out.trim() ? values.out.trim() : `space-${space.replace(/[^\w-]+/g, '_')}.zip`);
+      const out = path.resolve(
+        typeof values.out === 'string' && values.out.trim() ? values.out.trim() : `space-${space.replace(/[^\w-]+/g, '_')}.zip`,
+      );
       return withDatabase(async (db) => {
         const { exportSpaceArchive } = await import('./modules/imports/index.js');
         const archive = await exportSpaceArchive(db.prisma, space);
@@ -312,7 +370,12 @@ const commandHelp = (c: Command) => `Usage: ${c.usage}\n\n${c.summary}${c.detail
 
 async function serve() {
   const started = performance.now();
-  const [{ readConfig }, { startServer }, { processLog }, { applyHeapGrowth }] = await Promise.all([import('./config.js'), import('./server.js'), import('./ops/log.js'), import('./ops/heap.js')]);
+  const [{ readConfig }, { startServer }, { processLog }, { applyHeapGrowth }] = await Promise.all([
+    import('./config.js'),
+    import('./server.js'),
+    import('./ops/log.js'),
+    import('./ops/heap.js'),
+  ]);
   const config = readConfig();
   applyHeapGrowth(config.heapGrowthPercent);
   const logger = processLog();
@@ -324,10 +387,12 @@ async function serve() {
     if (stopping) return;
     stopping = true;
     logger.line(`${why}: finishing in-flight requests, then stopping`);
-    starting.then((server) => server.close()).then(
-      () => process.exit(0),
-      (e) => (logger.error(e), process.exit(1)),
-    );
+    starting
+      .then((server) => server.close())
+      .then(
+        () => process.exit(0),
+        (e) => (logger.error(e), process.exit(1)),
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
@@ -338,8 +403,12 @@ async function serve() {
   }
   const server = await starting;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  logger.line(`Lectern listening on ${server.url} (started in ${seconds} s) — open ${server.url}/ for first steps; REST ${server.url}/v1, GraphQL ${server.url}/graphql`);
-  logger.line('Next: create a user, an organization and a token: lectern user create --email you@example.com --name You --org-title "My docs"');
+  logger.line(
+    `Lectern listening on ${server.url} (started in ${seconds} s) — open ${server.url}/ for first steps; REST ${server.url}/v1, GraphQL ${server.url}/graphql`,
+  );
+  logger.line(
+    'Next: create a user, an organization and a token: lectern user create --email you@example.com --name You --org-title "My docs"',
+  );
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -361,7 +430,9 @@ async function main(argv: string[]): Promise<number> {
     if (group.length && (!argv[1] || argv[1].startsWith('-'))) {
       // `lectern user` / `lectern user --help`: the group's commands.
       const help = argv.includes('--help') || argv.includes('-h');
-      (help ? process.stdout : process.stderr).write(`Usage:\n${group.map((key) => `  ${COMMANDS[key]!.usage}\n      ${COMMANDS[key]!.summary}`).join('\n')}\n`);
+      (help ? process.stdout : process.stderr).write(
+        `Usage:\n${group.map((key) => `  ${COMMANDS[key]!.usage}\n      ${COMMANDS[key]!.summary}`).join('\n')}\n`,
+      );
       return help ? 0 : 2;
     }
     const what = group.length ? `${argv[0]} ${argv[1]}` : argv[0];
@@ -379,7 +450,8 @@ async function main(argv: string[]): Promise<number> {
     parsed = parseArgs({ args, options: command.options ?? {}, allowPositionals: !!command.positionals, strict: true }) as typeof parsed;
     const expected = command.positionals ?? [];
     const required = expected.filter((name) => !name.startsWith('['));
-    if (parsed.positionals.length < required.length || parsed.positionals.length > expected.length) throw new UsageError(`expected ${expected.join(' ') || 'no arguments'}`);
+    if (parsed.positionals.length < required.length || parsed.positionals.length > expected.length)
+      throw new UsageError(`expected ${expected.join(' ') || 'no arguments'}`);
   } catch (error) {
     process.stderr.write(`lectern ${name}: ${(error as Error).message}\n\n${commandHelp(command)}`);
     return 2;
@@ -404,7 +476,8 @@ async function explain(error: unknown): Promise<string> {
   const { classifyDatabaseError } = await import('./errors.js').catch(() => ({ classifyDatabaseError: () => null }));
   const failure = classifyDatabaseError(error);
   if (failure) return `${failure.message} (is the database reachable? check DATABASE_URL or LECTERN_DATA_DIR)`;
-  if (typeof e?.code === 'string' && /^P\d{4}$/.test(e.code)) return `the database refused the change (${e.code}): ${(e.message ?? '').split('\n').filter(Boolean).at(-1)}`;
+  if (typeof e?.code === 'string' && /^P\d{4}$/.test(e.code))
+    return `the database refused the change (${e.code}): ${(e.message ?? '').split('\n').filter(Boolean).at(-1)}`;
   return e?.message ?? String(error);
 }
 

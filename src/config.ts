@@ -126,11 +126,20 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphiql: env.LECTERN_GRAPHIQL !== '0',
     introspection: env.LECTERN_INTROSPECTION !== '0',
     translator: env.LECTERN_TRANSLATOR_URL
-      ? { url: env.LECTERN_TRANSLATOR_URL, apiKey: env.LECTERN_TRANSLATOR_API_KEY || undefined, timeoutMs: Number(env.LECTERN_TRANSLATOR_TIMEOUT_MS || 60_000) }
+      ? {
+          url: env.LECTERN_TRANSLATOR_URL,
+          apiKey: env.LECTERN_TRANSLATOR_API_KEY || undefined,
+          timeoutMs: Number(env.LECTERN_TRANSLATOR_TIMEOUT_MS || 60_000),
+        }
       : null,
     conversationAnalyser:
       env.LECTERN_CONVERSATIONS_ANALYSER === 'openai'
-        ? { kind: 'openai', url: env.LECTERN_ANALYSER_URL || 'https://api.openai.com/v1', model: env.LECTERN_ANALYSER_MODEL || 'gpt-4o-mini', apiKey: env.LECTERN_ANALYSER_API_KEY || undefined }
+        ? {
+            kind: 'openai',
+            url: env.LECTERN_ANALYSER_URL || 'https://api.openai.com/v1',
+            model: env.LECTERN_ANALYSER_MODEL || 'gpt-4o-mini',
+            apiKey: env.LECTERN_ANALYSER_API_KEY || undefined,
+          }
         : { kind: 'builtin' },
     secretKey: env.LECTERN_SECRET_KEY || undefined,
     dbPool,
@@ -140,8 +149,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tenantConcurrency: wholeNumber(env, 'LECTERN_TENANT_CONCURRENCY', 1, 1000) ?? Math.max(1, Math.floor(dbPool / 3)),
     metrics: { token: env.LECTERN_METRICS_TOKEN || undefined, open: env.LECTERN_METRICS === 'open' },
     heapGrowthPercent: wholeNumber(env, 'LECTERN_HEAP_GROWTH_PERCENT', 0, 1000) ?? 20,
-    sessions: { idleDays: wholeNumber(env, 'LECTERN_SESSION_IDLE_DAYS', 1, 3650) ?? 14, maxDays: wholeNumber(env, 'LECTERN_SESSION_MAX_DAYS', 1, 3650) ?? 90 },
-    signInLimits: { perAccount: wholeNumber(env, 'LECTERN_SIGNIN_ACCOUNT_LIMIT', 0, 100_000) ?? 10, perAddress: wholeNumber(env, 'LECTERN_SIGNIN_ADDRESS_LIMIT', 0, 100_000) ?? 50 },
+    sessions: {
+      idleDays: wholeNumber(env, 'LECTERN_SESSION_IDLE_DAYS', 1, 3650) ?? 14,
+      maxDays: wholeNumber(env, 'LECTERN_SESSION_MAX_DAYS', 1, 3650) ?? 90,
+    },
+    signInLimits: {
+      perAccount: wholeNumber(env, 'LECTERN_SIGNIN_ACCOUNT_LIMIT', 0, 100_000) ?? 10,
+      perAddress: wholeNumber(env, 'LECTERN_SIGNIN_ADDRESS_LIMIT', 0, 100_000) ?? 50,
+    },
     oidc: readOidc(env),
     ...readSettings(env),
   };
@@ -154,7 +169,15 @@ export interface Settings {
   /** DNS server of hostname checks, `host:port` (LECTERN_DNS_SERVER); the system resolver when absent. */
   dnsServer?: string;
   /** OpenAPI fetches: LECTERN_OPENAPI_FETCH_TIMEOUT_MS (15 s), _TOTAL_TIMEOUT_MS (120 s), _MAX_BYTES (10 MiB), _MAX_FILES (50), _MAX_FILESYSTEM_BYTES (32 MiB), _MEMORY_MB (512), _PROCESS_TIMEOUT_MS (60 s). */
-  openapi: { timeoutMs: number; totalTimeoutMs: number; maxBytes: number; maxFiles: number; maxFilesystemBytes: number; memoryMb: number; processTimeoutMs: number };
+  openapi: {
+    timeoutMs: number;
+    totalTimeoutMs: number;
+    maxBytes: number;
+    maxFiles: number;
+    maxFilesystemBytes: number;
+    memoryMb: number;
+    processTimeoutMs: number;
+  };
   /** Git sync: LECTERN_GIT_TIMEOUT_MS (60 s), _MAX_BYTES (64 MiB), _MAX_FILES (20,000), _LOCAL_ROOT (file remotes under it; none by default), _LOCK_WAIT_MS (2 s, 0 never waits); `path` is the PATH git runs with. */
   git: { timeoutMs: number; maxBytes: number; maxFiles: number; localRoot?: string; lockWaitMs: number; path: string };
   /** Imports: LECTERN_UPLOAD_MAX_BYTES (64 MiB), LECTERN_IMPORT_MAX_FILES (10,000), _MAX_UNPACKED_BYTES (256 MiB), _MAX_FILE_BYTES (32 MiB), _MAX_RATIO (200). */
@@ -178,7 +201,8 @@ const nonNegative = (raw: string | undefined, fallback: number) => {
 };
 
 export function readSettings(env: NodeJS.ProcessEnv): Settings {
-  if (env.LOG_FORMAT && !['json', 'text'].includes(env.LOG_FORMAT)) throw new Error(`LOG_FORMAT must be json or text (got "${env.LOG_FORMAT}")`);
+  if (env.LOG_FORMAT && !['json', 'text'].includes(env.LOG_FORMAT))
+    throw new Error(`LOG_FORMAT must be json or text (got "${env.LOG_FORMAT}")`);
   return {
     allowPrivateNetwork: truthy(env.LECTERN_ALLOW_PRIVATE_NETWORK) || truthy(env.LECTERN_OPENAPI_ALLOW_PRIVATE),
     dnsServer: env.LECTERN_DNS_SERVER?.trim() || undefined,

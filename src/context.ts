@@ -50,6 +50,11 @@ export interface Context extends Services {
   request?: Request;
 }
 
-export function createContext(services: Services, caller: User, session: Session = ORDINARY_SESSION, http: { responseHeaders?: Headers; request?: Request } = {}): Context {
+export function createContext(
+  services: Services,
+  caller: User,
+  session: Session = ORDINARY_SESSION,
+  http: { responseHeaders?: Headers; request?: Request } = {},
+): Context {
   return { ...services, prisma: services.db.prisma, caller, session, ...http };
 }

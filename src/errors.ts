@@ -32,8 +32,7 @@ export const notFound = (what: string) => new LecternError('NOT_FOUND', `${what}
 export const forbidden = (message = 'You are not allowed to do this') => new LecternError('FORBIDDEN', message);
 export const conflict = (message: string) => new LecternError('CONFLICT', message);
 export const preconditionFailed = (message: string) => new LecternError('PRECONDITION_FAILED', message);
-export const unauthenticated = () =>
-  new LecternError('UNAUTHENTICATED', 'Authentication required: send Authorization: Bearer <token>');
+export const unauthenticated = () => new LecternError('UNAUTHENTICATED', 'Authentication required: send Authorization: Bearer <token>');
 
 export function statusOfCode(code: unknown): number | undefined {
   return typeof code === 'string' && code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : undefined;
@@ -58,8 +57,23 @@ export interface DatabaseFailure {
 // waiting too long for a pooled connection or for a transaction to start means the server is busy (429).
 const CONFLICT_CODES = new Set(['55P03', '40001', '40P01']); // lock_not_available, serialization_failure, deadlock_detected
 const BUSY_CODES = new Set(['P2028', '53300', '57014']); // Prisma transaction start/expiry, too many connections, statement timeout
-const BUSY_MESSAGE = /timeout exceeded when trying to connect|Unable to start a transaction|Transaction already closed|Transaction API error|too many clients/i;
-const DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', '57P01', '57P02', '57P03', '08006', '08001', '08003', '08004']);
+const BUSY_MESSAGE =
+  /timeout exceeded when trying to connect|Unable to start a transaction|Transaction already closed|Transaction API error|too many clients/i;
+const DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOENT',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08006',
+  '08001',
+  '08003',
+  '08004',
+]);
 const DOWN_MESSAGE =
   /Connection terminated|terminating connection|the database system is (shutting down|starting up|in recovery mode)|connect ECONNREFUSED|Client has encountered a connection error|Can't reach database server|Server has closed the connection/i;
 
@@ -89,13 +103,18 @@ export function classifyDatabaseError(error: unknown): DatabaseFailure | null {
     const codes = [e.code, e.originalCode, e.kind].map((c) => String(c ?? ''));
     const message = `${String(e.message ?? '')} ${String(e.originalMessage ?? '')}`;
     // Unreachable wins: a lock wait cut short by a server shutdown is an outage.
-    if (codes.some((c) => DOWN_CODES.has(c)) || DOWN_MESSAGE.test(message) || ['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout'].includes(e.kind)) {
+    if (
+      codes.some((c) => DOWN_CODES.has(c)) ||
+      DOWN_MESSAGE.test(message) ||
+      ['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout'].includes(e.kind)
+    ) {
       return { status: 503, code: 'UNAVAILABLE', message: 'The database is unavailable; retry shortly', retryAfter: 5 };
     }
     if (codes.some((c) => CONFLICT_CODES.has(c)) || e.kind === 'TransactionWriteConflict') clash = true;
     if (codes.some((c) => BUSY_CODES.has(c)) || BUSY_MESSAGE.test(message) || e.kind === 'TooManyConnections') busy = true;
   }
-  if (clash) return { status: 409, code: 'CONFLICT', message: 'A concurrent request is changing the same content; retry shortly', retryAfter: 1 };
+  if (clash)
+    return { status: 409, code: 'CONFLICT', message: 'A concurrent request is changing the same content; retry shortly', retryAfter: 1 };
   if (busy) return { status: 429, code: 'RATE_LIMITED', message: 'The server is busy; retry shortly', retryAfter: 1 };
   return null;
 }

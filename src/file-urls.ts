@@ -32,7 +32,14 @@ export function signedFileUrl(urls: Urls, keys: ServerKeys, spaceId: string, fil
 }
 
 /** What a file URL's token grants: the blob and content type to serve, until `expires` (unix s); null when invalid or expired. */
-export function openFileToken(keys: ServerKeys, spaceId: string, fileId: string, expiresParam: string | null, token: string | null, now = Date.now()) {
+export function openFileToken(
+  keys: ServerKeys,
+  spaceId: string,
+  fileId: string,
+  expiresParam: string | null,
+  token: string | null,
+  now = Date.now(),
+) {
   if (!expiresParam || !/^\d{1,12}$/.test(expiresParam) || !token) return null;
   const expires = Number(expiresParam);
   if (expires * 1000 <= now) return null;

@@ -93,7 +93,8 @@ export function serverKeys({ db, config }: Holder): Promise<ServerKeys> {
 
 async function loadKeys(prisma: PrismaClient, envKey: string | undefined): Promise<ServerKeys> {
   if (envKey !== undefined) {
-    if (envKey.length < MIN_ENV_KEY) throw new Error(`LECTERN_SECRET_KEY must be at least ${MIN_ENV_KEY} characters (e.g. openssl rand -base64 32)`);
+    if (envKey.length < MIN_ENV_KEY)
+      throw new Error(`LECTERN_SECRET_KEY must be at least ${MIN_ENV_KEY} characters (e.g. openssl rand -base64 32)`);
     return new ServerKeys(Buffer.from(envKey, 'utf8'));
   }
   // Concurrent first starts: one insert wins, every process reads the same row.

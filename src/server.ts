@@ -36,14 +36,19 @@ export function listenError(error: NodeJS.ErrnoException, host: string, port: nu
  * ready, requests are answered 503 with Retry-After (GET /healthz: 200 "starting"). Any failure
  * during the start closes the port and stops the database it started: nothing is left running.
  */
-export async function startServer(config: Config, opts: { db?: Database; log?: (line: string) => void; logger?: Logger; worker?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  opts: { db?: Database; log?: (line: string) => void; logger?: Logger; worker?: boolean } = {},
+): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
   let serve: http.RequestListener | null = null;
   const server = http.createServer((req, res) => {
     if (serve) return serve(req, res);
     const live = (req.url ?? '').split('?')[0] === '/healthz';
     res.writeHead(live ? 200 : 503, { 'content-type': 'application/json', ...(live ? {} : { 'retry-after': '1' }) });
-    res.end(live ? '{"status":"starting"}' : '{"error":{"code":503,"message":"Lectern is starting (database, migrations); retry in a moment"}}');
+    res.end(
+      live ? '{"status":"starting"}' : '{"error":{"code":503,"message":"Lectern is starting (database, migrations); retry in a moment"}}',
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => reject(listenError(error, config.host, config.port)));
@@ -61,28 +66,45 @@ export async function startServer(config: Config, opts: { db?: Database; log?: (
 
   async function startApp(): Promise<RunningServer> {
     // The application loads after the port is bound: a clash is reported in a fraction of a second.
-    const [{ createServerAdapter }, { serverKeys }, { createApp }, { isKnownMethod, methodNotAllowed }, { startWorker }, { purgeRateLimitWindows }, { openDatabase }, { migrate }, { purgeDeletedSpaces }, { createUrls }, { stopLive }] =
-      await Promise.all([
-        import('@whatwg-node/server'),
-        import('./secrets.js'),
-        import('./app.js'),
-        import('./http/request-line.js'),
-        import('./jobs/queue.js'),
-        import('./auth/authenticate.js'),
-        import('./db/database.js'),
-        import('./db/migrate.js'),
-        import('./modules/spaces/index.js'),
-        import('./urls.js'),
-        import('./live/listener.js'),
-      ]);
+    const [
+      { createServerAdapter },
+      { serverKeys },
+      { createApp },
+      { isKnownMethod, methodNotAllowed },
+      { startWorker },
+      { purgeRateLimitWindows },
+      { openDatabase },
+      { migrate },
+      { purgeDeletedSpaces },
+      { createUrls },
+      { stopLive },
+    ] = await Promise.all([
+      import('@whatwg-node/server'),
+      import('./secrets.js'),
+      import('./app.js'),
+      import('./http/request-line.js'),
+      import('./jobs/queue.js'),
+      import('./auth/authenticate.js'),
+      import('./db/database.js'),
+      import('./db/migrate.js'),
+      import('./modules/spaces/index.js'),
+      import('./urls.js'),
+      import('./live/listener.js'),
+    ]);
     if (!db) {
-      log(config.databaseUrl ? 'connecting to the database of DATABASE_URL' : `starting the embedded PostgreSQL (data directory ${config.dataDir})`);
+      log(
+        config.databaseUrl
+          ? 'connecting to the database of DATABASE_URL'
+          : `starting the embedded PostgreSQL (data directory ${config.dataDir})`,
+      );
       db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, role: 'server', progress: log });
     }
     const t0 = Date.now();
     log('applying pending database migrations');
     const { applied } = await migrate(db.pool);
-    log(`database: ${db.describe}; migrations applied: ${applied.length ? `${applied.length} (${applied.at(-1)})` : 'none pending'} (${Date.now() - t0} ms)`);
+    log(
+      `database: ${db.describe}; migrations applied: ${applied.length ? `${applied.length} (${applied.at(-1)})` : 'none pending'} (${Date.now() - t0} ms)`,
+    );
 
     const services = { db, config, urls: createUrls(config.publicUrl) };
     // The server key is made (or read) now: a bad LECTERN_SECRET_KEY stops the start with its message.
@@ -118,7 +140,12 @@ export async function startServer(config: Config, opts: { db?: Database; log?: (
       const response =
         pathname === '/metrics' && request.method === 'GET'
           ? await metricsResponse(request, metrics, database.pool, config.metrics ?? { open: false })
-          : await withRequestId(id, () => app.fetch(request, { address: context.req?.socket.remoteAddress, forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor }));
+          : await withRequestId(id, () =>
+              app.fetch(request, {
+                address: context.req?.socket.remoteAddress,
+                forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
+              }),
+            );
       const ms = performance.now() - t0;
       const route = template(request.method, pathname, response.status);
       metrics.observe(request.method, route, response.status, ms / 1000);
@@ -128,7 +155,8 @@ export async function startServer(config: Config, opts: { db?: Database; log?: (
         // immutable headers (a fetched response): answered without the id
       }
       // Method, route, redacted path and status only: never headers (they carry tokens) nor query strings.
-      if (opts.logger) opts.logger.request({ requestId: id, method: request.method, route, path: redactPath(pathname), status: response.status, ms });
+      if (opts.logger)
+        opts.logger.request({ requestId: id, method: request.method, route, path: redactPath(pathname), status: response.status, ms });
       else log(`${request.method} ${redactPath(pathname)} ${response.status} ${ms.toFixed(1)}ms`);
       return response;
     });

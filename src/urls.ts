@@ -21,7 +21,9 @@ export function createUrls(publicUrl: string) {
       location: api(`/spaces/${spaceId}${changeRequestId ? `/change-requests/${changeRequestId}` : ''}/comments/${id}`),
     }),
     commentReply: (spaceId: string, changeRequestId: string | null, commentId: string, id: string) => ({
-      location: api(`/spaces/${spaceId}${changeRequestId ? `/change-requests/${changeRequestId}` : ''}/comments/${commentId}/replies/${id}`),
+      location: api(
+        `/spaces/${spaceId}${changeRequestId ? `/change-requests/${changeRequestId}` : ''}/comments/${commentId}/replies/${id}`,
+      ),
     }),
     /** A file of a space, served without a token while its signed query is valid (src/file-urls.ts builds and checks it). */
     fileDownload: (spaceId: string, fileId: string, name: string, query: { expires: number; token: string }) =>
@@ -48,7 +50,10 @@ export function createUrls(publicUrl: string) {
         : site.hostname
           ? `https://${site.hostname}`
           : `${publicUrl}/public/${encodeURIComponent(orgHostname ?? site.organizationId)}/sites/${encodeURIComponent(site.basename ?? site.id)}`;
-      const path = (opts.path ?? []).filter(Boolean).map((p) => p.split('/').map(encodeURIComponent).join('/')).join('/');
+      const path = (opts.path ?? [])
+        .filter(Boolean)
+        .map((p) => p.split('/').map(encodeURIComponent).join('/'))
+        .join('/');
       return `${base}${path ? `/${path}` : ''}${opts.shareKey ? `?share=${encodeURIComponent(opts.shareKey)}` : ''}`;
     },
     samlProvider: (organizationId: string, id: string) => ({ location: api(`/orgs/${organizationId}/saml/${id}`) }),
@@ -66,13 +71,16 @@ export function createUrls(publicUrl: string) {
       location: api(`/orgs/${organizationId}/openapi/${slug}`),
       app: app(`/o/${organizationId}/openapi/${slug}`),
     }),
-    openAPISpecVersion: (organizationId: string, slug: string, id: string) => ({ location: api(`/orgs/${organizationId}/openapi/${slug}/versions/${id}`) }),
+    openAPISpecVersion: (organizationId: string, slug: string, id: string) => ({
+      location: api(`/orgs/${organizationId}/openapi/${slug}/versions/${id}`),
+    }),
     /**
      * Spec texts served outside /v1 (src/modules/openapi/http.ts): a spec's latest processed
      * version (its `urls.published` while public), and one version's text.
      */
     openAPIPublished: (organizationId: string, slug: string) => `${publicUrl}/openapi/${organizationId}/${slug}`,
-    openAPIVersionText: (organizationId: string, slug: string, id: string) => `${publicUrl}/openapi/${organizationId}/${slug}/versions/${id}`,
+    openAPIVersionText: (organizationId: string, slug: string, id: string) =>
+      `${publicUrl}/openapi/${organizationId}/${slug}/versions/${id}`,
     conversation: (organizationId: string, id: string) => ({ location: api(`/orgs/${organizationId}/conversations/${id}`) }),
     conversationIssue: (organizationId: string, id: string) => ({ location: api(`/orgs/${organizationId}/conversations-issues/${id}`) }),
     issuesCluster: (organizationId: string, id: string) => ({

@@ -17,7 +17,8 @@ const NOT_IN_URI = /[^\x21-\x7e]|["<>\\^`{|}]/;
 
 export function url(field: string, value: string, max = 2048): string {
   text(field, value, { max });
-  if (NOT_IN_URI.test(value)) throw badRequest(field, 'must be an absolute http(s) URL; spaces, quotes and other characters outside URLs must be percent-encoded');
+  if (NOT_IN_URI.test(value))
+    throw badRequest(field, 'must be an absolute http(s) URL; spaces, quotes and other characters outside URLs must be percent-encoded');
   try {
     const parsed = new URL(value);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();
@@ -67,7 +68,8 @@ function mergeRule(at: string, rule: unknown) {
   if (!isObject(rule) || typeof rule.rule !== 'string' || !rule.rule) throw badRequest(`${at}.rule`, 'is required');
   const name = rule.rule;
   if (RULES_WITH_USERS.has(name)) {
-    if (!Array.isArray(rule.users) || rule.users.some((u) => typeof u !== 'string')) throw badRequest(`${at}.users`, `must be an array of user ids for ${name}`);
+    if (!Array.isArray(rule.users) || rule.users.some((u) => typeof u !== 'string'))
+      throw badRequest(`${at}.users`, `must be an array of user ids for ${name}`);
     return { rule: name, users: rule.users as string[] };
   }
   if (PLAIN_RULES.has(name)) return { rule: name };
@@ -132,11 +134,13 @@ export const DOCUMENT_MAX_CHARS = 200_000;
 export function richTextDocument(field: string, value: unknown): Record<string, unknown> {
   // First, without recursion: JSON.stringify and the walk below would overflow the stack on a
   // document nested thousands deep (a 500). A node level is two JSON levels (node, nodes array).
-  if (jsonDeeperThan(value, 2 * DOCUMENT_MAX_DEPTH + 8)) throw badRequest(field, `is nested too deeply (at most ${DOCUMENT_MAX_DEPTH} levels of nodes)`);
+  if (jsonDeeperThan(value, 2 * DOCUMENT_MAX_DEPTH + 8))
+    throw badRequest(field, `is nested too deeply (at most ${DOCUMENT_MAX_DEPTH} levels of nodes)`);
   const doc = object(field, value);
   if (doc.object !== 'document') throw badRequest(`${field}.object`, 'must be "document"');
   if (!isObject(doc.data)) throw badRequest(`${field}.data`, 'must be an object');
-  if (doc.data.schemaVersion !== undefined && !Number.isInteger(doc.data.schemaVersion)) throw badRequest(`${field}.data.schemaVersion`, 'must be an integer');
+  if (doc.data.schemaVersion !== undefined && !Number.isInteger(doc.data.schemaVersion))
+    throw badRequest(`${field}.data.schemaVersion`, 'must be an integer');
   if (!Array.isArray(doc.nodes)) throw badRequest(`${field}.nodes`, 'must be an array');
   if (JSON.stringify(doc).length > DOCUMENT_MAX_CHARS) throw badRequest(field, `must be at most ${DOCUMENT_MAX_CHARS} characters of JSON`);
   doc.nodes.forEach((n, i) => documentNode(`${field}.nodes[${i}]`, n, ['block'], 1));
@@ -156,7 +160,8 @@ function documentNode(at: string, value: unknown, allowed: readonly string[], de
       if (typeof leaf.text !== 'string') throw badRequest(`${l}.text`, 'must be a string');
       if (!Array.isArray(leaf.marks)) throw badRequest(`${l}.marks`, 'must be an array');
       leaf.marks.forEach((mark, j) => {
-        if (!isObject(mark) || mark.object !== 'mark' || typeof mark.type !== 'string') throw badRequest(`${l}.marks[${j}]`, 'must be a mark { object: "mark", type }');
+        if (!isObject(mark) || mark.object !== 'mark' || typeof mark.type !== 'string')
+          throw badRequest(`${l}.marks[${j}]`, 'must be a mark { object: "mark", type }');
       });
     });
     return;
@@ -172,7 +177,8 @@ function documentNode(at: string, value: unknown, allowed: readonly string[], de
     if (!Array.isArray(value.fragments)) throw badRequest(`${at}.fragments`, 'must be an array');
     value.fragments.forEach((fragment, i) => {
       const f = `${at}.fragments[${i}]`;
-      if (!isObject(fragment) || fragment.object !== 'fragment' || !Array.isArray(fragment.nodes)) throw badRequest(f, 'must be a fragment { object: "fragment", nodes }');
+      if (!isObject(fragment) || fragment.object !== 'fragment' || !Array.isArray(fragment.nodes))
+        throw badRequest(f, 'must be a fragment { object: "fragment", nodes }');
       fragment.nodes.forEach((n, j) => documentNode(`${f}.nodes[${j}]`, n, ['block'], depth + 1));
     });
   }

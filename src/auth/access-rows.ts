@@ -77,15 +77,18 @@ export const contentRoleKey = (userId: string, kind: 's' | 'c', id: string) => `
 
 /** THE RULE's inputs (src/auth/permissions.ts) per (user, space or collection): one prepared statement per batch. */
 export const contentRoleRows = perRequest((ctx: Context) =>
-  batched<string, ContentRoleRow>(async (keys) => {
-    const parts = keys.map((k) => k.split('\u0000') as [string, string, string]);
-    const rows = await selectRows<{ u: string; k: string; id: string; __level: string | null; __grant: string | null }>(ctx.db.pool, CONTENT_ROLES, [
-      parts.map((p) => p[0]),
-      parts.map((p) => p[1]),
-      parts.map((p) => p[2]),
-    ]);
-    return new Map(rows.map((r) => [contentRoleKey(r.u, r.k as 's', r.id), contentRoleRowOf(r.__level, r.__grant)]));
-  }, contentRoleRowOf(null, null)),
+  batched<string, ContentRoleRow>(
+    async (keys) => {
+      const parts = keys.map((k) => k.split('\u0000') as [string, string, string]);
+      const rows = await selectRows<{ u: string; k: string; id: string; __level: string | null; __grant: string | null }>(
+        ctx.db.pool,
+        CONTENT_ROLES,
+        [parts.map((p) => p[0]), parts.map((p) => p[1]), parts.map((p) => p[2])],
+      );
+      return new Map(rows.map((r) => [contentRoleKey(r.u, r.k as 's', r.id), contentRoleRowOf(r.__level, r.__grant)]));
+    },
+    contentRoleRowOf(null, null),
+  ),
 );
 
 const MEMBERSHIPS = prepared(`SELECT ${columnsOf('Member')} FROM "Member" WHERE "userId" = $1 AND "organizationId" = ANY($2::text[])`);
@@ -125,7 +128,10 @@ export const accessRows = perRequest((ctx: Context) => {
         const s = space as unknown as Space;
         organizations.prime(s.organizationId, organization as unknown as Organization);
         callerMembership.prime(s.organizationId, member as unknown as Member | null);
-        contentRoleRows(ctx).prime(contentRoleKey(ctx.caller.id, 's', s.id), contentRoleRowOf(role?.__level as string | null, role?.__grant as string | null));
+        contentRoleRows(ctx).prime(
+          contentRoleKey(ctx.caller.id, 's', s.id),
+          contentRoleRowOf(role?.__level as string | null, role?.__grant as string | null),
+        );
         return s;
       });
     }),

@@ -51,7 +51,13 @@ export interface Authenticated {
   spaceAccess?: SpaceAccess | null;
 }
 
-type Row = User & { __ssoOrganizationId: string | null; __tokenId: string; __count: number | null; __previous: number | null; __tenant: string | null };
+type Row = User & {
+  __ssoOrganizationId: string | null;
+  __tokenId: string;
+  __count: number | null;
+  __previous: number | null;
+  __tenant: string | null;
+};
 
 /** The budget key of a user in RateLimitWindow (token hashes were the keys before). */
 export const rateKey = (userId: string) => `user:${userId}`;
@@ -103,7 +109,9 @@ function authenticationStatement(withSpace: boolean): Prepared {
      SELECT caller.*, (SELECT count FROM counted) AS "__count",
        (SELECT w.count FROM "RateLimitWindow" w WHERE $3 AND w.key = 'user:' || caller.id AND w."windowStart" = $2::int - $4::int) AS "__previous",
        (SELECT m."organizationId" FROM "Member" m WHERE m."userId" = caller.id ORDER BY m."joinedAt", m."organizationId" LIMIT 1) AS "__tenant"${
-         withSpace ? `, NULL AS "__next", ${columnsOf('Space', 's')}, NULL AS "__next", ${columnsOf('Organization', 'o')}, NULL AS "__next", ${columnsOf('Member', 'sm')}, NULL AS "__next", ${contentRoleSql.columns}` : ''
+         withSpace
+           ? `, NULL AS "__next", ${columnsOf('Space', 's')}, NULL AS "__next", ${columnsOf('Organization', 'o')}, NULL AS "__next", ${columnsOf('Member', 'sm')}, NULL AS "__next", ${contentRoleSql.columns}`
+           : ''
        }
      FROM caller${
        withSpace
@@ -123,7 +131,14 @@ const AUTHENTICATE_WITH_SPACE = authenticationStatement(true);
  * than stored, its caller is the user who resolved the URL (their rate budget), its session scoped
  * to the site. Without keys a site token is no token.
  */
-export async function authenticate(db: Database, token: string, rate: RateLimit, now = Date.now(), keys?: ServerKeys, opts: { spaceId?: string | null } = {}): Promise<Authenticated | null> {
+export async function authenticate(
+  db: Database,
+  token: string,
+  rate: RateLimit,
+  now = Date.now(),
+  keys?: ServerKeys,
+  opts: { spaceId?: string | null } = {},
+): Promise<Authenticated | null> {
   const site = token.startsWith(SITE_TOKEN_PREFIX) ? (keys ? readSiteToken(keys, token, now) : null) : undefined;
   if (site === null) return null;
   const hash = hashToken(token);
@@ -138,12 +153,23 @@ export async function authenticate(db: Database, token: string, rate: RateLimit,
     row = groups?.[0] as Row | undefined;
     const [, space, organization, member, role] = groups ?? [];
     const contentRole = contentRoleRowOf(role?.__level as string | null, role?.__grant as string | null);
-    if (row) spaceAccess = space && organization ? { space: space as never, organization: organization as never, member: (member ?? null) as never, contentRole } : null;
+    if (row)
+      spaceAccess =
+        space && organization
+          ? { space: space as never, organization: organization as never, member: (member ?? null) as never, contentRole }
+          : null;
   } else {
     row = (await db.pool.query<Row>({ ...AUTHENTICATE, values })).rows[0];
   }
   if (!row) return null;
-  const { __ssoOrganizationId: ssoOrganizationId, __tokenId: tokenId, __count: count, __previous: previous, __tenant: firstOrganization, ...caller } = row;
+  const {
+    __ssoOrganizationId: ssoOrganizationId,
+    __tokenId: tokenId,
+    __count: count,
+    __previous: previous,
+    __tenant: firstOrganization,
+    ...caller
+  } = row;
   if (site) {
     return {
       caller: caller as User,
@@ -193,20 +219,39 @@ const AUTHENTICATE_SESSION = prepared(`WITH found AS (
        (SELECT m."organizationId" FROM "Member" m WHERE m."userId" = caller.id ORDER BY m."joinedAt", m."organizationId" LIMIT 1) AS "__tenant"
      FROM caller`);
 
-type SessionRow = User & { __ssoOrganizationId: string | null; __sessionId: string; __count: number | null; __previous: number | null; __tenant: string | null };
+type SessionRow = User & {
+  __ssoOrganizationId: string | null;
+  __sessionId: string;
+  __count: number | null;
+  __previous: number | null;
+  __tenant: string | null;
+};
 
 /**
  * Authenticates a browser session by its cookie's secret: the caller, the session (its id, for
  * "this session" in the app and for signing out; its SAML organization, which scopes it like an SSO
  * token), the per-user budget. Null when the session is unknown, revoked or expired.
  */
-export async function authenticateSession(db: Database, secret: string, rate: RateLimit, limits: SessionLimits, now = Date.now()): Promise<Authenticated | null> {
+export async function authenticateSession(
+  db: Database,
+  secret: string,
+  rate: RateLimit,
+  limits: SessionLimits,
+  now = Date.now(),
+): Promise<Authenticated | null> {
   const windowStart = Math.floor(now / 1000 / rate.windowSeconds) * rate.windowSeconds;
   const limited = rate.limit > 0;
   const values = [hashToken(secret), windowStart, limited, rate.windowSeconds, limits.idleSeconds];
   const row = (await selectRows<SessionRow>(db.pool, AUTHENTICATE_SESSION, values))[0];
   if (!row) return null;
-  const { __ssoOrganizationId: ssoOrganizationId, __sessionId: browserSessionId, __count: count, __previous: previous, __tenant: firstOrganization, ...caller } = row;
+  const {
+    __ssoOrganizationId: ssoOrganizationId,
+    __sessionId: browserSessionId,
+    __count: count,
+    __previous: previous,
+    __tenant: firstOrganization,
+    ...caller
+  } = row;
   return {
     caller: caller as User,
     session: { ssoOrganizationId, tokenId: null, browserSessionId },
@@ -235,5 +280,8 @@ export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 /** Removes finished windows (periodic maintenance). */
 export async function purgeRateLimitWindows(db: Database, windowSeconds: number, now = Date.now()): Promise<void> {
   const seconds = Math.floor(now / 1000);
-  await db.pool.query(`DELETE FROM "RateLimitWindow" WHERE "windowStart" < $1 AND (key NOT LIKE 'signin:%' OR "windowStart" < $2)`, [seconds - 2 * windowSeconds, seconds - 2 * SIGN_IN_WINDOW_SECONDS]);
+  await db.pool.query(`DELETE FROM "RateLimitWindow" WHERE "windowStart" < $1 AND (key NOT LIKE 'signin:%' OR "windowStart" < $2)`, [
+    seconds - 2 * windowSeconds,
+    seconds - 2 * SIGN_IN_WINDOW_SECONDS,
+  ]);
 }

@@ -50,7 +50,11 @@ async function activeMembership(ctx: Context, organizationId: string): Promise<M
  *   access with any token, so turning SSO on (or repairing a broken identity provider) cannot lock
  *   an organization out.
  */
-export async function ssoBarrier(ctx: Context, organizationId: string, member: Pick<Member, 'role'>): Promise<'other-organization' | 'sso-required' | null> {
+export async function ssoBarrier(
+  ctx: Context,
+  organizationId: string,
+  member: Pick<Member, 'role'>,
+): Promise<'other-organization' | 'sso-required' | null> {
   const scope = ctx.session.ssoOrganizationId;
   if (scope !== null) return scope === organizationId ? null : 'other-organization';
   if (member.role === 'admin') return null;
@@ -94,7 +98,13 @@ export async function canSeeUser(ctx: Context, userId: string): Promise<boolean>
 type ContentRef = string | { id: string; organizationId: string; parentId: string | null; defaultLevel: string | null };
 
 /** THE RULE (see the top of this file) for a user whose organization role is `role` (undefined: no member). */
-async function contentRole(ctx: Context, kind: 's' | 'c', ref: ContentRef, userId: string | null, role: RoleName | null | undefined): Promise<RoleName | null> {
+async function contentRole(
+  ctx: Context,
+  kind: 's' | 'c',
+  ref: ContentRef,
+  userId: string | null,
+  role: RoleName | null | undefined,
+): Promise<RoleName | null> {
   if (role === undefined) return null;
   if (role === 'admin') return 'admin';
   // Already known from the organization's tree, read for a list in this request: no statement.
@@ -113,11 +123,15 @@ async function contentRole(ctx: Context, kind: 's' | 'c', ref: ContentRef, userI
  * one statement is then spent for nothing, the price of not knowing the organization yet.
  */
 export function primeContentRoles(ctx: Context, kind: 's' | 'c', ids: readonly string[]): void {
-  for (const id of ids) void contentRoleRows(ctx).load(`${ctx.caller.id}\u0000${kind}\u0000${id}`).catch(() => undefined);
+  for (const id of ids)
+    void contentRoleRows(ctx)
+      .load(`${ctx.caller.id}\u0000${kind}\u0000${id}`)
+      .catch(() => undefined);
 }
 
 /** THE RULE for any member of the organization (their role `role`; null: a guest), grants included. */
-export const contentRoleOf = (ctx: Context, kind: 's' | 'c', id: string, userId: string, role: RoleName | null | undefined) => contentRole(ctx, kind, id, userId, role);
+export const contentRoleOf = (ctx: Context, kind: 's' | 'c', id: string, userId: string, role: RoleName | null | undefined) =>
+  contentRole(ctx, kind, id, userId, role);
 
 /**
  * An organization's collection tree as `contentFilterOfOrgRole` read it for one user (this
@@ -132,7 +146,8 @@ interface OrgTree {
 }
 const orgTrees = perRequest((_ctx: Context) => new Map<string, OrgTree>());
 const rankRole = (rank: number | null | undefined): RoleName | null => (rank ? (ROLES[rank - 1] ?? null) : null);
-const levelOf = (level: string | null): ContentRoleRow['level'] => (level === null ? 'none' : level === 'inherit' || isRole(level) ? level : 'none');
+const levelOf = (level: string | null): ContentRoleRow['level'] =>
+  level === null ? 'none' : level === 'inherit' || isRole(level) ? level : 'none';
 
 /** THE RULE's inputs from a tree read in this request, or null when none was (or the row's parent is not in it). */
 function fromTree(ctx: Context, kind: 's' | 'c', row: Exclude<ContentRef, string>, userId: string): ContentRoleRow | null {
@@ -148,7 +163,8 @@ function fromTree(ctx: Context, kind: 's' | 'c', row: Exclude<ContentRef, string
   return { level, grant: higher(rankRole(tree.spaceGrants.get(row.id)), rankRole(parent?.g)) };
 }
 
-const defaultOf = (level: ContentRoleRow['level'], role: RoleName): RoleName | null => (level === 'inherit' ? role : level === 'none' ? null : level);
+const defaultOf = (level: ContentRoleRow['level'], role: RoleName): RoleName | null =>
+  level === 'inherit' ? role : level === 'none' ? null : level;
 
 /** The default level alone (no grants: someone whose grants are not asked for). */
 async function levelOnly(ctx: Context, kind: 's' | 'c', id: string) {
@@ -182,7 +198,12 @@ export async function spaceRole(ctx: Context, space: Space): Promise<RoleName | 
  * undefined: no member): `spaceRole`'s rule, also used for a member other than the caller (their
  * space permissions). Without `userId` grants are left out.
  */
-export async function spaceRoleOfOrgRole(ctx: Context, role: RoleName | null | undefined, space: Space, userId: string | null = null): Promise<RoleName | null> {
+export async function spaceRoleOfOrgRole(
+  ctx: Context,
+  role: RoleName | null | undefined,
+  space: Space,
+  userId: string | null = null,
+): Promise<RoleName | null> {
   const publicRead: RoleName | null = space.visibility === 'public' || space.visibility === 'unlisted' ? 'read' : null;
   return higher(await contentRole(ctx, 's', space, userId, role), publicRead);
 }
@@ -237,7 +258,12 @@ export async function requireCollection(ctx: Context, collectionId: string, min:
 }
 
 /** A space the caller can see (deleted ones only with `deleted: true`), with at least `min`. */
-export async function requireSpace(ctx: Context, spaceId: string, min: RoleName = 'read', opts: { deleted?: boolean } = {}): Promise<Space> {
+export async function requireSpace(
+  ctx: Context,
+  spaceId: string,
+  min: RoleName = 'read',
+  opts: { deleted?: boolean } = {},
+): Promise<Space> {
   const space = await accessRows(ctx).space.load(spaceId);
   if (!space || (space.deletedAt && !opts.deleted) || (!space.deletedAt && opts.deleted)) throw notFound('Space');
   const role = await spaceRole(ctx, space);
@@ -399,9 +425,17 @@ export function commentPermissions(role: RoleName | null, isAuthor: boolean) {
 }
 
 /** Refuses (403) a comment action the caller's `commentPermissions` do not allow. */
-export function requireCommentAction(permissions: ReturnType<typeof commentPermissions>, action: 'edit' | 'reply' | 'delete', what = 'comment') {
+export function requireCommentAction(
+  permissions: ReturnType<typeof commentPermissions>,
+  action: 'edit' | 'reply' | 'delete',
+  what = 'comment',
+) {
   if (permissions[action]) return;
-  const needs = { edit: `Only its author can edit this ${what}`, reply: 'You need the comment role on this space to do this', delete: `Only its author or a space admin can delete this ${what}` };
+  const needs = {
+    edit: `Only its author can edit this ${what}`,
+    reply: 'You need the comment role on this space to do this',
+    delete: `Only its author or a space admin can delete this ${what}`,
+  };
   throw forbidden(needs[action]);
 }
 
@@ -421,7 +455,12 @@ export function visibleSpacesSql(first: number): string {
     OR (${mode}::text IN ('guest', 'member', 'ids') AND s.id = ANY(${granted}::text[])))`;
 }
 type SpacesMode = 'all' | 'public' | 'guest' | 'member' | 'ids';
-const spacesSqlValues = (mode: SpacesMode, byDefault: string[] = [], byGrant: string[] = [], granted: string[] = []) => [mode, byDefault, byGrant, granted];
+const spacesSqlValues = (mode: SpacesMode, byDefault: string[] = [], byGrant: string[] = [], granted: string[] = []) => [
+  mode,
+  byDefault,
+  byGrant,
+  granted,
+];
 
 /**
  * The SQL filter for the spaces and collections of an organization the caller can see, matching
@@ -433,7 +472,9 @@ export function visibleContentFilter(ctx: Context, organizationId: string) {
 }
 
 // Computed once per organization per request, however many lists ask.
-const visibleFilters = perRequest((ctx: Context) => new DataLoader((orgIds: readonly string[]) => Promise.all(orgIds.map((id) => computeVisibleFilter(ctx, id)))));
+const visibleFilters = perRequest(
+  (ctx: Context) => new DataLoader((orgIds: readonly string[]) => Promise.all(orgIds.map((id) => computeVisibleFilter(ctx, id)))),
+);
 
 async function computeVisibleFilter(ctx: Context, organizationId: string) {
   if (ctx.session.siteScope) {
@@ -479,7 +520,12 @@ const ORG_TREE = prepared(
  * top, carrying each collection's resolved default level and the highest grant of the user (and
  * their teams) on it or above; the spaces granted directly come with it.
  */
-export async function contentFilterOfOrgRole(ctx: Context, organizationId: string, role: RoleName | null | undefined, userId: string | null = null) {
+export async function contentFilterOfOrgRole(
+  ctx: Context,
+  organizationId: string,
+  role: RoleName | null | undefined,
+  userId: string | null = null,
+) {
   const publicSpace = { visibility: { in: ['public', 'unlisted'] } };
   if (role === 'admin') return { spaces: {}, collections: {}, spacesSql: spacesSqlValues('all') };
   if (role === undefined) return { spaces: publicSpace, collections: { id: { in: [] as string[] } }, spacesSql: spacesSqlValues('public') };
@@ -504,8 +550,18 @@ export async function contentFilterOfOrgRole(ctx: Context, organizationId: strin
     else if (role != null && level !== null && (level === 'inherit' || isRole(level))) byDefault.push(collection.id);
   }
   orgTrees(ctx).set(`${organizationId}\u0000${userId ?? ''}`, tree);
-  const defaults = role == null ? [] : [{ defaultLevel: { notIn: ['inherit'] } }, { defaultLevel: 'inherit', parentId: null }, { defaultLevel: 'inherit', parentId: { in: byDefault } }];
-  const grants = [...(byGrant.length ? [{ parentId: { in: byGrant } }] : []), ...(grantedSpaces.length ? [{ id: { in: grantedSpaces } }] : [])];
+  const defaults =
+    role == null
+      ? []
+      : [
+          { defaultLevel: { notIn: ['inherit'] } },
+          { defaultLevel: 'inherit', parentId: null },
+          { defaultLevel: 'inherit', parentId: { in: byDefault } },
+        ];
+  const grants = [
+    ...(byGrant.length ? [{ parentId: { in: byGrant } }] : []),
+    ...(grantedSpaces.length ? [{ id: { in: grantedSpaces } }] : []),
+  ];
   return {
     spaces: { OR: [publicSpace, ...defaults, ...grants] },
     collections: { id: { in: [...byDefault, ...byGrant] } },

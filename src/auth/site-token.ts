@@ -37,7 +37,12 @@ export interface SiteTokenClaims extends SiteScope {
 const PURPOSE = 'site-token v1';
 
 /** A token for `claims.userId` that reads the published content of `claims.siteId` until now + `ttlMs`. */
-export function issueSiteToken(keys: ServerKeys, claims: SiteScope & { userId: string }, now = Date.now(), ttlMs = SITE_TOKEN_TTL_MS): string {
+export function issueSiteToken(
+  keys: ServerKeys,
+  claims: SiteScope & { userId: string },
+  now = Date.now(),
+  ttlMs = SITE_TOKEN_TTL_MS,
+): string {
   const payload = Buffer.from(JSON.stringify([claims.siteId, claims.organizationId, claims.userId, now + ttlMs])).toString('base64url');
   return `${SITE_TOKEN_PREFIX}${payload}.${keys.sign([PURPOSE, payload])}`;
 }
@@ -49,7 +54,8 @@ export function readSiteToken(keys: ServerKeys, token: string, now = Date.now())
   if (!payload || !signature || extra !== undefined || !keys.verify([PURPOSE, payload], signature)) return null;
   try {
     const [siteId, organizationId, userId, expiresAt] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
-    if (typeof siteId !== 'string' || typeof organizationId !== 'string' || typeof userId !== 'string' || typeof expiresAt !== 'number') return null;
+    if (typeof siteId !== 'string' || typeof organizationId !== 'string' || typeof userId !== 'string' || typeof expiresAt !== 'number')
+      return null;
     return expiresAt > now ? { siteId, organizationId, userId, expiresAt } : null;
   } catch {
     return null;

@@ -66,7 +66,9 @@ export function connect(target: PoolTarget, onClose: () => Promise<void> = async
     pool,
     prisma,
     statements,
-    describe: target.host?.startsWith('/') ? `embedded PostgreSQL (socket in ${target.host})` : `PostgreSQL at ${target.host}:${target.port}/${target.database}`,
+    describe: target.host?.startsWith('/')
+      ? `embedded PostgreSQL (socket in ${target.host})`
+      : `PostgreSQL at ${target.host}:${target.port}/${target.database}`,
     async close() {
       closing = true;
       await prisma.$disconnect();
@@ -104,7 +106,13 @@ function releaseWhenConnectionEnds(client: pg.PoolClient) {
 }
 
 /** Opens the configured database: DATABASE_URL when set, else the embedded server in dataDir. */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; role: 'server' | 'cli'; log?: (m: string) => void; progress?: (m: string) => void }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+  role: 'server' | 'cli';
+  log?: (m: string) => void;
+  progress?: (m: string) => void;
+}): Promise<Database> {
   // A CLI command runs a few statements one after another: a small pool leaves the server's
   // connections to the server.
   const { dbPool } = settings();

@@ -89,13 +89,16 @@ function postgresUser(): { uid: number; gid: number } {
   }
   const [u, g] = [id('-u'), id('-g')];
   if (u.status !== 0 || g.status !== 0) {
-    throw new Error('Running as root, the embedded PostgreSQL needs a "postgres" system user, and none could be created (groupadd/useradd). Create one, run Lectern as another user, or set DATABASE_URL.');
+    throw new Error(
+      'Running as root, the embedded PostgreSQL needs a "postgres" system user, and none could be created (groupadd/useradd). Create one, run Lectern as another user, or set DATABASE_URL.',
+    );
   }
   return { uid: Number(u.stdout.trim()), gid: Number(g.stdout.trim()) };
 }
 
 /** Whether the user can enter (search) `dir`: every parent directory must let it through. */
-const canEnter = (dir: string, user: { uid: number; gid: number }) => spawnSync('test', ['-x', dir], { ...user, stdio: 'ignore' }).status === 0;
+const canEnter = (dir: string, user: { uid: number; gid: number }) =>
+  spawnSync('test', ['-x', dir], { ...user, stdio: 'ignore' }).status === 0;
 
 /**
  * The cluster directory of a data directory: `<dataDir>/pg`, except as root (PostgreSQL refuses to
@@ -131,7 +134,12 @@ export function clusterDir(dataDir: string, log: (m: string) => void = () => {})
 
 /** Keeps the last lines PostgreSQL printed (for the message when it does not start). */
 function tail(lines: string[], text: string) {
-  lines.push(...text.split('\n').map((l) => l.trim()).filter(Boolean));
+  lines.push(
+    ...text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean),
+  );
   if (lines.length > 20) lines.splice(0, lines.length - 20);
 }
 
@@ -147,7 +155,12 @@ const permissionHint = (output: string, pgData: string) =>
  * `log`: PostgreSQL's own output; `progress`: the few lines an operator wants (first start, recovery).
  * On any failure the pid file is removed and nothing is left running.
  */
-export async function startEmbedded(dataDir: string, role: Owner['role'], log: (m: string) => void = () => {}, progress: (m: string) => void = log): Promise<EmbeddedServer> {
+export async function startEmbedded(
+  dataDir: string,
+  role: Owner['role'],
+  log: (m: string) => void = () => {},
+  progress: (m: string) => void = log,
+): Promise<EmbeddedServer> {
   const ownerFile = path.join(dataDir, 'lectern.pid');
   fs.mkdirSync(dataDir, { recursive: true });
   const pgData = clusterDir(dataDir, progress);
@@ -201,14 +214,18 @@ export async function startEmbedded(dataDir: string, role: Owner['role'], log: (
         await server.initialise();
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        throw new Error(`Creating the embedded database in ${pgData} failed: ${message}.${permissionHint(`${message} ${output.join(' ')}`, pgData)}`);
+        throw new Error(
+          `Creating the embedded database in ${pgData} failed: ${message}.${permissionHint(`${message} ${output.join(' ')}`, pgData)}`,
+        );
       }
     }
     try {
       await server.start();
     } catch (error) {
       const said = output.slice(-5).join(' | ');
-      throw new Error(`The embedded PostgreSQL (${pgData}) did not start: ${error instanceof Error ? error.message : said || 'it exited early'}.${permissionHint(said, pgData)}`);
+      throw new Error(
+        `The embedded PostgreSQL (${pgData}) did not start: ${error instanceof Error ? error.message : said || 'it exited early'}.${permissionHint(said, pgData)}`,
+      );
     }
     const supervisor = supervise(server, pgData);
 

@@ -18,4 +18,3 @@ function fromEnv(raw: string | undefined): number | undefined {
 export function dbPoolSize(raw: string | undefined): number {
   return fromEnv(raw) ?? Math.min(40, Math.max(10, 4 * os.availableParallelism()));
 }
-

@@ -46,14 +46,20 @@ export interface Prepared {
   name: string;
 }
 
-export const prepared = (text: string): Prepared => ({ text, name: `lectern_${createHash('sha256').update(text).digest('hex').slice(0, 24)}` });
+export const prepared = (text: string): Prepared => ({
+  text,
+  name: `lectern_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`,
+});
 
 type Statement = string | Prepared;
 const config = (statement: Statement) => (typeof statement === 'string' ? { text: statement } : statement);
 
 const TIMESTAMP = 1114;
 const utc = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
-const types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === TIMESTAMP ? utc : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser };
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMP ? utc : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 export async function selectRows<T>(pool: pg.Pool, statement: Statement, values: unknown[]): Promise<T[]> {
   return (await pool.query({ ...config(statement), values, types })).rows as T[];
@@ -69,20 +75,32 @@ export async function selectRowPairs<A, B>(pool: pg.Pool, statement: Statement, 
   const { fields, rows } = await pool.query<unknown[]>({ ...config(statement), values, types, rowMode: 'array' });
   const split = fields.findIndex((f) => f.name === '__next');
   if (split < 0) throw new Error('selectRowPairs: the statement selects no "__next" column');
-  const record = (row: unknown[], from: number, to: number) => Object.fromEntries(fields.slice(from, to).map((f, i) => [f.name, row[from + i]]));
-  return rows.map((row) => [record(row, 0, split) as A, row.slice(split + 1).every((v) => v === null) ? null : (record(row, split + 1, fields.length) as B)]);
+  const record = (row: unknown[], from: number, to: number) =>
+    Object.fromEntries(fields.slice(from, to).map((f, i) => [f.name, row[from + i]]));
+  return rows.map((row) => [
+    record(row, 0, split) as A,
+    row.slice(split + 1).every((v) => v === null) ? null : (record(row, split + 1, fields.length) as B),
+  ]);
 }
 
 /**
  * `selectRowPairs` for any number of column groups: every `NULL AS "__next"` column starts the next
  * group; each row is the list of its groups' records, a group whose columns are all null being null.
  */
-export async function selectRowGroups(pool: pg.Pool, statement: Statement, values: unknown[]): Promise<(Record<string, unknown> | null)[][]> {
+export async function selectRowGroups(
+  pool: pg.Pool,
+  statement: Statement,
+  values: unknown[],
+): Promise<(Record<string, unknown> | null)[][]> {
   const { fields, rows } = await pool.query<unknown[]>({ ...config(statement), values, types, rowMode: 'array' });
   const bounds = [-1, ...fields.flatMap((f, i) => (f.name === '__next' ? [i] : [])), fields.length];
   const groups = bounds.slice(1).map((to, g) => [bounds[g]! + 1, to] as const);
   return rows.map((row) =>
-    groups.map(([from, to]) => (row.slice(from, to).every((v) => v === null) ? null : Object.fromEntries(fields.slice(from, to).map((f, i) => [f.name, row[from + i]])))),
+    groups.map(([from, to]) =>
+      row.slice(from, to).every((v) => v === null)
+        ? null
+        : Object.fromEntries(fields.slice(from, to).map((f, i) => [f.name, row[from + i]])),
+    ),
   );
 }
 

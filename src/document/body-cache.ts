@@ -137,9 +137,14 @@ export const derivedBody = (markdown: string) => bodyCache.derived(markdown);
 export const derivedBodies = (bodies: Iterable<string>) => bodyCache.derivedAll(bodies);
 
 /** The `fields` of parseMarkdown, through the cache (a large body parses off the event loop). Throws its refusal as parsing would. */
-export async function parseMarkdownOffLoop<K extends keyof ParsedMarkdown>(markdown: string, fields: K[]): Promise<Pick<ParsedMarkdown, K>> {
+export async function parseMarkdownOffLoop<K extends keyof ParsedMarkdown>(
+  markdown: string,
+  fields: K[],
+): Promise<Pick<ParsedMarkdown, K>> {
   const derived = (await derivedBodies([markdown])).get(markdown)!;
-  return Object.fromEntries(fields.map((field) => [field, field === 'document' ? derived.document() : derived[field as Exclude<K, 'document'>]])) as Pick<ParsedMarkdown, K>;
+  return Object.fromEntries(
+    fields.map((field) => [field, field === 'document' ? derived.document() : derived[field as Exclude<K, 'document'>]]),
+  ) as Pick<ParsedMarkdown, K>;
 }
 
 /** The read documents of several bodies (documentFromMarkdown of each), through the cache. */

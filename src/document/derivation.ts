@@ -24,7 +24,8 @@ export function deriveRecord(markdown: string): DerivationRecord {
   } catch (error) {
     // A write refused is answered at once; a read of a body over the limits makes its document then (DerivedBody).
     if (error instanceof MarkdownLimitError) return { document: '', refusal: { message: error.message, limit: true } };
-    if (error instanceof Error && error.message.startsWith('markdown: ')) return { document: '', refusal: { message: error.message, limit: false } };
+    if (error instanceof Error && error.message.startsWith('markdown: '))
+      return { document: '', refusal: { message: error.message, limit: false } };
     throw error;
   }
 }

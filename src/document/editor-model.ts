@@ -101,7 +101,12 @@ export function markdownToEditor(markdown: string): EditorPage {
       origin.blocks.push({ key: blockKey(blocks[0]!), start: start.offset, end: end.offset });
     }
   }
-  return { doc: { type: 'doc', content: content.length > 0 ? content : [{ type: 'paragraph' }] }, fields: fieldsOf(frontMatter), frontMatter, origin };
+  return {
+    doc: { type: 'doc', content: content.length > 0 ? content : [{ type: 'paragraph' }] },
+    fields: fieldsOf(frontMatter),
+    frontMatter,
+    origin,
+  };
 }
 
 const withMark = (marks: EditorMark[], mark: EditorMark) => (marks.some((m) => m.type === mark.type) ? marks : [...marks, mark]);
@@ -316,7 +321,9 @@ function matchBlocks(old: string[], next: string[]): (number | undefined)[] {
   // a million cells the middle is written anew rather than matched).
   if (a.length * b.length > 1_000_000) return matches;
   const table = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) table[i]![j] = a[i] === b[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      table[i]![j] = a[i] === b[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
   for (let i = 0, j = 0; i < a.length && j < b.length; ) {
     if (a[i] === b[j]) matches[head + j++] = head + i++;
     else if (table[i + 1]![j]! >= table[i]![j + 1]!) i++;
@@ -390,7 +397,9 @@ function blockToMdast(node: EditorNode, container: Container): M.BlockContent[] 
       return [{ type: 'html', value: textContent(node) }];
     default:
       // A node from outside the schema (pasted content the schema let through): keep its text.
-      return container === 'top' || textContent(node) ? [{ type: 'paragraph', children: [{ type: 'text', value: textContent(node) }] }] : [];
+      return container === 'top' || textContent(node)
+        ? [{ type: 'paragraph', children: [{ type: 'text', value: textContent(node) }] }]
+        : [];
   }
 }
 
@@ -442,8 +451,10 @@ function adoptSpreadsAsRead(quote: M.Blockquote) {
 function adoptSpreads(written: M.Nodes[], read: M.Nodes[]) {
   written.forEach((node, i) => {
     const other = read[i];
-    if ((node.type === 'list' && other?.type === 'list') || (node.type === 'listItem' && other?.type === 'listItem')) node.spread = other.spread ?? false;
-    if ((node.type === 'list' || node.type === 'listItem' || node.type === 'blockquote') && other && 'children' in other) adoptSpreads(node.children, other.children);
+    if ((node.type === 'list' && other?.type === 'list') || (node.type === 'listItem' && other?.type === 'listItem'))
+      node.spread = other.spread ?? false;
+    if ((node.type === 'list' || node.type === 'listItem' || node.type === 'blockquote') && other && 'children' in other)
+      adoptSpreads(node.children, other.children);
   });
 }
 
@@ -451,7 +462,10 @@ function adoptSpreads(written: M.Nodes[], read: M.Nodes[]) {
 function blockShape(nodes: M.Nodes[]): string {
   return nodes
     .map((node) => {
-      const inner = 'children' in node && ['blockquote', 'list', 'listItem', 'table', 'tableRow'].includes(node.type) ? `(${blockShape(node.children)})` : '';
+      const inner =
+        'children' in node && ['blockquote', 'list', 'listItem', 'table', 'tableRow'].includes(node.type)
+          ? `(${blockShape(node.children)})`
+          : '';
       return node.type + inner;
     })
     .join(',');
@@ -461,10 +475,15 @@ function tableToMdast(node: EditorNode): M.Table {
   const rows = (node.content ?? []).map((row) =>
     (row.content ?? []).flatMap((cell): M.TableCell[] => {
       const first = (cell.content ?? [])[0];
-      const children = inlinesToMdast(trimInline(first?.type === 'paragraph' ? (first.content ?? []) : [{ type: 'text', text: textContent(cell) }]));
+      const children = inlinesToMdast(
+        trimInline(first?.type === 'paragraph' ? (first.content ?? []) : [{ type: 'text', text: textContent(cell) }]),
+      );
       // Markdown tables have no merged cells: a cell spanning columns is followed by empty ones.
       const span = Math.max(1, Number(cell.attrs?.colspan ?? 1) || 1);
-      return [{ type: 'tableCell', children }, ...Array.from({ length: span - 1 }, (): M.TableCell => ({ type: 'tableCell', children: [] }))];
+      return [
+        { type: 'tableCell', children },
+        ...Array.from({ length: span - 1 }, (): M.TableCell => ({ type: 'tableCell', children: [] })),
+      ];
     }),
   );
   const header = node.content?.[0]?.content ?? [];
@@ -498,7 +517,8 @@ function trimInline(nodes: EditorNode[]): EditorNode[] {
 type Wrapper = M.Strong | M.Emphasis | M.Delete | M.Link;
 type Leaf = M.Text | M.InlineCode | M.Break | M.Image | M.Html;
 
-const sameMark = (a: EditorMark, b: EditorMark) => a.type === b.type && (a.type !== 'link' || (a.attrs?.href === b.attrs?.href && (a.attrs?.title ?? null) === (b.attrs?.title ?? null)));
+const sameMark = (a: EditorMark, b: EditorMark) =>
+  a.type === b.type && (a.type !== 'link' || (a.attrs?.href === b.attrs?.href && (a.attrs?.title ?? null) === (b.attrs?.title ?? null)));
 const wrapperMarks = (node: EditorNode) => (node.marks ?? []).filter((m) => m.type !== 'code' && EDITOR_MARKS.includes(m.type as never));
 
 function wrapperOf(mark: EditorMark): Wrapper {
@@ -520,12 +540,19 @@ function leafOf(node: EditorNode): Leaf | undefined {
   switch (node.type) {
     case 'text':
       if (!node.text) return undefined;
-      return (node.marks ?? []).some((m) => m.type === 'code') ? { type: 'inlineCode', value: node.text } : { type: 'text', value: node.text };
+      return (node.marks ?? []).some((m) => m.type === 'code')
+        ? { type: 'inlineCode', value: node.text }
+        : { type: 'text', value: node.text };
     case 'hardBreak':
       return { type: 'break' };
     case 'image': {
       const { src, alt, title } = node.attrs ?? {};
-      return { type: 'image', url: String(src ?? ''), alt: typeof alt === 'string' ? alt : null, title: typeof title === 'string' && title ? title : null };
+      return {
+        type: 'image',
+        url: String(src ?? ''),
+        alt: typeof alt === 'string' ? alt : null,
+        title: typeof title === 'string' && title ? title : null,
+      };
     }
     case 'rawInline':
       return { type: 'html', value: String(node.attrs?.markdown ?? '') };

@@ -60,8 +60,30 @@ type Context = 'top' | 'item' | 'quote';
 /** Which block types each container may hold (the official schema's unions, Markdown-capable part). */
 const ALLOWED: Record<Context, ReadonlySet<string>> = {
   top: new Set(SUPPORTED_BLOCKS),
-  item: new Set(['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-unordered', 'list-ordered', 'list-tasks', 'divider', 'blockquote', 'code', 'table']),
-  quote: new Set(['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-unordered', 'list-ordered', 'list-tasks', 'divider', 'blockquote']),
+  item: new Set([
+    'paragraph',
+    'heading-1',
+    'heading-2',
+    'heading-3',
+    'list-unordered',
+    'list-ordered',
+    'list-tasks',
+    'divider',
+    'blockquote',
+    'code',
+    'table',
+  ]),
+  quote: new Set([
+    'paragraph',
+    'heading-1',
+    'heading-2',
+    'heading-3',
+    'list-unordered',
+    'list-ordered',
+    'list-tasks',
+    'divider',
+    'blockquote',
+  ]),
 };
 
 function blocks(nodes: Node[], at: string, ctx: Context): M.BlockContent[] {
@@ -76,8 +98,16 @@ function block(node: Node, at: string, ctx: Context): M.BlockContent[] {
   const type = node.type as string;
   if (node.object !== 'block') throw badRequest(`${at}.object`, 'must be "block" here');
   if (!ALLOWED[ctx].has(type)) {
-    if (SUPPORTED_BLOCKS.includes(type as (typeof SUPPORTED_BLOCKS)[number]) || type === 'list-item' || type === 'code-line' || type === 'image') {
-      throw badRequest(`${at}.type`, `a "${type}" block is not allowed ${ctx === 'top' ? 'at the top level' : ctx === 'item' ? 'in a list item' : 'in a blockquote'}`);
+    if (
+      SUPPORTED_BLOCKS.includes(type as (typeof SUPPORTED_BLOCKS)[number]) ||
+      type === 'list-item' ||
+      type === 'code-line' ||
+      type === 'image'
+    ) {
+      throw badRequest(
+        `${at}.type`,
+        `a "${type}" block is not allowed ${ctx === 'top' ? 'at the top level' : ctx === 'item' ? 'in a list item' : 'in a blockquote'}`,
+      );
     }
     throw unsupported(at, 'block type', type, [...ALLOWED[ctx]]);
   }
@@ -134,7 +164,8 @@ function list(type: string, data: Node, items: Node[], at: string): M.List {
     const itemAt = `${at}.nodes[${i}]`;
     if (item.object !== 'block' || item.type !== 'list-item') throw badRequest(`${itemAt}.type`, 'must be "list-item" in a list');
     const itemData = isObject(item.data) ? item.data : {};
-    if (itemData.checked !== undefined && typeof itemData.checked !== 'boolean') throw badRequest(`${itemAt}.data.checked`, 'must be a boolean');
+    if (itemData.checked !== undefined && typeof itemData.checked !== 'boolean')
+      throw badRequest(`${itemAt}.data.checked`, 'must be a boolean');
     const content = nonEmpty(blocks((item.nodes ?? []) as Node[], `${itemAt}.nodes`, 'item'));
     // GFM marks a task only at the start of a paragraph: `- [ ] # heading` is not a task.
     if (tasks && content[0]!.type !== 'paragraph') {
@@ -142,7 +173,12 @@ function list(type: string, data: Node, items: Node[], at: string): M.List {
     }
     // An item of several blocks is spread (blank lines between them): in a tight item a table or
     // paragraph after a blockquote would be read as a lazy continuation of the quote.
-    return { type: 'listItem', spread: content.length > 1, checked: tasks ? itemData.checked === true : null, children: content as M.ListItem['children'] };
+    return {
+      type: 'listItem',
+      spread: content.length > 1,
+      checked: tasks ? itemData.checked === true : null,
+      children: content as M.ListItem['children'],
+    };
   });
   return { type: 'list', ordered: type === 'list-ordered', start: start ?? null, spread: false, children };
 }
@@ -160,7 +196,8 @@ function code(data: Node, lines: Node[], at: string): M.Code {
         if (t.object !== 'text') throw unsupported(`${lineAt}.nodes[${j}]`, 'inline type', String(t.type), ['text only in code lines']);
         return leavesOf(t, `${lineAt}.nodes[${j}]`)
           .map((l, k) => {
-            if (l.marks.some((m) => !DISPLAY_ONLY_MARKS.has(m))) throw badRequest(`${lineAt}.nodes[${j}].leaves[${k}].marks`, 'code lines hold plain text');
+            if (l.marks.some((m) => !DISPLAY_ONLY_MARKS.has(m)))
+              throw badRequest(`${lineAt}.nodes[${j}].leaves[${k}].marks`, 'code lines hold plain text');
             if (/[\r\n]/.test(l.text)) throw badRequest(`${lineAt}.nodes[${j}].leaves[${k}].text`, 'a code line cannot hold a line break');
             return l.text;
           })
@@ -173,7 +210,8 @@ function code(data: Node, lines: Node[], at: string): M.Code {
 
 function urlOf(ref: unknown, at: string, image: boolean): string {
   if (!isObject(ref)) throw badRequest(at, 'is required');
-  if (ref.kind !== 'url') throw badRequest(`${at}.kind`, `"${String(ref.kind)}" references have no Markdown form in Lectern (supported: url)`);
+  if (ref.kind !== 'url')
+    throw badRequest(`${at}.kind`, `"${String(ref.kind)}" references have no Markdown form in Lectern (supported: url)`);
   if (typeof ref.url !== 'string' || ref.url === '') throw badRequest(`${at}.url`, 'must be a non-empty string');
   if (unsafeUrl(ref.url, image)) throw badRequest(`${at}.url`, 'uses a scheme that is not allowed (javascript:, vbscript:, data:)');
   return ref.url;
@@ -216,10 +254,15 @@ function caption(fragments: unknown, at: string): string | null {
     if (p.type !== 'paragraph') throw badRequest(`${pAt}.type`, 'a caption holds paragraphs');
     return ((p.nodes ?? []) as Node[])
       .map((t, j) => {
-        if (t.object !== 'text') throw badRequest(`${pAt}.nodes[${j}]`, 'a caption holds plain text only (Markdown keeps it as the image title)');
+        if (t.object !== 'text')
+          throw badRequest(`${pAt}.nodes[${j}]`, 'a caption holds plain text only (Markdown keeps it as the image title)');
         return leavesOf(t, `${pAt}.nodes[${j}]`)
           .map((l, k) => {
-            if (l.marks.some((m) => !DISPLAY_ONLY_MARKS.has(m))) throw badRequest(`${pAt}.nodes[${j}].leaves[${k}].marks`, 'a caption holds plain text only (Markdown keeps it as the image title)');
+            if (l.marks.some((m) => !DISPLAY_ONLY_MARKS.has(m)))
+              throw badRequest(
+                `${pAt}.nodes[${j}].leaves[${k}].marks`,
+                'a caption holds plain text only (Markdown keeps it as the image title)',
+              );
             return l.text;
           })
           .join('');
@@ -236,7 +279,8 @@ function table(node: Node, at: string): M.Table {
   const view = data.view;
   if (!isObject(view) || view.type !== 'grid') throw badRequest(`${at}.data.view.type`, 'only "grid" tables have a Markdown form');
   if (view.hideHeader === true) throw badRequest(`${at}.data.view.hideHeader`, 'a Markdown table always shows its header');
-  if (Array.isArray(data.cellMerges) && data.cellMerges.length > 0) throw badRequest(`${at}.data.cellMerges`, 'merged cells have no Markdown form');
+  if (Array.isArray(data.cellMerges) && data.cellMerges.length > 0)
+    throw badRequest(`${at}.data.cellMerges`, 'merged cells have no Markdown form');
   if (!Array.isArray(view.columns) || view.columns.length === 0 || view.columns.some((c) => typeof c !== 'string')) {
     throw badRequest(`${at}.data.view.columns`, 'must be a non-empty array of column ids');
   }
@@ -247,10 +291,12 @@ function table(node: Node, at: string): M.Table {
     const def = definition[id];
     const defAt = `${at}.data.definition.${id}`;
     if (!isObject(def)) throw badRequest(defAt, 'is missing for a column of the view');
-    if (def.type !== 'text') throw badRequest(`${defAt}.type`, `"${String(def.type)}" columns have no Markdown form in Lectern (supported: text)`);
+    if (def.type !== 'text')
+      throw badRequest(`${defAt}.type`, `"${String(def.type)}" columns have no Markdown form in Lectern (supported: text)`);
     if (typeof def.title !== 'string') throw badRequest(`${defAt}.title`, 'must be a string');
     const alignment = def.textAlignment ?? 'left';
-    if (alignment !== 'left' && alignment !== 'center' && alignment !== 'right') throw badRequest(`${defAt}.textAlignment`, 'must be left, center or right');
+    if (alignment !== 'left' && alignment !== 'center' && alignment !== 'right')
+      throw badRequest(`${defAt}.textAlignment`, 'must be left, center or right');
     align.push(alignment);
     // A column title is read back as the cell's plain text (links included), so no literal splitting.
     return { type: 'tableCell', children: textPhrasing(def.title, false) };
@@ -310,13 +356,18 @@ type Run = { leaf: Leaf } | { inline: M.PhrasingContent; marks: string[] };
 function leavesOf(text: Node, at: string): Leaf[] {
   return (text.leaves as Node[]).map((leaf, i) => ({
     text: leaf.text as string,
-    marks: (leaf.marks as Node[]).map((mark, j) => {
-      const type = mark.type as string;
-      if (!SUPPORTED_MARKS.includes(type as DocumentMarkType) && !DISPLAY_ONLY_MARKS.has(type)) {
-        throw badRequest(`${at}.leaves[${i}].marks[${j}].type`, `mark "${type}" has no Markdown form in Lectern (supported: ${SUPPORTED_MARKS.join(', ')})`);
-      }
-      return type;
-    }).filter((type) => !DISPLAY_ONLY_MARKS.has(type)),
+    marks: (leaf.marks as Node[])
+      .map((mark, j) => {
+        const type = mark.type as string;
+        if (!SUPPORTED_MARKS.includes(type as DocumentMarkType) && !DISPLAY_ONLY_MARKS.has(type)) {
+          throw badRequest(
+            `${at}.leaves[${i}].marks[${j}].type`,
+            `mark "${type}" has no Markdown form in Lectern (supported: ${SUPPORTED_MARKS.join(', ')})`,
+          );
+        }
+        return type;
+      })
+      .filter((type) => !DISPLAY_ONLY_MARKS.has(type)),
   }));
 }
 
@@ -339,7 +390,15 @@ function inlines(nodes: Node[], at: string, inLink = false): M.PhrasingContent[]
         const url = urlOf(data.ref, `${nodeAt}.data.ref`, false);
         // The marks around a link's text go outside it in Markdown only when they cover all of it;
         // keeping them on the text inside is the same document once read back.
-        runs.push({ inline: { type: 'link', url, title: null, children: inlines((node.nodes ?? []) as Node[], `${nodeAt}.nodes`, true) as M.Link['children'] }, marks: [] });
+        runs.push({
+          inline: {
+            type: 'link',
+            url,
+            title: null,
+            children: inlines((node.nodes ?? []) as Node[], `${nodeAt}.nodes`, true) as M.Link['children'],
+          },
+          marks: [],
+        });
         return;
       }
       case 'inline-image':

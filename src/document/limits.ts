@@ -1,6 +1,5 @@
 import { LecternError } from '../errors.js';
 
-
 /**
  * Largest Markdown body accepted for a page (UTF-8 bytes). The seed names no page size; 1 MB
  * matches the largest file a write accepts (MAX_FILE_BYTES) and is far above real pages.
@@ -32,7 +31,8 @@ export class MarkdownLimitError extends LecternError {
 const SPACE = 0x20;
 const TAB = 0x09;
 const isBlankLine = (line: string) => /^[ \t]*$/.test(line);
-const isWhitespace = (c: string | undefined) => c === undefined || c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v';
+const isWhitespace = (c: string | undefined) =>
+  c === undefined || c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v';
 const ASCII_PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
 const isPunctuation = (c: string | undefined) => c !== undefined && (c < '\u0080' ? ASCII_PUNCTUATION.has(c) : /[\p{P}\p{S}]/u.test(c));
 
@@ -187,8 +187,10 @@ export function markdownProblem(markdown: string): string | null {
       continue;
     }
     const deepest = inline.scan(line, pos);
-    if (deepest > MARKDOWN_MAX_DEPTH) return `is nested too deeply: emphasis and links go at most ${MARKDOWN_MAX_DEPTH} levels deep (line ${n + 1})`;
-    if (inline.marks > MARKDOWN_MAX_INLINE_MARKS) return `has too many emphasis marks and links in one paragraph: at most ${MARKDOWN_MAX_INLINE_MARKS} (line ${n + 1}); split it with a blank line`;
+    if (deepest > MARKDOWN_MAX_DEPTH)
+      return `is nested too deeply: emphasis and links go at most ${MARKDOWN_MAX_DEPTH} levels deep (line ${n + 1})`;
+    if (inline.marks > MARKDOWN_MAX_INLINE_MARKS)
+      return `has too many emphasis marks and links in one paragraph: at most ${MARKDOWN_MAX_INLINE_MARKS} (line ${n + 1}); split it with a blank line`;
     paragraph = !closes;
   }
   return null;
@@ -335,7 +337,12 @@ class InlineNesting {
         const levels = ch === '~' ? (run <= 2 ? 1 : 0) : run;
         const stack = this.byChar.get(key);
         const nearest = stack?.length ? this.openers[stack[stack.length - 1]!]! : undefined;
-        const ruleOfThree = nearest !== undefined && ch !== '~' && (nearest.both || (canOpen && canClose)) && (nearest.run + run) % 3 === 0 && !(nearest.run % 3 === 0 && run % 3 === 0);
+        const ruleOfThree =
+          nearest !== undefined &&
+          ch !== '~' &&
+          (nearest.both || (canOpen && canClose)) &&
+          (nearest.run + run) % 3 === 0 &&
+          !(nearest.run % 3 === 0 && run % 3 === 0);
         if (levels > 0 && canClose && nearest && !ruleOfThree && !this.hidden) {
           const index = stack![stack!.length - 1]!;
           while (this.openers.length > index) {

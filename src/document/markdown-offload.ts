@@ -22,7 +22,8 @@ export async function deriveOffLoop(bodies: string[]): Promise<DerivationRecord[
     return await runIsolated<DerivationRecord[]>(TASKS, 'derive', bodies, LIMITS);
   } catch (error) {
     // The parser's own refusals keep their message (the writer's to fix); a limit is named too.
-    if (error instanceof IsolatedTaskError && error.message.startsWith('markdown: ')) throw new MarkdownLimitError(error.message.replace(/^markdown: /, ''));
+    if (error instanceof IsolatedTaskError && error.message.startsWith('markdown: '))
+      throw new MarkdownLimitError(error.message.replace(/^markdown: /, ''));
     if (error instanceof IsolateLimitError) throw new MarkdownLimitError(`${error.message} to parse: make the page smaller or split it`);
     throw error;
   }

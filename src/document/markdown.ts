@@ -75,7 +75,11 @@ function parseChecked(markdown: string): ParsedMarkdown {
   const definitions = collectDefinitions(root);
   const converter = new Converter(definitions);
   const nodes = converter.blocks(root.children, 'top') as DocumentBlockTopLevel[];
-  const document: MarkdownDocument = { object: 'document', data: { schemaVersion: DOCUMENT_SCHEMA_VERSION, ...(converter.rawHtml ? { rawHtml: 'text' as const } : {}) }, nodes };
+  const document: MarkdownDocument = {
+    object: 'document',
+    data: { schemaVersion: DOCUMENT_SCHEMA_VERSION, ...(converter.rawHtml ? { rawHtml: 'text' as const } : {}) },
+    nodes,
+  };
   finalize(document);
   const allLinks = linksOf(root, definitions);
 
@@ -326,9 +330,7 @@ class Converter {
       type: 'code' as const,
       isVoid: false as const,
       data: node.lang ? { syntax: node.lang } : {},
-      nodes: lines.map((line) =>
-        block({ type: 'code-line' as const, isVoid: false as const, data: {}, nodes: [textNode([leaf(line)])] }),
-      ),
+      nodes: lines.map((line) => block({ type: 'code-line' as const, isVoid: false as const, data: {}, nodes: [textNode([leaf(line)])] })),
     });
   }
 
@@ -417,8 +419,8 @@ class Converter {
 
   link(url: string, children: M.PhrasingContent[], marks: DocumentMarkType[]): DocumentInlineLink {
     // A link holds text and inline images only (markdown links cannot nest).
-    const pieces = this.inlines(children, marks).map((piece): Piece =>
-      'inline' in piece && piece.inline.type === 'link' ? { leaf: leaf(inlineText(piece.inline), marks) } : piece,
+    const pieces = this.inlines(children, marks).map(
+      (piece): Piece => ('inline' in piece && piece.inline.type === 'link' ? { leaf: leaf(inlineText(piece.inline), marks) } : piece),
     );
     return {
       object: 'inline',
@@ -454,7 +456,11 @@ function inlineImage(image: { url: string; alt?: string | null; title?: string |
  * pages and an <img> cannot run them; SVG can hold script, so it is not among them.
  */
 export function unsafeUrl(url: string, image = false): boolean {
-  const scheme = url.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, '').slice(0, 40).toLowerCase();
+  const scheme = url
+    .replace(/^[\u0000-\u0020]+/, '')
+    .replace(/[\t\n\r]/g, '')
+    .slice(0, 40)
+    .toLowerCase();
   if (scheme.startsWith('javascript:') || scheme.startsWith('vbscript:')) return true;
   if (scheme.startsWith('data:')) return !(image && /^data:image\/(png|jpeg|gif|webp|avif)[;,]/.test(scheme));
   return false;

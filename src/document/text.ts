@@ -78,5 +78,8 @@ export function documentText(doc: unknown): string {
     if (n.object === 'block') out.push('\n');
   };
   walk(doc);
-  return out.join('').replace(/\n{2,}/g, '\n').trim();
+  return out
+    .join('')
+    .replace(/\n{2,}/g, '\n')
+    .trim();
 }

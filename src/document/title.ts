@@ -15,7 +15,12 @@ export function normalizedTitle(text: string): string {
 
 /** Whether `node` is a level-1 heading that says the same as `title`. */
 export function isTitleHeading(node: M.RootContent | undefined, title: string): boolean {
-  return node?.type === 'heading' && node.depth === 1 && !!normalizedTitle(title) && normalizedTitle(mdastToString(node)) === normalizedTitle(title);
+  return (
+    node?.type === 'heading' &&
+    node.depth === 1 &&
+    !!normalizedTitle(title) &&
+    normalizedTitle(mdastToString(node)) === normalizedTitle(title)
+  );
 }
 
 /** The blocks of a body without a leading level-1 heading equal to the title (front matter ignored). */

@@ -107,14 +107,16 @@ export const useDocumentLimits = (): Plugin => ({
     const source = typeof params.source === 'string' ? params.source : (params.source?.body as string | undefined);
     if (typeof source === 'string') {
       if (source.length > DOCUMENT_LIMITS.characters) throw refuse(`Query is larger than ${DOCUMENT_LIMITS.characters} characters`);
-      if (textNesting(source, DOCUMENT_LIMITS.nesting) > DOCUMENT_LIMITS.nesting) throw refuse(`Query is nested more than ${DOCUMENT_LIMITS.nesting} levels deep`);
+      if (textNesting(source, DOCUMENT_LIMITS.nesting) > DOCUMENT_LIMITS.nesting)
+        throw refuse(`Query is nested more than ${DOCUMENT_LIMITS.nesting} levels deep`);
     }
     setParseFn((text, options) => {
       try {
         return parse(text, { ...options, maxTokens: DOCUMENT_LIMITS.tokens });
       } catch (error) {
         // graphql-js words it "Document contains more that N tokens. Parsing aborted."
-        if (error instanceof GraphQLError && /more th\w+ \d+ tokens/.test(error.message)) throw refuse(`Query has more than ${DOCUMENT_LIMITS.tokens} tokens`);
+        if (error instanceof GraphQLError && /more th\w+ \d+ tokens/.test(error.message))
+          throw refuse(`Query has more than ${DOCUMENT_LIMITS.tokens} tokens`);
         throw error;
       }
     });

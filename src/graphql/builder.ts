@@ -15,7 +15,6 @@ import { getDatamodel } from '../generated/pothos-types.js';
  */
 export const COMPLEXITY_LIMITS = { complexity: 200_000, depth: 12, breadth: 400 };
 
-
 /** A Prisma model's row, by model name: the shape of the object type for that model (`Model<'Space'>`). */
 export type Model<Name extends Prisma.ModelName> = Prisma.TypeMap['model'][Name]['payload']['scalars'];
 

@@ -64,7 +64,9 @@ export interface PersistedQueryStore {
 }
 
 /** The in-process store of persisted documents, keyed by tenant and hash. */
-export function createPersistedQueryStore(limits: { entries: number; characters: number; ttlMs: number } = PERSISTED_QUERY_LIMITS): PersistedQueryStore {
+export function createPersistedQueryStore(
+  limits: { entries: number; characters: number; ttlMs: number } = PERSISTED_QUERY_LIMITS,
+): PersistedQueryStore {
   const cache = new LRUCache<string, string>({
     max: limits.entries,
     maxSize: limits.characters,
@@ -125,7 +127,10 @@ function namedDocument(params: { extensions?: Record<string, any>; documentId?: 
 }
 
 /** First-party persisted documents and APQ (tenant-scoped), side by side: see 2. above. */
-export function usePersistedQueries(store: PersistedQueryStore = createPersistedQueryStore(), documents: PersistedDocuments = new Map()): Plugin<{}, TenantContext> {
+export function usePersistedQueries(
+  store: PersistedQueryStore = createPersistedQueryStore(),
+  documents: PersistedDocuments = new Map(),
+): Plugin<{}, TenantContext> {
   const apqFor = (scope: string) => {
     const scoped: APQStore = { get: (hash) => store.get(scope, hash), set: (hash, document) => store.set(scope, hash, document) };
     return useAPQ({ store: scoped });
@@ -134,7 +139,9 @@ export function usePersistedQueries(store: PersistedQueryStore = createPersisted
     allowArbitraryOperations: true,
     extractPersistedOperationId: (params) => namedDocument(params as never)?.hash ?? null,
     getPersistedOperation: (hash) => documents.get(hash) ?? null,
-    customErrors: { notFound: { message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 404 } } } },
+    customErrors: {
+      notFound: { message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 404 } } },
+    },
   });
   return {
     onParams(payload) {

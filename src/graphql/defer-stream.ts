@@ -32,7 +32,8 @@ const refuseNegativeInitialCount: Plugin = {
       Directive(node) {
         if (node.name.value !== 'stream') return undefined;
         const value = node.arguments?.find((a) => a.name.value === 'initialCount')?.value;
-        const count = value?.kind === Kind.INT ? Number(value.value) : value?.kind === Kind.VARIABLE ? args.variableValues?.[value.name.value] : 0;
+        const count =
+          value?.kind === Kind.INT ? Number(value.value) : value?.kind === Kind.VARIABLE ? args.variableValues?.[value.name.value] : 0;
         if (typeof count === 'number' && count < 0) {
           negative = true;
           return BREAK;
@@ -40,7 +41,12 @@ const refuseNegativeInitialCount: Plugin = {
         return undefined;
       },
     });
-    if (negative) setResultAndStopExecution({ errors: [new GraphQLError('@stream initialCount: must be 0 or more', { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } })] });
+    if (negative)
+      setResultAndStopExecution({
+        errors: [
+          new GraphQLError('@stream initialCount: must be 0 or more', { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } }),
+        ],
+      });
   },
 };
 

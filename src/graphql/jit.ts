@@ -1,5 +1,15 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { getNullableType, getOperationAST, getVariableValues, isListType, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type ExecutionArgs } from 'graphql';
+import {
+  getNullableType,
+  getOperationAST,
+  getVariableValues,
+  isListType,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+  type ExecutionArgs,
+} from 'graphql';
 import { usesIncrementalDelivery } from './defer-stream.js';
 
 /**

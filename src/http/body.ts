@@ -69,7 +69,12 @@ export function withBody(request: Request, bytes: Uint8Array): Request {
   const headers = new Headers(request.headers);
   headers.set('content-length', String(bytes.byteLength));
   headers.delete('transfer-encoding');
-  return new Request(request.url, { method: request.method, headers, body: bytes.byteLength ? (bytes as Uint8Array<ArrayBuffer>) : undefined, signal: request.signal });
+  return new Request(request.url, {
+    method: request.method,
+    headers,
+    body: bytes.byteLength ? (bytes as Uint8Array<ArrayBuffer>) : undefined,
+    signal: request.signal,
+  });
 }
 
 /** The error answer for a body refusal, or null for any other error. */

@@ -70,7 +70,10 @@ export interface TagParts {
   inputs?: unknown;
 }
 
-const sortedEntries = (value: Record<string, unknown>) => Object.keys(value).sort().map((key) => [key, value[key]] as const);
+const sortedEntries = (value: Record<string, unknown>) =>
+  Object.keys(value)
+    .sort()
+    .map((key) => [key, value[key]] as const);
 
 /** A strong tag: equal parts, byte-identical answer. */
 export function conditionalTag(parts: TagParts): string {
@@ -139,7 +142,12 @@ export function sharedCacheControl(sharing: Sharing): string {
  * headers that change the answer (Authorization always; Cookie, Accept… as the route needs).
  * Anything but a 200, and `no-store` answers, pass through with only Cache-Control and Vary.
  */
-export async function revalidated(request: Request, response: Response, sharing: Sharing, vary: string[] = ['Authorization']): Promise<Response> {
+export async function revalidated(
+  request: Request,
+  response: Response,
+  sharing: Sharing,
+  vary: string[] = ['Authorization'],
+): Promise<Response> {
   response.headers.set('cache-control', sharedCacheControl(sharing));
   for (const name of vary) response.headers.append('vary', name);
   if (response.status !== 200 || sharing === 'no-store') return response;

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
-const VERSION = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string })
+  .version;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -41,7 +42,14 @@ curl -sS -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' "
 <p>More: <code>npx lectern --help</code> and the README and docs/ (quick start, running it, backups).</p>
 </body></html>
 `;
-  return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" } });
+  return new Response(html, {
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+    },
+  });
 }
 
 /**
@@ -69,5 +77,7 @@ function lecternGraphiQL(el, opts) {
 </script>`;
   const page = renderGraphiQL(opts);
   // The call is renamed first, then the asking script goes in before yoga's.
-  return page.replace('YogaGraphiQL.renderYogaGraphiQL(', 'lecternGraphiQL(').replace('<div id="root"></div>', `<div id="root"></div>\n${ask}`);
+  return page
+    .replace('YogaGraphiQL.renderYogaGraphiQL(', 'lecternGraphiQL(')
+    .replace('<div id="root"></div>', `<div id="root"></div>\n${ask}`);
 }

@@ -2,7 +2,11 @@ import { Router, type IRequest } from 'itty-router';
 import type { RouteMethod } from './routes.js';
 
 /** A handler on the router: the request, its decoded path parameters, and what the app passes along. */
-export type RouteHandler<A extends unknown[]> = (request: Request, params: Record<string, string>, ...args: A) => Promise<Response> | Response;
+export type RouteHandler<A extends unknown[]> = (
+  request: Request,
+  params: Record<string, string>,
+  ...args: A
+) => Promise<Response> | Response;
 
 export interface RouterEntry<A extends unknown[]> {
   /** `ALL`: every method reaches the handler, which answers a wrong one itself (/v1, /graphql). */
@@ -30,7 +34,11 @@ export function createRouter<A extends unknown[]>(entries: RouterEntry<A>[], unr
     (handle: RouteHandler<A>) =>
     (request: IRequest, ...args: A) =>
       // The path was checked to decode before routing (src/http/request-line.ts).
-      handle(request as unknown as Request, Object.fromEntries(Object.entries(request.params).map(([k, v]) => [k, decodeURIComponent(v)])), ...args);
+      handle(
+        request as unknown as Request,
+        Object.fromEntries(Object.entries(request.params).map(([k, v]) => [k, decodeURIComponent(v)])),
+        ...args,
+      );
   // Each entry with the pattern itty-router compiled for it (the Allow header is read from them).
   const compiled = entries.map((entry) => {
     itty[entry.method.toLowerCase() as 'all'](entry.path, call(entry.handle));

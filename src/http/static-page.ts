@@ -57,9 +57,14 @@ export function staticPage(render: () => Promise<Response>, cacheControl = 'publ
       }));
       const common = { etag: page.etag, 'cache-control': cacheControl, vary: 'accept-encoding' };
       const match = request.headers.get('if-none-match');
-      if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === page.etag)) return new Response(null, { status: 304, headers: common });
+      if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === page.etag))
+        return new Response(null, { status: 304, headers: common });
       const acceptEncoding = request.headers.get('accept-encoding') ?? '';
-      const [body, encoding] = accepts(acceptEncoding, 'br') ? [page.br, 'br'] : accepts(acceptEncoding, 'gzip') ? [page.gzip, 'gzip'] : [page.identity, null];
+      const [body, encoding] = accepts(acceptEncoding, 'br')
+        ? [page.br, 'br']
+        : accepts(acceptEncoding, 'gzip')
+          ? [page.gzip, 'gzip']
+          : [page.identity, null];
       const headers: Record<string, string> = { ...common, 'content-type': page.type, 'content-length': String(body.byteLength) };
       if (encoding) headers['content-encoding'] = encoding;
       return new Response(request.method === 'HEAD' ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers });

@@ -17,7 +17,9 @@ export interface TenantGateOptions {
   maxWaitMs: number;
 }
 
-export type Admission = { admitted: true; release: () => void } | { admitted: false; retryAfter: number; reason: 'queue full' | 'waited too long' };
+export type Admission =
+  | { admitted: true; release: () => void }
+  | { admitted: false; retryAfter: number; reason: 'queue full' | 'waited too long' };
 
 interface Waiter {
   admit: () => void;

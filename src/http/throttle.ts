@@ -55,7 +55,9 @@ export class AddressLimiter {
   peek(key: string, cost = 1): Taken {
     if (!this.enabled) return { ok: true, retryAfter: 0 };
     const bucket = this.refill(key, this.clock());
-    return bucket.tokens >= cost ? { ok: true, retryAfter: 0 } : { ok: false, retryAfter: Math.max(1, Math.ceil((cost - bucket.tokens) / this.perMs / 1000)) };
+    return bucket.tokens >= cost
+      ? { ok: true, retryAfter: 0 }
+      : { ok: false, retryAfter: Math.max(1, Math.ceil((cost - bucket.tokens) / this.perMs / 1000)) };
   }
 
   /** Takes `cost` tokens if they are there. */

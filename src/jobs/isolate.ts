@@ -86,7 +86,10 @@ function spawn(pool: Pool): Thread {
     workerData: { module: pool.module },
     // Settings read from the environment stay live (an operator's or a test's change applies).
     env: SHARE_ENV,
-    resourceLimits: { maxOldGenerationSizeMb: pool.memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(pool.memoryMb / 8))) },
+    resourceLimits: {
+      maxOldGenerationSizeMb: pool.memoryMb,
+      maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(pool.memoryMb / 8))),
+    },
     stdout: false,
     stderr: false,
   });
@@ -104,15 +107,18 @@ function spawn(pool: Pool): Thread {
     gone: false,
   };
   thread.ready.catch(() => undefined);
-  worker.on('message', (message: { ready?: true; id?: number; ok?: boolean; value?: unknown; error?: { name: string; message: string; stack?: string } }) => {
-    if (message.ready) return markReady();
-    const pending = thread.current;
-    if (!pending || pending.id !== message.id) return;
-    clearTimeout(pending.timer);
-    thread.current = null;
-    if (message.ok) pending.resolve(message.value);
-    else pending.reject(new IsolatedTaskError(message.error!.name, message.error!.message, message.error!.stack));
-  });
+  worker.on(
+    'message',
+    (message: { ready?: true; id?: number; ok?: boolean; value?: unknown; error?: { name: string; message: string; stack?: string } }) => {
+      if (message.ready) return markReady();
+      const pending = thread.current;
+      if (!pending || pending.id !== message.id) return;
+      clearTimeout(pending.timer);
+      thread.current = null;
+      if (message.ok) pending.resolve(message.value);
+      else pending.reject(new IsolatedTaskError(message.error!.name, message.error!.message, message.error!.stack));
+    },
+  );
   worker.on('error', (error: Error & { code?: string }) => {
     lastError = error;
   });
@@ -128,7 +134,14 @@ function spawn(pool: Pool): Thread {
       clearTimeout(pending.timer);
       if (pending.timedOut) pending.reject(new IsolateLimitError('time', pending.options));
       else if (outOfMemory) pending.reject(new IsolateLimitError('memory', pending.options));
-      else pending.reject(new IsolatedTaskError(lastError?.name ?? 'Error', lastError?.message ?? 'the worker thread exited unexpectedly', lastError?.stack));
+      else
+        pending.reject(
+          new IsolatedTaskError(
+            lastError?.name ?? 'Error',
+            lastError?.message ?? 'the worker thread exited unexpectedly',
+            lastError?.stack,
+          ),
+        );
     }
     pool.waiting.shift()?.();
   });
@@ -168,7 +181,12 @@ function poolFor(module: URL | string, memoryMb: number): Pool {
 }
 
 /** Runs `exportName(input)` of `taskModule` in a worker thread, within the limits (see above). */
-export async function runIsolated<Result>(taskModule: URL | string, exportName: string, input: unknown, options: IsolateOptions): Promise<Result> {
+export async function runIsolated<Result>(
+  taskModule: URL | string,
+  exportName: string,
+  input: unknown,
+  options: IsolateOptions,
+): Promise<Result> {
   const pool = poolFor(taskModule, options.memoryMb);
   const thread = await acquire(pool);
   thread.worker.ref();
@@ -190,7 +208,9 @@ export async function runIsolated<Result>(taskModule: URL | string, exportName: 
       thread.worker.postMessage({ id: pending.id, exportName, input });
     });
   } catch (error) {
-    throw error instanceof IsolatedTaskError || error instanceof IsolateLimitError ? error : new IsolatedTaskError('Error', (error as Error).message, (error as Error).stack);
+    throw error instanceof IsolatedTaskError || error instanceof IsolateLimitError
+      ? error
+      : new IsolatedTaskError('Error', (error as Error).message, (error as Error).stack);
   } finally {
     release(pool, thread);
   }

@@ -44,9 +44,22 @@ export function registerJobHandlers(jobs: readonly JobDefinition[]) {
 type Db = Pick<PrismaClient, 'job'> | Prisma.TransactionClient;
 
 /** Queues a job (inside the caller's transaction when given one, so it exists only if the write commits). */
-export async function enqueueJob(db: Db, kind: string, payload: unknown, opts: { runAfter?: Date; maxAttempts?: number } = {}): Promise<string> {
+export async function enqueueJob(
+  db: Db,
+  kind: string,
+  payload: unknown,
+  opts: { runAfter?: Date; maxAttempts?: number } = {},
+): Promise<string> {
   const id = newId();
-  await db.job.create({ data: { id, kind, payload: payload as Prisma.InputJsonValue, runAfter: opts.runAfter ?? new Date(), maxAttempts: opts.maxAttempts ?? 3 } });
+  await db.job.create({
+    data: {
+      id,
+      kind,
+      payload: payload as Prisma.InputJsonValue,
+      runAfter: opts.runAfter ?? new Date(),
+      maxAttempts: opts.maxAttempts ?? 3,
+    },
+  });
   return id;
 }
 
@@ -101,7 +114,10 @@ async function abandonStale(services: Services, kinds: string[]): Promise<void> 
 
 async function finish(services: Services, job: ClaimedJob, error?: unknown) {
   if (!error) {
-    await services.db.pool.query(`UPDATE "Job" SET status = 'done', "lockedAt" = NULL, "lastError" = NULL, "updatedAt" = now() WHERE id = $1`, [job.id]);
+    await services.db.pool.query(
+      `UPDATE "Job" SET status = 'done', "lockedAt" = NULL, "lastError" = NULL, "updatedAt" = now() WHERE id = $1`,
+      [job.id],
+    );
     return;
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -67,7 +67,12 @@ class Subscription implements AsyncIterableIterator<Delivery> {
   push(event: LiveEvent) {
     if (this.ending) return;
     if (this.queue.length >= MAX_BUFFERED) {
-      this.end(new LecternError('RATE_LIMITED', `Live updates: more than ${MAX_BUFFERED} events were not read in time; subscribe again, and re-read what you show`));
+      this.end(
+        new LecternError(
+          'RATE_LIMITED',
+          `Live updates: more than ${MAX_BUFFERED} events were not read in time; subscribe again, and re-read what you show`,
+        ),
+      );
       return;
     }
     this.queue.push(event);
@@ -178,8 +183,10 @@ class Listener {
   }
 
   async subscribe(topic: string, user: string, before: BeforeDelivery): Promise<Subscription> {
-    if (this.count >= MAX_PER_PROCESS) throw new LecternError('RATE_LIMITED', `Live updates: this server holds ${MAX_PER_PROCESS} subscriptions already; retry later`);
-    if ((this.perUser.get(user) ?? 0) >= MAX_PER_USER) throw new LecternError('RATE_LIMITED', `Live updates: at most ${MAX_PER_USER} open subscriptions per user on one server`);
+    if (this.count >= MAX_PER_PROCESS)
+      throw new LecternError('RATE_LIMITED', `Live updates: this server holds ${MAX_PER_PROCESS} subscriptions already; retry later`);
+    if ((this.perUser.get(user) ?? 0) >= MAX_PER_USER)
+      throw new LecternError('RATE_LIMITED', `Live updates: at most ${MAX_PER_USER} open subscriptions per user on one server`);
     await this.listening();
     const subscription = new Subscription(topic, user, before, (s) => this.remove(s));
     let set = this.topics.get(topic);

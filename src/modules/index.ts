@@ -149,7 +149,17 @@ export const restRoutes: RestRoute[] = [
 export const jobs: JobDefinition[] = [openAPIJob, analyseJob, runJob, auditPruneJob, ...gitSyncJobs, ...importJobs];
 
 /** The routes outside /v1 and /graphql (token-less downloads, SSO, OpenAPI texts), each put on src/app.ts's router. */
-export const httpRoutes: HttpRoute[] = [...filesHttpRoutes, ...exportHttpRoutes, ...ssoHttpRoutes, ...openAPIHttpRoutes, ...readerHttpRoutes, ...gitSyncHttpRoutes, ...importsHttpRoutes, ...oidcHttpRoutes, ...appHttpRoutes];
+export const httpRoutes: HttpRoute[] = [
+  ...filesHttpRoutes,
+  ...exportHttpRoutes,
+  ...ssoHttpRoutes,
+  ...openAPIHttpRoutes,
+  ...readerHttpRoutes,
+  ...gitSyncHttpRoutes,
+  ...importsHttpRoutes,
+  ...oidcHttpRoutes,
+  ...appHttpRoutes,
+];
 
 let installed = false;
 

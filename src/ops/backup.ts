@@ -25,7 +25,9 @@ const MIGRATIONS = '_prisma_migrations';
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 async function tables(client: pg.PoolClient): Promise<string[]> {
-  const rows = await client.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
+  const rows = await client.query<{ name: string }>(
+    "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+  );
   return rows.rows.map((r) => r.name);
 }
 
@@ -57,7 +59,11 @@ export async function backup(pool: pg.Pool, file: string): Promise<BackupSummary
       try {
         const names = await tables(client);
         const migrations = names.includes(MIGRATIONS)
-          ? (await client.query<{ n: string }>(`SELECT migration_name AS n FROM ${quote(MIGRATIONS)} WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`)).rows.map((r) => r.n)
+          ? (
+              await client.query<{ n: string }>(
+                `SELECT migration_name AS n FROM ${quote(MIGRATIONS)} WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
+              )
+            ).rows.map((r) => r.n)
           : [];
         const server = (await client.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
         yield `${JSON.stringify({ lectern: 'backup', format: FORMAT, createdAt: new Date().toISOString(), postgres: server, migrations })}\n`;
@@ -122,10 +128,19 @@ export async function restore(pool: pg.Pool, file: string): Promise<RestoreSumma
     await client.query('BEGIN');
     for (const table of ['User', 'Organization']) {
       const n = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${quote(table)}`)).rows[0]!.n;
-      if (n) throw new Error(`this database is not empty (${n} row(s) in ${table}): restore into a fresh data directory (LECTERN_DATA_DIR) or a new empty database (DATABASE_URL)`);
+      if (n)
+        throw new Error(
+          `this database is not empty (${n} row(s) in ${table}): restore into a fresh data directory (LECTERN_DATA_DIR) or a new empty database (DATABASE_URL)`,
+        );
     }
     const names = await tables(client);
-    const current = new Set((await client.query<{ n: string }>(`SELECT migration_name AS n FROM ${quote(MIGRATIONS)} WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`)).rows.map((r) => r.n));
+    const current = new Set(
+      (
+        await client.query<{ n: string }>(
+          `SELECT migration_name AS n FROM ${quote(MIGRATIONS)} WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+        )
+      ).rows.map((r) => r.n),
+    );
 
     // Foreign keys go while the tables load (in any order, cycles included) and come back at the end:
     // re-creating them checks every restored reference.
@@ -146,7 +161,10 @@ export async function restore(pool: pg.Pool, file: string): Promise<RestoreSumma
     const flush = async () => {
       if (!table || !batch.length) return;
       const cols = table.columns.map(quote).join(', ');
-      await client.query(`INSERT INTO ${quote(table.name)} (${cols}) OVERRIDING SYSTEM VALUE SELECT ${cols} FROM json_populate_recordset(NULL::${quote(table.name)}, $1::json)`, [`[${batch.join(',')}]`]);
+      await client.query(
+        `INSERT INTO ${quote(table.name)} (${cols}) OVERRIDING SYSTEM VALUE SELECT ${cols} FROM json_populate_recordset(NULL::${quote(table.name)}, $1::json)`,
+        [`[${batch.join(',')}]`],
+      );
       rows += batch.length;
       batch = [];
     };
@@ -159,7 +177,10 @@ export async function restore(pool: pg.Pool, file: string): Promise<RestoreSumma
         header = JSON.parse(line);
         if (header?.lectern !== 'backup' || header.format !== FORMAT) throw new Error(`${file} is not a Lectern backup (format ${FORMAT})`);
         const newer = (header.migrations ?? []).filter((m) => !current.has(m));
-        if (newer.length) throw new Error(`the backup comes from a newer Lectern (migrations ${newer.join(', ')} are unknown here): restore it with that version or later`);
+        if (newer.length)
+          throw new Error(
+            `the backup comes from a newer Lectern (migrations ${newer.join(', ')} are unknown here): restore it with that version or later`,
+          );
         continue;
       }
       if (line.startsWith('{"table":')) {

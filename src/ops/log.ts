@@ -38,7 +38,20 @@ export interface Logger {
   request(entry: RequestLog): void;
 }
 
-const NEVER = ['authorization', 'cookie', 'token', 'shareKey', 'jwt_token', 'SAMLResponse', 'headers', 'query', 'body', '*.authorization', '*.cookie', '*.token'];
+const NEVER = [
+  'authorization',
+  'cookie',
+  'token',
+  'shareKey',
+  'jwt_token',
+  'SAMLResponse',
+  'headers',
+  'query',
+  'body',
+  '*.authorization',
+  '*.cookie',
+  '*.token',
+];
 
 /** A destination that turns pino's JSON lines into readable ones (`GET /v1/user 200 3.1ms`). */
 function readable(write: (line: string) => void) {
@@ -80,7 +93,10 @@ export function createLogger(
       stderr.error({ ...inRequest(), ...(stack ? { stack } : {}) }, `${message}${reason}`);
     },
     request: (r) =>
-      stdout.info({ requestId: r.requestId, method: r.method, route: r.route, path: r.path, status: r.status, ms: Math.round(r.ms * 10) / 10 }, 'request'),
+      stdout.info(
+        { requestId: r.requestId, method: r.method, route: r.route, path: r.path, status: r.status, ms: Math.round(r.ms * 10) / 10 },
+        'request',
+      ),
   };
 }
 

@@ -10,7 +10,11 @@ import { errorResponse, json } from '../http/respond.js';
 import { conditionalTag, IMMUTABLE, noneMatch, notModified, revalidated, validatorHeaders, withValidators } from '../http/conditional.js';
 
 /** Runs a parsed operation through yoga's envelop (auth context, masking and limits apply). */
-export type Execute = (request: Request, document: DocumentNode, variables: Record<string, unknown>) => Promise<{ data?: any; errors?: readonly GraphQLError[] }>;
+export type Execute = (
+  request: Request,
+  document: DocumentNode,
+  variables: Record<string, unknown>,
+) => Promise<{ data?: any; errors?: readonly GraphQLError[] }>;
 
 export interface PreparedRoute extends RestRoute {
   parsed: DocumentNode;
@@ -26,13 +30,13 @@ export function prepareRoutes(schema: GraphQLSchema, routes: RestRoute[]): Prepa
     const parsed = parse(route.document);
     for (const error of validate(schema, parsed)) problems.push(`${route.method} ${route.path}: ${error.message}`);
     const checkParsed = route.conditional ? parse(route.conditional.check) : undefined;
-    if (checkParsed) for (const error of validate(schema, checkParsed)) problems.push(`${route.method} ${route.path} (check): ${error.message}`);
+    if (checkParsed)
+      for (const error of validate(schema, checkParsed)) problems.push(`${route.method} ${route.path} (check): ${error.message}`);
     return { ...route, parsed, plan: outputPlan(schema, parsed), ...(checkParsed ? { checkParsed } : {}) };
   });
   if (problems.length) throw new Error(`Invalid REST route documents:\n${problems.join('\n')}`);
   return prepared;
 }
-
 
 /**
  * The statement a GET request will send first, told from its path and query alone (the routes with
@@ -89,9 +93,11 @@ function restError(errors: readonly GraphQLError[]): Response {
 /** Rewrites GraphQL's variable errors to name the REST field (`editMode: …` rather than `$input.editMode`). */
 function describeInputError(message: string): string {
   const atField = message.match(/^Variable "\$(\w+)" got invalid value .*? at "([^"]+)"; (.*)$/s);
-  if (atField) return unknownField(atField[2]!.replace(/^input\./, ''), atField[3]!) ?? `${atField[2]!.replace(/^input\./, '')}: ${atField[3]}`;
+  if (atField)
+    return unknownField(atField[2]!.replace(/^input\./, ''), atField[3]!) ?? `${atField[2]!.replace(/^input\./, '')}: ${atField[3]}`;
   const whole = message.match(/^Variable "\$(\w+)" (?:got invalid value [^;]*; )?(.*)$/s);
-  if (whole) return unknownField(whole[1] === 'input' ? '' : whole[1]!, whole[2]!) ?? `${whole[1] === 'input' ? 'body' : whole[1]}: ${whole[2]}`;
+  if (whole)
+    return unknownField(whole[1] === 'input' ? '' : whole[1]!, whole[2]!) ?? `${whole[1] === 'input' ? 'body' : whole[1]}: ${whole[2]}`;
   return message;
 }
 
@@ -113,7 +119,8 @@ async function readBody(request: Request, acceptsArray = false): Promise<Record<
       const bad = body.findIndex((item) => typeof item !== 'object' || item === null || Array.isArray(item));
       return bad < 0 ? (body as Record<string, unknown>[]) : errorResponse(400, `body[${bad}]: must be a JSON object`);
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return errorResponse(400, `body: must be a JSON object${acceptsArray ? ' or an array of objects' : ''}`);
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      return errorResponse(400, `body: must be a JSON object${acceptsArray ? ' or an array of objects' : ''}`);
     return body as Record<string, unknown>;
   } catch {
     return errorResponse(400, 'body: malformed JSON');
@@ -138,7 +145,11 @@ export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[]
       // is named, so a client can tell it from a mistyped path.
       const { pathname } = new URL(request.url);
       const operationId = officialOperationAt(request.method, pathname.replace(/^\/v1/, ''));
-      if (operationId) return errorResponse(501, `${operationId} (${request.method} ${pathname}) is a GitBook API operation this Lectern server does not serve`);
+      if (operationId)
+        return errorResponse(
+          501,
+          `${operationId} (${request.method} ${pathname}) is a GitBook API operation this Lectern server does not serve`,
+        );
       return errorResponse(404, 'No such endpoint');
     },
     catch: () => errorResponse(500, 'Unexpected error'),
@@ -147,12 +158,18 @@ export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[]
 
   for (const route of routes) {
     router[route.method.toLowerCase() as 'get'](route.path, async (request: IRequest) => {
-      const body = route.method === 'GET' || route.method === 'DELETE' ? {} : await readBody(request as unknown as Request, route.acceptsArrayBody);
+      const body =
+        route.method === 'GET' || route.method === 'DELETE' ? {} : await readBody(request as unknown as Request, route.acceptsArrayBody);
       if (body instanceof Response) return body;
       const restRequest: RestRequest = {
         params: Object.fromEntries(Object.entries(request.params).map(([k, v]) => [k, decodeURIComponent(v)])),
         query: Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])),
-        queryLists: Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string')])),
+        queryLists: Object.fromEntries(
+          Object.entries(request.query).map(([k, v]) => [
+            k,
+            (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string'),
+          ]),
+        ),
         body: Array.isArray(body) ? {} : body,
         ...(Array.isArray(body) ? { bodyList: body } : {}),
       };
@@ -175,7 +192,14 @@ export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[]
           checked = check.data;
         }
         const live = route.conditional.live?.(restRequest, checked) ?? { inputs: null, freshness: IMMUTABLE };
-        const etag = conditionalTag({ publicUrl: apiUrl(''), method: route.method, route: route.path, params: restRequest.params, query: restRequest.queryLists, inputs: live.inputs });
+        const etag = conditionalTag({
+          publicUrl: apiUrl(''),
+          method: route.method,
+          route: route.path,
+          params: restRequest.params,
+          query: restRequest.queryLists,
+          inputs: live.inputs,
+        });
         validators = validatorHeaders(etag, live.freshness);
         if (checked !== undefined && noneMatch(ifNoneMatch, etag)) return notModified(validators);
       }
@@ -184,7 +208,11 @@ export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[]
       const status = typeof route.status === 'function' ? route.status(result.data) : (route.status ?? 200);
       const payload = route.result(toRest(result.data, route.plan));
       if (payload === undefined) return new Response(null, { status });
-      const answer = json(status, payload, status === 201 ? { location: locationOf(route, payload, restRequest, request as unknown as Request, apiUrl) } : {});
+      const answer = json(
+        status,
+        payload,
+        status === 201 ? { location: locationOf(route, payload, restRequest, request as unknown as Request, apiUrl) } : {},
+      );
       if (route.revalidate && route.method === 'GET') return revalidated(request as unknown as Request, answer, 'private');
       return validators ? withValidators(answer, validators) : answer;
     });

@@ -36,7 +36,8 @@ export function outputPlan(schema: GraphQLSchema, document: DocumentNode): Outpu
 
   // A fragment on a type condition (`... on SiteSection`) is walked with that type, so the members
   // of unions and interfaces get their plan too (their fields merge by response key).
-  const conditionType = (name: string | undefined, fallback: GraphQLCompositeType) => (name ? (schema.getType(name) as GraphQLCompositeType) : fallback);
+  const conditionType = (name: string | undefined, fallback: GraphQLCompositeType) =>
+    name ? (schema.getType(name) as GraphQLCompositeType) : fallback;
   const walk = (parent: GraphQLCompositeType, selectionSet: SelectionSetNode, plan: OutputPlan = {}): OutputPlan => {
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
@@ -69,7 +70,10 @@ export function toRest(value: unknown, plan: OutputPlan): unknown {
       if (entry?.keepNull) out[key] = null;
       continue;
     }
-    if (entry?.enumType) out[key] = Array.isArray(v) ? v.map((x) => entry.enumType!.getValue(x)?.value ?? x) : (entry.enumType.getValue(v as string)?.value ?? v);
+    if (entry?.enumType)
+      out[key] = Array.isArray(v)
+        ? v.map((x) => entry.enumType!.getValue(x)?.value ?? x)
+        : (entry.enumType.getValue(v as string)?.value ?? v);
     else if (entry?.children) out[key] = toRest(v, entry.children);
     else out[key] = v;
   }
@@ -110,8 +114,11 @@ export function assertStorableStrings(value: unknown, path: string): void {
       continue;
     }
     if (!v || typeof v !== 'object') continue;
-    if (depth >= MAX_BODY_DEPTH) throw badRequest(at.match(/^[^.[]+/)?.[0] || path || 'body', `is nested too deeply (at most ${MAX_BODY_DEPTH} levels of JSON)`);
-    const entries: [string, unknown][] = Array.isArray(v) ? v.map((x, i) => [`${at}[${i}]`, x]) : Object.entries(v).map(([k, x]) => [at ? `${at}.${k}` : k, x]);
+    if (depth >= MAX_BODY_DEPTH)
+      throw badRequest(at.match(/^[^.[]+/)?.[0] || path || 'body', `is nested too deeply (at most ${MAX_BODY_DEPTH} levels of JSON)`);
+    const entries: [string, unknown][] = Array.isArray(v)
+      ? v.map((x, i) => [`${at}[${i}]`, x])
+      : Object.entries(v).map(([k, x]) => [at ? `${at}.${k}` : k, x]);
     // Reversed onto the stack, so the first bad field in document order is the one named.
     for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], entries[i]![0], depth + 1]);
   }
@@ -121,12 +128,21 @@ function convertInput(value: unknown, type: GraphQLInputType, path: string): unk
   if (value === null || value === undefined) return value;
   const inner = getNullableType(type);
   if (isListType(inner)) {
-    return Array.isArray(value) ? value.map((v, i) => convertInput(v, inner.ofType, `${path}[${i}]`)) : convertInput(value, inner.ofType, path);
+    return Array.isArray(value)
+      ? value.map((v, i) => convertInput(v, inner.ofType, `${path}[${i}]`))
+      : convertInput(value, inner.ofType, path);
   }
   if (isEnumType(inner)) {
     // Only REST strings are accepted here: a GraphQL enum name such as `pt_br` is not a REST value.
     const match = inner.getValues().find((v) => v.value === value);
-    if (!match) throw badRequest(path || 'body', `${JSON.stringify(value)} is not one of ${inner.getValues().map((v) => v.value).join(', ')}`);
+    if (!match)
+      throw badRequest(
+        path || 'body',
+        `${JSON.stringify(value)} is not one of ${inner
+          .getValues()
+          .map((v) => v.value)
+          .join(', ')}`,
+      );
     return match.name;
   }
   if (isInputObjectType(inner) && typeof value === 'object' && !Array.isArray(value)) {

@@ -21,6 +21,9 @@ const operations: OfficialOperation[] = official.operations
 export function officialOperationAt(method: string, path: string): string | undefined {
   const segments = segmentsOf(path);
   return operations.find(
-    (o) => o.method === method && o.segments.length === segments.length && o.segments.every((s, i) => (isParameter(s) ? segments[i] !== '' : s === segments[i])),
+    (o) =>
+      o.method === method &&
+      o.segments.length === segments.length &&
+      o.segments.every((s, i) => (isParameter(s) ? segments[i] !== '' : s === segments[i])),
   )?.operationId;
 }

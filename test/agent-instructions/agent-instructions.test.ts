@@ -19,7 +19,9 @@ beforeAll(async () => {
 });
 
 const path = (org: { orgId: string } = owner) => `/v1/orgs/${org.orgId}/agent-instructions`;
-const instructions = documentFromMarkdown('# Tone\n\nAnswer **briefly** and link to the [API reference](https://docs.example.com/api).\n\n- Never promise dates.\n- Prefer examples.');
+const instructions = documentFromMarkdown(
+  '# Tone\n\nAnswer **briefly** and link to the [API reference](https://docs.example.com/api).\n\n- Never promise dates.\n- Prefer examples.',
+);
 
 describe('GET /orgs/{id}/agent-instructions', () => {
   it('answers an empty document before anyone wrote instructions', async () => {
@@ -53,12 +55,19 @@ describe('PUT /orgs/{id}/agent-instructions', () => {
     const read = await h.rest('getOrganizationAgentInstructions', 'GET', path(), { token: creator.token });
     expect(read.body).toEqual(res.body);
     // A second write replaces the first.
-    const second = await h.rest('updateOrganizationAgentInstructions', 'PUT', path(), { token: owner.token, body: { instructions: documentFromMarkdown('Be concise.') } });
+    const second = await h.rest('updateOrganizationAgentInstructions', 'PUT', path(), {
+      token: owner.token,
+      body: { instructions: documentFromMarkdown('Be concise.') },
+    });
     expect(second.body.instructions.nodes).toHaveLength(1);
-    expect((await h.rest('getOrganizationAgentInstructions', 'GET', path(), { token: reader.token })).body.instructions).toEqual(second.body.instructions);
+    expect((await h.rest('getOrganizationAgentInstructions', 'GET', path(), { token: reader.token })).body.instructions).toEqual(
+      second.body.instructions,
+    );
     // The instructions of one organization are not another's.
     const other = (await h.owner('Other')) as Owner;
-    expect((await h.rest('getOrganizationAgentInstructions', 'GET', path(other), { token: other.token })).body.instructions.nodes).toEqual([]);
+    expect((await h.rest('getOrganizationAgentInstructions', 'GET', path(other), { token: other.token })).body.instructions.nodes).toEqual(
+      [],
+    );
   });
 
   it('refuses what is not a rich-text document with 400 naming the field, changing nothing', async () => {
@@ -72,8 +81,32 @@ describe('PUT /orgs/{id}/agent-instructions', () => {
       [{ instructions: { object: 'document', data: {}, nodes: {} } }, 'instructions.nodes'],
       [{ instructions: { object: 'document', data: {}, nodes: [{ object: 'text', leaves: [] }] } }, 'instructions.nodes[0].object'],
       [{ instructions: { object: 'document', data: {}, nodes: [{ object: 'block', nodes: [] }] } }, 'instructions.nodes[0].type'],
-      [{ instructions: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 1, marks: [] }] }] }] } }, 'instructions.nodes[0].nodes[0].leaves[0].text'],
-      [{ instructions: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'x'.repeat(200_001), marks: [] }] }] }] } }, 'instructions'],
+      [
+        {
+          instructions: {
+            object: 'document',
+            data: {},
+            nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 1, marks: [] }] }] }],
+          },
+        },
+        'instructions.nodes[0].nodes[0].leaves[0].text',
+      ],
+      [
+        {
+          instructions: {
+            object: 'document',
+            data: {},
+            nodes: [
+              {
+                object: 'block',
+                type: 'paragraph',
+                nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'x'.repeat(200_001), marks: [] }] }],
+              },
+            ],
+          },
+        },
+        'instructions',
+      ],
       [{ instructions, colour: 'red' }, 'colour'],
     ];
     for (const [body, field] of cases) {

@@ -50,7 +50,8 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
     return page;
   }
   const checkAxe = async (page: Page, screen: string) => axeFindings.push({ screen, violations: await axeViolations(page) });
-  const graphql = async (query: string, variables: Record<string, unknown>) => (await h.graphql(world.owner.token, query, variables)).body.data;
+  const graphql = async (query: string, variables: Record<string, unknown>) =>
+    (await h.graphql(world.owner.token, query, variables)).body.data;
 
   beforeAll(async () => {
     h = await setupHarness();
@@ -85,7 +86,10 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
     await checkAxe(page, 'site');
 
     const siteId = new URL(page.url()).pathname.split('/').pop()!;
-    const data = await graphql('query ($o: ID!, $s: ID!) { site(organizationId: $o, id: $s) { published siteSpaces { items { space { id } } } } }', { o: world.orgId, s: siteId });
+    const data = await graphql(
+      'query ($o: ID!, $s: ID!) { site(organizationId: $o, id: $s) { published siteSpaces { items { space { id } } } } }',
+      { o: world.orgId, s: siteId },
+    );
     expect(data.site.published).toBe(true);
     expect(data.site.siteSpaces.items.map((i: { space: { id: string } }) => i.space.id)).toEqual([spaceId]);
   });
@@ -105,7 +109,10 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
     await eventually(() => page.getByRole('status').textContent()).toBe('Reader is now edit');
     await checkAxe(page, 'members');
 
-    const data = await graphql('query ($o: ID!, $u: ID!) { organization(id: $o) { member(userId: $u) { role } teams { items { title } } } }', { o: world.orgId, u: world.reader.id });
+    const data = await graphql(
+      'query ($o: ID!, $u: ID!) { organization(id: $o) { member(userId: $u) { role } teams { items { title } } } }',
+      { o: world.orgId, u: world.reader.id },
+    );
     expect(data.organization.member.role).toBe('edit');
     expect(data.organization.teams.items.map((t: { title: string }) => t.title)).toEqual(['Responders']);
   });
@@ -121,11 +128,13 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
     await eventually(() => page.getByLabel('Role of Guest in this space').isVisible()).toBe(true);
     expect(await page.getByLabel('Role of Guest in this space').inputValue()).toBe('comment');
     await checkAxe(page, 'space permissions');
-    const data = await graphql('query ($s: ID!) { userPermissionsInSpace(spaceId: $s) { items { permission user { id } } } }', { s: spaceId });
+    const data = await graphql('query ($s: ID!) { userPermissionsInSpace(spaceId: $s) { items { permission user { id } } } }', {
+      s: spaceId,
+    });
     expect(data.userPermissionsInSpace.items).toContainEqual({ permission: 'comment', user: { id: world.guest.id } });
   });
 
-  it("gives a member a one-time link with which they choose a password and are signed in", async () => {
+  it('gives a member a one-time link with which they choose a password and are signed in', async () => {
     const page = await freshPage();
     await page.goto(`${served.origin}/app/o/${world.orgId}/members`);
     await page.getByRole('button', { name: 'Password link for Creator' }).click();
@@ -165,7 +174,9 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
   it('had no script error and axe-core found no serious violation', () => {
     expect(pageErrors).toEqual([]);
     const serious = axeFindings.flatMap(({ screen, violations }) =>
-      violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     );
     expect(serious).toEqual([]);
     expect(axeFindings.length).toBe(7);

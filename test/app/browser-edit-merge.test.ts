@@ -39,7 +39,8 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: edit a page in a cha
 
   const checkAxe = async (screen: string) => axeFindings.push({ screen, violations: await axeViolations(page) });
   const mainMarkdown = async () =>
-    (await h.graphql(world.creator.token, 'query ($s: ID!) { space(id: $s) { page(path: "release-notes") { markdown } } }', { s: spaceId })).body.data.space.page.markdown as string;
+    (await h.graphql(world.creator.token, 'query ($s: ID!) { space(id: $s) { page(path: "release-notes") { markdown } } }', { s: spaceId }))
+      .body.data.space.page.markdown as string;
 
   beforeAll(async () => {
     h = await setupHarness();
@@ -122,7 +123,13 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: edit a page in a cha
 
     expect(await mainMarkdown()).not.toContain('Faster sync');
     const number = Number(/\/changes\/(\d+)\//.exec(new URL(page.url()).pathname)![1]);
-    const cr = (await h.graphql(world.creator.token, 'query ($s: ID!, $n: String!) { space(id: $s) { changeRequest(id: $n) { status content { typedPage(path: "release-notes") { markdown } } } } }', { s: spaceId, n: String(number) })).body.data.space.changeRequest;
+    const cr = (
+      await h.graphql(
+        world.creator.token,
+        'query ($s: ID!, $n: String!) { space(id: $s) { changeRequest(id: $n) { status content { typedPage(path: "release-notes") { markdown } } } } }',
+        { s: spaceId, n: String(number) },
+      )
+    ).body.data.space.changeRequest;
     expect(cr.status).toBe('open');
     expect(cr.content.typedPage.markdown).toContain('**Faster sync**');
     expect(cr.content.typedPage.markdown).toMatch(/^[-*] item one$/m);
@@ -148,10 +155,16 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: edit a page in a cha
     await checkAxe('change request, Markdown diff');
 
     // A merge rule the change request does not meet: the refusal is shown and main is unchanged.
-    const setRules = async (mergeRules: unknown) => expect((await h.call('PATCH', `/v1/spaces/${spaceId}`, { token: world.owner.token, body: { mergeRules } })).status).toBe(200);
+    const setRules = async (mergeRules: unknown) =>
+      expect((await h.call('PATCH', `/v1/spaces/${spaceId}`, { token: world.owner.token, body: { mergeRules } })).status).toBe(200);
     await setRules({ type: 'rules', rules: [{ rule: 'require_change_request_description' }] });
     await page.getByRole('button', { name: 'Merge' }).click();
-    await eventually(() => page.getByRole('alert').filter({ hasText: /^Not merged: .*description/i }).count()).toBe(1);
+    await eventually(() =>
+      page
+        .getByRole('alert')
+        .filter({ hasText: /^Not merged: .*description/i })
+        .count(),
+    ).toBe(1);
     expect(await mainMarkdown()).not.toContain('Faster sync');
 
     await setRules({ type: 'none' });
@@ -171,7 +184,9 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: edit a page in a cha
     expect(causedFailures.filter((f) => f.includes('ERR_FAILED')).length).toBeLessThanOrEqual(savesCutOff);
     expect(causedFailures.filter((f) => f.includes('412')).length).toBeLessThanOrEqual(2);
     const serious = axeFindings.flatMap(({ screen, violations }) =>
-      violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     );
     expect(serious).toEqual([]);
     expect(axeFindings.length).toBe(3);

@@ -79,7 +79,9 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
       insertPage('Getting started', 'Welcome aboard. The **zephyrine** setting is explained here.\n\n<script>alert(1)</script>\n'),
       insertPage('Guides', 'All the guides.'),
     ]);
-    await writeLive(h, owner.token, space.id, [{ ...insertPage('Deployment', 'Ship it with the kestrel command.\n\n```sh\nkestrel deploy\n```\n'), into: written.pages[1] }]);
+    await writeLive(h, owner.token, space.id, [
+      { ...insertPage('Deployment', 'Ship it with the kestrel command.\n\n```sh\nkestrel deploy\n```\n'), into: written.pages[1] },
+    ]);
     // The space's app URL as the API answers it (absolute, on the served origin).
     const res = await fetch(`${served.origin}/graphql`, {
       method: 'POST',
@@ -104,7 +106,10 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     const password = 'a long enough passphrase';
     const args = ['user', 'create', '--email', 'ada@example.com', '--name', 'Ada', '--org-title', 'Journey docs', '--password-stdin'];
     const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../bin/lectern.js'), ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../bin/lectern.js'), ...args], {
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
@@ -134,7 +139,9 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     const rev = await api('GET', `/spaces/${spaceId}/revisions/${revision}`);
     const site = await api('POST', `/orgs/${owner.orgId}/sites`, { title: 'Public docs' });
     const page = await api('GET', `/spaces/${spaceId}/content/path/guides%2Fdeployment`);
-    const spec = await api('PUT', `/orgs/${owner.orgId}/openapi/petstore`, { source: { text: JSON.stringify({ openapi: '3.1.0', info: { title: 'Pets', version: '1' }, paths: {} }) } });
+    const spec = await api('PUT', `/orgs/${owner.orgId}/openapi/petstore`, {
+      source: { text: JSON.stringify({ openapi: '3.1.0', info: { title: 'Pets', version: '1' }, paths: {} }) },
+    });
     return [
       { kind: 'organization', url: org.urls.app, heading: 'Journey docs' },
       { kind: 'collection', url: collection.urls.app, heading: 'Manuals' },
@@ -261,7 +268,13 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     await eventually(() => shown.isVisible()).toBe(true);
     const token = (await shown.textContent())!;
     const viewer = async () =>
-      (await fetch(`${served.origin}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"query":"{ viewer { email } }"}' })).status;
+      (
+        await fetch(`${served.origin}/graphql`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: '{"query":"{ viewer { email } }"}',
+        })
+      ).status;
     expect(await viewer()).toBe(200);
     await checkAxe(page, 'settings');
     page.once('dialog', (d) => d.accept());
@@ -281,7 +294,9 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     expect(requests.some((url) => url.startsWith(`${served.origin}/app/assets/`))).toBe(true);
     expect(pageErrors).toEqual([]);
     const serious = axeFindings.flatMap(({ screen, violations }) =>
-      violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     );
     expect(serious).toEqual([]);
     expect(axeFindings.length).toBeGreaterThanOrEqual(3);

@@ -50,14 +50,30 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in with OpenID 
     issuer = await listen(provider);
     const { default: Provider } = await import('oidc-provider');
     const oidc = new Provider(issuer, {
-      clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [`${origin}/auth/oidc/callback`], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post' }],
+      clients: [
+        {
+          client_id: CLIENT.id,
+          client_secret: CLIENT.secret,
+          redirect_uris: [`${origin}/auth/oidc/callback`],
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'client_secret_post',
+        },
+      ],
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
-      findAccount: (_ctx: unknown, id: string) => (id === 'grace-sub' ? { accountId: id, claims: () => ({ sub: id, email: 'grace@example.com', email_verified: true, name: 'Grace' }) } : undefined),
+      findAccount: (_ctx: unknown, id: string) =>
+        id === 'grace-sub'
+          ? { accountId: id, claims: () => ({ sub: id, email: 'grace@example.com', email_verified: true, name: 'Grace' }) }
+          : undefined,
       cookies: { keys: ['a-cookie-key-for-tests-only'] },
       pkce: { required: () => true },
     });
     provider.on('request', oidc.callback());
-    const config = { ...h.config, publicUrl: origin, oidc: { issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret, label: 'Acme ID', createUsers: false } };
+    const config = {
+      ...h.config,
+      publicUrl: origin,
+      oidc: { issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret, label: 'Acme ID', createUsers: false },
+    };
     app = createApp({ db: h.db, config, urls: createUrls(origin) });
     const grace = await h.user('Grace', 'grace@example.com');
     orgId = (await h.owner('Other org')).orgId;

@@ -26,7 +26,13 @@ beforeAll(async () => {
 });
 
 /** Reads served by POST (a body too large for a query string): they write nothing. */
-const READS_BY_POST = new Set(['getComputedRevision', 'getComputedDocument', 'searchSiteContent', 'aggregateSiteEvents', 'resolvePublishedContentByUrl']);
+const READS_BY_POST = new Set([
+  'getComputedRevision',
+  'getComputedDocument',
+  'searchSiteContent',
+  'aggregateSiteEvents',
+  'resolvePublishedContentByUrl',
+]);
 
 const mutationFields = (document: string) =>
   parse(document)
@@ -75,28 +81,179 @@ interface Row {
 const created = (body: any) => body.id as string;
 
 const ROWS: Row[] = [
-  { action: 'createSpace', method: 'POST', path: () => `/v1/orgs/${w.orgId}/spaces`, body: () => ({ title: 'Walked' }), status: 201, target: ['space', created], save: (b) => (ids.space = b.id) },
-  { action: 'updateSpace', method: 'PATCH', path: () => `/v1/spaces/${ids.space}`, body: () => ({ title: 'Walked on' }), status: 200, target: ['space', () => ids.space!] },
-  { action: 'createCollection', method: 'POST', path: () => `/v1/orgs/${w.orgId}/collections`, body: () => ({ title: 'Shelf' }), status: 201, target: ['collection', created], save: (b) => (ids.collection = b.id) },
-  { action: 'updateCollection', method: 'PATCH', path: () => `/v1/collections/${ids.collection}`, body: () => ({ description: 'Books' }), status: 200, target: ['collection', () => ids.collection!] },
-  { action: 'createChangeRequest', method: 'POST', path: () => `/v1/spaces/${ids.space}/change-requests`, body: () => ({ subject: 'Edits' }), status: 201, target: ['change-request', created], save: (b) => (ids.cr = b.id) },
-  { action: 'mergeChangeRequest', method: 'POST', path: () => `/v1/spaces/${ids.space}/change-requests/${ids.cr}/merge`, status: 200, target: ['change-request', () => ids.cr!] },
-  { action: 'postComment', method: 'POST', path: () => `/v1/spaces/${ids.space}/comments`, body: () => ({ body: { markdown: 'Nice' } }), status: 200, target: ['comment', created], save: (b) => (ids.comment = b.id), refused: () => w.guest.token },
-  { action: 'updateComment', method: 'PUT', path: () => `/v1/spaces/${ids.space}/comments/${ids.comment}`, body: () => ({ body: { markdown: 'Nicer' } }), status: 200, target: ['comment', () => ids.comment!] },
-  { action: 'deleteComment', method: 'DELETE', path: () => `/v1/spaces/${ids.space}/comments/${ids.comment}`, status: 204, target: ['comment', () => ids.comment!] },
-  { action: 'createSite', method: 'POST', path: () => `/v1/orgs/${w.orgId}/sites`, body: () => ({ title: 'Portal' }), status: 201, target: ['site', created], save: (b) => (ids.site = b.id) },
-  { action: 'updateSite', method: 'PATCH', path: () => `/v1/orgs/${w.orgId}/sites/${ids.site}`, body: () => ({ title: 'Portal 2' }), status: 200, target: ['site', () => ids.site!] },
-  { action: 'addSiteSpace', method: 'POST', path: () => `/v1/orgs/${w.orgId}/sites/${ids.site}/site-spaces`, body: () => ({ spaceId: ids.space }), status: 201, target: ['site-space', created] },
-  { action: 'updateUserPermissionInSpace', method: 'PATCH', path: () => `/v1/spaces/${ids.space}/permissions/users/${w.guest.id}`, body: () => ({ role: 'edit' }), status: 204, target: ['space', () => ids.space!] },
-  { action: 'removeUserFromSpace', method: 'DELETE', path: () => `/v1/spaces/${ids.space}/permissions/users/${w.guest.id}`, status: 205, target: ['space', () => ids.space!] },
-  { action: 'inviteToCollection', method: 'POST', path: () => `/v1/collections/${ids.collection}/permissions`, body: () => ({ role: 'read', emails: ['walker@example.com'] }), status: 204, target: ['collection', () => ids.collection!] },
-  { action: 'updateUserPermissionInSite', method: 'PATCH', path: () => `/v1/orgs/${w.orgId}/sites/${ids.site}/permissions/users/${w.guest.id}`, body: () => ({ role: 'read' }), status: 204, target: ['site', () => ids.site!] },
+  {
+    action: 'createSpace',
+    method: 'POST',
+    path: () => `/v1/orgs/${w.orgId}/spaces`,
+    body: () => ({ title: 'Walked' }),
+    status: 201,
+    target: ['space', created],
+    save: (b) => (ids.space = b.id),
+  },
+  {
+    action: 'updateSpace',
+    method: 'PATCH',
+    path: () => `/v1/spaces/${ids.space}`,
+    body: () => ({ title: 'Walked on' }),
+    status: 200,
+    target: ['space', () => ids.space!],
+  },
+  {
+    action: 'createCollection',
+    method: 'POST',
+    path: () => `/v1/orgs/${w.orgId}/collections`,
+    body: () => ({ title: 'Shelf' }),
+    status: 201,
+    target: ['collection', created],
+    save: (b) => (ids.collection = b.id),
+  },
+  {
+    action: 'updateCollection',
+    method: 'PATCH',
+    path: () => `/v1/collections/${ids.collection}`,
+    body: () => ({ description: 'Books' }),
+    status: 200,
+    target: ['collection', () => ids.collection!],
+  },
+  {
+    action: 'createChangeRequest',
+    method: 'POST',
+    path: () => `/v1/spaces/${ids.space}/change-requests`,
+    body: () => ({ subject: 'Edits' }),
+    status: 201,
+    target: ['change-request', created],
+    save: (b) => (ids.cr = b.id),
+  },
+  {
+    action: 'mergeChangeRequest',
+    method: 'POST',
+    path: () => `/v1/spaces/${ids.space}/change-requests/${ids.cr}/merge`,
+    status: 200,
+    target: ['change-request', () => ids.cr!],
+  },
+  {
+    action: 'postComment',
+    method: 'POST',
+    path: () => `/v1/spaces/${ids.space}/comments`,
+    body: () => ({ body: { markdown: 'Nice' } }),
+    status: 200,
+    target: ['comment', created],
+    save: (b) => (ids.comment = b.id),
+    refused: () => w.guest.token,
+  },
+  {
+    action: 'updateComment',
+    method: 'PUT',
+    path: () => `/v1/spaces/${ids.space}/comments/${ids.comment}`,
+    body: () => ({ body: { markdown: 'Nicer' } }),
+    status: 200,
+    target: ['comment', () => ids.comment!],
+  },
+  {
+    action: 'deleteComment',
+    method: 'DELETE',
+    path: () => `/v1/spaces/${ids.space}/comments/${ids.comment}`,
+    status: 204,
+    target: ['comment', () => ids.comment!],
+  },
+  {
+    action: 'createSite',
+    method: 'POST',
+    path: () => `/v1/orgs/${w.orgId}/sites`,
+    body: () => ({ title: 'Portal' }),
+    status: 201,
+    target: ['site', created],
+    save: (b) => (ids.site = b.id),
+  },
+  {
+    action: 'updateSite',
+    method: 'PATCH',
+    path: () => `/v1/orgs/${w.orgId}/sites/${ids.site}`,
+    body: () => ({ title: 'Portal 2' }),
+    status: 200,
+    target: ['site', () => ids.site!],
+  },
+  {
+    action: 'addSiteSpace',
+    method: 'POST',
+    path: () => `/v1/orgs/${w.orgId}/sites/${ids.site}/site-spaces`,
+    body: () => ({ spaceId: ids.space }),
+    status: 201,
+    target: ['site-space', created],
+  },
+  {
+    action: 'updateUserPermissionInSpace',
+    method: 'PATCH',
+    path: () => `/v1/spaces/${ids.space}/permissions/users/${w.guest.id}`,
+    body: () => ({ role: 'edit' }),
+    status: 204,
+    target: ['space', () => ids.space!],
+  },
+  {
+    action: 'removeUserFromSpace',
+    method: 'DELETE',
+    path: () => `/v1/spaces/${ids.space}/permissions/users/${w.guest.id}`,
+    status: 205,
+    target: ['space', () => ids.space!],
+  },
+  {
+    action: 'inviteToCollection',
+    method: 'POST',
+    path: () => `/v1/collections/${ids.collection}/permissions`,
+    body: () => ({ role: 'read', emails: ['walker@example.com'] }),
+    status: 204,
+    target: ['collection', () => ids.collection!],
+  },
+  {
+    action: 'updateUserPermissionInSite',
+    method: 'PATCH',
+    path: () => `/v1/orgs/${w.orgId}/sites/${ids.site}/permissions/users/${w.guest.id}`,
+    body: () => ({ role: 'read' }),
+    status: 204,
+    target: ['site', () => ids.site!],
+  },
   // An invite link's code is its secret: its events name it by the row id (the code's hash).
-  { action: 'createInviteLink', method: 'POST', path: () => `/v1/orgs/${w.orgId}/link-invites`, body: () => ({ role: 'read' }), status: 201, target: ['invite-link', (b) => hashSecret(b.id)] },
-  { action: 'createTeam', method: 'PUT', path: () => `/v1/orgs/${w.orgId}/teams`, body: () => ({ title: 'Walkers' }), status: 201, target: ['team', created], save: (b) => (ids.team = b.id) },
-  { action: 'setTeamMember', method: 'PUT', path: () => `/v1/orgs/${w.orgId}/teams/${ids.team}/members/${w.reader.id}`, body: () => ({}), status: 204, target: ['team', () => ids.team!] },
-  { action: 'createOpenAPISpec', method: 'POST', path: () => `/v1/orgs/${w.orgId}/openapi`, body: () => ({ slug: 'walk', source: { text: 'openapi: 3.0.0\ninfo: { title: Walk, version: "1" }\npaths: {}\n' } }), status: 201, target: ['openapi-spec', created] },
-  { action: 'updateSpaceGitSync', method: 'PATCH', path: () => `/v1/spaces/${ids.space}/git`, body: () => ({ pollSeconds: 0 }), status: 200, target: ['space', () => ids.space!] },
+  {
+    action: 'createInviteLink',
+    method: 'POST',
+    path: () => `/v1/orgs/${w.orgId}/link-invites`,
+    body: () => ({ role: 'read' }),
+    status: 201,
+    target: ['invite-link', (b) => hashSecret(b.id)],
+  },
+  {
+    action: 'createTeam',
+    method: 'PUT',
+    path: () => `/v1/orgs/${w.orgId}/teams`,
+    body: () => ({ title: 'Walkers' }),
+    status: 201,
+    target: ['team', created],
+    save: (b) => (ids.team = b.id),
+  },
+  {
+    action: 'setTeamMember',
+    method: 'PUT',
+    path: () => `/v1/orgs/${w.orgId}/teams/${ids.team}/members/${w.reader.id}`,
+    body: () => ({}),
+    status: 204,
+    target: ['team', () => ids.team!],
+  },
+  {
+    action: 'createOpenAPISpec',
+    method: 'POST',
+    path: () => `/v1/orgs/${w.orgId}/openapi`,
+    body: () => ({ slug: 'walk', source: { text: 'openapi: 3.0.0\ninfo: { title: Walk, version: "1" }\npaths: {}\n' } }),
+    status: 201,
+    target: ['openapi-spec', created],
+  },
+  {
+    action: 'updateSpaceGitSync',
+    method: 'PATCH',
+    path: () => `/v1/spaces/${ids.space}/git`,
+    body: () => ({ pollSeconds: 0 }),
+    status: 200,
+    target: ['space', () => ids.space!],
+  },
   { action: 'deleteSpace', method: 'DELETE', path: () => `/v1/spaces/${ids.space}`, status: 205, target: ['space', () => ids.space!] },
 ];
 
@@ -104,7 +261,8 @@ describe('a write appends exactly one event; a refused one none', () => {
   const eventIds = async () => new Set((await h.db.prisma.auditEvent.findMany({ select: { id: true } })).map((e) => e.id));
 
   it.each(ROWS.map((r) => [r.action, r] as const))('%s', async (_name, row) => {
-    if (row.action === 'updateSpaceGitSync') await h.db.prisma.gitSyncConnection.create({ data: { spaceId: ids.space!, url: 'https://git.example.invalid/walk.git' } });
+    if (row.action === 'updateSpaceGitSync')
+      await h.db.prisma.gitSyncConnection.create({ data: { spaceId: ids.space!, url: 'https://git.example.invalid/walk.git' } });
     const body = row.body?.();
     const before = await eventIds();
     const refused = await h.call(row.method, row.path(), { token: row.refused?.() ?? w.reader.token, body });

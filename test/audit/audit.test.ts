@@ -14,7 +14,8 @@ let w: World;
 let spaceId: string;
 let collectionId: string;
 const tokenIdOf = async (token: string) => (await h.db.prisma.apiToken.findFirstOrThrow({ where: { hash: hashToken(token) } })).id;
-const eventsOf = (organizationId: string) => h.db.prisma.auditEvent.findMany({ where: { organizationId }, orderBy: [{ occurredAt: 'asc' }, { id: 'asc' }] });
+const eventsOf = (organizationId: string) =>
+  h.db.prisma.auditEvent.findMany({ where: { organizationId }, orderBy: [{ occurredAt: 'asc' }, { id: 'asc' }] });
 
 beforeAll(async () => {
   h = await setupHarness();
@@ -27,7 +28,11 @@ describe('recording', () => {
   it('a REST write appends one event with the actor, token id, target, organization, client address and before/after', async () => {
     const before = (await eventsOf(w.orgId)).length;
     const res = await h.app.fetch(
-      new Request(`${BASE}/v1/spaces/${spaceId}`, { method: 'PATCH', headers: { authorization: `Bearer ${w.owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Staff handbook' }) }),
+      new Request(`${BASE}/v1/spaces/${spaceId}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${w.owner.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'Staff handbook' }),
+      }),
       { address: '203.0.113.7' },
     );
     expect(res.status).toBe(200);
@@ -51,11 +56,22 @@ describe('recording', () => {
 
   it('a GraphQL mutation appends one event; a refused write and a delete of nothing append none', async () => {
     const before = (await eventsOf(w.orgId)).length;
-    const res = await h.graphql(w.owner.token, `mutation($id: ID!) { updateCollection(id: $id, input: { description: "How we work" }) { id } }`, { id: collectionId });
+    const res = await h.graphql(
+      w.owner.token,
+      `mutation($id: ID!) { updateCollection(id: $id, input: { description: "How we work" }) { id } }`,
+      { id: collectionId },
+    );
     expect(res.body.errors).toBeUndefined();
     let events = await eventsOf(w.orgId);
     expect(events.length).toBe(before + 1);
-    expect(events.at(-1)).toMatchObject({ action: 'updateCollection', source: 'graphql', targetType: 'collection', targetId: collectionId, organizationId: w.orgId, payload: { after: { description: 'How we work' } } });
+    expect(events.at(-1)).toMatchObject({
+      action: 'updateCollection',
+      source: 'graphql',
+      targetType: 'collection',
+      targetId: collectionId,
+      organizationId: w.orgId,
+      payload: { after: { description: 'How we work' } },
+    });
 
     expect((await h.call('PATCH', `/v1/spaces/${spaceId}`, { token: w.reader.token, body: { title: 'Nope' } })).status).toBe(403);
     expect((await h.call('DELETE', `/v1/orgs/${w.orgId}/link-invites/nothing-here`, { token: w.owner.token })).status).toBe(404);
@@ -64,12 +80,26 @@ describe('recording', () => {
   });
 
   it('grant changes and deletions are recorded against their resource', async () => {
-    expect((await h.call('PATCH', `/v1/spaces/${spaceId}/permissions/users/${w.guest.id}`, { token: w.owner.token, body: { role: 'edit' } })).status).toBe(204);
+    expect(
+      (await h.call('PATCH', `/v1/spaces/${spaceId}/permissions/users/${w.guest.id}`, { token: w.owner.token, body: { role: 'edit' } }))
+        .status,
+    ).toBe(204);
     const grant = (await eventsOf(w.orgId)).at(-1)!;
-    expect(grant).toMatchObject({ action: 'updateUserPermissionInSpace', targetType: 'space', targetId: spaceId, payload: { after: { role: 'edit' } } });
+    expect(grant).toMatchObject({
+      action: 'updateUserPermissionInSpace',
+      targetType: 'space',
+      targetId: spaceId,
+      payload: { after: { role: 'edit' } },
+    });
     const doomed = (await h.call('POST', `/v1/orgs/${w.orgId}/spaces`, { token: w.owner.token, body: { title: 'Doomed' } })).body.id;
     expect((await h.call('DELETE', `/v1/spaces/${doomed}`, { token: w.owner.token })).status).toBe(205);
-    expect((await eventsOf(w.orgId)).at(-1)).toMatchObject({ action: 'deleteSpace', targetType: 'space', targetId: doomed, organizationId: w.orgId, targetLabel: 'Doomed' });
+    expect((await eventsOf(w.orgId)).at(-1)).toMatchObject({
+      action: 'deleteSpace',
+      targetType: 'space',
+      targetId: doomed,
+      organizationId: w.orgId,
+      targetLabel: 'Doomed',
+    });
   });
 
   it('token creation records the token id, never the token; no token text appears in any event', async () => {
@@ -78,7 +108,9 @@ describe('recording', () => {
     const created = await h.db.prisma.auditEvent.findFirstOrThrow({ where: { tokenId: id, action: 'createApiToken' } });
     expect(created).toMatchObject({ actorId: w.reader.id, targetType: 'api-token', targetId: id, source: 'cli', organizationId: null });
     // A token pasted into an input is redacted too.
-    expect((await h.call('PATCH', `/v1/spaces/${spaceId}`, { token: w.owner.token, body: { title: `oops ${w.owner.token}` } })).status).toBe(200);
+    expect(
+      (await h.call('PATCH', `/v1/spaces/${spaceId}`, { token: w.owner.token, body: { title: `oops ${w.owner.token}` } })).status,
+    ).toBe(200);
     const all = JSON.stringify(await h.db.prisma.auditEvent.findMany());
     for (const t of [token, w.owner.token, w.reader.token, w.guest.token, w.creator.token]) expect(all).not.toContain(t);
     expect(all).toContain('oops [redacted]');
@@ -98,7 +130,10 @@ describe('append-only', () => {
     const old = randomUUID();
     const recent = randomUUID();
     const day = 24 * 60 * 60 * 1000;
-    for (const [id, age] of [[old, 400 * day], [recent, 300 * day]] as const) {
+    for (const [id, age] of [
+      [old, 400 * day],
+      [recent, 300 * day],
+    ] as const) {
       await h.db.pool.query(
         `INSERT INTO "AuditEvent" (id, "organizationId", "occurredAt", action, "actorId", "targetType", "targetId") VALUES ($1, $2, $3, 'updateSpace', $4, 'space', $5)`,
         [id, w.orgId, new Date(Date.now() - age), w.owner.id, spaceId],
@@ -116,14 +151,20 @@ describe('append-only', () => {
 });
 
 describe('reading (official 0.202.0 operations)', () => {
-  const list = (query = '', token = w.owner.token) => h.rest('listOrganizationAuditEvents', 'GET', `/v1/orgs/${w.orgId}/audit-events${query}`, { token });
+  const list = (query = '', token = w.owner.token) =>
+    h.rest('listOrganizationAuditEvents', 'GET', `/v1/orgs/${w.orgId}/audit-events${query}`, { token });
 
   it('lists newest first, filters by actor, action, target and time, and pages', async () => {
     const all = await list('?limit=100');
     expect(all.status).toBe(200);
     const times = all.body.items.map((e: any) => e.occurredAt);
     expect([...times].sort().reverse()).toEqual(times);
-    expect(all.body.items[0]).toMatchObject({ object: 'audit-event', actor: { type: 'user' }, source: 'api', urls: { location: expect.stringContaining('/audit-events/') } });
+    expect(all.body.items[0]).toMatchObject({
+      object: 'audit-event',
+      actor: { type: 'user' },
+      source: 'api',
+      urls: { location: expect.stringContaining('/audit-events/') },
+    });
 
     const byAction = await list('?action=updateSpace');
     expect(byAction.body.items.length).toBeGreaterThan(0);
@@ -142,21 +183,38 @@ describe('reading (official 0.202.0 operations)', () => {
     const second = await list(`?limit=2&page=${first.body.next.page}`);
     expect(second.body.items[0].id).toBe(all.body.items[2].id);
 
-    const one = await h.rest('getOrganizationAuditEvent', 'GET', `/v1/orgs/${w.orgId}/audit-events/${first.body.items[0].id}`, { token: w.owner.token });
+    const one = await h.rest('getOrganizationAuditEvent', 'GET', `/v1/orgs/${w.orgId}/audit-events/${first.body.items[0].id}`, {
+      token: w.owner.token,
+    });
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ id: first.body.items[0].id, schemaVersion: 1, payload: expect.any(Object) });
-    const actions = await h.rest('listOrganizationAuditEventActions', 'GET', `/v1/orgs/${w.orgId}/audit-event-actions`, { token: w.owner.token });
+    const actions = await h.rest('listOrganizationAuditEventActions', 'GET', `/v1/orgs/${w.orgId}/audit-event-actions`, {
+      token: w.owner.token,
+    });
     expect(actions.body.items).toContainEqual({ object: 'audit-event-action', id: 'updateSpace', label: 'Update space' });
     expect(actions.body.items.map((a: any) => a.id)).toContain('ssoSignIn');
   });
 
   it('GraphQL reads the same log', async () => {
-    const res = await h.graphql(w.owner.token, `query($id: ID!) { organization(id: $id) { auditEvents(limit: 1, action: "updateCollection") { count items { action interface tokenId target { id } } } } }`, { id: w.orgId });
-    expect(res.body.data.organization.auditEvents.items[0]).toMatchObject({ action: 'updateCollection', interface: 'graphql', target: { id: collectionId } });
+    const res = await h.graphql(
+      w.owner.token,
+      `query($id: ID!) { organization(id: $id) { auditEvents(limit: 1, action: "updateCollection") { count items { action interface tokenId target { id } } } } }`,
+      { id: w.orgId },
+    );
+    expect(res.body.data.organization.auditEvents.items[0]).toMatchObject({
+      action: 'updateCollection',
+      interface: 'graphql',
+      target: { id: collectionId },
+    });
   });
 
   it('refuses bad input (400 naming the field) and callers who are not admins', async () => {
-    for (const [query, field] of [['?limit=101', 'limit'], ['?from=yesterday', 'from'], ['?to=2026-13-45T00:00:00Z', 'to'], ['?page=bogus', 'page']]) {
+    for (const [query, field] of [
+      ['?limit=101', 'limit'],
+      ['?from=yesterday', 'from'],
+      ['?to=2026-13-45T00:00:00Z', 'to'],
+      ['?page=bogus', 'page'],
+    ]) {
       const res = await h.call('GET', `/v1/orgs/${w.orgId}/audit-events${query}`, { token: w.owner.token });
       expect(res.status).toBe(400);
       expect(res.body.error.message).toMatch(new RegExp(`^${field}`));

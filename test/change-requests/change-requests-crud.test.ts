@@ -4,7 +4,31 @@ import { BASE } from '../support/harness.js';
 import { changeRequestRoutes } from '../../src/modules/change-requests/routes.js';
 import { documentFromMarkdown } from '../../src/document/index.js';
 import { newId } from '../../src/ids.js';
-import { type Cr, h, owner, reader, commenter, editor, reviewer, outsider, CHANGE_REQUEST_OPERATIONS, setupChangeRequests, newSpace, crPath, spaceRevision, crRow, createCr, getCr, patchCr, write, merge, freshOrg, refused, spaceList, orgList } from './fixtures.js';
+import {
+  type Cr,
+  h,
+  owner,
+  reader,
+  commenter,
+  editor,
+  reviewer,
+  outsider,
+  CHANGE_REQUEST_OPERATIONS,
+  setupChangeRequests,
+  newSpace,
+  crPath,
+  spaceRevision,
+  crRow,
+  createCr,
+  getCr,
+  patchCr,
+  write,
+  merge,
+  freshOrg,
+  refused,
+  spaceList,
+  orgList,
+} from './fixtures.js';
 
 beforeAll(setupChangeRequests);
 
@@ -83,7 +107,8 @@ describe('GET /spaces/:spaceId/change-requests/:changeRequestId', () => {
     const space = await newSpace();
     const other = await newSpace({ title: 'Other' });
     const cr = await createCr(space.id);
-    for (const ref of [newId(), '2', '0', '99999999999', 'not-an-id']) await refused(404, () => h.call('GET', crPath(space.id, ref), { token: owner.token }), /Change request not found/);
+    for (const ref of [newId(), '2', '0', '99999999999', 'not-an-id'])
+      await refused(404, () => h.call('GET', crPath(space.id, ref), { token: owner.token }), /Change request not found/);
     await refused(404, () => h.call('GET', crPath(other.id, cr.id), { token: owner.token }), /Change request/);
     await refused(404, () => h.call('GET', crPath(other.id, 1), { token: owner.token }), /Change request/);
     await refused(401, () => h.call('GET', crPath(space.id, cr.id)));
@@ -120,7 +145,9 @@ describe('GET /spaces/:spaceId/change-requests', () => {
 
     const page1 = await h.rest('listChangeRequestsForSpace', 'GET', `${crPath(space.id)}?limit=1`, { token: owner.token });
     expect(page1.body).toMatchObject({ count: 2, items: [{ id: b.id, object: 'change-request' }], next: { page: expect.any(String) } });
-    const page2 = await h.rest('listChangeRequestsForSpace', 'GET', `${crPath(space.id)}?limit=1&page=${page1.body.next.page}`, { token: owner.token });
+    const page2 = await h.rest('listChangeRequestsForSpace', 'GET', `${crPath(space.id)}?limit=1&page=${page1.body.next.page}`, {
+      token: owner.token,
+    });
     expect(page2.body.items.map((x: Cr) => x.id)).toEqual([a.id]);
     expect(page2.body.next).toBeUndefined();
   });
@@ -159,7 +186,9 @@ describe('GET /orgs/:organizationId/change-requests', () => {
     expect(await orgList(admin.orgId, `?contributor=${admin.id}`, admin)).toEqual([c.id, a.id]);
     // The reader does not see the space closed to members, nor its change requests.
     expect(await orgList(admin.orgId, '', member)).toEqual([b.id, a.id]);
-    const limited = await h.rest('listChangeRequestsForOrganization', 'GET', `/v1/orgs/${admin.orgId}/change-requests?limit=2`, { token: admin.token });
+    const limited = await h.rest('listChangeRequestsForOrganization', 'GET', `/v1/orgs/${admin.orgId}/change-requests?limit=2`, {
+      token: admin.token,
+    });
     expect(limited.body).toMatchObject({ count: 3, next: { page: expect.any(String) } });
 
     await refused(400, () => h.call('GET', `/v1/orgs/${admin.orgId}/change-requests?status=nope`, { token: admin.token }), /^status\b/);
@@ -178,7 +207,8 @@ describe('PATCH /spaces/:spaceId/change-requests/:changeRequestId', () => {
     expect(patched).toMatchObject({ id: cr.id, subject: 'Better subject', description, status: 'open' });
     expect(patched.updatedAt >= cr.updatedAt).toBe(true);
     expect(await getCr(space.id, cr.number)).toEqual(patched);
-    for (const status of ['draft', 'open', 'archived', 'open']) expect((await patchCr(space.id, cr.number, { status })).status).toBe(status);
+    for (const status of ['draft', 'open', 'archived', 'open'])
+      expect((await patchCr(space.id, cr.number, { status })).status).toBe(status);
     const cleared = await patchCr(space.id, cr.id, { subject: null, description: null });
     expect(cleared.subject).toBe('');
     expect(cleared).not.toHaveProperty('description');
@@ -202,7 +232,18 @@ describe('PATCH /spaces/:spaceId/change-requests/:changeRequestId', () => {
       [{ description: { object: 'document', nodes: [] } }, /^description\.data\b/],
       [{ description: { object: 'document', data: {}, nodes: [{ object: 'text' }] } }, /^description\.nodes\[0\]/],
       // Deeper than the top level: a text without its leaves' marks would not be an official JSONDocument.
-      [{ description: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why' }] }] }] } }, /^description\.nodes\[0\]\.nodes\[0\]/],
+      [
+        {
+          description: {
+            object: 'document',
+            data: {},
+            nodes: [
+              { object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why' }] }] },
+            ],
+          },
+        },
+        /^description\.nodes\[0\]\.nodes\[0\]/,
+      ],
     ];
     for (const [body, message] of cases) await refused(400, () => h.call('PATCH', path, { token: owner.token, body }), message);
     await refused(404, () => h.call('PATCH', crPath(space.id, 77), { token: owner.token, body: { subject: 'x' } }), /Change request/);

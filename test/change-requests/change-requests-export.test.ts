@@ -3,7 +3,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BASE } from '../support/harness.js';
 import { newId } from '../../src/ids.js';
 import { hashSecret } from '../../src/secrets.js';
-import { h, owner, reader, outsider, CHANGE_REQUEST_OPERATIONS, setupChangeRequests, newSpace, crPath, createCr, write, pdf, refused } from './fixtures.js';
+import {
+  h,
+  owner,
+  reader,
+  outsider,
+  CHANGE_REQUEST_OPERATIONS,
+  setupChangeRequests,
+  newSpace,
+  crPath,
+  createCr,
+  write,
+  pdf,
+  refused,
+} from './fixtures.js';
 
 beforeAll(setupChangeRequests);
 
@@ -39,10 +52,21 @@ function info(pdf: Buffer, key: string): string | undefined {
 describe('GET .../pdf and the export it points to', () => {
   async function crWithPages() {
     const space = await newSpace({ title: 'Handbook' });
-    const [intro] = (await write(space.id, null, [{ operation: 'insert_page', title: 'Intro', document: { markdown: '# Welcome\n\nHello.\n' } }])).pages as [string];
+    const [intro] = (
+      await write(space.id, null, [{ operation: 'insert_page', title: 'Intro', document: { markdown: '# Welcome\n\nHello.\n' } }])
+    ).pages as [string];
     const cr = await createCr(space.id, { subject: 'Handbook draft' });
-    const [guide, faq] = (await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Guide', document: { markdown: '- one\n- two\n' } }, { operation: 'insert_page', title: 'FAQ', document: { markdown: '' } }])).pages as [string, string];
-    const [setup] = (await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Setup', into: guide, document: { markdown: '```sh\nnpm i\n```\n' } }])).pages as [string];
+    const [guide, faq] = (
+      await write(space.id, cr.id, [
+        { operation: 'insert_page', title: 'Guide', document: { markdown: '- one\n- two\n' } },
+        { operation: 'insert_page', title: 'FAQ', document: { markdown: '' } },
+      ])
+    ).pages as [string, string];
+    const [setup] = (
+      await write(space.id, cr.id, [
+        { operation: 'insert_page', title: 'Setup', into: guide, document: { markdown: '```sh\nnpm i\n```\n' } },
+      ])
+    ).pages as [string];
     await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Advanced', into: setup, document: { markdown: '' } }]);
     return { space, cr, intro, guide, faq, setup };
   }
@@ -56,7 +80,11 @@ describe('GET .../pdf and the export it points to', () => {
     const res = await h.rest('getChangeRequestPDF', 'GET', crPath(space.id, cr.id, '/pdf'), { token: reader.token });
     expect(res.body).toEqual({ url: expect.stringMatching(new RegExp(`^${BASE}/exports/[0-9A-Za-z]{32}\\.pdf$`)) });
     const id = hashSecret(res.body.url.match(/exports\/(\w+)\.pdf$/)[1]); // only the hash is stored
-    expect(await h.db.prisma.pdfExport.findUnique({ where: { id } })).toMatchObject({ spaceId: space.id, changeRequestId: cr.id, pageId: null });
+    expect(await h.db.prisma.pdfExport.findUnique({ where: { id } })).toMatchObject({
+      spaceId: space.id,
+      changeRequestId: cr.id,
+      pageId: null,
+    });
 
     const file = await fetchPdf(res.body.url);
     expect(file.status).toBe(200);
@@ -100,7 +128,8 @@ describe('GET .../pdf and the export it points to', () => {
     // Expired exports are dropped when the next one is made.
     await h.rest('getChangeRequestPDF', 'GET', crPath(space.id, cr.id, '/pdf'), { token: owner.token });
     expect(await h.db.prisma.pdfExport.findUnique({ where: { id } })).toBeNull();
-    for (const bad of [newId(32), 'short', `${id}x`, '../../etc/passwd']) expect((await fetchPdf(`${BASE}/exports/${bad}.pdf`)).status).toBe(404);
+    for (const bad of [newId(32), 'short', `${id}x`, '../../etc/passwd'])
+      expect((await fetchPdf(`${BASE}/exports/${bad}.pdf`)).status).toBe(404);
     expect((await h.app.fetch(new Request(res.body.url, { method: 'DELETE' }))).status).toBe(405);
   });
 
@@ -118,7 +147,11 @@ describe('GET .../pdf and the export it points to', () => {
 
   it('is the exportChangeRequestPdf mutation in GraphQL', async () => {
     const { space, cr } = await crWithPages();
-    const res = await h.graphql(owner.token, `mutation($s: ID!, $c: String!) { exportChangeRequestPdf(spaceId: $s, changeRequestId: $c) { url } }`, { s: space.id, c: String(cr.number) });
+    const res = await h.graphql(
+      owner.token,
+      `mutation($s: ID!, $c: String!) { exportChangeRequestPdf(spaceId: $s, changeRequestId: $c) { url } }`,
+      { s: space.id, c: String(cr.number) },
+    );
     expect(res.body.data.exportChangeRequestPdf.url).toMatch(/\/exports\/\w{32}\.pdf$/);
     expect((await fetchPdf(res.body.data.exportChangeRequestPdf.url)).status).toBe(200);
   });

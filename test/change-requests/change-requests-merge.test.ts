@@ -3,7 +3,34 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BASE } from '../support/harness.js';
 import { documentFromMarkdown } from '../../src/document/index.js';
 import { newId } from '../../src/ids.js';
-import { h, owner, reader, commenter, editor, reviewer, reviewer2, outsider, CHANGE_REQUEST_OPERATIONS, setupChangeRequests, newSpace, crPath, spaceRevision, crRow, createCr, getCr, patchCr, write, merge, update, review, titles, mainTitles, patchSpace, freshOrg, refused } from './fixtures.js';
+import {
+  h,
+  owner,
+  reader,
+  commenter,
+  editor,
+  reviewer,
+  reviewer2,
+  outsider,
+  CHANGE_REQUEST_OPERATIONS,
+  setupChangeRequests,
+  newSpace,
+  crPath,
+  spaceRevision,
+  crRow,
+  createCr,
+  getCr,
+  patchCr,
+  write,
+  merge,
+  update,
+  review,
+  titles,
+  mainTitles,
+  patchSpace,
+  freshOrg,
+  refused,
+} from './fixtures.js';
 
 beforeAll(setupChangeRequests);
 
@@ -22,7 +49,9 @@ describe('POST .../merge and .../update', () => {
 
   it('marks open change requests outdated when main moves; update brings main in; merge then merges three ways', async () => {
     const space = await newSpace();
-    const [base] = (await write(space.id, null, [{ operation: 'insert_page', title: 'Base', document: { markdown: 'base\n' } }])).pages as [string];
+    const [base] = (await write(space.id, null, [{ operation: 'insert_page', title: 'Base', document: { markdown: 'base\n' } }])).pages as [
+      string,
+    ];
     const cr = await createCr(space.id);
     const idle = await createCr(space.id, { subject: 'No edits' });
     const own = await write(space.id, cr.id, [{ operation: 'insert_page', title: 'From the change request', document: { markdown: '' } }]);
@@ -35,34 +64,54 @@ describe('POST .../merge and .../update', () => {
     expect((await getCr(space.id, idle.id)).outdated).toBe(true);
     // A live edit to main also makes them outdated.
     // (Placed first: pages added at the end on both sides would tie on position.)
-    const [_live] = (await write(space.id, null, [{ operation: 'insert_page', title: 'Live', at: 0, document: { markdown: '' } }])).pages as [string];
+    const [_live] = (await write(space.id, null, [{ operation: 'insert_page', title: 'Live', at: 0, document: { markdown: '' } }]))
+      .pages as [string];
     const main = await spaceRevision(space.id);
     expect(main).not.toBe(mainAfter);
 
     const updated = await h.rest('updateChangeRequest', 'POST', crPath(space.id, cr.id, '/update'), { token: editor.token });
     expect(updated.body).toEqual({ revision: expect.any(String), result: 'update' });
     expect(updated.body.revision).not.toBe(own.revision);
-    expect(await h.db.prisma.revision.findUnique({ where: { id: updated.body.revision } })).toMatchObject({ type: 'update', parents: [own.revision, main], changeRequestId: cr.id });
-    expect(await getCr(space.id, cr.id)).toMatchObject({ outdated: false, revision: updated.body.revision, revisionMergedAncestor: main, revisionInitial: cr.revisionInitial });
+    expect(await h.db.prisma.revision.findUnique({ where: { id: updated.body.revision } })).toMatchObject({
+      type: 'update',
+      parents: [own.revision, main],
+      changeRequestId: cr.id,
+    });
+    expect(await getCr(space.id, cr.id)).toMatchObject({
+      outdated: false,
+      revision: updated.body.revision,
+      revisionMergedAncestor: main,
+      revisionInitial: cr.revisionInitial,
+    });
     const crTitles = titles((await h.call('GET', crPath(space.id, cr.id, '/content/pages'), { token: owner.token })).body.pages);
     expect(crTitles).toEqual(['Live', 'Base', 'From the change request']);
     // Updating again changes nothing.
     expect((await update(space.id, cr.id)).body).toEqual({ revision: updated.body.revision, result: 'update' });
 
     // A change request without edits just follows main.
-    expect((await h.rest('updateChangeRequest', 'POST', crPath(space.id, idle.number, '/update'), { token: owner.token })).body).toEqual({ revision: main, result: 'update' });
+    expect((await h.rest('updateChangeRequest', 'POST', crPath(space.id, idle.number, '/update'), { token: owner.token })).body).toEqual({
+      revision: main,
+      result: 'update',
+    });
     expect(await getCr(space.id, idle.id)).toMatchObject({ outdated: false, revision: main });
 
     // Main moves once more: the merge is three-way, with both parents.
     await write(space.id, null, [{ operation: 'insert_page', title: 'Later', at: 0, document: { markdown: '' } }]);
     const mainBefore = await spaceRevision(space.id);
     const merged = await h.rest('mergeChangeRequest', 'POST', crPath(space.id, cr.id, '/merge'), { token: owner.token });
-    expect(await h.db.prisma.revision.findUnique({ where: { id: merged.body.revision } })).toMatchObject({ type: 'merge', parents: [mainBefore, updated.body.revision] });
+    expect(await h.db.prisma.revision.findUnique({ where: { id: merged.body.revision } })).toMatchObject({
+      type: 'merge',
+      parents: [mainBefore, updated.body.revision],
+    });
     expect(await mainTitles(space.id)).toEqual(['Later', 'Live', 'Base', 'From the change request']);
     expect(await getCr(space.id, cr.id)).toMatchObject({ status: 'merged', outdated: false, revisionMerged: merged.body.revision });
     // The official merge Revision names the change request it merged (h.rest checks both schemas).
     const current = await h.rest('getCurrentRevision', 'GET', `/v1/spaces/${space.id}/content`, { token: owner.token });
-    expect(current.body).toMatchObject({ id: merged.body.revision, type: 'merge', mergedFrom: { object: 'change-request', id: cr.id, status: 'merged' } });
+    expect(current.body).toMatchObject({
+      id: merged.body.revision,
+      type: 'merge',
+      mergedFrom: { object: 'change-request', id: cr.id, status: 'merged' },
+    });
     const byId = await h.rest('getRevisionById', 'GET', `/v1/spaces/${space.id}/revisions/${mainBefore}`, { token: owner.token });
     expect(byId.body.type).not.toBe('merge');
     expect(byId.body.mergedFrom).toBeUndefined();
@@ -70,18 +119,35 @@ describe('POST .../merge and .../update', () => {
 
   it('keeps slugs unique among siblings when both sides added a page of the same title', async () => {
     const space = await newSpace();
-    const [folder] = (await write(space.id, null, [{ operation: 'insert_page', title: 'Folder', document: { markdown: '' } }])).pages as [string];
+    const [folder] = (await write(space.id, null, [{ operation: 'insert_page', title: 'Folder', document: { markdown: '' } }])).pages as [
+      string,
+    ];
     const a = await createCr(space.id, { subject: 'A' });
     const b = await createCr(space.id, { subject: 'B' });
     const c = await createCr(space.id, { subject: 'C' });
-    const [introA] = (await write(space.id, a.id, [{ operation: 'insert_page', title: 'Intro', document: { markdown: '' } }, { operation: 'insert_page', title: 'Setup', into: folder, document: { markdown: '' } }])).pages as [string];
-    const [introB] = (await write(space.id, b.id, [{ operation: 'insert_page', title: 'Intro', at: 0, document: { markdown: '' } }, { operation: 'insert_page', title: 'Setup', into: folder, document: { markdown: '' } }])).pages as [string];
-    const [introC] = (await write(space.id, c.id, [{ operation: 'insert_page', title: 'Intro', at: 0, document: { markdown: '' } }])).pages as [string];
+    const [introA] = (
+      await write(space.id, a.id, [
+        { operation: 'insert_page', title: 'Intro', document: { markdown: '' } },
+        { operation: 'insert_page', title: 'Setup', into: folder, document: { markdown: '' } },
+      ])
+    ).pages as [string];
+    const [introB] = (
+      await write(space.id, b.id, [
+        { operation: 'insert_page', title: 'Intro', at: 0, document: { markdown: '' } },
+        { operation: 'insert_page', title: 'Setup', into: folder, document: { markdown: '' } },
+      ])
+    ).pages as [string];
+    const [introC] = (await write(space.id, c.id, [{ operation: 'insert_page', title: 'Intro', at: 0, document: { markdown: '' } }]))
+      .pages as [string];
     expect((await merge(space.id, a.id)).status).toBe(200);
     // Merge: the page main already has keeps its slug.
     expect((await merge(space.id, b.id)).status).toBe(200);
     const pathOf = async (pageId: string, cr?: string) =>
-      (await h.call('GET', cr ? crPath(space.id, cr, `/content/page/${pageId}`) : `/v1/spaces/${space.id}/content/page/${pageId}`, { token: owner.token })).body.path;
+      (
+        await h.call('GET', cr ? crPath(space.id, cr, `/content/page/${pageId}`) : `/v1/spaces/${space.id}/content/page/${pageId}`, {
+          token: owner.token,
+        })
+      ).body.path;
     expect(await pathOf(introA)).toBe('intro');
     expect(await pathOf(introB)).toBe('intro-1');
     const pages = (await h.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: owner.token })).body.pages;
@@ -134,7 +200,10 @@ describe('reviews and merge rules', () => {
   it('records a review in the official shape', async () => {
     const space = await newSpace();
     const cr = await createCr(space.id);
-    const res = await h.rest('submitChangeRequestReview', 'POST', crPath(space.id, cr.id, '/reviews'), { token: reviewer.token, body: { status: 'approved' } });
+    const res = await h.rest('submitChangeRequestReview', 'POST', crPath(space.id, cr.id, '/reviews'), {
+      token: reviewer.token,
+      body: { status: 'approved' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       object: 'change-request-review',
@@ -148,9 +217,14 @@ describe('reviews and merge rules', () => {
       urls: { location: `${BASE}${crPath(space.id, cr.id)}/reviews/${res.body.id}` },
     });
     // A new review by the same reviewer replaces theirs.
-    const again = await h.rest('submitChangeRequestReview', 'POST', crPath(space.id, cr.number, '/reviews'), { token: reviewer.token, body: { status: 'changes-requested' } });
+    const again = await h.rest('submitChangeRequestReview', 'POST', crPath(space.id, cr.number, '/reviews'), {
+      token: reviewer.token,
+      body: { status: 'changes-requested' },
+    });
     expect(again.body).toMatchObject({ id: res.body.id, status: 'changes-requested' });
-    expect(await h.db.prisma.changeRequestReview.findMany({ where: { changeRequestId: cr.id } })).toEqual([expect.objectContaining({ userId: reviewer.id, status: 'changes-requested' })]);
+    expect(await h.db.prisma.changeRequestReview.findMany({ where: { changeRequestId: cr.id } })).toEqual([
+      expect.objectContaining({ userId: reviewer.id, status: 'changes-requested' }),
+    ]);
   });
 
   it('refuses a bad review status (400), reviews of merged change requests (409), and reviewers without the review role', async () => {
@@ -160,7 +234,8 @@ describe('reviews and merge rules', () => {
     await refused(400, () => review(space.id, cr.id, {}, reviewer), /status/);
     await refused(401, () => review(space.id, cr.id, { status: 'approved' }, null));
     await refused(404, () => review(space.id, cr.id, { status: 'approved' }, outsider), /Space/);
-    for (const user of [reader, commenter, editor]) await refused(403, () => review(space.id, cr.id, { status: 'approved' }, user), /review/);
+    for (const user of [reader, commenter, editor])
+      await refused(403, () => review(space.id, cr.id, { status: 'approved' }, user), /review/);
     await refused(404, () => review(space.id, newId(), { status: 'approved' }, reviewer), /Change request/);
     expect((await merge(space.id, cr.id)).status).toBe(200);
     await refused(409, () => review(space.id, cr.id, { status: 'approved' }, reviewer), /merged/);
@@ -191,7 +266,9 @@ describe('reviews and merge rules', () => {
     const { admin } = await freshOrg('Rules org');
     const required = await h.user();
     await h.addMember(admin.orgId, required.id, 'review');
-    expect((await h.call('PATCH', `/v1/orgs/${admin.orgId}`, { token: admin.token, body: { mergeRules: rules([required.id]) } })).status).toBe(200);
+    expect(
+      (await h.call('PATCH', `/v1/orgs/${admin.orgId}`, { token: admin.token, body: { mergeRules: rules([required.id]) } })).status,
+    ).toBe(200);
     const space = await newSpace({ title: 'Inherits' }, admin);
     const cr = await createCr(space.id, {}, admin);
     await refused(412, () => merge(space.id, cr.id, admin), /approval still needed/);
@@ -200,7 +277,10 @@ describe('reviews and merge rules', () => {
 
     // The space's own rules win over the organization's.
     const own = await newSpace({ title: 'Own rules' }, admin);
-    await h.call('PATCH', `/v1/spaces/${own.id}`, { token: admin.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'require_change_request_subject' }] } } });
+    await h.call('PATCH', `/v1/spaces/${own.id}`, {
+      token: admin.token,
+      body: { mergeRules: { type: 'rules', rules: [{ rule: 'require_change_request_subject' }] } },
+    });
     const untitled = await createCr(own.id, {}, admin);
     await refused(412, () => merge(own.id, untitled.id, admin), /subject/);
     await patchCr(own.id, untitled.id, { subject: 'Now titled' }, admin);

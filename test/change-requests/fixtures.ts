@@ -23,7 +23,13 @@ export let outsider: TestUser;
 
 /** The official change request operations, by the test file that exercises them (each file's last test checks them). */
 export const CHANGE_REQUEST_OPERATIONS = {
-  crud: ['createChangeRequest', 'getChangeRequestById', 'listChangeRequestsForSpace', 'listChangeRequestsForOrganization', 'updateChangeRequestById'],
+  crud: [
+    'createChangeRequest',
+    'getChangeRequestById',
+    'listChangeRequestsForSpace',
+    'listChangeRequestsForOrganization',
+    'updateChangeRequestById',
+  ],
   // submitChangeRequestReview is the reviews module's (test/change-requests/reviews.test.ts).
   // updateChangeRequestContent: the merge tests write through it (write() → writeCr); test/content covers it in depth.
   merge: ['mergeChangeRequest', 'updateChangeRequest', 'updateChangeRequestContent'],
@@ -33,7 +39,12 @@ export const CHANGE_REQUEST_OPERATIONS = {
 export async function setupChangeRequests() {
   h = await setupHarness();
   ({ owner, reader, outsider } = await h.world());
-  [commenter, editor, reviewer, reviewer2] = [await h.user('Commenter'), await h.user('Editor'), await h.user('Reviewer'), await h.user('Second reviewer')];
+  [commenter, editor, reviewer, reviewer2] = [
+    await h.user('Commenter'),
+    await h.user('Editor'),
+    await h.user('Reviewer'),
+    await h.user('Second reviewer'),
+  ];
   await h.addMember(owner.orgId, commenter.id, 'comment');
   await h.addMember(owner.orgId, editor.id, 'edit');
   await h.addMember(owner.orgId, reviewer.id, 'review');
@@ -49,11 +60,16 @@ export async function newSpace(body: Record<string, unknown> = { title: 'Docs' }
   return res.body as { id: string; revision: string };
 }
 
-export const crPath = (spaceId: string, cr?: string | number, suffix = '') => `/v1/spaces/${spaceId}/change-requests${cr === undefined ? '' : `/${cr}`}${suffix}`;
+export const crPath = (spaceId: string, cr?: string | number, suffix = '') =>
+  `/v1/spaces/${spaceId}/change-requests${cr === undefined ? '' : `/${cr}`}${suffix}`;
 export const spaceRevision = async (spaceId: string) => (await h.db.prisma.space.findUniqueOrThrow({ where: { id: spaceId } })).revisionId;
 export const crRow = (id: string) => h.db.prisma.changeRequest.findUniqueOrThrow({ where: { id } });
 
-export async function createCr(spaceId: string, body: Record<string, unknown> = { subject: 'Edits' }, user: { token: string } = owner): Promise<Cr> {
+export async function createCr(
+  spaceId: string,
+  body: Record<string, unknown> = { subject: 'Edits' },
+  user: { token: string } = owner,
+): Promise<Cr> {
   const res = await h.rest('createChangeRequest', 'POST', crPath(spaceId), { token: user.token, body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
@@ -63,7 +79,12 @@ export async function getCr(spaceId: string, cr: string | number, user: { token:
   expect(res.status).toBe(200);
   return res.body;
 }
-export async function patchCr(spaceId: string, cr: string | number, body: Record<string, unknown>, user: { token: string } = owner): Promise<Cr> {
+export async function patchCr(
+  spaceId: string,
+  cr: string | number,
+  body: Record<string, unknown>,
+  user: { token: string } = owner,
+): Promise<Cr> {
   const res = await h.rest('updateChangeRequestById', 'PATCH', crPath(spaceId, cr), { token: user.token, body });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
@@ -72,13 +93,17 @@ export async function patchCr(spaceId: string, cr: string | number, body: Record
 export async function write(spaceId: string, cr: string | number | null, changes: Change[], user: { token: string } = owner) {
   return cr === null ? writeLive(h, user.token, spaceId, changes) : writeCr(h, user.token, spaceId, cr, changes);
 }
-export const merge = (spaceId: string, cr: string | number, user: { token: string } | null = owner) => h.call('POST', crPath(spaceId, cr, '/merge'), { token: user?.token ?? null });
-export const update = (spaceId: string, cr: string | number, user: { token: string } | null = owner) => h.call('POST', crPath(spaceId, cr, '/update'), { token: user?.token ?? null });
+export const merge = (spaceId: string, cr: string | number, user: { token: string } | null = owner) =>
+  h.call('POST', crPath(spaceId, cr, '/merge'), { token: user?.token ?? null });
+export const update = (spaceId: string, cr: string | number, user: { token: string } | null = owner) =>
+  h.call('POST', crPath(spaceId, cr, '/update'), { token: user?.token ?? null });
 export const review = (spaceId: string, cr: string | number, body: unknown, user: { token: string } | null) =>
   h.call('POST', crPath(spaceId, cr, '/reviews'), { token: user?.token ?? null, body });
-export const pdf = (spaceId: string, cr: string | number, query = '', user: { token: string } | null = owner) => h.call('GET', `${crPath(spaceId, cr, '/pdf')}${query}`, { token: user?.token ?? null });
+export const pdf = (spaceId: string, cr: string | number, query = '', user: { token: string } | null = owner) =>
+  h.call('GET', `${crPath(spaceId, cr, '/pdf')}${query}`, { token: user?.token ?? null });
 export const titles = (pages: any[]): string[] => pages.flatMap((p) => [p.title, ...titles(p.pages ?? [])]);
-export const mainTitles = async (spaceId: string) => titles((await h.call('GET', `/v1/spaces/${spaceId}/content/pages`, { token: owner.token })).body.pages);
+export const mainTitles = async (spaceId: string) =>
+  titles((await h.call('GET', `/v1/spaces/${spaceId}/content/pages`, { token: owner.token })).body.pages);
 
 export async function patchSpace(spaceId: string, body: Record<string, unknown>) {
   const res = await h.call('PATCH', `/v1/spaces/${spaceId}`, { token: owner.token, body });
@@ -112,5 +137,7 @@ export async function listIds(path: string, operationId: string, user: { token: 
   expect(res.body.count).toBe(res.body.items.length);
   return res.body.items.map((c: { id: string }) => c.id) as string[];
 }
-export const spaceList = (spaceId: string, query = '', user: { token: string } = owner) => listIds(`${crPath(spaceId)}${query}`, 'listChangeRequestsForSpace', user);
-export const orgList = (orgId: string, query = '', user: { token: string } = owner) => listIds(`/v1/orgs/${orgId}/change-requests${query}`, 'listChangeRequestsForOrganization', user);
+export const spaceList = (spaceId: string, query = '', user: { token: string } = owner) =>
+  listIds(`${crPath(spaceId)}${query}`, 'listChangeRequestsForSpace', user);
+export const orgList = (orgId: string, query = '', user: { token: string } = owner) =>
+  listIds(`/v1/orgs/${orgId}/change-requests${query}`, 'listChangeRequestsForOrganization', user);

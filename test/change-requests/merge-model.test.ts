@@ -41,7 +41,10 @@ type Op =
   | { kind: 'noop'; page: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('insert' as const), into: fc.nat(20), at: fc.nat(20), title: fc.nat(TITLES.length - 1) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('insert' as const), into: fc.nat(20), at: fc.nat(20), title: fc.nat(TITLES.length - 1) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('burst' as const), at: fc.nat(4), count: fc.integer({ min: 40, max: 50 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), page: fc.nat(20) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('move' as const), page: fc.nat(20), into: fc.nat(20), at: fc.nat(20) }) },
@@ -62,7 +65,10 @@ interface Scenario {
 const scenarioArb: fc.Arbitrary<Scenario> = fc
   .record({
     base: fc.array(fc.record({ under: fc.nat(15), title: fc.nat(TITLES.length - 1) }), { minLength: 2, maxLength: 15 }),
-    branches: fc.array(fc.record({ ops: fc.array(opArb, { minLength: 1, maxLength: 4 }), updateFirst: fc.boolean() }), { minLength: 2, maxLength: 3 }),
+    branches: fc.array(fc.record({ ops: fc.array(opArb, { minLength: 1, maxLength: 4 }), updateFirst: fc.boolean() }), {
+      minLength: 2,
+      maxLength: 3,
+    }),
     seedOrder: fc.nat(5),
   })
   .map(({ base, branches, seedOrder }) => {
@@ -79,7 +85,46 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
  * updated from main and merged (its merge leaves main's head as it was).
  */
 const REGRESSIONS: Scenario[] = [
-  {"base":[{"under":8,"title":2},{"under":15,"title":1},{"under":15,"title":3},{"under":3,"title":3},{"under":0,"title":2},{"under":15,"title":3},{"under":0,"title":4},{"under":7,"title":1},{"under":4,"title":3},{"under":8,"title":4}],"branches":[{"ops":[{"kind":"move","page":19,"into":16,"at":13},{"kind":"insert","into":12,"at":11,"title":0},{"kind":"move","page":5,"into":3,"at":4}],"updateFirst":true},{"ops":[{"kind":"reorder","page":4,"at":9},{"kind":"noop","page":13}],"updateFirst":true},{"ops":[{"kind":"reorder","page":8,"at":3},{"kind":"move","page":1,"into":2,"at":5},{"kind":"insert","into":9,"at":16,"title":1}],"updateFirst":false}],"order":[0,2,1]},
+  {
+    base: [
+      { under: 8, title: 2 },
+      { under: 15, title: 1 },
+      { under: 15, title: 3 },
+      { under: 3, title: 3 },
+      { under: 0, title: 2 },
+      { under: 15, title: 3 },
+      { under: 0, title: 4 },
+      { under: 7, title: 1 },
+      { under: 4, title: 3 },
+      { under: 8, title: 4 },
+    ],
+    branches: [
+      {
+        ops: [
+          { kind: 'move', page: 19, into: 16, at: 13 },
+          { kind: 'insert', into: 12, at: 11, title: 0 },
+          { kind: 'move', page: 5, into: 3, at: 4 },
+        ],
+        updateFirst: true,
+      },
+      {
+        ops: [
+          { kind: 'reorder', page: 4, at: 9 },
+          { kind: 'noop', page: 13 },
+        ],
+        updateFirst: true,
+      },
+      {
+        ops: [
+          { kind: 'reorder', page: 8, at: 3 },
+          { kind: 'move', page: 1, into: 2, at: 5 },
+          { kind: 'insert', into: 9, at: 16, title: 1 },
+        ],
+        updateFirst: false,
+      },
+    ],
+    order: [0, 2, 1],
+  },
 ];
 
 let h: Harness;
@@ -118,7 +163,13 @@ function assertTree(pages: Map<string, PageEntry>, where: string) {
 }
 
 const siblingsBefore = (pages: Map<string, PageEntry>, page: PageEntry, shared: (id: string) => boolean) =>
-  [...pages.values()].filter((p) => p.parent === page.parent && shared(p.id) && (p.position < page.position || (p.position === page.position && p.id < page.id))).map((p) => p.id).sort().join();
+  [...pages.values()]
+    .filter(
+      (p) => p.parent === page.parent && shared(p.id) && (p.position < page.position || (p.position === page.position && p.id < page.id)),
+    )
+    .map((p) => p.id)
+    .sort()
+    .join();
 
 /** Whether a side changed a page from the base (any field, its body, its parent, or its order among the siblings both share). */
 function changed(base: Map<string, PageEntry>, side: Map<string, PageEntry>, id: string): boolean {
@@ -141,7 +192,7 @@ async function apply(spaceId: string, crId: string, op: Op, label: string) {
     const ids = new Set([root]);
     for (let grew = true; grew; ) {
       grew = false;
-      for (const p of pages) if (p.parent && ids.has(p.parent) && !ids.has(p.id)) (ids.add(p.id), (grew = true));
+      for (const p of pages) if (p.parent && ids.has(p.parent) && !ids.has(p.id)) ids.add(p.id), (grew = true);
     }
     return ids;
   };
@@ -153,11 +204,24 @@ async function apply(spaceId: string, crId: string, op: Op, label: string) {
     case 'insert': {
       const under = op.into % (pages.length + 1) === 0 ? undefined : pick(op.into);
       const into = under && depth(under) < 2 ? under.id : null;
-      changes = [{ operation: 'insert_page', title: TITLES[op.title], document: { markdown: body(label) }, ...(into ? { into } : {}), at: op.at % (siblings(into) + 1) }];
+      changes = [
+        {
+          operation: 'insert_page',
+          title: TITLES[op.title],
+          document: { markdown: body(label) },
+          ...(into ? { into } : {}),
+          at: op.at % (siblings(into) + 1),
+        },
+      ];
       break;
     }
     case 'burst':
-      changes = Array.from({ length: op.count }, (_, i) => ({ operation: 'insert_page', title: `Burst ${label} ${i}`, document: { markdown: '' }, at: Math.min(op.at, siblings(null) + i) }));
+      changes = Array.from({ length: op.count }, (_, i) => ({
+        operation: 'insert_page',
+        title: `Burst ${label} ${i}`,
+        document: { markdown: '' },
+        at: Math.min(op.at, siblings(null) + i),
+      }));
       break;
     case 'delete':
       changes = [{ operation: 'delete_page', page: page!.id }];
@@ -180,7 +244,11 @@ async function apply(spaceId: string, crId: string, op: Op, label: string) {
       changes = [{ operation: 'update_page', page: page!.id, slug: ['intro', 'guide', `s-${label}`, 'setup'][op.slug] }];
       break;
     case 'edit': {
-      const markdown = (await h.call('GET', `/v1/spaces/${spaceId}/change-requests/${crId}/content/page/${page!.id}?format=markdown`, { token: owner.token })).body.markdown as string;
+      const markdown = (
+        await h.call('GET', `/v1/spaces/${spaceId}/change-requests/${crId}/content/page/${page!.id}?format=markdown`, {
+          token: owner.token,
+        })
+      ).body.markdown as string;
       const lines = markdown.split('\n\n');
       if (lines.length > op.line) lines[op.line] = `${label} edited ${op.line}`;
       changes = [{ operation: 'update_page', page: page!.id, document: { markdown: lines.join('\n\n') } }];
@@ -191,7 +259,10 @@ async function apply(spaceId: string, crId: string, op: Op, label: string) {
       break;
   }
   const head = await headOf(spaceId, crId);
-  const res = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/content?compat=false`, { token: owner.token, body: { changes } });
+  const res = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/content?compat=false`, {
+    token: owner.token,
+    body: { changes },
+  });
   // Only a slug a sibling holds is refused (400), and a refused write changes nothing.
   expect([200, 400], JSON.stringify(res.body)).toContain(res.status);
   if (res.status === 400) {
@@ -201,7 +272,14 @@ async function apply(spaceId: string, crId: string, op: Op, label: string) {
 }
 
 /** Checks a merge (or update) of `into` ← `from` against the model; `after` is the revision it made on 200. */
-async function checkMerge(kind: string, res: { status: number; body: any }, sides: { base: Map<string, PageEntry>; into: Map<string, PageEntry>; from: Map<string, PageEntry>; intoRevision: string }, after: Map<string, PageEntry>, afterRevision: string, spaceId: string) {
+async function checkMerge(
+  kind: string,
+  res: { status: number; body: any },
+  sides: { base: Map<string, PageEntry>; into: Map<string, PageEntry>; from: Map<string, PageEntry>; intoRevision: string },
+  after: Map<string, PageEntry>,
+  afterRevision: string,
+  spaceId: string,
+) {
   const { base, into, from } = sides;
   const both = new Set([...into.keys(), ...from.keys()]);
   const expected = [...both].filter((id) => !base.has(id) || (into.has(id) && from.has(id))).sort();
@@ -224,22 +302,37 @@ async function checkMerge(kind: string, res: { status: number; body: any }, side
   const listed = await h.call('GET', `/v1/spaces/${spaceId}/revisions/${afterRevision}/pages`, { token: owner.token });
   const flat = (pages: { id: string; pages?: unknown[] }[]): string[] => pages.flatMap((p) => [p.id, ...flat((p.pages ?? []) as never)]);
   const listedIds = flat(listed.body.pages);
-  expect(listedIds.sort(), `${kind}: every page listed once`).toEqual([...after.keys()].filter((id) => after.get(id)!.type !== 'link').sort());
-  for (const id of listedIds.slice(0, 6)) expect((await h.call('GET', `/v1/spaces/${spaceId}/revisions/${afterRevision}/page/${id}`, { token: owner.token })).status).toBe(200);
-  const changes = (await h.call('GET', `/v1/spaces/${spaceId}/revisions/${afterRevision}/changes?limit=1000`, { token: owner.token })).body.changes as { type: string; page?: { id: string } }[];
+  expect(listedIds.sort(), `${kind}: every page listed once`).toEqual(
+    [...after.keys()].filter((id) => after.get(id)!.type !== 'link').sort(),
+  );
+  for (const id of listedIds.slice(0, 6))
+    expect((await h.call('GET', `/v1/spaces/${spaceId}/revisions/${afterRevision}/page/${id}`, { token: owner.token })).status).toBe(200);
+  const changes = (await h.call('GET', `/v1/spaces/${spaceId}/revisions/${afterRevision}/changes?limit=1000`, { token: owner.token })).body
+    .changes as { type: string; page?: { id: string } }[];
   // A three-way merge's revision (a fast-forward's is the change request's own last edit).
   // A three-way merge's new revision (a fast-forward's is the change request's own last edit, and a
   // change request with nothing to bring leaves main's head as it was).
-  if (kind.startsWith('merge') && afterRevision !== sides.intoRevision && (await h.db.prisma.revision.findUniqueOrThrow({ where: { id: afterRevision } })).type === 'merge') {
-    const ids = (type: string) => changes.filter((c) => c.type === type).map((c) => c.page!.id).sort();
+  if (
+    kind.startsWith('merge') &&
+    afterRevision !== sides.intoRevision &&
+    (await h.db.prisma.revision.findUniqueOrThrow({ where: { id: afterRevision } })).type === 'merge'
+  ) {
+    const ids = (type: string) =>
+      changes
+        .filter((c) => c.type === type)
+        .map((c) => c.page!.id)
+        .sort();
     expect(ids('page_created'), `${kind}: semantic changes, created`).toEqual(expected.filter((id) => !into.has(id)));
     expect(ids('page_deleted'), `${kind}: semantic changes, deleted`).toEqual([...into.keys()].filter((id) => !after.has(id)).sort());
   }
 }
 
 async function runScenario(s: Scenario) {
-  const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Model' } })).body as { id: string };
-  const cr = async (subject: string) => (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject } })).body as { id: string };
+  const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Model' } })).body as {
+    id: string;
+  };
+  const cr = async (subject: string) =>
+    (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject } })).body as { id: string };
   const seed = await cr('Base');
   // One write per level: a page goes under one of the pages before it (up to three levels), else at the top.
   const parentOf: number[] = [];
@@ -253,7 +346,12 @@ async function runScenario(s: Scenario) {
   for (const depth of [0, 1, 2]) {
     const here = s.base.map((_, i) => i).filter((i) => level[i] === depth);
     if (!here.length) continue;
-    const changes = here.map((i) => ({ operation: 'insert_page', title: TITLES[s.base[i]!.title], document: { markdown: body('base') }, ...(parentOf[i]! >= 0 ? { into: ids[parentOf[i]!] } : {}) }));
+    const changes = here.map((i) => ({
+      operation: 'insert_page',
+      title: TITLES[s.base[i]!.title],
+      document: { markdown: body('base') },
+      ...(parentOf[i]! >= 0 ? { into: ids[parentOf[i]!] } : {}),
+    }));
     const { pages } = await writeCr(h, owner.token, space.id, seed.id, changes);
     here.forEach((i, k) => (ids[i] = pages[k]!));
   }
@@ -272,24 +370,36 @@ async function mergeStep(kind: 'merge' | 'update', spaceId: string, crId: string
   const row = await h.db.prisma.changeRequest.findUniqueOrThrow({ where: { id: crId } });
   const mainHead = await headOf(spaceId);
   const [base, main, change] = await Promise.all([pagesOf(row.revisionMergedAncestor), pagesOf(mainHead), pagesOf(row.revisionId)]);
-  const state = async () => JSON.stringify([await headOf(spaceId), await h.db.prisma.changeRequest.findUniqueOrThrow({ where: { id: crId } }), await h.db.prisma.revision.count({ where: { spaceId } })]);
+  const state = async () =>
+    JSON.stringify([
+      await headOf(spaceId),
+      await h.db.prisma.changeRequest.findUniqueOrThrow({ where: { id: crId } }),
+      await h.db.prisma.revision.count({ where: { spaceId } }),
+    ]);
   const before = await state();
   const res = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/${kind}`, { token: owner.token });
   if (res.status === 409) expect(await state(), `${kind}: a refused merge changed nothing`).toBe(before);
   const head = kind === 'merge' ? await headOf(spaceId) : await headOf(spaceId, crId);
-  const sides = kind === 'merge' ? { base, into: main, from: change, intoRevision: mainHead } : { base, into: change, from: main, intoRevision: row.revisionId };
+  const sides =
+    kind === 'merge'
+      ? { base, into: main, from: change, intoRevision: mainHead }
+      : { base, into: change, from: main, intoRevision: row.revisionId };
   await checkMerge(`${kind} ${crId}`, res, sides, await pagesOf(head), head, spaceId);
 }
 
 describe('merge against a model of the tree', () => {
-  it(`keeps every page and the tree's shape over ${RUNS} random cases (seed ${SEED})`, async () => {
-    for (const scenario of REGRESSIONS) await runScenario(scenario);
-    let done = 0;
-    const counted = async (scenario: Scenario) => {
-      await runScenario(scenario);
-      // A long run reports its progress (npm run fuzz:merge sets the file).
-      if (process.env.MERGE_FUZZ_PROGRESS) writeFileSync(process.env.MERGE_FUZZ_PROGRESS, `${++done}\n`);
-    };
-    await fc.assert(fc.asyncProperty(scenarioArb, counted), { seed: SEED, numRuns: RUNS, endOnFailure: true });
-  }, RUNS * 60_000);
+  it(
+    `keeps every page and the tree's shape over ${RUNS} random cases (seed ${SEED})`,
+    async () => {
+      for (const scenario of REGRESSIONS) await runScenario(scenario);
+      let done = 0;
+      const counted = async (scenario: Scenario) => {
+        await runScenario(scenario);
+        // A long run reports its progress (npm run fuzz:merge sets the file).
+        if (process.env.MERGE_FUZZ_PROGRESS) writeFileSync(process.env.MERGE_FUZZ_PROGRESS, `${++done}\n`);
+      };
+      await fc.assert(fc.asyncProperty(scenarioArb, counted), { seed: SEED, numRuns: RUNS, endOnFailure: true });
+    },
+    RUNS * 60_000,
+  );
 });

@@ -18,19 +18,35 @@ beforeAll(async () => {
 type Node = { id: string; title: string; slug: string; pages?: Node[] };
 
 async function spaceWith(titles: string[]) {
-  const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Docs' } })).body as { id: string };
+  const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Docs' } })).body as {
+    id: string;
+  };
   const seed = await openCr(space.id);
-  const { pages } = await write(space.id, seed.id, titles.map((title) => ({ operation: 'insert_page', title, document: { markdown: `${title} body\n` } })));
+  const { pages } = await write(
+    space.id,
+    seed.id,
+    titles.map((title) => ({ operation: 'insert_page', title, document: { markdown: `${title} body\n` } })),
+  );
   expect((await merge(space.id, seed.id)).status).toBe(200);
   return { space: space.id, pages };
 }
 async function openCr(spaceId: string, subject = 'Edit') {
-  return (await h.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: owner.token, body: { subject } })).body as { id: string; number: number };
+  return (await h.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: owner.token, body: { subject } })).body as {
+    id: string;
+    number: number;
+  };
 }
 const write = (spaceId: string, crId: string, changes: Change[]) => writeCr(h, owner.token, spaceId, crId, changes);
-const merge = (spaceId: string, crId: string) => h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/merge`, { token: owner.token });
-const update = (spaceId: string, crId: string) => h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/update`, { token: owner.token });
-const move = (page: string, into: string | null, at?: number): Change => ({ operation: 'update_page', page, into, ...(at !== undefined ? { at } : {}) });
+const merge = (spaceId: string, crId: string) =>
+  h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/merge`, { token: owner.token });
+const update = (spaceId: string, crId: string) =>
+  h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/update`, { token: owner.token });
+const move = (page: string, into: string | null, at?: number): Change => ({
+  operation: 'update_page',
+  page,
+  into,
+  ...(at !== undefined ? { at } : {}),
+});
 
 async function tree(spaceId: string, crId?: string): Promise<Node[]> {
   const path = crId ? `/v1/spaces/${spaceId}/change-requests/${crId}/content/pages` : `/v1/spaces/${spaceId}/content/pages`;
@@ -41,9 +57,12 @@ async function tree(spaceId: string, crId?: string): Promise<Node[]> {
 const shape = (nodes: Node[]): unknown[] => nodes.map((n) => (n.pages?.length ? { [n.title]: shape(n.pages) } : n.title));
 const titlesIn = (nodes: Node[]): string[] => nodes.flatMap((n) => [n.title, ...titlesIn(n.pages ?? [])]);
 
-describe('moves on both sides that close a cycle: main\'s placement wins', () => {
+describe("moves on both sides that close a cycle: main's placement wins", () => {
   it('A into B here, B into A there: merged in either order, both pages stay, as main has them', async () => {
-    const { space, pages: [a, b] } = await spaceWith(['A', 'B']);
+    const {
+      space,
+      pages: [a, b],
+    } = await spaceWith(['A', 'B']);
     const [cr2, cr3] = [await openCr(space), await openCr(space)];
     await write(space, cr2.id, [move(b!, a!)]);
     await write(space, cr3.id, [move(a!, b!)]);
@@ -51,13 +70,17 @@ describe('moves on both sides that close a cycle: main\'s placement wins', () =>
     const res = await merge(space, cr2.id);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(shape(await tree(space))).toEqual([{ B: ['A'] }]);
-    for (const page of [a, b]) expect((await h.call('GET', `/v1/spaces/${space}/content/page/${page}`, { token: owner.token })).status).toBe(200);
+    for (const page of [a, b])
+      expect((await h.call('GET', `/v1/spaces/${space}/content/page/${page}`, { token: owner.token })).status).toBe(200);
     const changes = await h.call('GET', `/v1/spaces/${space}/revisions/${res.body.revision}/changes`, { token: owner.token });
     expect(changes.status).toBe(200);
   });
 
   it('a ring of three over three change requests keeps all three pages', async () => {
-    const { space, pages: [a, b, c] } = await spaceWith(['A', 'B', 'C']);
+    const {
+      space,
+      pages: [a, b, c],
+    } = await spaceWith(['A', 'B', 'C']);
     const crs = [await openCr(space), await openCr(space), await openCr(space)];
     await write(space, crs[0]!.id, [move(a!, b!)]);
     await write(space, crs[1]!.id, [move(b!, c!)]);
@@ -83,7 +106,10 @@ describe('moves on both sides that close a cycle: main\'s placement wins', () =>
   });
 
   it('update from main settles the ring in the change request the same way (main wins)', async () => {
-    const { space, pages: [a, b] } = await spaceWith(['A', 'B']);
+    const {
+      space,
+      pages: [a, b],
+    } = await spaceWith(['A', 'B']);
     const [first, second] = [await openCr(space), await openCr(space)];
     await write(space, first.id, [move(a!, b!)]);
     await write(space, second.id, [move(b!, a!)]);
@@ -95,7 +121,10 @@ describe('moves on both sides that close a cycle: main\'s placement wins', () =>
   });
 
   it('GraphQL merges by the same rule', async () => {
-    const { space, pages: [a, b] } = await spaceWith(['A', 'B']);
+    const {
+      space,
+      pages: [a, b],
+    } = await spaceWith(['A', 'B']);
     const [first, second] = [await openCr(space), await openCr(space)];
     await write(space, first.id, [move(a!, b!)]);
     await write(space, second.id, [move(b!, a!)]);
@@ -110,11 +139,16 @@ describe('moves on both sides that close a cycle: main\'s placement wins', () =>
 
 describe('a conflict is only what really conflicts', () => {
   it('an update that changes nothing does not conflict with a delete', async () => {
-    const { space, pages: [, b] } = await spaceWith(['A', 'B']);
+    const {
+      space,
+      pages: [, b],
+    } = await spaceWith(['A', 'B']);
     const [deletes, touches] = [await openCr(space), await openCr(space)];
     await write(space, deletes.id, [{ operation: 'delete_page', page: b! }]);
     await write(space, touches.id, [{ operation: 'update_page', page: b!, title: 'B' }]);
-    expect((await h.call('GET', `/v1/spaces/${space}/change-requests/${touches.id}/changes`, { token: owner.token })).body.changes).toEqual([]);
+    expect((await h.call('GET', `/v1/spaces/${space}/change-requests/${touches.id}/changes`, { token: owner.token })).body.changes).toEqual(
+      [],
+    );
     expect((await merge(space, deletes.id)).status).toBe(200);
     expect((await update(space, touches.id)).status).toBe(200);
     expect((await merge(space, touches.id)).status).toBe(200);
@@ -122,10 +156,18 @@ describe('a conflict is only what really conflicts', () => {
   });
 
   it('positions renumbered by 48 inserts are no move: no page_moved, and a delete of a renumbered page merges', async () => {
-    const { space, pages: [, b] } = await spaceWith(['A', 'B', 'C']);
+    const {
+      space,
+      pages: [, b],
+    } = await spaceWith(['A', 'B', 'C']);
     const [inserts, deletes] = [await openCr(space), await openCr(space)];
-    await write(space, inserts.id, Array.from({ length: 48 }, (_, i) => ({ operation: 'insert_page', title: `New ${i}`, document: { markdown: '' }, at: 2 })));
-    const changes = (await h.call('GET', `/v1/spaces/${space}/change-requests/${inserts.id}/changes?limit=100`, { token: owner.token })).body.changes as { type: string }[];
+    await write(
+      space,
+      inserts.id,
+      Array.from({ length: 48 }, (_, i) => ({ operation: 'insert_page', title: `New ${i}`, document: { markdown: '' }, at: 2 })),
+    );
+    const changes = (await h.call('GET', `/v1/spaces/${space}/change-requests/${inserts.id}/changes?limit=100`, { token: owner.token }))
+      .body.changes as { type: string }[];
     expect(changes.filter((c) => c.type === 'page_moved')).toEqual([]);
     expect(changes.filter((c) => c.type === 'page_created')).toHaveLength(48);
     await write(space, deletes.id, [{ operation: 'delete_page', page: b! }]);
@@ -142,7 +184,10 @@ describe('a conflict is only what really conflicts', () => {
 
 describe('the written rules for both sides', () => {
   it('delete against an edit: 409 naming the page, nothing changed', async () => {
-    const { space, pages: [a] } = await spaceWith(['A', 'B']);
+    const {
+      space,
+      pages: [a],
+    } = await spaceWith(['A', 'B']);
     const [deletes, edits] = [await openCr(space), await openCr(space)];
     await write(space, deletes.id, [{ operation: 'delete_page', page: a! }]);
     await write(space, edits.id, [{ operation: 'update_page', page: a!, document: { markdown: 'A edited\n' } }]);
@@ -155,7 +200,7 @@ describe('the written rules for both sides', () => {
     expect(await h.snapshot()).toBe(before);
   });
 
-  it('inserts with the same title under the same parent on both sides: both kept, main\'s keeps the slug', async () => {
+  it("inserts with the same title under the same parent on both sides: both kept, main's keeps the slug", async () => {
     const { space } = await spaceWith(['A']);
     const [one, two] = [await openCr(space), await openCr(space)];
     await write(space, one.id, [{ operation: 'insert_page', title: 'Setup', document: { markdown: 'one\n' } }]);
@@ -168,10 +213,19 @@ describe('the written rules for both sides', () => {
   });
 
   it('renames on both sides: the same name merges, different names conflict', async () => {
-    const { space, pages: [a, b] } = await spaceWith(['A', 'B']);
+    const {
+      space,
+      pages: [a, b],
+    } = await spaceWith(['A', 'B']);
     const [one, two] = [await openCr(space), await openCr(space)];
-    await write(space, one.id, [{ operation: 'update_page', page: a!, title: 'Alpha' }, { operation: 'update_page', page: b!, title: 'Beta' }]);
-    await write(space, two.id, [{ operation: 'update_page', page: a!, title: 'Alpha' }, { operation: 'update_page', page: b!, title: 'Bravo' }]);
+    await write(space, one.id, [
+      { operation: 'update_page', page: a!, title: 'Alpha' },
+      { operation: 'update_page', page: b!, title: 'Beta' },
+    ]);
+    await write(space, two.id, [
+      { operation: 'update_page', page: a!, title: 'Alpha' },
+      { operation: 'update_page', page: b!, title: 'Bravo' },
+    ]);
     expect((await merge(space, one.id)).status).toBe(200);
     const res = await merge(space, two.id);
     expect(res.status).toBe(409);
@@ -180,7 +234,10 @@ describe('the written rules for both sides', () => {
   });
 
   it('reorders on both sides: different pages merge, the same page moved differently conflicts', async () => {
-    const { space, pages: [a, b, c, d] } = await spaceWith(['A', 'B', 'C', 'D']);
+    const {
+      space,
+      pages: [a, b, c, d],
+    } = await spaceWith(['A', 'B', 'C', 'D']);
     const [one, two, three] = [await openCr(space), await openCr(space), await openCr(space)];
     await write(space, one.id, [move(a!, null, 3)]); // B C D A
     await write(space, two.id, [move(d!, null, 0)]); // D A B C

@@ -14,7 +14,10 @@ async function newSpace() {
   return (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Docs' } })).body as { id: string };
 }
 async function openCr(spaceId: string, subject = 'Edit') {
-  const res = await h.rest('createChangeRequest', 'POST', `/v1/spaces/${spaceId}/change-requests`, { token: owner.token, body: { subject } });
+  const res = await h.rest('createChangeRequest', 'POST', `/v1/spaces/${spaceId}/change-requests`, {
+    token: owner.token,
+    body: { subject },
+  });
   expect(res.status).toBe(201);
   return res.body as { id: string; number: number };
 }
@@ -23,14 +26,19 @@ async function pageMarkdown(spaceId: string, pageId: string) {
   const res = await h.rest('getPageById', 'GET', `/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`, { token: owner.token });
   return res.body.markdown as string;
 }
-const merge = (spaceId: string, crId: string) => h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/merge`, { token: owner.token });
+const merge = (spaceId: string, crId: string) =>
+  h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/merge`, { token: owner.token });
 
 describe('change request merges', () => {
   it('fast-forwards when main has not moved', async () => {
     const space = await newSpace();
     const cr = await openCr(space.id);
-    const { revision, pages } = await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Intro', document: { markdown: '# Hello\n\nWorld' } }]);
-    const merged = await h.rest('mergeChangeRequest', 'POST', `/v1/spaces/${space.id}/change-requests/${cr.number}/merge`, { token: owner.token });
+    const { revision, pages } = await write(space.id, cr.id, [
+      { operation: 'insert_page', title: 'Intro', document: { markdown: '# Hello\n\nWorld' } },
+    ]);
+    const merged = await h.rest('mergeChangeRequest', 'POST', `/v1/spaces/${space.id}/change-requests/${cr.number}/merge`, {
+      token: owner.token,
+    });
     expect(merged.body).toEqual({ revision, result: 'merge' });
     expect((await h.call('GET', `/v1/spaces/${space.id}`, { token: owner.token })).body.revision).toBe(revision);
     expect(await pageMarkdown(space.id, pages[0]!)).toBe('# Hello\n\nWorld');
@@ -50,8 +58,12 @@ describe('change request merges', () => {
 
     const a = await openCr(space.id, 'A');
     const b = await openCr(space.id, 'B');
-    await write(space.id, a.id, [{ operation: 'update_page', page: guide, document: { markdown: 'line 1 (a)\nline 2\nline 3\nline 4\nline 5\n' } }]);
-    await write(space.id, b.id, [{ operation: 'update_page', page: guide, document: { markdown: 'line 1\nline 2\nline 3\nline 4\nline 5 (b)\n' }, into: folder }]);
+    await write(space.id, a.id, [
+      { operation: 'update_page', page: guide, document: { markdown: 'line 1 (a)\nline 2\nline 3\nline 4\nline 5\n' } },
+    ]);
+    await write(space.id, b.id, [
+      { operation: 'update_page', page: guide, document: { markdown: 'line 1\nline 2\nline 3\nline 4\nline 5 (b)\n' }, into: folder },
+    ]);
     expect((await merge(space.id, a.id)).status).toBe(200);
     const before = await h.db.prisma.revision.findMany({ orderBy: { id: 'asc' } });
     const res = await merge(space.id, b.id);
@@ -88,25 +100,42 @@ describe('change request merges', () => {
     // `update` reports the same conflict; the change request can then resolve it by reverting.
     expect((await h.call('POST', `/v1/spaces/${space.id}/change-requests/${b.id}/update`, { token: owner.token })).status).toBe(409);
     await write(space.id, b.id, [{ operation: 'revert_page', page: pages[0] }]);
-    const updated = await h.rest('updateChangeRequest', 'POST', `/v1/spaces/${space.id}/change-requests/${b.id}/update`, { token: owner.token });
+    const updated = await h.rest('updateChangeRequest', 'POST', `/v1/spaces/${space.id}/change-requests/${b.id}/update`, {
+      token: owner.token,
+    });
     expect(updated.body.result).toBe('update');
     const fresh = await h.rest('getChangeRequestById', 'GET', `/v1/spaces/${space.id}/change-requests/${b.id}`, { token: owner.token });
     expect(fresh.body.outdated).toBe(false);
   });
-  it('keeps pages one side added under a page the other side deleted, at the deleted page\'s former place', async () => {
+  it("keeps pages one side added under a page the other side deleted, at the deleted page's former place", async () => {
     const space = await newSpace();
     const seed = await openCr(space.id);
     // Several parents, so that some sit in other shards than the pages added under them.
-    const { pages: parents } = await write(space.id, seed.id, Array.from({ length: 8 }, (_, i) => ({ operation: 'insert_page', title: `Parent ${i}`, document: { markdown: '' } })));
+    const { pages: parents } = await write(
+      space.id,
+      seed.id,
+      Array.from({ length: 8 }, (_, i) => ({ operation: 'insert_page', title: `Parent ${i}`, document: { markdown: '' } })),
+    );
     await merge(space.id, seed.id);
     const adds = await openCr(space.id, 'Adds');
     const removes = await openCr(space.id, 'Removes');
-    await write(space.id, adds.id, parents.map((parent, i) => ({ operation: 'insert_page', title: `Child ${i}`, into: parent, document: { markdown: '' } })));
-    await write(space.id, removes.id, parents.slice(0, 4).map((page) => ({ operation: 'delete_page', page })));
+    await write(
+      space.id,
+      adds.id,
+      parents.map((parent, i) => ({ operation: 'insert_page', title: `Child ${i}`, into: parent, document: { markdown: '' } })),
+    );
+    await write(
+      space.id,
+      removes.id,
+      parents.slice(0, 4).map((page) => ({ operation: 'delete_page', page })),
+    );
     expect((await merge(space.id, removes.id)).status).toBe(200);
     const res = await merge(space.id, adds.id);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const tree = (await h.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: owner.token })).body.pages as { title: string; pages?: { title: string }[] }[];
+    const tree = (await h.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: owner.token })).body.pages as {
+      title: string;
+      pages?: { title: string }[];
+    }[];
     // Top level, in order: each deleted parent's child where the parent was, then the parents kept with their child.
     expect(tree.map((p) => p.title)).toEqual(['Child 0', 'Child 1', 'Child 2', 'Child 3', 'Parent 4', 'Parent 5', 'Parent 6', 'Parent 7']);
     expect(tree.slice(4).map((p) => p.pages?.map((c) => c.title))).toEqual([['Child 4'], ['Child 5'], ['Child 6'], ['Child 7']]);
@@ -115,15 +144,40 @@ describe('change request merges', () => {
     const statementsOfMerge = async (childrenPerParent: number) => {
       const space = await newSpace();
       const seed = await openCr(space.id);
-      const { pages: parents } = await write(space.id, seed.id, Array.from({ length: 10 }, (_, i) => ({ operation: 'insert_page', title: `Part ${i}`, document: { markdown: 'line a\nline b\nline c\n' } })));
+      const { pages: parents } = await write(
+        space.id,
+        seed.id,
+        Array.from({ length: 10 }, (_, i) => ({
+          operation: 'insert_page',
+          title: `Part ${i}`,
+          document: { markdown: 'line a\nline b\nline c\n' },
+        })),
+      );
       for (const parent of parents) {
-        await write(space.id, seed.id, Array.from({ length: childrenPerParent - 1 }, (_, i) => ({ operation: 'insert_page', title: `Page ${i}`, into: parent, document: { markdown: `Page ${i}\n` } })));
+        await write(
+          space.id,
+          seed.id,
+          Array.from({ length: childrenPerParent - 1 }, (_, i) => ({
+            operation: 'insert_page',
+            title: `Page ${i}`,
+            into: parent,
+            document: { markdown: `Page ${i}\n` },
+          })),
+        );
       }
       await merge(space.id, seed.id);
       const [a, b] = [await openCr(space.id, 'A'), await openCr(space.id, 'B')];
       // Both edit the same five pages in different lines: a real three-way body merge.
-      await write(space.id, a.id, parents.slice(0, 5).map((page) => ({ operation: 'update_page', page, document: { markdown: 'line a from A\nline b\nline c\n' } })));
-      await write(space.id, b.id, parents.slice(0, 5).map((page) => ({ operation: 'update_page', page, document: { markdown: 'line a\nline b\nline c from B\n' } })));
+      await write(
+        space.id,
+        a.id,
+        parents.slice(0, 5).map((page) => ({ operation: 'update_page', page, document: { markdown: 'line a from A\nline b\nline c\n' } })),
+      );
+      await write(
+        space.id,
+        b.id,
+        parents.slice(0, 5).map((page) => ({ operation: 'update_page', page, document: { markdown: 'line a\nline b\nline c from B\n' } })),
+      );
       expect((await merge(space.id, a.id)).status).toBe(200);
       const before = h.db.statements.count;
       const res = await merge(space.id, b.id);

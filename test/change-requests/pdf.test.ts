@@ -3,11 +3,33 @@ import { renderPdf, toWinAnsi } from '../../src/modules/change-requests/pdf.js';
 
 /** WinAnsiEncoding's 0x80–0x9F block (the rest of the first 256 codes is Latin-1). */
 const WIN_ANSI_HIGH: Record<number, string> = {
-  128: '\u20ac', 130: '\u201a', 131: '\u0192', 132: '\u201e', 133: '\u2026', 134: '\u2020',
-  135: '\u2021', 136: '\u02c6', 137: '\u2030', 138: '\u0160', 139: '\u2039', 140: '\u0152',
-  142: '\u017d', 145: '\u2018', 146: '\u2019', 147: '\u201c', 148: '\u201d', 149: '\u2022',
-  150: '\u2013', 151: '\u2014', 152: '\u02dc', 153: '\u2122', 154: '\u0161', 155: '\u203a',
-  156: '\u0153', 158: '\u017e', 159: '\u0178',
+  128: '\u20ac',
+  130: '\u201a',
+  131: '\u0192',
+  132: '\u201e',
+  133: '\u2026',
+  134: '\u2020',
+  135: '\u2021',
+  136: '\u02c6',
+  137: '\u2030',
+  138: '\u0160',
+  139: '\u2039',
+  140: '\u0152',
+  142: '\u017d',
+  145: '\u2018',
+  146: '\u2019',
+  147: '\u201c',
+  148: '\u201d',
+  149: '\u2022',
+  150: '\u2013',
+  151: '\u2014',
+  152: '\u02dc',
+  153: '\u2122',
+  154: '\u0161',
+  155: '\u203a',
+  156: '\u0153',
+  158: '\u017e',
+  159: '\u0178',
 };
 
 function decodeWinAnsi(bytes: Buffer): string {
@@ -171,7 +193,8 @@ describe('renderPdf', () => {
   });
 
   it('paginates long documents', async () => {
-    const paragraph = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.';
+    const paragraph =
+      'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.';
     const long = Array.from({ length: 120 }, (_, i) => `Paragraph ${i}. ${paragraph}`).join('\n\n');
     const code = `\`\`\`\n${Array.from({ length: 150 }, (_, i) => `line ${i}`).join('\n')}\n\`\`\``;
     const pages = [

@@ -21,7 +21,12 @@ let reader: TestUser, guest: TestUser, outsider: TestUser, editor: TestUser, com
 beforeAll(async () => {
   h = await setupHarness();
   ({ owner, reader, guest, outsider } = await h.world('Review Org'));
-  [editor, commenter, reviewer, reviewer2] = [await h.user('Editor'), await h.user('Commenter'), await h.user('Reviewer'), await h.user('Second reviewer')];
+  [editor, commenter, reviewer, reviewer2] = [
+    await h.user('Editor'),
+    await h.user('Commenter'),
+    await h.user('Reviewer'),
+    await h.user('Second reviewer'),
+  ];
   await h.addMember(owner.orgId, editor.id, 'edit');
   await h.addMember(owner.orgId, commenter.id, 'comment');
   await h.addMember(owner.orgId, reviewer.id, 'review');
@@ -53,7 +58,10 @@ async function newCr(spaceId: string, user: TestUser = owner) {
 const crPath = (spaceId: string, crId: string | number, suffix: string) => `/v1/spaces/${spaceId}/change-requests/${crId}${suffix}`;
 
 async function requestReviewers(spaceId: string, crId: string | number, body: Record<string, unknown>, user: TestUser = owner) {
-  const res = await h.rest('requestReviewersForChangeRequest', 'POST', crPath(spaceId, crId, '/requested-reviewers'), { token: user.token, body });
+  const res = await h.rest('requestReviewersForChangeRequest', 'POST', crPath(spaceId, crId, '/requested-reviewers'), {
+    token: user.token,
+    body,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.users as any[];
 }
@@ -64,7 +72,10 @@ async function list(operationId: string, path: string, user: TestUser = owner) {
   return res.body as { items: any[]; count: number; next?: { page: string } };
 }
 async function submit(spaceId: string, crId: string | number, body: Record<string, unknown>, user: TestUser = reviewer, query = '') {
-  const res = await h.rest('submitChangeRequestReview', 'POST', `${crPath(spaceId, crId, '/reviews')}${query}`, { token: user.token, body });
+  const res = await h.rest('submitChangeRequestReview', 'POST', `${crPath(spaceId, crId, '/reviews')}${query}`, {
+    token: user.token,
+    body,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
@@ -92,16 +103,29 @@ describe('requested reviewers', () => {
   it('requests reviewers (with a new subject and description), lists them paged, refreshes a request, removes one (205, then 204)', async () => {
     const spaceId = await newSpace();
     const cr = await newCr(spaceId);
-    const description = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Please look', marks: [] }] }] }] };
+    const description = {
+      object: 'document',
+      data: {},
+      nodes: [
+        {
+          object: 'block',
+          type: 'paragraph',
+          data: {},
+          nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Please look', marks: [] }] }],
+        },
+      ],
+    };
     const users = await requestReviewers(spaceId, cr.id, { users: [reviewer.id, reviewer2.id], subject: 'Ready for review', description });
-    expect(users).toEqual([reviewer, reviewer2].map((u) => ({
-      object: 'change-request-requested-reviewer',
-      kind: 'user',
-      user: expect.objectContaining({ object: 'user', id: u.id }),
-      revision: cr.revision,
-      requestedBy: expect.objectContaining({ id: owner.id }),
-      createdAt: expect.any(String),
-    })));
+    expect(users).toEqual(
+      [reviewer, reviewer2].map((u) => ({
+        object: 'change-request-requested-reviewer',
+        kind: 'user',
+        user: expect.objectContaining({ object: 'user', id: u.id }),
+        revision: cr.revision,
+        requestedBy: expect.objectContaining({ id: owner.id }),
+        createdAt: expect.any(String),
+      })),
+    );
     const row = await h.db.prisma.changeRequest.findUniqueOrThrow({ where: { id: cr.id } });
     expect(row).toMatchObject({ subject: 'Ready for review', description });
 
@@ -111,26 +135,48 @@ describe('requested reviewers', () => {
     expect(all.items.map((r) => r.user.id)).toEqual([reviewer.id, reviewer2.id].sort());
     const first = await list('getRequestedReviewersByChangeRequestId', crPath(spaceId, cr.id, '/requested-reviewers?limit=1'));
     expect(first.items).toHaveLength(1);
-    const second = await list('getRequestedReviewersByChangeRequestId', crPath(spaceId, cr.id, `/requested-reviewers?limit=1&page=${first.next!.page}`));
+    const second = await list(
+      'getRequestedReviewersByChangeRequestId',
+      crPath(spaceId, cr.id, `/requested-reviewers?limit=1&page=${first.next!.page}`),
+    );
     expect([...first.items, ...second.items].map((r) => r.user.id)).toEqual([reviewer.id, reviewer2.id].sort());
     expect(second.next).toBeUndefined();
 
     // The change request list's filter reads the same requests.
-    const filtered = await h.rest('listChangeRequestsForSpace', 'GET', `/v1/spaces/${spaceId}/change-requests?requestedReviewer=${reviewer2.id}`, { token: owner.token });
+    const filtered = await h.rest(
+      'listChangeRequestsForSpace',
+      'GET',
+      `/v1/spaces/${spaceId}/change-requests?requestedReviewer=${reviewer2.id}`,
+      { token: owner.token },
+    );
     expect(filtered.body.items.map((c: any) => c.id)).toEqual([cr.id]);
 
     // Asking again (an editor now, duplicates collapse) refreshes the request: its requester and time.
     const [again] = await requestReviewers(spaceId, cr.id, { users: [reviewer.id, reviewer.id] }, editor);
     expect(again).toMatchObject({ user: { id: reviewer.id }, requestedBy: { id: editor.id } });
     expect(new Date(again.createdAt).getTime()).toBeGreaterThan(new Date(users[0].createdAt).getTime());
-    expect((await list('getRequestedReviewersByChangeRequestId', crPath(spaceId, cr.id, '/requested-reviewers'))).items.map((r) => r.user.id)).toEqual([reviewer2.id, reviewer.id]);
+    expect(
+      (await list('getRequestedReviewersByChangeRequestId', crPath(spaceId, cr.id, '/requested-reviewers'))).items.map((r) => r.user.id),
+    ).toEqual([reviewer2.id, reviewer.id]);
 
-    const removed = await h.rest('removeRequestedReviewerFromChangeRequest', 'DELETE', crPath(spaceId, cr.id, `/requested-reviewers/${reviewer2.id}`), { token: owner.token });
+    const removed = await h.rest(
+      'removeRequestedReviewerFromChangeRequest',
+      'DELETE',
+      crPath(spaceId, cr.id, `/requested-reviewers/${reviewer2.id}`),
+      { token: owner.token },
+    );
     expect(removed.status).toBe(205);
-    const none = await h.rest('removeRequestedReviewerFromChangeRequest', 'DELETE', crPath(spaceId, cr.id, `/requested-reviewers/${reviewer2.id}`), { token: owner.token });
+    const none = await h.rest(
+      'removeRequestedReviewerFromChangeRequest',
+      'DELETE',
+      crPath(spaceId, cr.id, `/requested-reviewers/${reviewer2.id}`),
+      { token: owner.token },
+    );
     expect(none.status).toBe(204);
     // A requested reviewer may withdraw themself.
-    expect((await h.call('DELETE', crPath(spaceId, cr.id, `/requested-reviewers/${reviewer.id}`), { token: reviewer.token })).status).toBe(205);
+    expect((await h.call('DELETE', crPath(spaceId, cr.id, `/requested-reviewers/${reviewer.id}`), { token: reviewer.token })).status).toBe(
+      205,
+    );
     expect((await list('getRequestedReviewersByChangeRequestId', crPath(spaceId, cr.id, '/requested-reviewers'))).count).toBe(0);
   });
 
@@ -150,7 +196,11 @@ describe('requested reviewers', () => {
       expect(res.body.error.message).toMatch(/review/);
     }
     await refused(400, 'POST', path, { token: owner.token, body: { users: [reviewer.id], subject: 'x'.repeat(101) }, field: 'subject' });
-    await refused(400, 'POST', path, { token: owner.token, body: { users: [reviewer.id], description: { object: 'nope' } }, field: 'description' });
+    await refused(400, 'POST', path, {
+      token: owner.token,
+      body: { users: [reviewer.id], description: { object: 'nope' } },
+      field: 'description',
+    });
     await refused(400, 'GET', `${path}?limit=0`, { token: owner.token, field: 'limit' });
   });
 
@@ -200,14 +250,33 @@ describe('reviews', () => {
     });
     // The comment is one of the change request's comments, and says which review it came with.
     const comments = await h.rest('listCommentsInChangeRequest', 'GET', crPath(spaceId, cr.id, '/comments'), { token: reader.token });
-    expect(comments.body.items).toEqual([expect.objectContaining({ id: review.comment.id, target: expect.objectContaining({ review: review.id }) })]);
+    expect(comments.body.items).toEqual([
+      expect.objectContaining({ id: review.comment.id, target: expect.objectContaining({ review: review.id }) }),
+    ]);
 
-    const got = await h.rest('getChangeRequestReviewById', 'GET', crPath(spaceId, cr.id, `/reviews/${review.id}?format=document`), { token: reader.token });
+    const got = await h.rest('getChangeRequestReviewById', 'GET', crPath(spaceId, cr.id, `/reviews/${review.id}?format=document`), {
+      token: reader.token,
+    });
     expect(got.status).toBe(200);
-    expect(got.body).toMatchObject({ id: review.id, status: 'changes-requested', comment: { body: { document: expect.objectContaining({ object: 'document' }) } } });
+    expect(got.body).toMatchObject({
+      id: review.id,
+      status: 'changes-requested',
+      comment: { body: { document: expect.objectContaining({ object: 'document' }) } },
+    });
 
     // A second reviewer, not requested, approves with a rich-text comment; `{}` is no comment.
-    const document = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Looks good', marks: [] }] }] }] };
+    const document = {
+      object: 'document',
+      data: {},
+      nodes: [
+        {
+          object: 'block',
+          type: 'paragraph',
+          data: {},
+          nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Looks good', marks: [] }] }],
+        },
+      ],
+    };
     const approval = await submit(spaceId, cr.id, { status: 'approved', comment: { document } }, reviewer2);
     expect(approval.requestedBy).toBeUndefined();
     expect(approval.comment.body).toEqual({ markdown: 'Looks good\n' });
@@ -221,10 +290,19 @@ describe('reviews', () => {
     await requestReviewers(spaceId, cr.id, { users: [reviewer.id] });
     const outdated = await list('getReviewsByChangeRequestId', crPath(spaceId, cr.id, '/reviews?outdated=true'));
     expect(outdated.items.map((r) => r.id)).toEqual([review.id]);
-    expect((await list('getReviewsByChangeRequestId', crPath(spaceId, cr.id, '/reviews?outdated=false'))).items.map((r) => r.id)).toEqual([bare.id, approval.id]);
+    expect((await list('getReviewsByChangeRequestId', crPath(spaceId, cr.id, '/reviews?outdated=false'))).items.map((r) => r.id)).toEqual([
+      bare.id,
+      approval.id,
+    ]);
     // Their new submission replaces their review (same id, first createdAt kept), current again.
     const renewed = await submit(spaceId, cr.id, { status: 'approved' });
-    expect(renewed).toMatchObject({ id: review.id, status: 'approved', outdated: false, createdAt: review.createdAt, requestedBy: { id: owner.id } });
+    expect(renewed).toMatchObject({
+      id: review.id,
+      status: 'approved',
+      outdated: false,
+      createdAt: review.createdAt,
+      requestedBy: { id: owner.id },
+    });
     expect(renewed.comment).toBeUndefined();
     expect(renewed.updatedAt > review.updatedAt).toBe(true);
     await writeCr(h, editor.token, spaceId, cr.id, [{ operation: 'insert_page', title: 'More', document: { markdown: 'more\n' } }]);
@@ -237,8 +315,16 @@ describe('reviews', () => {
     const path = crPath(spaceId, cr.id, '/reviews');
     await refused(400, 'POST', path, { token: reviewer.token, body: {}, field: 'status' });
     await refused(400, 'POST', path, { token: reviewer.token, body: { status: 'lgtm' }, field: 'status' });
-    await refused(400, 'POST', path, { token: reviewer.token, body: { status: 'approved', comment: { markdown: '  ' } }, field: 'comment.markdown' });
-    await refused(400, 'POST', path, { token: reviewer.token, body: { status: 'approved', comment: { document: { object: 'nope' } } }, field: 'comment.document' });
+    await refused(400, 'POST', path, {
+      token: reviewer.token,
+      body: { status: 'approved', comment: { markdown: '  ' } },
+      field: 'comment.markdown',
+    });
+    await refused(400, 'POST', path, {
+      token: reviewer.token,
+      body: { status: 'approved', comment: { document: { object: 'nope' } } },
+      field: 'comment.document',
+    });
     await refused(400, 'POST', path, { token: reviewer.token, body: { status: 'approved', extra: true } });
     await refused(400, 'GET', `${path}?outdated=maybe`, { token: reviewer.token, field: 'outdated' });
     await refused(401, 'POST', path, { token: null, body: { status: 'approved' } });
@@ -265,7 +351,10 @@ describe('contributors', () => {
     await writeCr(h, editor.token, spaceId, cr.id, [{ operation: 'insert_page', title: 'One', document: { markdown: 'one\n' } }]);
     await writeCr(h, editor.token, spaceId, cr.id, [{ operation: 'insert_page', title: 'Two', document: { markdown: 'two\n' } }]);
     const res = await list('getContributorsByChangeRequestId', path);
-    expect(res.items.map((c) => [c.user.id, c.count])).toEqual([[editor.id, 2], [owner.id, 0]]);
+    expect(res.items.map((c) => [c.user.id, c.count])).toEqual([
+      [editor.id, 2],
+      [owner.id, 0],
+    ]);
     // Comments do not make contributors.
     await postComment(spaceId, cr.id, 'A remark', commenter);
     expect((await list('getContributorsByChangeRequestId', `${path}?limit=1`)).items.map((c) => c.user.id)).toEqual([editor.id]);
@@ -352,9 +441,15 @@ describe('the official @gitbook/api 0.202.0 client over HTTP', () => {
     const client = (user: TestUser) => new GitBookAPI({ endpoint: server.url, authToken: user.token });
     const spaceId = await newSpace();
     const cr = await newCr(spaceId);
-    const requested = await client(owner).spaces.requestReviewersForChangeRequest(spaceId, cr.id, { users: [reviewer.id], subject: 'Please review' });
+    const requested = await client(owner).spaces.requestReviewersForChangeRequest(spaceId, cr.id, {
+      users: [reviewer.id],
+      subject: 'Please review',
+    });
     assertMatchesSpec('requestReviewersForChangeRequest', requested.status, requested.data);
-    const review = await client(reviewer).spaces.submitChangeRequestReview(spaceId, cr.id, { status: ChangeRequestReviewStatus.Approved, comment: { markdown: 'Ship it' } });
+    const review = await client(reviewer).spaces.submitChangeRequestReview(spaceId, cr.id, {
+      status: ChangeRequestReviewStatus.Approved,
+      comment: { markdown: 'Ship it' },
+    });
     assertMatchesSpec('submitChangeRequestReview', review.status, review.data);
     expect(review.data).toMatchObject({ status: 'approved', requestedBy: { id: owner.id }, comment: { body: { markdown: 'Ship it' } } });
     const got = await client(reader).spaces.getChangeRequestReviewById(spaceId, cr.id, review.data.id, { format: 'document' });
@@ -369,7 +464,9 @@ describe('the official @gitbook/api 0.202.0 client over HTTP', () => {
     expect(commenters.data.items.map((m) => m.user.id)).toEqual([reviewer.id]);
     expect((await client(reader).spaces.listCommentersInSpace(spaceId)).data.items).toEqual([]);
     expect((await client(owner).spaces.removeRequestedReviewerFromChangeRequest(spaceId, cr.id, reviewer.id)).status).toBe(205);
-    const refusedCall = await client(reader).spaces.requestReviewersForChangeRequest(spaceId, cr.id, { users: [reviewer.id] }).catch((e: unknown) => e);
+    const refusedCall = await client(reader)
+      .spaces.requestReviewersForChangeRequest(spaceId, cr.id, { users: [reviewer.id] })
+      .catch((e: unknown) => e);
     expect((refusedCall as { code?: number }).code).toBe(403);
   });
 });

@@ -1,6 +1,15 @@
 /** Collections: create, list, read, update, delete, and the spaces of a collection (setup in ./fixtures.ts). */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { h, setupCollections, createCollection, createSpace, getCollection, listIds, expectUnseenDelete, expectRefused } from './fixtures.js';
+import {
+  h,
+  setupCollections,
+  createCollection,
+  createSpace,
+  getCollection,
+  listIds,
+  expectUnseenDelete,
+  expectRefused,
+} from './fixtures.js';
 import type { World } from '../support/harness.js';
 
 beforeAll(setupCollections);
@@ -14,7 +23,10 @@ describe('POST /orgs/:organizationId/collections', () => {
   });
 
   it('creates a top-level collection (201) matching the official schema', async () => {
-    const res = await h.rest('createCollection', 'POST', `/v1/orgs/${t.owner.orgId}/collections`, { token: t.owner.token, body: { title: 'Handbook' } });
+    const res = await h.rest('createCollection', 'POST', `/v1/orgs/${t.owner.orgId}/collections`, {
+      token: t.owner.token,
+      body: { title: 'Handbook' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       object: 'collection',
@@ -52,22 +64,70 @@ describe('POST /orgs/:organizationId/collections', () => {
   });
 
   it('refuses a title over 50 characters with 400 naming the field, changing nothing', async () => {
-    await expectRefused('createCollection', 'POST', `/v1/orgs/${t.owner.orgId}/collections`, { token: t.owner.token, body: { title: 'x'.repeat(51) } }, 400, /title/);
+    await expectRefused(
+      'createCollection',
+      'POST',
+      `/v1/orgs/${t.owner.orgId}/collections`,
+      { token: t.owner.token, body: { title: 'x'.repeat(51) } },
+      400,
+      /title/,
+    );
   });
 
   it('refuses a title that is not a string, and an unknown field, with 400', async () => {
-    await expectRefused('createCollection', 'POST', `/v1/orgs/${t.owner.orgId}/collections`, { token: t.owner.token, body: { title: 42 } }, 400, /title/);
-    await expectRefused('createCollection', 'POST', `/v1/orgs/${t.owner.orgId}/collections`, { token: t.owner.token, body: { title: 'A', colour: 'red' } }, 400, /colour/);
+    await expectRefused(
+      'createCollection',
+      'POST',
+      `/v1/orgs/${t.owner.orgId}/collections`,
+      { token: t.owner.token, body: { title: 42 } },
+      400,
+      /title/,
+    );
+    await expectRefused(
+      'createCollection',
+      'POST',
+      `/v1/orgs/${t.owner.orgId}/collections`,
+      { token: t.owner.token, body: { title: 'A', colour: 'red' } },
+      400,
+      /colour/,
+    );
   });
 
   it('refuses malformed JSON and a non-object body with 400', async () => {
-    await expectRefused('createCollection', 'POST', `/v1/orgs/${t.owner.orgId}/collections`, { token: t.owner.token, rawBody: '{"title": ' }, 400, /body/);
-    await expectRefused('createCollection', 'POST', `/v1/orgs/${t.owner.orgId}/collections`, { token: t.owner.token, rawBody: '["x"]' }, 400, /body/);
+    await expectRefused(
+      'createCollection',
+      'POST',
+      `/v1/orgs/${t.owner.orgId}/collections`,
+      { token: t.owner.token, rawBody: '{"title": ' },
+      400,
+      /body/,
+    );
+    await expectRefused(
+      'createCollection',
+      'POST',
+      `/v1/orgs/${t.owner.orgId}/collections`,
+      { token: t.owner.token, rawBody: '["x"]' },
+      400,
+      /body/,
+    );
   });
 
   it('refuses an unknown parent with 404 and an empty parent id with 400', async () => {
-    await expectRefused('createCollection', 'POST', `/v1/orgs/${t.owner.orgId}/collections`, { token: t.owner.token, body: { title: 'A', parent: 'nope' } }, 404);
-    await expectRefused('createCollection', 'POST', `/v1/orgs/${t.owner.orgId}/collections`, { token: t.owner.token, body: { title: 'A', parent: '' } }, 400, /parent/);
+    await expectRefused(
+      'createCollection',
+      'POST',
+      `/v1/orgs/${t.owner.orgId}/collections`,
+      { token: t.owner.token, body: { title: 'A', parent: 'nope' } },
+      404,
+    );
+    await expectRefused(
+      'createCollection',
+      'POST',
+      `/v1/orgs/${t.owner.orgId}/collections`,
+      { token: t.owner.token, body: { title: 'A', parent: '' } },
+      400,
+      /parent/,
+    );
   });
 
   it('refuses a parent from another organization with 400 naming parent', async () => {
@@ -76,10 +136,23 @@ describe('POST /orgs/:organizationId/collections', () => {
     const otherOrg = await h.owner('Other Org');
     await h.addMember(otherOrg.orgId, t.owner.id, 'admin');
     const foreign = await createCollection(otherOrg, otherOrg.orgId, { title: 'Foreign' });
-    await expectRefused('createCollection', 'POST', `/v1/orgs/${t.owner.orgId}/collections`, { token: t.owner.token, body: { parent: foreign.id } }, 400, /parent/);
+    await expectRefused(
+      'createCollection',
+      'POST',
+      `/v1/orgs/${t.owner.orgId}/collections`,
+      { token: t.owner.token, body: { parent: foreign.id } },
+      400,
+      /parent/,
+    );
     // A parent the caller cannot see at all is simply not found.
     await h.addMember(t.owner.orgId, other.id, 'admin');
-    await expectRefused('createCollection', 'POST', `/v1/orgs/${t.owner.orgId}/collections`, { token: other.token, body: { parent: foreign.id } }, 404);
+    await expectRefused(
+      'createCollection',
+      'POST',
+      `/v1/orgs/${t.owner.orgId}/collections`,
+      { token: other.token, body: { parent: foreign.id } },
+      404,
+    );
   });
 
   it('refuses an unknown organization with 404', async () => {
@@ -98,7 +171,13 @@ describe('POST /orgs/:organizationId/collections', () => {
   it('refuses a creator inside a parent where they only have read (403)', async () => {
     const parent = await createCollection(t.owner, t.owner.orgId, { title: 'Read-only for members' });
     await h.rest('updateCollectionById', 'PATCH', `/v1/collections/${parent.id}`, { token: t.owner.token, body: { defaultLevel: 'read' } });
-    await expectRefused('createCollection', 'POST', `/v1/orgs/${t.owner.orgId}/collections`, { token: t.creator.token, body: { parent: parent.id } }, 403);
+    await expectRefused(
+      'createCollection',
+      'POST',
+      `/v1/orgs/${t.owner.orgId}/collections`,
+      { token: t.creator.token, body: { parent: parent.id } },
+      403,
+    );
   });
 });
 
@@ -124,7 +203,9 @@ describe('GET /orgs/:organizationId/collections', () => {
   });
 
   it('nested=false lists only top-level collections, in order', async () => {
-    const res = await h.rest('listCollectionsInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/collections?nested=false`, { token: t.owner.token });
+    const res = await h.rest('listCollectionsInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/collections?nested=false`, {
+      token: t.owner.token,
+    });
     expect(res.body.items.map((c: any) => c.id)).toEqual([top1.id, top2.id]);
     expect(res.body.count).toBe(2);
   });
@@ -133,7 +214,12 @@ describe('GET /orgs/:organizationId/collections', () => {
     const seen: string[] = [];
     let page: string | undefined;
     for (let i = 0; i < 4; i++) {
-      const res = await h.rest('listCollectionsInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/collections?limit=1${page ? `&page=${page}` : ''}`, { token: t.owner.token });
+      const res = await h.rest(
+        'listCollectionsInOrganizationById',
+        'GET',
+        `/v1/orgs/${t.owner.orgId}/collections?limit=1${page ? `&page=${page}` : ''}`,
+        { token: t.owner.token },
+      );
       expect(res.body.count).toBe(4);
       expect(res.body.items).toHaveLength(1);
       seen.push(res.body.items[0].id);
@@ -142,7 +228,9 @@ describe('GET /orgs/:organizationId/collections', () => {
     }
     expect(page).toBeUndefined();
     expect(seen).toEqual(await listIds(t.owner.token, t.owner.orgId));
-    const two = await h.rest('listCollectionsInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/collections?limit=2&nested=false`, { token: t.owner.token });
+    const two = await h.rest('listCollectionsInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/collections?limit=2&nested=false`, {
+      token: t.owner.token,
+    });
     expect(two.body.items).toHaveLength(2);
     expect(two.body.next).toBeUndefined();
   });
@@ -197,7 +285,10 @@ describe('GET /collections/:collectionId', () => {
   it('refuses no token (401), an outsider, a guest and a disabled member (404)', async () => {
     const disabled = await h.user();
     await h.addMember(t.owner.orgId, disabled.id, 'admin');
-    await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: t.owner.orgId, userId: disabled.id } }, data: { disabled: true } });
+    await h.db.prisma.member.update({
+      where: { organizationId_userId: { organizationId: t.owner.orgId, userId: disabled.id } },
+      data: { disabled: true },
+    });
     await expectRefused('getCollectionById', 'GET', `/v1/collections/${collection.id}`, { token: disabled.token }, 404);
     await expectUnseenDelete(`/v1/collections/${collection.id}`, disabled.token);
     await expectRefused('getCollectionById', 'GET', `/v1/collections/${collection.id}`, {}, 401);
@@ -213,7 +304,8 @@ describe('PATCH /collections/:collectionId', () => {
     t = await h.world();
     collection = await createCollection(t.owner, t.owner.orgId, { title: 'Before' });
   });
-  const patch = (body: unknown, token = t.owner.token) => h.rest('updateCollectionById', 'PATCH', `/v1/collections/${collection.id}`, { token, body });
+  const patch = (body: unknown, token = t.owner.token) =>
+    h.rest('updateCollectionById', 'PATCH', `/v1/collections/${collection.id}`, { token, body });
 
   it('updates title, description and defaultLevel (official schema), and GET shows the change', async () => {
     const res = await patch({ title: 'T'.repeat(50), description: 'D'.repeat(100), defaultLevel: 'comment' });
@@ -231,7 +323,9 @@ describe('PATCH /collections/:collectionId', () => {
     expect(res.body).toHaveProperty('defaultLevel', null);
     const got = await h.rest('getCollectionById', 'GET', `/v1/collections/${collection.id}`, { token: t.owner.token });
     expect(got.body).toHaveProperty('defaultLevel', null);
-    const list = await h.rest('listCollectionsInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/collections`, { token: t.owner.token });
+    const list = await h.rest('listCollectionsInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/collections`, {
+      token: t.owner.token,
+    });
     expect(list.body.items.find((c: any) => c.id === collection.id)).toHaveProperty('defaultLevel', null);
     expect((await patch({ defaultLevel: 'inherit' })).body.defaultLevel).toBe('inherit');
   });
@@ -313,7 +407,9 @@ describe('DELETE /collections/:collectionId', () => {
       const row = await h.db.prisma.space.findUniqueOrThrow({ where: { id: space.id } });
       expect(row.deletedAt).toBeNull();
     }
-    const spaces = await h.rest('listSpacesInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/spaces?limit=100`, { token: t.owner.token });
+    const spaces = await h.rest('listSpacesInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/spaces?limit=100`, {
+      token: t.owner.token,
+    });
     const listed = spaces.body.items.map((s: any) => s.id);
     expect(listed).not.toContain(inRoot.id);
     expect(listed).not.toContain(inGrandchild.id);
@@ -367,17 +463,38 @@ describe('GET /collections/:collectionId/spaces', () => {
   });
 
   it('pages with limit and next.page', async () => {
-    const first = await h.rest('listSpacesInCollectionById', 'GET', `/v1/collections/${collection.id}/spaces?limit=3`, { token: t.owner.token });
+    const first = await h.rest('listSpacesInCollectionById', 'GET', `/v1/collections/${collection.id}/spaces?limit=3`, {
+      token: t.owner.token,
+    });
     expect(first.body.items.map((s: any) => s.id)).toEqual([s1.id, s2.id, s3.id]);
     expect(first.body.count).toBe(4);
-    const second = await h.rest('listSpacesInCollectionById', 'GET', `/v1/collections/${collection.id}/spaces?limit=3&page=${first.body.next.page}`, { token: t.owner.token });
+    const second = await h.rest(
+      'listSpacesInCollectionById',
+      'GET',
+      `/v1/collections/${collection.id}/spaces?limit=3&page=${first.body.next.page}`,
+      { token: t.owner.token },
+    );
     expect(second.body.items.map((s: any) => s.id)).toEqual([hidden.id]);
     expect(second.body.next).toBeUndefined();
   });
 
   it('refuses limit=0, a bad page (400) and an unknown collection (404)', async () => {
-    await expectRefused('listSpacesInCollectionById', 'GET', `/v1/collections/${collection.id}/spaces?limit=0`, { token: t.owner.token }, 400, /limit/);
-    await expectRefused('listSpacesInCollectionById', 'GET', `/v1/collections/${collection.id}/spaces?page=%%%`, { token: t.owner.token }, 400, /page/);
+    await expectRefused(
+      'listSpacesInCollectionById',
+      'GET',
+      `/v1/collections/${collection.id}/spaces?limit=0`,
+      { token: t.owner.token },
+      400,
+      /limit/,
+    );
+    await expectRefused(
+      'listSpacesInCollectionById',
+      'GET',
+      `/v1/collections/${collection.id}/spaces?page=%%%`,
+      { token: t.owner.token },
+      400,
+      /page/,
+    );
     await expectRefused('listSpacesInCollectionById', 'GET', `/v1/collections/nope/spaces`, { token: t.owner.token }, 404);
   });
 

@@ -1,6 +1,17 @@
 /** Collections: move, transfer, visibility with no default level, the GraphQL face (setup in ./fixtures.ts). */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { h, type Owner, setupCollections, createCollection, createSpace, getCollection, listIds, expectUnseenDelete, expectRefused, positionOf } from './fixtures.js';
+import {
+  h,
+  type Owner,
+  setupCollections,
+  createCollection,
+  createSpace,
+  getCollection,
+  listIds,
+  expectUnseenDelete,
+  expectRefused,
+  positionOf,
+} from './fixtures.js';
 import type { World } from '../support/harness.js';
 
 beforeAll(setupCollections);
@@ -10,7 +21,8 @@ describe('POST /collections/:collectionId/move', () => {
   beforeAll(async () => {
     t = await h.world();
   });
-  const move = (id: string, body: unknown, token = t.owner.token) => h.rest('moveCollection', 'POST', `/v1/collections/${id}/move`, { token, body });
+  const move = (id: string, body: unknown, token = t.owner.token) =>
+    h.rest('moveCollection', 'POST', `/v1/collections/${id}/move`, { token, body });
 
   it('moves into another collection and back to the top level (official schema)', async () => {
     const a = await createCollection(t.owner, t.owner.orgId, { title: 'A' });
@@ -33,7 +45,11 @@ describe('POST /collections/:collectionId/move', () => {
 
   it('places before/after sibling collections, changing the list order', async () => {
     const org = await h.owner('Ordering');
-    const [c1, c2, c3] = [await createCollection(org, org.orgId, { title: '1' }), await createCollection(org, org.orgId, { title: '2' }), await createCollection(org, org.orgId, { title: '3' })];
+    const [c1, c2, c3] = [
+      await createCollection(org, org.orgId, { title: '1' }),
+      await createCollection(org, org.orgId, { title: '2' }),
+      await createCollection(org, org.orgId, { title: '3' }),
+    ];
     expect(await listIds(org.token, org.orgId)).toEqual([c1.id, c2.id, c3.id]);
     expect((await move(c3.id, { position: { before: { type: 'collection', collection: c1.id } } }, org.token)).status).toBe(200);
     expect(await listIds(org.token, org.orgId)).toEqual([c3.id, c1.id, c2.id]);
@@ -76,12 +92,54 @@ describe('POST /collections/:collectionId/move', () => {
     const c = await createCollection(t.owner, t.owner.orgId, { title: 'C' });
     const path = `/v1/collections/${c.id}/move`;
     const opts = (body: unknown) => ({ token: t.owner.token, body });
-    await expectRefused('moveCollection', 'POST', path, opts({ position: { before: { type: 'collection', collection: elsewhere.id } } }), 400, /position\.before/);
-    await expectRefused('moveCollection', 'POST', path, opts({ position: { after: { type: 'space', space: nestedSpace.id } } }), 400, /position\.after/);
-    await expectRefused('moveCollection', 'POST', path, opts({ position: { after: { type: 'space', space: 'nope' } } }), 400, /position\.after/);
-    await expectRefused('moveCollection', 'POST', path, opts({ position: { after: { type: 'collection', collection: c.id } } }), 400, /position\.after/);
-    await expectRefused('moveCollection', 'POST', path, opts({ position: { before: { type: 'collection', space: parent.id } } }), 400, /position\.before/);
-    await expectRefused('moveCollection', 'POST', path, opts({ position: { before: { type: 'page', page: 'x' } } }), 400, /position\.before/);
+    await expectRefused(
+      'moveCollection',
+      'POST',
+      path,
+      opts({ position: { before: { type: 'collection', collection: elsewhere.id } } }),
+      400,
+      /position\.before/,
+    );
+    await expectRefused(
+      'moveCollection',
+      'POST',
+      path,
+      opts({ position: { after: { type: 'space', space: nestedSpace.id } } }),
+      400,
+      /position\.after/,
+    );
+    await expectRefused(
+      'moveCollection',
+      'POST',
+      path,
+      opts({ position: { after: { type: 'space', space: 'nope' } } }),
+      400,
+      /position\.after/,
+    );
+    await expectRefused(
+      'moveCollection',
+      'POST',
+      path,
+      opts({ position: { after: { type: 'collection', collection: c.id } } }),
+      400,
+      /position\.after/,
+    );
+    await expectRefused(
+      'moveCollection',
+      'POST',
+      path,
+      opts({ position: { before: { type: 'collection', space: parent.id } } }),
+      400,
+      /position\.before/,
+    );
+    await expectRefused(
+      'moveCollection',
+      'POST',
+      path,
+      opts({ position: { before: { type: 'page', page: 'x' } } }),
+      400,
+      /position\.before/,
+    );
     await expectRefused('moveCollection', 'POST', path, opts({ position: { before: { collection: parent.id } } }), 400, /position\.before/);
   });
 
@@ -91,8 +149,22 @@ describe('POST /collections/:collectionId/move', () => {
     const other = await createCollection(org, org.orgId, { title: 'Other' });
     const c = await createCollection(org, org.orgId, { title: 'C' });
     const path = `/v1/collections/${c.id}/move`;
-    await expectRefused('moveCollection', 'POST', path, { token: org.token, body: { position: { before: { type: 'space', space: other.id } } } }, 400, /position\.before/);
-    await expectRefused('moveCollection', 'POST', path, { token: org.token, body: { position: { before: { type: 'collection', collection: s.id } } } }, 400, /position\.before/);
+    await expectRefused(
+      'moveCollection',
+      'POST',
+      path,
+      { token: org.token, body: { position: { before: { type: 'space', space: other.id } } } },
+      400,
+      /position\.before/,
+    );
+    await expectRefused(
+      'moveCollection',
+      'POST',
+      path,
+      { token: org.token, body: { position: { before: { type: 'collection', collection: s.id } } } },
+      400,
+      /position\.before/,
+    );
   });
 
   it('refuses a move that changes nothing with 409', async () => {
@@ -101,8 +173,20 @@ describe('POST /collections/:collectionId/move', () => {
     const c2 = await createCollection(org, org.orgId, { title: '2' });
     const c3 = await createCollection(org, org.orgId, { title: '3' });
     const opts = (body: unknown) => ({ token: org.token, body });
-    await expectRefused('moveCollection', 'POST', `/v1/collections/${c2.id}/move`, opts({ position: { after: { type: 'collection', collection: c1.id } } }), 409);
-    await expectRefused('moveCollection', 'POST', `/v1/collections/${c2.id}/move`, opts({ position: { before: { type: 'collection', collection: c3.id } } }), 409);
+    await expectRefused(
+      'moveCollection',
+      'POST',
+      `/v1/collections/${c2.id}/move`,
+      opts({ position: { after: { type: 'collection', collection: c1.id } } }),
+      409,
+    );
+    await expectRefused(
+      'moveCollection',
+      'POST',
+      `/v1/collections/${c2.id}/move`,
+      opts({ position: { before: { type: 'collection', collection: c3.id } } }),
+      409,
+    );
     await expectRefused('moveCollection', 'POST', `/v1/collections/${c3.id}/move`, opts({ parent: null }), 409);
     await expectRefused('moveCollection', 'POST', `/v1/collections/${c3.id}/move`, opts({ position: {} }), 409);
     const child = await createCollection(org, org.orgId, { title: 'Child', parent: c1.id });
@@ -155,7 +239,13 @@ describe('POST /collections/:collectionId/move', () => {
     await h.rest('updateCollectionById', 'PATCH', `/v1/collections/${c.id}`, { token: t.owner.token, body: { defaultLevel: 'admin' } });
     const target = await createCollection(t.owner, t.owner.orgId, { title: 'Read only' });
     await h.rest('updateCollectionById', 'PATCH', `/v1/collections/${target.id}`, { token: t.owner.token, body: { defaultLevel: 'read' } });
-    await expectRefused('moveCollection', 'POST', `/v1/collections/${c.id}/move`, { token: t.creator.token, body: { parent: target.id } }, 403);
+    await expectRefused(
+      'moveCollection',
+      'POST',
+      `/v1/collections/${c.id}/move`,
+      { token: t.creator.token, body: { parent: target.id } },
+      403,
+    );
   });
 });
 
@@ -213,7 +303,13 @@ describe('POST /collections/:collectionId/transfer', () => {
 
   it('refuses a transfer to the same organization with 409', async () => {
     const c = await createCollection(t.owner, t.owner.orgId, { title: 'C' });
-    await expectRefused('transferCollection', 'POST', `/v1/collections/${c.id}/transfer`, { token: t.owner.token, body: { organization: t.owner.orgId } }, 409);
+    await expectRefused(
+      'transferCollection',
+      'POST',
+      `/v1/collections/${c.id}/transfer`,
+      { token: t.owner.token, body: { organization: t.owner.orgId } },
+      409,
+    );
   });
 
   it('refuses with 412, changing nothing, when a space inside (at any depth) is synchronised with Git', async () => {
@@ -221,21 +317,62 @@ describe('POST /collections/:collectionId/transfer', () => {
     const child = await createCollection(t.owner, t.owner.orgId, { title: 'Synced child', parent: root.id });
     await createSpace(t.owner, t.owner.orgId, { parent: root.id });
     const synced = await createSpace(t.owner, t.owner.orgId, { parent: child.id });
-    await h.db.prisma.space.update({ where: { id: synced.id }, data: { gitSync: { repoName: 'acme/docs', installationProvider: 'github' } } });
-    await expectRefused('transferCollection', 'POST', `/v1/collections/${root.id}/transfer`, { token: t.owner.token, body: { organization: target.orgId } }, 412);
-    await expectRefused('transferCollection', 'POST', `/v1/collections/${child.id}/transfer`, { token: t.owner.token, body: { organization: target.orgId } }, 412);
+    await h.db.prisma.space.update({
+      where: { id: synced.id },
+      data: { gitSync: { repoName: 'acme/docs', installationProvider: 'github' } },
+    });
+    await expectRefused(
+      'transferCollection',
+      'POST',
+      `/v1/collections/${root.id}/transfer`,
+      { token: t.owner.token, body: { organization: target.orgId } },
+      412,
+    );
+    await expectRefused(
+      'transferCollection',
+      'POST',
+      `/v1/collections/${child.id}/transfer`,
+      { token: t.owner.token, body: { organization: target.orgId } },
+      412,
+    );
   });
 
   it('refuses an unknown collection and an unknown organization with 404', async () => {
     const c = await createCollection(t.owner, t.owner.orgId, { title: 'C' });
-    await expectRefused('transferCollection', 'POST', `/v1/collections/nope/transfer`, { token: t.owner.token, body: { organization: target.orgId } }, 404);
-    await expectRefused('transferCollection', 'POST', `/v1/collections/${c.id}/transfer`, { token: t.owner.token, body: { organization: 'nope' } }, 404);
+    await expectRefused(
+      'transferCollection',
+      'POST',
+      `/v1/collections/nope/transfer`,
+      { token: t.owner.token, body: { organization: target.orgId } },
+      404,
+    );
+    await expectRefused(
+      'transferCollection',
+      'POST',
+      `/v1/collections/${c.id}/transfer`,
+      { token: t.owner.token, body: { organization: 'nope' } },
+      404,
+    );
   });
 
   it('refuses a body without organization with 400 naming it', async () => {
     const c = await createCollection(t.owner, t.owner.orgId, { title: 'C' });
-    await expectRefused('transferCollection', 'POST', `/v1/collections/${c.id}/transfer`, { token: t.owner.token, body: {} }, 400, /organization/);
-    await expectRefused('transferCollection', 'POST', `/v1/collections/${c.id}/transfer`, { token: t.owner.token, body: { organization: null } }, 400, /organization/);
+    await expectRefused(
+      'transferCollection',
+      'POST',
+      `/v1/collections/${c.id}/transfer`,
+      { token: t.owner.token, body: {} },
+      400,
+      /organization/,
+    );
+    await expectRefused(
+      'transferCollection',
+      'POST',
+      `/v1/collections/${c.id}/transfer`,
+      { token: t.owner.token, body: { organization: null } },
+      400,
+      /organization/,
+    );
   });
 
   it('refuses a target organization where the caller is a member but not admin (403) or not a member (404)', async () => {
@@ -243,8 +380,20 @@ describe('POST /collections/:collectionId/transfer', () => {
     const memberOrg = await h.owner('Member Org');
     await h.addMember(memberOrg.orgId, t.owner.id, 'create');
     const strangerOrg = await h.owner('Stranger Org');
-    await expectRefused('transferCollection', 'POST', `/v1/collections/${c.id}/transfer`, { token: t.owner.token, body: { organization: memberOrg.orgId } }, 403);
-    await expectRefused('transferCollection', 'POST', `/v1/collections/${c.id}/transfer`, { token: t.owner.token, body: { organization: strangerOrg.orgId } }, 404);
+    await expectRefused(
+      'transferCollection',
+      'POST',
+      `/v1/collections/${c.id}/transfer`,
+      { token: t.owner.token, body: { organization: memberOrg.orgId } },
+      403,
+    );
+    await expectRefused(
+      'transferCollection',
+      'POST',
+      `/v1/collections/${c.id}/transfer`,
+      { token: t.owner.token, body: { organization: strangerOrg.orgId } },
+      404,
+    );
   });
 
   it('refuses no token (401), an outsider (404), a reader and a creator (403)', async () => {
@@ -271,7 +420,10 @@ describe('visibility of collections with no default level', () => {
     await h.rest('updateCollectionById', 'PATCH', `/v1/collections/${secret.id}`, { token: t.owner.token, body: { defaultLevel: null } });
     secretChild = await createCollection(t.owner, t.owner.orgId, { title: 'Secret child', parent: secret.id });
     openChild = await createCollection(t.owner, t.owner.orgId, { title: 'Explicitly open child', parent: secret.id });
-    await h.rest('updateCollectionById', 'PATCH', `/v1/collections/${openChild.id}`, { token: t.owner.token, body: { defaultLevel: 'read' } });
+    await h.rest('updateCollectionById', 'PATCH', `/v1/collections/${openChild.id}`, {
+      token: t.owner.token,
+      body: { defaultLevel: 'read' },
+    });
     inheriting = await createSpace(t.owner, t.owner.orgId, { title: 'Inheriting', parent: secret.id });
     explicit = await createSpace(t.owner, t.owner.orgId, { title: 'Explicit', parent: secret.id });
     await h.rest('updateSpaceById', 'PATCH', `/v1/spaces/${explicit.id}`, { token: t.owner.token, body: { defaultLevel: 'read' } });
@@ -281,17 +433,29 @@ describe('visibility of collections with no default level', () => {
     await expectRefused('getCollectionById', 'GET', `/v1/collections/${secret.id}`, { token: t.reader.token }, 404);
     await expectRefused('getCollectionById', 'GET', `/v1/collections/${secretChild.id}`, { token: t.reader.token }, 404);
     await expectRefused('listSpacesInCollectionById', 'GET', `/v1/collections/${secret.id}/spaces`, { token: t.reader.token }, 404);
-    await expectRefused('updateCollectionById', 'PATCH', `/v1/collections/${secret.id}`, { token: t.reader.token, body: { title: 'x' } }, 404);
+    await expectRefused(
+      'updateCollectionById',
+      'PATCH',
+      `/v1/collections/${secret.id}`,
+      { token: t.reader.token, body: { title: 'x' } },
+      404,
+    );
     await expectUnseenDelete(`/v1/collections/${secret.id}`, t.reader.token);
     // A child with its own level is visible.
-    expect((await h.rest('getCollectionById', 'GET', `/v1/collections/${openChild.id}`, { token: t.reader.token })).body.permissions.view).toBe(true);
+    expect(
+      (await h.rest('getCollectionById', 'GET', `/v1/collections/${openChild.id}`, { token: t.reader.token })).body.permissions.view,
+    ).toBe(true);
   });
 
   it('a reader does not find it in the list (and counts agree)', async () => {
-    const res = await h.rest('listCollectionsInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/collections`, { token: t.reader.token });
+    const res = await h.rest('listCollectionsInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/collections`, {
+      token: t.reader.token,
+    });
     expect(res.body.items.map((c: any) => c.id).sort()).toEqual([open.id, openChild.id].sort());
     expect(res.body.count).toBe(2);
-    const top = await h.rest('listCollectionsInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/collections?nested=false`, { token: t.reader.token });
+    const top = await h.rest('listCollectionsInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/collections?nested=false`, {
+      token: t.reader.token,
+    });
     expect(top.body.items.map((c: any) => c.id)).toEqual([open.id]);
     // The owner sees everything.
     expect(await listIds(t.owner.token, t.owner.orgId)).toHaveLength(4);
@@ -300,7 +464,9 @@ describe('visibility of collections with no default level', () => {
   it('a reader cannot see its spaces that inherit, but sees one with its own level', async () => {
     expect((await h.call('GET', `/v1/spaces/${inheriting.id}`, { token: t.reader.token })).status).toBe(404);
     expect((await h.call('GET', `/v1/spaces/${explicit.id}`, { token: t.reader.token })).status).toBe(200);
-    const res = await h.rest('listSpacesInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/spaces?limit=100`, { token: t.reader.token });
+    const res = await h.rest('listSpacesInOrganizationById', 'GET', `/v1/orgs/${t.owner.orgId}/spaces?limit=100`, {
+      token: t.reader.token,
+    });
     const ids = res.body.items.map((s: any) => s.id);
     expect(ids).not.toContain(inheriting.id);
     expect(ids).toContain(explicit.id);
@@ -308,9 +474,14 @@ describe('visibility of collections with no default level', () => {
   });
 
   it('an admin and a member raised by the collection level see it', async () => {
-    expect((await h.rest('getCollectionById', 'GET', `/v1/collections/${secret.id}`, { token: t.owner.token })).body.defaultLevel).toBeNull();
+    expect(
+      (await h.rest('getCollectionById', 'GET', `/v1/collections/${secret.id}`, { token: t.owner.token })).body.defaultLevel,
+    ).toBeNull();
     const raised = await createCollection(t.owner, t.owner.orgId, { title: 'Raised' });
-    await h.rest('updateCollectionById', 'PATCH', `/v1/collections/${raised.id}`, { token: t.owner.token, body: { defaultLevel: 'admin' } });
+    await h.rest('updateCollectionById', 'PATCH', `/v1/collections/${raised.id}`, {
+      token: t.owner.token,
+      body: { defaultLevel: 'admin' },
+    });
     const asReader = await h.rest('getCollectionById', 'GET', `/v1/collections/${raised.id}`, { token: t.reader.token });
     expect(asReader.body.permissions).toEqual({ view: true, admin: true, viewInviteLinks: true, create: true });
     await h.rest('deleteCollectionById', 'DELETE', `/v1/collections/${raised.id}`, { token: t.owner.token });
@@ -322,43 +493,68 @@ describe('GraphQL', () => {
   beforeAll(async () => {
     t = await h.world();
   });
-  const FIELDS = 'id title description organization parent defaultLevel permissions { view admin create viewInviteLinks } urls { location app }';
+  const FIELDS =
+    'id title description organization parent defaultLevel permissions { view admin create viewInviteLinks } urls { location app }';
 
   it('creates, reads, lists, updates, moves and deletes collections', async () => {
-    const created = await h.graphql(t.owner.token, `mutation($org: ID!, $input: CreateCollectionInput) { createCollection(organizationId: $org, input: $input) { ${FIELDS} } }`, {
-      org: t.owner.orgId,
-      input: { title: 'GQL' },
-    });
+    const created = await h.graphql(
+      t.owner.token,
+      `mutation($org: ID!, $input: CreateCollectionInput) { createCollection(organizationId: $org, input: $input) { ${FIELDS} } }`,
+      {
+        org: t.owner.orgId,
+        input: { title: 'GQL' },
+      },
+    );
     expect(created.body.errors).toBeUndefined();
     const c = created.body.data.createCollection;
     expect(c).toMatchObject({ title: 'GQL', organization: t.owner.orgId, parent: null, defaultLevel: 'inherit', description: null });
 
     const child = (
-      await h.graphql(t.owner.token, `mutation($org: ID!, $input: CreateCollectionInput) { createCollection(organizationId: $org, input: $input) { id parent } }`, {
-        org: t.owner.orgId,
-        input: { title: 'GQL child', parent: c.id },
-      })
+      await h.graphql(
+        t.owner.token,
+        `mutation($org: ID!, $input: CreateCollectionInput) { createCollection(organizationId: $org, input: $input) { id parent } }`,
+        {
+          org: t.owner.orgId,
+          input: { title: 'GQL child', parent: c.id },
+        },
+      )
     ).body.data.createCollection;
     expect(child.parent).toBe(c.id);
     await createSpace(t.owner, t.owner.orgId, { parent: c.id });
 
-    const read = await h.graphql(t.owner.token, `query($id: ID!) { collection(id: $id) { ${FIELDS} spaces(limit: 10) { count items { id parent } } } }`, { id: c.id });
+    const read = await h.graphql(
+      t.owner.token,
+      `query($id: ID!) { collection(id: $id) { ${FIELDS} spaces(limit: 10) { count items { id parent } } } }`,
+      { id: c.id },
+    );
     expect(read.body.data.collection).toMatchObject({ id: c.id, spaces: { count: 1, items: [{ parent: c.id }] } });
 
-    const list = await h.graphql(t.owner.token, `query($org: ID!) { organization(id: $org) { all: collections { count items { id } } top: collections(nested: false, limit: 1) { count items { id } next { page } } } }`, { org: t.owner.orgId });
+    const list = await h.graphql(
+      t.owner.token,
+      `query($org: ID!) { organization(id: $org) { all: collections { count items { id } } top: collections(nested: false, limit: 1) { count items { id } next { page } } } }`,
+      { org: t.owner.orgId },
+    );
     expect(list.body.data.organization.all.count).toBe(2);
     expect(list.body.data.organization.top).toEqual({ count: 1, items: [{ id: c.id }], next: null });
 
-    const updated = await h.graphql(t.owner.token, `mutation($id: ID!, $input: UpdateCollectionInput!) { updateCollection(id: $id, input: $input) { title description defaultLevel } }`, {
-      id: c.id,
-      input: { title: 'Renamed', description: 'About', defaultLevel: null },
-    });
+    const updated = await h.graphql(
+      t.owner.token,
+      `mutation($id: ID!, $input: UpdateCollectionInput!) { updateCollection(id: $id, input: $input) { title description defaultLevel } }`,
+      {
+        id: c.id,
+        input: { title: 'Renamed', description: 'About', defaultLevel: null },
+      },
+    );
     expect(updated.body.data.updateCollection).toEqual({ title: 'Renamed', description: 'About', defaultLevel: null });
 
-    const moved = await h.graphql(t.owner.token, `mutation($id: ID!, $input: MoveCollectionInput!) { moveCollection(id: $id, input: $input) { id parent } }`, {
-      id: child.id,
-      input: { parent: null },
-    });
+    const moved = await h.graphql(
+      t.owner.token,
+      `mutation($id: ID!, $input: MoveCollectionInput!) { moveCollection(id: $id, input: $input) { id parent } }`,
+      {
+        id: child.id,
+        input: { parent: null },
+      },
+    );
     expect(moved.body.data.moveCollection).toEqual({ id: child.id, parent: null });
 
     const del = `mutation($id: ID!) { deleteCollection(id: $id) }`;
@@ -370,10 +566,14 @@ describe('GraphQL', () => {
     const other = await h.owner('GQL target');
     await h.addMember(other.orgId, t.owner.id, 'admin');
     const c = await createCollection(t.owner, t.owner.orgId, { title: 'To transfer' });
-    const res = await h.graphql(t.owner.token, `mutation($id: ID!, $org: ID!) { transferCollection(id: $id, input: { organization: $org }) { id organization } }`, {
-      id: c.id,
-      org: other.orgId,
-    });
+    const res = await h.graphql(
+      t.owner.token,
+      `mutation($id: ID!, $org: ID!) { transferCollection(id: $id, input: { organization: $org }) { id organization } }`,
+      {
+        id: c.id,
+        org: other.orgId,
+      },
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.transferCollection).toEqual({ id: c.id, organization: other.orgId });
   });
@@ -387,11 +587,20 @@ describe('GraphQL', () => {
       return { code: res.body.errors[0].extensions?.code, message: res.body.errors[0].message as string };
     };
     const update = `mutation($id: ID!, $input: UpdateCollectionInput!) { updateCollection(id: $id, input: $input) { id } }`;
-    expect(await codeOf(t.owner.token, update, { id: c.id, input: { title: 'x'.repeat(51) } })).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('title') });
+    expect(await codeOf(t.owner.token, update, { id: c.id, input: { title: 'x'.repeat(51) } })).toEqual({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('title'),
+    });
     expect((await codeOf(t.reader.token, update, { id: c.id, input: { title: 'x' } })).code).toBe('FORBIDDEN');
     expect((await codeOf(t.outsider.token, update, { id: c.id, input: { title: 'x' } })).code).toBe('NOT_FOUND');
     expect((await codeOf(t.owner.token, `query($id: ID!) { collection(id: $id) { id } }`, { id: 'nope' })).code).toBe('NOT_FOUND');
-    expect((await codeOf(t.owner.token, `query($org: ID!) { organization(id: $org) { collections(limit: 0) { count } } }`, { org: t.owner.orgId })).code).toBe('BAD_REQUEST');
+    expect(
+      (
+        await codeOf(t.owner.token, `query($org: ID!) { organization(id: $org) { collections(limit: 0) { count } } }`, {
+          org: t.owner.orgId,
+        })
+      ).code,
+    ).toBe('BAD_REQUEST');
     const move = `mutation($id: ID!, $input: MoveCollectionInput!) { moveCollection(id: $id, input: $input) { id } }`;
     expect((await codeOf(t.owner.token, move, { id: c.id, input: { parent: c.id } })).code).toBe('BAD_REQUEST');
     expect((await codeOf(t.owner.token, move, { id: c.id, input: { parent: null } })).code).toBe('CONFLICT');

@@ -5,7 +5,27 @@ import type { TestUser } from '../support/harness.js';
 import { assertMatchesSpec } from '../support/openapi.js';
 import { startServer } from '../../src/server.js';
 import { documentFromMarkdown } from '../../src/document/index.js';
-import { h, owner, commenter, commenter2, reader, setupComments, type Place, newSpace, newChangeRequest, PLACES, post, put, postReply, putReply, md, get, op, refused, call } from './fixtures.js';
+import {
+  h,
+  owner,
+  commenter,
+  commenter2,
+  reader,
+  setupComments,
+  type Place,
+  newSpace,
+  newChangeRequest,
+  PLACES,
+  post,
+  put,
+  postReply,
+  putReply,
+  md,
+  get,
+  op,
+  refused,
+  call,
+} from './fixtures.js';
 
 beforeAll(setupComments);
 
@@ -70,12 +90,17 @@ describe('GraphQL', () => {
       expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
       return res.body.data;
     };
-    const FIELDS = 'id status body { markdown } postedBy { id } replies target { space changeRequest } permissions { edit reply delete } reactions { emoji count }';
-    const posted = await gql(commenter, `mutation($s: ID!, $cr: String, $input: PostCommentInput!) { postComment(spaceId: $s, changeRequestId: $cr, input: $input) { ${FIELDS} } }`, {
-      s: space.id,
-      cr: String(cr.number),
-      input: { body: { markdown: 'Via GraphQL' } },
-    });
+    const FIELDS =
+      'id status body { markdown } postedBy { id } replies target { space changeRequest } permissions { edit reply delete } reactions { emoji count }';
+    const posted = await gql(
+      commenter,
+      `mutation($s: ID!, $cr: String, $input: PostCommentInput!) { postComment(spaceId: $s, changeRequestId: $cr, input: $input) { ${FIELDS} } }`,
+      {
+        s: space.id,
+        cr: String(cr.number),
+        input: { body: { markdown: 'Via GraphQL' } },
+      },
+    );
     const id = posted.postComment.id;
     expect(posted.postComment).toEqual({
       id,
@@ -87,37 +112,61 @@ describe('GraphQL', () => {
       permissions: { edit: true, reply: true, delete: true },
       reactions: [],
     });
-    const onMain = await gql(owner, `mutation($s: ID!) { postComment(spaceId: $s, input: { body: { markdown: "Main" } }) { id target { changeRequest } } }`, { s: space.id });
+    const onMain = await gql(
+      owner,
+      `mutation($s: ID!) { postComment(spaceId: $s, input: { body: { markdown: "Main" } }) { id target { changeRequest } } }`,
+      { s: space.id },
+    );
     expect(onMain.postComment.target.changeRequest).toBeNull();
 
-    const updated = await gql(commenter2, `mutation($s: ID!, $cr: String, $c: ID!) { updateComment(spaceId: $s, changeRequestId: $cr, commentId: $c, input: { resolved: true, addedReactions: ["👍"] }) { status resolvedBy { id } reactions { emoji count users { user { id } } } } }`, {
-      s: space.id,
-      cr: cr.id,
-      c: id,
+    const updated = await gql(
+      commenter2,
+      `mutation($s: ID!, $cr: String, $c: ID!) { updateComment(spaceId: $s, changeRequestId: $cr, commentId: $c, input: { resolved: true, addedReactions: ["👍"] }) { status resolvedBy { id } reactions { emoji count users { user { id } } } } }`,
+      {
+        s: space.id,
+        cr: cr.id,
+        c: id,
+      },
+    );
+    expect(updated.updateComment).toEqual({
+      status: 'resolved',
+      resolvedBy: { id: commenter2.id },
+      reactions: [{ emoji: '👍', count: 1, users: [{ user: { id: commenter2.id } }] }],
     });
-    expect(updated.updateComment).toEqual({ status: 'resolved', resolvedBy: { id: commenter2.id }, reactions: [{ emoji: '👍', count: 1, users: [{ user: { id: commenter2.id } }] }] });
 
-    const reply = await gql(owner, `mutation($s: ID!, $cr: String, $c: ID!) { postCommentReply(spaceId: $s, changeRequestId: $cr, commentId: $c, input: { body: { markdown: "Reply" } }) { id body(format: document) { document } } }`, {
-      s: space.id,
-      cr: cr.id,
-      c: id,
-    });
+    const reply = await gql(
+      owner,
+      `mutation($s: ID!, $cr: String, $c: ID!) { postCommentReply(spaceId: $s, changeRequestId: $cr, commentId: $c, input: { body: { markdown: "Reply" } }) { id body(format: document) { document } } }`,
+      {
+        s: space.id,
+        cr: cr.id,
+        c: id,
+      },
+    );
     expect(reply.postCommentReply.body.document).toEqual(documentFromMarkdown('Reply'));
     const replyId = reply.postCommentReply.id;
-    const editedReply = await gql(owner, `mutation($s: ID!, $cr: String, $c: ID!, $r: ID!) { updateCommentReply(spaceId: $s, changeRequestId: $cr, commentId: $c, replyId: $r, input: { body: { markdown: "Edited" } }) { body { markdown } editedAt } }`, {
-      s: space.id,
-      cr: cr.id,
-      c: id,
-      r: replyId,
-    });
+    const editedReply = await gql(
+      owner,
+      `mutation($s: ID!, $cr: String, $c: ID!, $r: ID!) { updateCommentReply(spaceId: $s, changeRequestId: $cr, commentId: $c, replyId: $r, input: { body: { markdown: "Edited" } }) { body { markdown } editedAt } }`,
+      {
+        s: space.id,
+        cr: cr.id,
+        c: id,
+        r: replyId,
+      },
+    );
     expect(editedReply.updateCommentReply).toEqual({ body: { markdown: 'Edited' }, editedAt: expect.any(String) });
 
-    const read = await gql(reader, `query($s: ID!, $cr: String!, $c: ID!, $r: ID!) { space(id: $s) {
+    const read = await gql(
+      reader,
+      `query($s: ID!, $cr: String!, $c: ID!, $r: ID!) { space(id: $s) {
         comments
         commentList(status: all) { count items { id } }
         changeRequest(id: $cr) { comments commentList(status: resolved, order: asc, authors: ["${commenter.id}"]) { count items { id replies repliers { count user { id } } replyList(limit: 1) { count items { id } } reply(id: $r) { body { markdown } permissions { view reply } } } } comment(id: $c) { id } }
         comment(id: "${onMain.postComment.id}") { body { markdown } }
-      } }`, { s: space.id, cr: cr.id, c: id, r: replyId });
+      } }`,
+      { s: space.id, cr: cr.id, c: id, r: replyId },
+    );
     expect(read.space).toEqual({
       comments: 1,
       commentList: { count: 1, items: [{ id: onMain.postComment.id }] },
@@ -125,30 +174,54 @@ describe('GraphQL', () => {
         comments: 0,
         commentList: {
           count: 1,
-          items: [{ id, replies: 1, repliers: [{ count: 1, user: { id: owner.id } }], replyList: { count: 1, items: [{ id: replyId }] }, reply: { body: { markdown: 'Edited' }, permissions: { view: true, reply: false } } }],
+          items: [
+            {
+              id,
+              replies: 1,
+              repliers: [{ count: 1, user: { id: owner.id } }],
+              replyList: { count: 1, items: [{ id: replyId }] },
+              reply: { body: { markdown: 'Edited' }, permissions: { view: true, reply: false } },
+            },
+          ],
         },
         comment: { id },
       },
       comment: { body: { markdown: 'Main' } },
     });
 
-    const deletedReply = await gql(owner, `mutation($s: ID!, $cr: String, $c: ID!, $r: ID!) { deleteCommentReply(spaceId: $s, changeRequestId: $cr, commentId: $c, replyId: $r) }`, { s: space.id, cr: cr.id, c: id, r: replyId });
+    const deletedReply = await gql(
+      owner,
+      `mutation($s: ID!, $cr: String, $c: ID!, $r: ID!) { deleteCommentReply(spaceId: $s, changeRequestId: $cr, commentId: $c, replyId: $r) }`,
+      { s: space.id, cr: cr.id, c: id, r: replyId },
+    );
     expect(deletedReply.deleteCommentReply).toBe(true);
-    const deleted = await gql(commenter, `mutation($s: ID!, $cr: String, $c: ID!) { a: deleteComment(spaceId: $s, changeRequestId: $cr, commentId: $c) b: deleteComment(spaceId: $s, changeRequestId: $cr, commentId: $c) }`, { s: space.id, cr: cr.id, c: id });
+    const deleted = await gql(
+      commenter,
+      `mutation($s: ID!, $cr: String, $c: ID!) { a: deleteComment(spaceId: $s, changeRequestId: $cr, commentId: $c) b: deleteComment(spaceId: $s, changeRequestId: $cr, commentId: $c) }`,
+      { s: space.id, cr: cr.id, c: id },
+    );
     expect(deleted).toEqual({ a: true, b: false });
 
     // Errors carry their codes: a reader may not post.
-    const refusedPost = await h.graphql(reader.token, `mutation($s: ID!) { postComment(spaceId: $s, input: { body: { markdown: "x" } }) { id } }`, { s: space.id });
+    const refusedPost = await h.graphql(
+      reader.token,
+      `mutation($s: ID!) { postComment(spaceId: $s, input: { body: { markdown: "x" } }) { id } }`,
+      { s: space.id },
+    );
     expect(refusedPost.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
   it('two mutations in one operation see each other’s reactions (loaders are cleared on write)', async () => {
     const space = await newSpace();
     const c = await post(PLACES[0]!, { spaceId: space.id, crId: null, crNumber: null, base: `/v1/spaces/${space.id}/comments` }, md('x'));
-    const res = await h.graphql(commenter.token, `mutation($s: ID!, $c: ID!) {
+    const res = await h.graphql(
+      commenter.token,
+      `mutation($s: ID!, $c: ID!) {
       a: updateComment(spaceId: $s, commentId: $c, input: { addedReactions: ["👍"] }) { reactions { emoji count } }
       b: updateComment(spaceId: $s, commentId: $c, input: { removedReactions: ["👍"] }) { reactions { emoji count } }
-    }`, { s: space.id, c: c.id });
+    }`,
+      { s: space.id, c: c.id },
+    );
     expect(res.body.data).toEqual({ a: { reactions: [{ emoji: '👍', count: 1 }] }, b: { reactions: [] } });
   });
 });
@@ -168,11 +241,21 @@ describe('official @gitbook/api client over HTTP', () => {
     assertMatchesSpec('postCommentInSpace', mine.status, mine.data);
     const theirs = await client(commenter2).spaces.postCommentInSpace(space.id, { body: { markdown: 'Me too' } });
     await client(owner).spaces.postCommentInSpace(space.id, { body: { markdown: 'Admin' } });
-    const list = await client(reader).spaces.listCommentsInSpace(space.id, { authors: [commenter.id, commenter2.id], order: 'asc', status: 'open', limit: 1 });
+    const list = await client(reader).spaces.listCommentsInSpace(space.id, {
+      authors: [commenter.id, commenter2.id],
+      order: 'asc',
+      status: 'open',
+      limit: 1,
+    });
     assertMatchesSpec('listCommentsInSpace', list.status, list.data);
     expect(list.data.count).toBe(2);
     expect(list.data.items.map((c) => c.id)).toEqual([mine.data.id]);
-    const next = await client(reader).spaces.listCommentsInSpace(space.id, { authors: [commenter.id, commenter2.id], order: 'asc', page: list.data.next!.page, limit: 1 });
+    const next = await client(reader).spaces.listCommentsInSpace(space.id, {
+      authors: [commenter.id, commenter2.id],
+      order: 'asc',
+      page: list.data.next!.page,
+      limit: 1,
+    });
     expect(next.data.items.map((c) => c.id)).toEqual([theirs.data.id]);
 
     const reacted = await client(owner).spaces.updateCommentInSpace(space.id, mine.data.id, { addedReactions: ['👍'], resolved: true });
@@ -185,19 +268,31 @@ describe('official @gitbook/api client over HTTP', () => {
     expect((await client(commenter2).spaces.deleteCommentReplyInSpace(space.id, mine.data.id, reply.data.id)).status).toBe(205);
     expect((await client(commenter).spaces.deleteCommentInSpace(space.id, mine.data.id)).status).toBe(204);
 
-    const onCr = await client(commenter).spaces.postCommentInChangeRequest(space.id, cr.id, { body: { markdown: 'On the change request' } });
+    const onCr = await client(commenter).spaces.postCommentInChangeRequest(space.id, cr.id, {
+      body: { markdown: 'On the change request' },
+    });
     const crList = await client(reader).spaces.listCommentsInChangeRequest(space.id, String(cr.number), { authors: [commenter.id] });
     assertMatchesSpec('listCommentsInChangeRequest', crList.status, crList.data);
     expect(crList.data.items.map((c) => c.id)).toEqual([onCr.data.id]);
-    const forbidden = await client(reader).spaces.postCommentInSpace(space.id, { body: { markdown: 'No' } }).catch((e: unknown) => e);
+    const forbidden = await client(reader)
+      .spaces.postCommentInSpace(space.id, { body: { markdown: 'No' } })
+      .catch((e: unknown) => e);
     expect((forbidden as { code?: number }).code).toBe(403);
   });
 });
 
 describe('rich-text (JSONDocument) bodies', () => {
   // A document as Lectern reads it back: sending it and reading with format=document gives it unchanged (keys too: they are derived from positions).
-  const richDoc = documentFromMarkdown('## Review\n\nPlease check **this** and *that* with `code`:\n\n- [x] done\n- [ ] ~~todo~~\n\n> see [the guide](https://example.com/guide)\n');
-  const bad = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'inline', type: 'emoji', data: { code: '1f600' }, isVoid: true }] }] };
+  const richDoc = documentFromMarkdown(
+    '## Review\n\nPlease check **this** and *that* with `code`:\n\n- [x] done\n- [ ] ~~todo~~\n\n> see [the guide](https://example.com/guide)\n',
+  );
+  const bad = {
+    object: 'document',
+    data: {},
+    nodes: [
+      { object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'inline', type: 'emoji', data: { code: '1f600' }, isVoid: true }] },
+    ],
+  };
 
   it.each(PLACES)('comments and replies on a $label take { document }, store it as Markdown and read it back unchanged', async (place) => {
     const spot = await place.make();
@@ -212,10 +307,14 @@ describe('rich-text (JSONDocument) bodies', () => {
     expect((await get(place, spot, comment.id, '?format=document')).body).toEqual({ document: edited });
 
     const reply = await postReply(place, spot, comment.id, { body: { document: richDoc } });
-    const res = await h.rest(op(place, 'getCommentReply'), 'GET', `${spot.base}/${comment.id}/replies/${reply.id}?format=document`, { token: owner.token });
+    const res = await h.rest(op(place, 'getCommentReply'), 'GET', `${spot.base}/${comment.id}/replies/${reply.id}?format=document`, {
+      token: owner.token,
+    });
     expect(res.body.body).toEqual({ document: richDoc });
     await putReply(place, spot, comment.id, reply.id, { body: { document: edited } });
-    const again = await h.rest(op(place, 'getCommentReply'), 'GET', `${spot.base}/${comment.id}/replies/${reply.id}?format=document`, { token: owner.token });
+    const again = await h.rest(op(place, 'getCommentReply'), 'GET', `${spot.base}/${comment.id}/replies/${reply.id}?format=document`, {
+      token: owner.token,
+    });
     expect(again.body.body).toEqual({ document: edited });
   });
 
@@ -239,13 +338,21 @@ describe('rich-text (JSONDocument) bodies', () => {
 
   it('GraphQL takes a document body and the official client posts one', async () => {
     const space = await newSpace();
-    const posted = await h.graphql(commenter.token, 'mutation($s: ID!, $input: PostCommentInput!) { postComment(spaceId: $s, input: $input) { id body(format: document) { document } } }', {
-      s: space.id,
-      input: { body: { document: richDoc } },
-    });
+    const posted = await h.graphql(
+      commenter.token,
+      'mutation($s: ID!, $input: PostCommentInput!) { postComment(spaceId: $s, input: $input) { id body(format: document) { document } } }',
+      {
+        s: space.id,
+        input: { body: { document: richDoc } },
+      },
+    );
     expect(posted.body.errors).toBeUndefined();
     expect(posted.body.data.postComment.body.document).toEqual(richDoc);
-    const refusedGql = await h.graphql(commenter.token, 'mutation($s: ID!, $input: PostCommentInput!) { postComment(spaceId: $s, input: $input) { id } }', { s: space.id, input: { body: { document: bad } } });
+    const refusedGql = await h.graphql(
+      commenter.token,
+      'mutation($s: ID!, $input: PostCommentInput!) { postComment(spaceId: $s, input: $input) { id } }',
+      { s: space.id, input: { body: { document: bad } } },
+    );
     expect(refusedGql.body.errors[0].message).toMatch(/^body\.document\.nodes\[0\]\.nodes\[0\]\.type: /);
 
     const server = await startServer({ ...h.config, host: '127.0.0.1', port: 0 }, { db: h.db });

@@ -2,12 +2,41 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BASE } from '../support/harness.js';
 import { documentFromMarkdown } from '../../src/document/index.js';
-import { h, owner, commenter, commenter2, reader, setupComments, COMMENT_OPERATIONS, inBothPlaces, type Spot, type Place, newSpace, newChangeRequest, PLACES, currentRevision, writeContent, op, post, get, put, postReply, putReply, md, collect, state, refused, refusedToStrangers, call, userJson, openCount } from './fixtures.js';
+import {
+  h,
+  owner,
+  commenter,
+  commenter2,
+  reader,
+  setupComments,
+  COMMENT_OPERATIONS,
+  inBothPlaces,
+  type Spot,
+  type Place,
+  newSpace,
+  newChangeRequest,
+  PLACES,
+  currentRevision,
+  writeContent,
+  op,
+  post,
+  get,
+  put,
+  postReply,
+  putReply,
+  md,
+  collect,
+  state,
+  refused,
+  refusedToStrangers,
+  call,
+  userJson,
+  openCount,
+} from './fixtures.js';
 
 beforeAll(setupComments);
 
 describe.each(PLACES)('comments on a $label', (place) => {
-
   describe('replies', () => {
     it('POST .../replies posts a reply; the comment counts replies and repliers', async () => {
       const spot = await place.make();
@@ -37,7 +66,10 @@ describe.each(PLACES)('comments on a $label', (place) => {
       expect((await get(place, spot, comment.id)).status).toBe('resolved');
       // A reply's format follows the query (the change request operation documents it).
       if (place.suffix === 'InChangeRequest') {
-        const res = await h.rest(op(place, 'postCommentReply'), 'POST', `${spot.base}/${comment.id}/replies?format=document`, { token: commenter.token, body: md('Doc') });
+        const res = await h.rest(op(place, 'postCommentReply'), 'POST', `${spot.base}/${comment.id}/replies?format=document`, {
+          token: commenter.token,
+          body: md('Doc'),
+        });
         expect(res.body.body).toEqual({ document: documentFromMarkdown('Doc') });
       }
     });
@@ -65,7 +97,12 @@ describe.each(PLACES)('comments on a $label', (place) => {
       let page: string | undefined;
       let pages = 0;
       do {
-        const res = await h.rest(op(place, 'listCommentReplies'), 'GET', `${spot.base}/${comment.id}/replies?limit=2${page ? `&page=${page}` : ''}`, { token: reader.token });
+        const res = await h.rest(
+          op(place, 'listCommentReplies'),
+          'GET',
+          `${spot.base}/${comment.id}/replies?limit=2${page ? `&page=${page}` : ''}`,
+          { token: reader.token },
+        );
         expect(res.status).toBe(200);
         expect(res.body.count).toBe(5);
         seen.push(...res.body.items.map((r: { id: string }) => r.id));
@@ -75,9 +112,13 @@ describe.each(PLACES)('comments on a $label', (place) => {
       } while (page);
       expect(seen).toEqual(expected);
       expect(pages).toBe(3);
-      const max = await h.rest(op(place, 'listCommentReplies'), 'GET', `${spot.base}/${comment.id}/replies?limit=1000`, { token: owner.token });
+      const max = await h.rest(op(place, 'listCommentReplies'), 'GET', `${spot.base}/${comment.id}/replies?limit=1000`, {
+        token: owner.token,
+      });
       expect(max.body.items.map((r: { id: string }) => r.id)).toEqual(expected);
-      const doc = await h.rest(op(place, 'listCommentReplies'), 'GET', `${spot.base}/${comment.id}/replies?format=document&limit=1`, { token: owner.token });
+      const doc = await h.rest(op(place, 'listCommentReplies'), 'GET', `${spot.base}/${comment.id}/replies?format=document&limit=1`, {
+        token: owner.token,
+      });
       expect(doc.body.items[0].body).toEqual({ document: documentFromMarkdown('Reply 0') });
     });
 
@@ -100,7 +141,11 @@ describe.each(PLACES)('comments on a $label', (place) => {
       const res = await h.rest(op(place, 'getCommentReply'), 'GET', path, { token: commenter2.token });
       expect(res.body).toEqual(reply);
       const asReader = await h.rest(op(place, 'getCommentReply'), 'GET', `${path}?format=document`, { token: reader.token });
-      expect(asReader.body).toEqual({ ...reply, body: { document: documentFromMarkdown('**Yes**') }, permissions: { view: true, edit: false, reply: false, delete: false } });
+      expect(asReader.body).toEqual({
+        ...reply,
+        body: { document: documentFromMarkdown('**Yes**') },
+        permissions: { view: true, edit: false, reply: false, delete: false },
+      });
       await refused(400, () => call('GET', `${path}?format=rtf`, owner), /^format/);
       await refused(404, () => call('GET', `${spot.base}/${comment.id}/replies/no-such-reply`, owner), /reply/);
       await refused(404, () => call('GET', `${spot.base}/${other.id}/replies/${reply.id}`, owner), /reply/);
@@ -120,7 +165,9 @@ describe.each(PLACES)('comments on a $label', (place) => {
       expect(reacted.reactions).toEqual([{ emoji: '❤️', count: 1, users: [{ user: userJson(commenter2), reactedAt: expect.any(String) }] }]);
       expect(reacted.editedAt).toBe(edited.editedAt);
       const before = await state();
-      expect((await putReply(place, spot, comment.id, reply.id, { addedReactions: ['❤️'] }, commenter2)).reactions).toEqual(reacted.reactions);
+      expect((await putReply(place, spot, comment.id, reply.id, { addedReactions: ['❤️'] }, commenter2)).reactions).toEqual(
+        reacted.reactions,
+      );
       expect((await putReply(place, spot, comment.id, reply.id, { removedReactions: ['❤️'] }, owner)).reactions).toEqual(reacted.reactions);
       expect(await state()).toBe(before);
       expect((await putReply(place, spot, comment.id, reply.id, { removedReactions: ['❤️'] }, commenter2)).reactions).toEqual([]);
@@ -181,7 +228,9 @@ describe.each(PLACES)('comments on a $label', (place) => {
     const comment = await post(place, spot, { ...md('About this page'), page, node: 'n-1' });
     await writeContent(spot, [{ operation: 'delete_page', page }]);
     expect(await currentRevision(spot)).not.toBe(revision);
-    const pagePath = spot.crId ? `/v1/spaces/${spot.spaceId}/change-requests/${spot.crId}/content/page/${page}` : `/v1/spaces/${spot.spaceId}/content/page/${page}`;
+    const pagePath = spot.crId
+      ? `/v1/spaces/${spot.spaceId}/change-requests/${spot.crId}/content/page/${page}`
+      : `/v1/spaces/${spot.spaceId}/content/page/${page}`;
     expect((await h.call('GET', pagePath, { token: owner.token })).status).toBe(404);
 
     const read = await get(place, spot, comment.id, '', commenter);
@@ -203,7 +252,12 @@ describe('space and change request comments together', () => {
     const cr = await newChangeRequest(space.id);
     const cr2 = await newChangeRequest(space.id);
     const spaceSpot: Spot = { spaceId: space.id, crId: null, crNumber: null, base: `/v1/spaces/${space.id}/comments` };
-    const crSpot: Spot = { spaceId: space.id, crId: cr.id, crNumber: cr.number, base: `/v1/spaces/${space.id}/change-requests/${cr.id}/comments` };
+    const crSpot: Spot = {
+      spaceId: space.id,
+      crId: cr.id,
+      crNumber: cr.number,
+      base: `/v1/spaces/${space.id}/change-requests/${cr.id}/comments`,
+    };
     const [spacePlace, crPlace] = PLACES as [Place, Place];
     const onSpace = await post(spacePlace, spaceSpot, md('Main'));
     const onCr = await post(crPlace, crSpot, md('In the change request'));
@@ -212,7 +266,9 @@ describe('space and change request comments together', () => {
     await refused(404, () => call('GET', `${spaceSpot.base}/${onCr.id}`, owner));
     await refused(404, () => call('GET', `${crSpot.base}/${onSpace.id}`, owner));
     await refused(404, () => call('GET', `/v1/spaces/${space.id}/change-requests/${cr2.id}/comments/${onCr.id}`, owner));
-    await refused(404, () => call('PUT', `/v1/spaces/${space.id}/change-requests/${cr2.id}/comments/${onCr.id}`, commenter, { resolved: true }));
+    await refused(404, () =>
+      call('PUT', `/v1/spaces/${space.id}/change-requests/${cr2.id}/comments/${onCr.id}`, commenter, { resolved: true }),
+    );
     expect(await openCount(crSpot)).toEqual({ space: 2, cr: 1 });
     await put(crPlace, crSpot, onCr.id, { resolved: true });
     expect(await openCount(crSpot)).toEqual({ space: 1, cr: 0 });
@@ -227,7 +283,9 @@ describe('space and change request comments together', () => {
     // The location names the change request by id.
     expect(posted.body.urls.location).toBe(`${BASE}/v1/spaces/${space.id}/change-requests/${cr.id}/comments/${posted.body.id}`);
     expect(posted.body.target.changeRequest).toBe(cr.id);
-    expect((await h.rest('getCommentInChangeRequest', 'GET', `${byNumber}/${posted.body.id}`, { token: owner.token })).body.id).toBe(posted.body.id);
+    expect((await h.rest('getCommentInChangeRequest', 'GET', `${byNumber}/${posted.body.id}`, { token: owner.token })).body.id).toBe(
+      posted.body.id,
+    );
     const missing = `/v1/spaces/${space.id}/change-requests/999/comments`;
     await refused(404, () => call('GET', missing, owner), /Change request/);
     await refused(404, () => call('POST', missing, commenter, md('x')), /Change request/);

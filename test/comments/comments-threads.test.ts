@@ -4,7 +4,34 @@ import { BASE } from '../support/harness.js';
 import { componentValidator } from '../support/openapi.js';
 import { commentRoutes } from '../../src/modules/comments/routes.js';
 import { documentFromMarkdown } from '../../src/document/index.js';
-import { h, owner, commenter, commenter2, reader, outsider, setupComments, COMMENT_OPERATIONS, inBothPlaces, PLACES, currentRevision, writeContent, op, post, get, put, postReply, putReply, md, collect, state, refused, refusedToStrangers, call, userJson, openCount } from './fixtures.js';
+import {
+  h,
+  owner,
+  commenter,
+  commenter2,
+  reader,
+  outsider,
+  setupComments,
+  COMMENT_OPERATIONS,
+  inBothPlaces,
+  PLACES,
+  currentRevision,
+  writeContent,
+  op,
+  post,
+  get,
+  put,
+  postReply,
+  putReply,
+  md,
+  collect,
+  state,
+  refused,
+  refusedToStrangers,
+  call,
+  userJson,
+  openCount,
+} from './fixtures.js';
 
 beforeAll(setupComments);
 
@@ -30,7 +57,13 @@ describe.each(PLACES)('comments on a $label', (place) => {
       });
       expect(Date.now() - Date.parse(comment.postedAt)).toBeLessThan(60_000);
       const row = await h.db.prisma.comment.findUniqueOrThrow({ where: { id: comment.id } });
-      expect(row).toMatchObject({ spaceId: spot.spaceId, changeRequestId: spot.crId, postedById: commenter.id, markdown: 'Is this **right**?', revisionId: revision });
+      expect(row).toMatchObject({
+        spaceId: spot.spaceId,
+        changeRequestId: spot.crId,
+        postedById: commenter.id,
+        markdown: 'Is this **right**?',
+        revisionId: revision,
+      });
       // The location answers the same comment.
       expect(await get(place, spot, comment.id, '', commenter)).toEqual(comment);
     });
@@ -49,7 +82,12 @@ describe.each(PLACES)('comments on a $label', (place) => {
         ...(spot.crId ? { changeRequest: spot.crId } : {}),
       });
       const pageOnly = await post(place, spot, { ...md('On the page'), page });
-      expect(pageOnly.target).toEqual({ space: spot.spaceId, revision, page: { id: page }, ...(spot.crId ? { changeRequest: spot.crId } : {}) });
+      expect(pageOnly.target).toEqual({
+        space: spot.spaceId,
+        revision,
+        page: { id: page },
+        ...(spot.crId ? { changeRequest: spot.crId } : {}),
+      });
     });
 
     it('counts open comments on the space (and on the change request)', async () => {
@@ -70,7 +108,15 @@ describe.each(PLACES)('comments on a $label', (place) => {
       await refused(400, send({ body: { markdown: 42 } }), /body|markdown/);
       await refused(400, send({ body: 'text' }), /body/);
       // A document body is accepted (comments-api.test.ts); one Markdown cannot hold, or both forms, are not.
-      await refused(400, send({ body: { document: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'hint', data: { style: 'info' }, nodes: [] }] } } }), /^body\.document\.nodes\[0\]\.type: /);
+      await refused(
+        400,
+        send({
+          body: {
+            document: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'hint', data: { style: 'info' }, nodes: [] }] },
+          },
+        }),
+        /^body\.document\.nodes\[0\]\.type: /,
+      );
       await refused(400, send({ body: { markdown: 'Hi', document: documentFromMarkdown('Hi') } }), /^body: /);
       await refused(400, send({ body: { markdown: 'x'.repeat(100_001) } }), /body\.markdown/);
       await refused(400, send({ ...md('Hi'), page: 'no-such-page' }), /^page: /);
@@ -192,8 +238,18 @@ describe.each(PLACES)('comments on a $label', (place) => {
     it('answers one comment, with the permissions of the caller and the format asked for', async () => {
       const spot = await place.make();
       const comment = await post(place, spot, md('# Title\n\nText'));
-      expect((await get(place, spot, comment.id, '', reader)).permissions).toEqual({ view: true, edit: false, reply: false, delete: false });
-      expect((await get(place, spot, comment.id, '', commenter2)).permissions).toEqual({ view: true, edit: false, reply: true, delete: false });
+      expect((await get(place, spot, comment.id, '', reader)).permissions).toEqual({
+        view: true,
+        edit: false,
+        reply: false,
+        delete: false,
+      });
+      expect((await get(place, spot, comment.id, '', commenter2)).permissions).toEqual({
+        view: true,
+        edit: false,
+        reply: true,
+        delete: false,
+      });
       expect((await get(place, spot, comment.id, '', owner)).permissions).toEqual({ view: true, edit: false, reply: true, delete: true });
       const doc = await get(place, spot, comment.id, '?format=document');
       expect(doc).toEqual({ ...comment, permissions: expect.any(Object), body: { document: documentFromMarkdown('# Title\n\nText') } });
@@ -237,7 +293,13 @@ describe.each(PLACES)('comments on a $label', (place) => {
       await post(place, spot, md('Another'));
       expect(await openCount(spot)).toEqual({ space: 2, cr: spot.crId ? 2 : null });
       const resolved = await put(place, spot, comment.id, { resolved: true }, commenter2);
-      expect(resolved).toEqual({ ...comment, permissions: expect.any(Object), status: 'resolved', resolvedAt: expect.any(String), resolvedBy: userJson(commenter2) });
+      expect(resolved).toEqual({
+        ...comment,
+        permissions: expect.any(Object),
+        status: 'resolved',
+        resolvedAt: expect.any(String),
+        resolvedBy: userJson(commenter2),
+      });
       expect(await openCount(spot)).toEqual({ space: 1, cr: spot.crId ? 1 : null });
       // Resolving again keeps who resolved it and when.
       const again = await put(place, spot, comment.id, { resolved: true }, owner);
@@ -255,7 +317,8 @@ describe.each(PLACES)('comments on a $label', (place) => {
         { emoji: '👍', count: 1, users: [{ user: userJson(commenter), reactedAt: expect.any(String) }] },
         { emoji: '🎉', count: 1, users: [{ user: userJson(commenter), reactedAt: expect.any(String) }] },
       ]);
-      const rows = () => h.db.prisma.commentReaction.findMany({ where: { commentId: comment.id }, orderBy: [{ emoji: 'asc' }, { userId: 'asc' }] });
+      const rows = () =>
+        h.db.prisma.commentReaction.findMany({ where: { commentId: comment.id }, orderBy: [{ emoji: 'asc' }, { userId: 'asc' }] });
       const before = await rows();
       // Adding the same again (even twice in one request) changes nothing.
       const twice = await put(place, spot, comment.id, { addedReactions: ['👍', '👍'] }, commenter);
@@ -285,7 +348,10 @@ describe.each(PLACES)('comments on a $label', (place) => {
     it('refuses bad input (400 naming the field) and a missing comment (404), changing nothing', async () => {
       const spot = await place.make();
       const comment = await post(place, spot, md('x'));
-      const send = (body: unknown, id = comment.id) => () => call('PUT', `${spot.base}/${id}`, commenter, body);
+      const send =
+        (body: unknown, id = comment.id) =>
+        () =>
+          call('PUT', `${spot.base}/${id}`, commenter, body);
       await refused(400, send({ body: { markdown: '' } }), /body\.markdown/);
       await refused(400, send({ body: {} }), /markdown/);
       await refused(400, send({ resolved: 'yes' }), /resolved/);
@@ -362,7 +428,9 @@ describe.each(PLACES)('comments on a $label', (place) => {
 
 describe('route table', () => {
   it('has every official comment operation of both places', () => {
-    expect(commentRoutes.map((r) => r.operationId).sort()).toEqual(inBothPlaces([...COMMENT_OPERATIONS.comments, ...COMMENT_OPERATIONS.replies]).sort());
+    expect(commentRoutes.map((r) => r.operationId).sort()).toEqual(
+      inBothPlaces([...COMMENT_OPERATIONS.comments, ...COMMENT_OPERATIONS.replies]).sort(),
+    );
   });
 
   // Runs last (tests run in file order); the reply operations are checked in comments-replies.test.ts.

@@ -86,7 +86,9 @@ export async function currentRevision(spot: Spot) {
 
 /** Writes content where the spot's comments live; answers the ids of inserted pages. */
 export async function writeContent(spot: Spot, changes: Change[]) {
-  const written = spot.crId ? await writeCr(h, owner.token, spot.spaceId, spot.crId, changes) : await writeLive(h, owner.token, spot.spaceId, changes);
+  const written = spot.crId
+    ? await writeCr(h, owner.token, spot.spaceId, spot.crId, changes)
+    : await writeLive(h, owner.token, spot.spaceId, changes);
   return written.pages;
 }
 
@@ -112,8 +114,18 @@ export async function postReply(place: Place, spot: Spot, commentId: string, bod
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
-export async function putReply(place: Place, spot: Spot, commentId: string, replyId: string, body: unknown, user: { token: string } = commenter) {
-  const res = await h.rest(op(place, 'updateCommentReply'), 'PUT', `${spot.base}/${commentId}/replies/${replyId}`, { token: user.token, body });
+export async function putReply(
+  place: Place,
+  spot: Spot,
+  commentId: string,
+  replyId: string,
+  body: unknown,
+  user: { token: string } = commenter,
+) {
+  const res = await h.rest(op(place, 'updateCommentReply'), 'PUT', `${spot.base}/${commentId}/replies/${replyId}`, {
+    token: user.token,
+    body,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
@@ -127,7 +139,12 @@ export async function collect(place: Place, spot: Spot, query: string, limit: nu
   let pages = 0;
   do {
     const sep = query ? '&' : '';
-    const res = await h.rest(op(place, 'listComments'), 'GET', `${spot.base}?${query}${sep}limit=${limit}${page ? `&page=${encodeURIComponent(page)}` : ''}`, { token: user.token });
+    const res = await h.rest(
+      op(place, 'listComments'),
+      'GET',
+      `${spot.base}?${query}${sep}limit=${limit}${page ? `&page=${encodeURIComponent(page)}` : ''}`,
+      { token: user.token },
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     count ??= res.body.count;
     expect(res.body.count).toBe(count);
@@ -170,10 +187,18 @@ export async function refusedToStrangers(request: (user: Who) => Promise<Res>, m
 }
 
 export const call = (method: string, path: string, user: Who, body?: unknown) => h.call(method, path, { token: user?.token ?? null, body });
-export const userJson = (u: TestUser) => ({ object: 'user', id: u.id, displayName: expect.any(String), email: u.email, urls: { location: `${BASE}/v1/users/${u.id}` } });
+export const userJson = (u: TestUser) => ({
+  object: 'user',
+  id: u.id,
+  displayName: expect.any(String),
+  email: u.email,
+  urls: { location: `${BASE}/v1/users/${u.id}` },
+});
 export const openCount = async (spot: Spot) => {
   const space = (await h.call('GET', `/v1/spaces/${spot.spaceId}`, { token: owner.token })).body.comments as number;
-  const cr = spot.crId ? ((await h.call('GET', `/v1/spaces/${spot.spaceId}/change-requests/${spot.crId}`, { token: owner.token })).body.comments as number) : null;
+  const cr = spot.crId
+    ? ((await h.call('GET', `/v1/spaces/${spot.spaceId}/change-requests/${spot.crId}`, { token: owner.token })).body.comments as number)
+    : null;
   return { space, cr };
 };
 

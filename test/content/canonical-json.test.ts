@@ -22,14 +22,15 @@ function reference(value: unknown): string {
 // A deterministic generator of JSON-like values with the awkward cases: integer-like keys (engines
 // list them first), keys that sort differently by code unit, unicode, nesting, undefined values.
 let seed = 7;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const KEYS = ['id', 'title', 'slug', '10', '2', '0', 'Z', 'a', 'é', 'ä', '_', 'parent', 'position', 'body', '$', '😀', 'updatedAt'];
 function value(depth: number): unknown {
   const r = random();
   if (depth > 3 || r < 0.3) return [null, true, false, 0, -0, 1.5, -12, 1e21, 'text', '', 'ü\n"\\', '\ud800'][Math.floor(random() * 12)];
   if (r < 0.5) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
   const object: Record<string, unknown> = {};
-  for (let i = Math.floor(random() * 6); i > 0; i--) object[KEYS[Math.floor(random() * KEYS.length)]!] = random() < 0.1 ? undefined : value(depth + 1);
+  for (let i = Math.floor(random() * 6); i > 0; i--)
+    object[KEYS[Math.floor(random() * KEYS.length)]!] = random() < 0.1 ? undefined : value(depth + 1);
   return object;
 }
 
@@ -42,15 +43,26 @@ describe('canonicalJson', () => {
   });
 
   it('takes the recursive form where the engine would write differently (undefined in arrays, toJSON, functions)', () => {
-    for (const v of [[1, undefined, 2], { at: new Date(0) }, { f: () => 1, a: 1 }, { nested: [{ b: 1, a: undefined }] }, Object.assign(Object.create({ inherited: 1 }), { own: 2 })]) {
+    for (const v of [
+      [1, undefined, 2],
+      { at: new Date(0) },
+      { f: () => 1, a: 1 },
+      { nested: [{ b: 1, a: undefined }] },
+      Object.assign(Object.create({ inherited: 1 }), { own: 2 }),
+    ]) {
       expect(canonicalJson(v)).toBe(reference(v));
     }
   });
 
   it('keeps the address of a stored object (the empty manifest’s, as every space has it)', () => {
     expect(hashOf('manifest', EMPTY_MANIFEST)).toBe(hashOf('manifest', JSON.parse(reference(EMPTY_MANIFEST))));
-    const shard = { b: { id: 'b', title: 'B', position: 2, parent: null }, a: { id: 'a', title: 'A', position: 1, parent: 'b', hidden: undefined } };
-    expect(canonicalJson(shard)).toBe('{"a":{"id":"a","parent":"b","position":1,"title":"A"},"b":{"id":"b","parent":null,"position":2,"title":"B"}}');
+    const shard = {
+      b: { id: 'b', title: 'B', position: 2, parent: null },
+      a: { id: 'a', title: 'A', position: 1, parent: 'b', hidden: undefined },
+    };
+    expect(canonicalJson(shard)).toBe(
+      '{"a":{"id":"a","parent":"b","position":1,"title":"A"},"b":{"id":"b","parent":null,"position":2,"title":"B"}}',
+    );
   });
 });
 

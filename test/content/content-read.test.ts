@@ -4,7 +4,28 @@ import { BASE } from '../support/harness.js';
 import { contentRoutes as contentTableRoutes } from '../../src/modules/content/routes.js';
 import { revisionRoutes } from '../../src/modules/change-requests/revision-routes.js';
 import { newId } from '../../src/ids.js';
-import { h, owner, reader, outsider, READ_OPERATIONS, setupContent, newSpace, spaceRevision, live, crWrite, openCr, patchSpace, refused, paths, listPages, getPage, b64, download, fixture, WRITE_OPERATIONS } from './fixtures.js';
+import {
+  h,
+  owner,
+  reader,
+  outsider,
+  READ_OPERATIONS,
+  setupContent,
+  newSpace,
+  spaceRevision,
+  live,
+  crWrite,
+  openCr,
+  patchSpace,
+  refused,
+  paths,
+  listPages,
+  getPage,
+  b64,
+  download,
+  fixture,
+  WRITE_OPERATIONS,
+} from './fixtures.js';
 
 /** The content reads: content's table, plus the revision itself, which change-requests serves (a merge names its change request). */
 const contentRoutes = [...contentTableRoutes, ...revisionRoutes];
@@ -31,7 +52,16 @@ describe('GET /spaces/:spaceId/content (and /pages, /files, /page)', () => {
     const pages = await listPages(f.space.id);
     expect(pages).toEqual(rev.body.pages);
     const guide = pages[0];
-    expect(guide).toMatchObject({ id: f.guide, kind: 'sheet', type: 'document', title: 'Guide', slug: 'guide', path: 'guide', description: 'How to', emoji: '📘' });
+    expect(guide).toMatchObject({
+      id: f.guide,
+      kind: 'sheet',
+      type: 'document',
+      title: 'Guide',
+      slug: 'guide',
+      path: 'guide',
+      description: 'How to',
+      emoji: '📘',
+    });
     expect(guide.urls.app).toBe(`${BASE}/app/s/${f.space.id}/guide`);
     // Listings carry each document page's body as markdown.
     expect(guide.markdown).toBe('# Guide\n\nUse {{ variables.product }} and {{ variables.missing }}.\n');
@@ -39,8 +69,12 @@ describe('GET /spaces/:spaceId/content (and /pages, /files, /page)', () => {
     expect(pages[2]).toMatchObject({ id: f.website, kind: 'link', type: 'link', href: 'https://example.com' });
 
     for (const query of ['metadata=false', 'computed=true&metadata=1']) {
-      expect((await h.rest('getCurrentRevision', 'GET', `/v1/spaces/${f.space.id}/content?${query}`, { token: owner.token })).body.id).toBe(f.second.revision);
-      expect((await h.rest('listPages', 'GET', `/v1/spaces/${f.space.id}/content/pages?${query}`, { token: owner.token })).body.pages).toEqual(pages);
+      expect((await h.rest('getCurrentRevision', 'GET', `/v1/spaces/${f.space.id}/content?${query}`, { token: owner.token })).body.id).toBe(
+        f.second.revision,
+      );
+      expect(
+        (await h.rest('listPages', 'GET', `/v1/spaces/${f.space.id}/content/pages?${query}`, { token: owner.token })).body.pages,
+      ).toEqual(pages);
     }
   });
 
@@ -48,7 +82,9 @@ describe('GET /spaces/:spaceId/content (and /pages, /files, /page)', () => {
     const f = await fixture();
     const one = await h.rest('listFiles', 'GET', `/v1/spaces/${f.space.id}/content/files?limit=1`, { token: owner.token });
     expect(one.body).toMatchObject({ count: 2, items: [{ id: f.logo, name: 'logo.png' }], next: { page: expect.any(String) } });
-    const two = await h.rest('listFiles', 'GET', `/v1/spaces/${f.space.id}/content/files?limit=1&page=${one.body.next.page}`, { token: owner.token });
+    const two = await h.rest('listFiles', 'GET', `/v1/spaces/${f.space.id}/content/files?limit=1&page=${one.body.next.page}`, {
+      token: owner.token,
+    });
     expect(two.body.items.map((x: { id: string }) => x.id)).toEqual([f.notes]);
     expect(two.body.next).toBeUndefined();
 
@@ -66,7 +102,9 @@ describe('GET /spaces/:spaceId/content (and /pages, /files, /page)', () => {
     expect(bytes.headers.get('content-type')).toBe('image/png');
     expect(bytes.headers.get('x-content-type-options')).toBe('nosniff');
     expect(Buffer.from(await bytes.arrayBuffer())).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]));
-    const text = await h.rest('getFileById', 'GET', `/v1/spaces/${f.space.id}/content/files/${f.notes}?metadata=false`, { token: owner.token });
+    const text = await h.rest('getFileById', 'GET', `/v1/spaces/${f.space.id}/content/files/${f.notes}?metadata=false`, {
+      token: owner.token,
+    });
     const textBytes = await download(text.body.downloadURL);
     expect(textBytes.headers.get('content-type')).toBe('text/plain');
     expect(await textBytes.text()).toBe('hello');
@@ -93,7 +131,12 @@ describe('GET /spaces/:spaceId/content (and /pages, /files, /page)', () => {
   it('reads one page as markdown or as a document, with its children and their bodies', async () => {
     const f = await fixture();
     const md = await getPage(f.space.id, f.guide);
-    expect(md).toMatchObject({ id: f.guide, title: 'Guide', path: 'guide', markdown: '# Guide\n\nUse {{ variables.product }} and {{ variables.missing }}.\n' });
+    expect(md).toMatchObject({
+      id: f.guide,
+      title: 'Guide',
+      path: 'guide',
+      markdown: '# Guide\n\nUse {{ variables.product }} and {{ variables.missing }}.\n',
+    });
     expect(md).not.toHaveProperty('document');
     expect(md.pages.map((p: { id: string }) => p.id)).toEqual([f.setup]);
     expect(md.pages[0].markdown).toBe('Install it.\n');
@@ -101,7 +144,13 @@ describe('GET /spaces/:spaceId/content (and /pages, /files, /page)', () => {
     for (const query of ['', 'format=document']) {
       const doc = await getPage(f.space.id, f.guide, query);
       expect(doc).not.toHaveProperty('markdown');
-      expect(doc.document).toMatchObject({ object: 'document', nodes: [{ object: 'block', type: 'heading-1' }, { object: 'block', type: 'paragraph' }] });
+      expect(doc.document).toMatchObject({
+        object: 'document',
+        nodes: [
+          { object: 'block', type: 'heading-1' },
+          { object: 'block', type: 'paragraph' },
+        ],
+      });
       expect(doc.pages[0].document.object).toBe('document');
     }
     const group = await getPage(f.space.id, f.reference);
@@ -112,7 +161,9 @@ describe('GET /spaces/:spaceId/content (and /pages, /files, /page)', () => {
   it('evaluates `{{ variables.x }}` only when asked (evaluated=true or deterministic-only)', async () => {
     const f = await fixture();
     for (const evaluated of ['true', 'deterministic-only']) {
-      expect((await getPage(f.space.id, f.guide, `format=markdown&evaluated=${evaluated}`)).markdown).toBe('# Guide\n\nUse Lectern and {{ variables.missing }}.\n');
+      expect((await getPage(f.space.id, f.guide, `format=markdown&evaluated=${evaluated}`)).markdown).toBe(
+        '# Guide\n\nUse Lectern and {{ variables.missing }}.\n',
+      );
     }
     expect((await getPage(f.space.id, f.guide, 'format=markdown&evaluated=false')).markdown).toContain('{{ variables.product }}');
     const doc = await getPage(f.space.id, f.guide, 'evaluated=true&dereferenced=true');
@@ -121,8 +172,12 @@ describe('GET /spaces/:spaceId/content (and /pages, /files, /page)', () => {
     await live(f.space.id, [{ operation: 'update_variables', variables: { product: 'Lectern 2', missing: 'found' } }]);
     expect((await getPage(f.space.id, f.guide, 'format=markdown&evaluated=true')).markdown).toBe('# Guide\n\nUse Lectern 2 and found.\n');
     await live(f.space.id, [{ operation: 'update_variables', variables: { product: null } }]);
-    expect((await getPage(f.space.id, f.guide, 'format=markdown&evaluated=true')).markdown).toBe('# Guide\n\nUse {{ variables.product }} and found.\n');
-    expect((await h.rest('getCurrentRevision', 'GET', `/v1/spaces/${f.space.id}/content`, { token: owner.token })).body.variables).toEqual({ missing: 'found' });
+    expect((await getPage(f.space.id, f.guide, 'format=markdown&evaluated=true')).markdown).toBe(
+      '# Guide\n\nUse {{ variables.product }} and found.\n',
+    );
+    expect((await h.rest('getCurrentRevision', 'GET', `/v1/spaces/${f.space.id}/content`, { token: owner.token })).body.variables).toEqual({
+      missing: 'found',
+    });
   });
 
   it('refuses bad page parameters (400 naming them) and unknown pages (404)', async () => {
@@ -150,7 +205,12 @@ describe('GET /spaces/:spaceId/change-requests/:changeRequestId/content (and /pa
     for (const ref of [cr.id, String(cr.number)]) {
       const base = `/v1/spaces/${f.space.id}/change-requests/${ref}/content`;
       const rev = await h.rest('getRevisionOfChangeRequestById', 'GET', base, { token: owner.token });
-      expect(rev.body).toMatchObject({ object: 'revision', id: written.revision, parents: [f.second.revision], variables: { product: 'Lectern' } });
+      expect(rev.body).toMatchObject({
+        object: 'revision',
+        id: written.revision,
+        parents: [f.second.revision],
+        variables: { product: 'Lectern' },
+      });
       expect(paths(rev.body.pages)).toEqual(['guide', 'guide/setup', 'reference', 'reference/api', 'link:Website', 'draft']);
       const pages = await h.rest('listPagesInChangeRequest', 'GET', `${base}/pages?metadata=false`, { token: owner.token });
       expect(pages.body.pages).toEqual(rev.body.pages);
@@ -159,7 +219,9 @@ describe('GET /spaces/:spaceId/change-requests/:changeRequestId/content (and /pa
       expect(files.body.items.map((x: { name: string }) => x.name)).toEqual(['logo.png', 'notes.txt']);
       const file = await h.rest('getFileInChangeRequestById', 'GET', `${base}/files/${draftFile}`, { token: owner.token });
       expect(file.body).toMatchObject({ id: draftFile, name: 'draft.txt', size: 5 });
-      const page = await h.rest('getPageInChangeRequestById', 'GET', `${base}/page/${draft}?format=markdown&evaluated=true`, { token: owner.token });
+      const page = await h.rest('getPageInChangeRequestById', 'GET', `${base}/page/${draft}?format=markdown&evaluated=true`, {
+        token: owner.token,
+      });
       expect(page.body).toMatchObject({ id: draft, path: 'draft', markdown: 'Not yet on main: Lectern\n' });
     }
     // Main has none of it.
@@ -173,9 +235,21 @@ describe('GET /spaces/:spaceId/change-requests/:changeRequestId/content (and /pa
     const other = await newSpace({ title: 'Other' });
     const cr = await openCr(f.space.id);
     const base = `/v1/spaces/${f.space.id}/change-requests/${cr.id}/content`;
-    await refused(404, () => h.call('GET', `/v1/spaces/${f.space.id}/change-requests/${newId()}/content`, { token: owner.token }), /Change request/);
-    await refused(404, () => h.call('GET', `/v1/spaces/${f.space.id}/change-requests/999/content/pages`, { token: owner.token }), /Change request/);
-    await refused(404, () => h.call('GET', `/v1/spaces/${other.id}/change-requests/${cr.id}/content`, { token: owner.token }), /Change request/);
+    await refused(
+      404,
+      () => h.call('GET', `/v1/spaces/${f.space.id}/change-requests/${newId()}/content`, { token: owner.token }),
+      /Change request/,
+    );
+    await refused(
+      404,
+      () => h.call('GET', `/v1/spaces/${f.space.id}/change-requests/999/content/pages`, { token: owner.token }),
+      /Change request/,
+    );
+    await refused(
+      404,
+      () => h.call('GET', `/v1/spaces/${other.id}/change-requests/${cr.id}/content`, { token: owner.token }),
+      /Change request/,
+    );
     await refused(404, () => h.call('GET', `${base}/page/${newId()}`, { token: owner.token }), /Page/);
     await refused(404, () => h.call('GET', `${base}/files/${newId()}`, { token: owner.token }), /File/);
     await refused(400, () => h.call('GET', `${base}/page/${f.guide}?format=pdf`, { token: owner.token }), /^format\b/);

@@ -62,8 +62,13 @@ export const postCr = (spaceId: string, crId: string | number, body: unknown, us
 export type { WriteResult as Written } from '../support/content-writes.js';
 /** Writes through the official format (test/support/content-writes.ts): throws unless 200; `pages`/`files` are the created ids. */
 export const live = (spaceId: string, changes: Change[], user: { token: string } = owner) => writeLive(h, user.token, spaceId, changes);
-export const crWrite = (spaceId: string, crId: string | number, changes: Change[], user: { token: string } = owner, opts: { compat?: boolean } = {}) =>
-  writeCr(h, user.token, spaceId, crId, changes, opts);
+export const crWrite = (
+  spaceId: string,
+  crId: string | number,
+  changes: Change[],
+  user: { token: string } = owner,
+  opts: { compat?: boolean } = {},
+) => writeCr(h, user.token, spaceId, crId, changes, opts);
 
 export async function openCr(spaceId: string, subject = 'Edits', user: { token: string } = owner) {
   const res = await h.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: user.token, body: { subject } });
@@ -100,9 +105,11 @@ export function flat(pages: any[]): any[] {
   return pages.flatMap((p) => [p, ...flat(p.pages ?? [])]);
 }
 
-export const listPages = async (spaceId: string) => (await h.rest('listPages', 'GET', `/v1/spaces/${spaceId}/content/pages`, { token: owner.token })).body.pages as any[];
+export const listPages = async (spaceId: string) =>
+  (await h.rest('listPages', 'GET', `/v1/spaces/${spaceId}/content/pages`, { token: owner.token })).body.pages as any[];
 export const crPages = async (spaceId: string, crId: string | number) =>
-  (await h.rest('listPagesInChangeRequest', 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/content/pages`, { token: owner.token })).body.pages as any[];
+  (await h.rest('listPagesInChangeRequest', 'GET', `/v1/spaces/${spaceId}/change-requests/${crId}/content/pages`, { token: owner.token }))
+    .body.pages as any[];
 export async function getPage(spaceId: string, pageId: string, query = 'format=markdown') {
   const res = await h.rest('getPageById', 'GET', `/v1/spaces/${spaceId}/content/page/${pageId}?${query}`, { token: owner.token });
   expect(res.status).toBe(200);
@@ -115,7 +122,13 @@ export const download = (url: string, method = 'GET') => h.app.fetch(new Request
 export async function fixture() {
   const space = await newSpace();
   const first = await live(space.id, [
-    { operation: 'insert_page', title: 'Guide', document: { markdown: '# Guide\n\nUse {{ variables.product }} and {{ variables.missing }}.\n' }, description: 'How to', emoji: '📘' },
+    {
+      operation: 'insert_page',
+      title: 'Guide',
+      document: { markdown: '# Guide\n\nUse {{ variables.product }} and {{ variables.missing }}.\n' },
+      description: 'How to',
+      emoji: '📘',
+    },
     { operation: 'insert_page', type: 'group', title: 'Reference' },
     { operation: 'insert_page', type: 'link', title: 'Website', href: 'https://example.com' },
     {

@@ -21,9 +21,19 @@ const flat = (nodes: Node[]): string[] => nodes.flatMap((n) => [n.title, ...flat
 
 /** A space whose main holds a ring (A → B → A), an orphan (C under a page that is not there) and a sound page D with a child E. */
 async function brokenSpace() {
-  const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Old data' } })).body as { id: string };
-  const cr = (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: 'Seed' } })).body as { id: string };
-  const { pages } = await writeCr(h, owner.token, space.id, cr.id, ['A', 'B', 'C', 'D'].map((title) => ({ operation: 'insert_page', title, document: { markdown: `${title}\n` } })));
+  const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Old data' } })).body as {
+    id: string;
+  };
+  const cr = (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: 'Seed' } })).body as {
+    id: string;
+  };
+  const { pages } = await writeCr(
+    h,
+    owner.token,
+    space.id,
+    cr.id,
+    ['A', 'B', 'C', 'D'].map((title) => ({ operation: 'insert_page', title, document: { markdown: `${title}\n` } })),
+  );
   const [a, b, c, d] = pages as [string, string, string, string];
   await writeCr(h, owner.token, space.id, cr.id, [{ operation: 'insert_page', title: 'E', into: d, document: { markdown: 'E\n' } }]);
   expect((await h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: owner.token })).status).toBe(200);
@@ -46,7 +56,8 @@ describe('pages outside the tree', () => {
     const listed = await h.call('GET', `/v1/spaces/${space}/content/pages`, { token: owner.token });
     expect(listed.status).toBe(200);
     expect(flat(listed.body.pages).sort()).toEqual(['A', 'B', 'C', 'D', 'E']);
-    for (const id of Object.values(pages)) expect((await h.call('GET', `/v1/spaces/${space}/content/page/${id}`, { token: owner.token })).status).toBe(200);
+    for (const id of Object.values(pages))
+      expect((await h.call('GET', `/v1/spaces/${space}/content/page/${id}`, { token: owner.token })).status).toBe(200);
     const revision = (await h.db.prisma.space.findUniqueOrThrow({ where: { id: space } })).revisionId;
     expect((await h.call('GET', `/v1/spaces/${space}/revisions/${revision}/changes`, { token: owner.token })).status).toBe(200);
   });

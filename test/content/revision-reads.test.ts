@@ -40,7 +40,10 @@ async function fixture() {
     insertPage('Guide', GUIDE_V1, { ref: 'guide' }),
     { operation: 'insert_page', type: 'group', title: 'Reference' },
     { operation: 'insert_page', type: 'link', title: 'Website', href: 'https://example.com' },
-    { operation: 'insert_files', files: [{ name: 'logo.png', contentType: 'image/png', base64: base64(Buffer.from([0x89, 0x50, 0x4e, 0x47])) }] },
+    {
+      operation: 'insert_files',
+      files: [{ name: 'logo.png', contentType: 'image/png', base64: base64(Buffer.from([0x89, 0x50, 0x4e, 0x47])) }],
+    },
     { operation: 'update_variables', variables: { product: 'Lectern' } },
   ]);
   const [guide, reference, website] = rev1.pages as [string, string, string];
@@ -54,7 +57,8 @@ async function fixture() {
   return { spaceId, rev1: rev1.revision, rev2: rev2.revision, guide, reference, website, logo, setup, api };
 }
 
-const get = (operationId: string, path: string, user: { token: string } = owner) => h.rest(operationId, 'GET', `/v1${path}`, { token: user.token });
+const get = (operationId: string, path: string, user: { token: string } = owner) =>
+  h.rest(operationId, 'GET', `/v1${path}`, { token: user.token });
 async function ok(operationId: string, path: string, user: { token: string } = owner) {
   const res = await get(operationId, path, user);
   expect(res.status, `${operationId} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
@@ -81,11 +85,15 @@ describe('revisions by id: getRevisionById, listPagesInRevisionById, getPageInRe
 
     const oldPages = await ok('listPagesInRevisionById', `${s}/revisions/${f.rev1}/pages`);
     expect(oldPages.pages).toEqual(old.pages);
-    expect((await ok('listPagesInRevisionById', `${s}/revisions/${f.rev2}/pages`)).pages).toEqual((await ok('listPages', `${s}/content/pages`)).pages);
+    expect((await ok('listPagesInRevisionById', `${s}/revisions/${f.rev2}/pages`)).pages).toEqual(
+      (await ok('listPages', `${s}/content/pages`)).pages,
+    );
 
     const page = await ok('getPageInRevisionById', `${s}/revisions/${f.rev1}/page/${f.guide}?format=markdown`);
     expect(page).toMatchObject({ id: f.guide, path: 'guide', markdown: GUIDE_V1, pages: [] });
-    expect(await ok('getPageInRevisionById', `${s}/revisions/${f.rev2}/page/${f.guide}`)).toEqual(await ok('getPageById', `${s}/content/page/${f.guide}`));
+    expect(await ok('getPageInRevisionById', `${s}/revisions/${f.rev2}/page/${f.guide}`)).toEqual(
+      await ok('getPageById', `${s}/content/page/${f.guide}`),
+    );
 
     const files = await ok('listFilesInRevisionById', `${s}/revisions/${f.rev1}/files?limit=1`);
     expect(files).toMatchObject({ count: 1, items: [{ id: f.logo, name: 'logo.png', contentType: 'image/png', size: 4 }] });
@@ -120,7 +128,7 @@ describe('revisions by id: getRevisionById, listPagesInRevisionById, getPageInRe
 });
 
 describe('pages by path: getPageByPath, getPageInChangeRequestByPath, getPageInRevisionByPath', () => {
-  it("find a page by its path as the official client sends it (slashes as they are), encoded, or with slashes around; a group by its own path", async () => {
+  it('find a page by its path as the official client sends it (slashes as they are), encoded, or with slashes around; a group by its own path', async () => {
     const s = `/spaces/${f.spaceId}`;
     const byId = await ok('getPageById', `${s}/content/page/${f.setup}?format=markdown`);
     for (const path of ['guide/setup', 'guide%2Fsetup', '/guide/setup/', 'Guide/Setup']) {
@@ -129,7 +137,9 @@ describe('pages by path: getPageByPath, getPageInChangeRequestByPath, getPageInR
     const group = await ok('getPageByPath', `${s}/content/path/reference`);
     expect(group).toMatchObject({ id: f.reference, type: 'group', path: 'reference', pages: [{ id: f.api, path: 'reference/api' }] });
     // As a document by default, its links into the revision resolved as on getPageById.
-    expect(await ok('getPageByPath', `${s}/content/path/guide?evaluated=true`)).toEqual(await ok('getPageById', `${s}/content/page/${f.guide}?evaluated=true`));
+    expect(await ok('getPageByPath', `${s}/content/path/guide?evaluated=true`)).toEqual(
+      await ok('getPageById', `${s}/content/page/${f.guide}?evaluated=true`),
+    );
 
     // Past revisions by their own paths.
     await refused(404, 'GET', `/v1${s}/revisions/${f.rev1}/path/guide/setup`, { token: owner.token });
@@ -139,11 +149,19 @@ describe('pages by path: getPageByPath, getPageInChangeRequestByPath, getPageInR
 
   it("a change request's paths are its own", async () => {
     const cr = (await h.call('POST', `/v1/spaces/${f.spaceId}/change-requests`, { token: owner.token, body: { subject: 'Moves' } })).body;
-    const written = await writeCr(h, owner.token, f.spaceId, cr.number, [insertPage('FAQ', 'Ask.\n', { into: f.reference }), updatePage(f.setup, { slug: 'install' })]);
+    const written = await writeCr(h, owner.token, f.spaceId, cr.number, [
+      insertPage('FAQ', 'Ask.\n', { into: f.reference }),
+      updatePage(f.setup, { slug: 'install' }),
+    ]);
     const [faq] = written.pages as [string];
     const c = `/spaces/${f.spaceId}/change-requests/${cr.id}/content`;
-    expect(await ok('getPageInChangeRequestByPath', `${c}/path/reference/faq?format=markdown`)).toMatchObject({ id: faq, markdown: 'Ask.\n' });
-    expect(await ok('getPageInChangeRequestByPath', `/spaces/${f.spaceId}/change-requests/${cr.number}/content/path/guide/install`)).toMatchObject({ id: f.setup });
+    expect(await ok('getPageInChangeRequestByPath', `${c}/path/reference/faq?format=markdown`)).toMatchObject({
+      id: faq,
+      markdown: 'Ask.\n',
+    });
+    expect(
+      await ok('getPageInChangeRequestByPath', `/spaces/${f.spaceId}/change-requests/${cr.number}/content/path/guide/install`),
+    ).toMatchObject({ id: f.setup });
     await refused(404, 'GET', `/v1${c}/path/guide/setup`, { token: owner.token });
     await refused(404, 'GET', `/v1/spaces/${f.spaceId}/content/path/reference/faq`, { token: owner.token });
   });
@@ -157,7 +175,10 @@ describe('pages by path: getPageByPath, getPageInChangeRequestByPath, getPageInR
     await refused(400, 'GET', `${s}/guide?format=html`, { token: owner.token, field: 'format' });
     await refused(400, 'GET', `${s}/guide?dereferenced=all`, { token: owner.token, field: 'dereferenced' });
     await refused(400, 'GET', `${s}/guide?cachedMetadata=often`, { token: owner.token, field: 'cachedMetadata' });
-    await refused(400, 'GET', `/v1/spaces/${f.spaceId}/revisions/${f.rev2}/path/guide?metadata=2`, { token: owner.token, field: 'metadata' });
+    await refused(400, 'GET', `/v1/spaces/${f.spaceId}/revisions/${f.rev2}/path/guide?metadata=2`, {
+      token: owner.token,
+      field: 'metadata',
+    });
   });
 });
 
@@ -174,7 +195,10 @@ describe('documents: getPageDocumentInRevisionById, getDocumentById and Page.doc
     // A document page without a body has an empty document.
     const empty = (await writeLive(h, owner.token, f.spaceId, [insertPage('Blank')])).revision;
     const blank = flat((await ok('listPagesInRevisionById', `${s}/revisions/${empty}/pages`)).pages).find((p) => p.title === 'Blank');
-    expect(await ok('getPageDocumentInRevisionById', `${s}/revisions/${empty}/page/${blank.id}/document`)).toMatchObject({ object: 'document', nodes: expect.any(Array) });
+    expect(await ok('getPageDocumentInRevisionById', `${s}/revisions/${empty}/page/${blank.id}/document`)).toMatchObject({
+      object: 'document',
+      nodes: expect.any(Array),
+    });
 
     // documentId: the same for an unchanged body in every read and revision, another for a changed body.
     const inList = flat((await ok('listPagesInRevisionById', `${s}/revisions/${f.rev2}/pages`)).pages);
@@ -201,18 +225,28 @@ describe('documents: getPageDocumentInRevisionById, getDocumentById and Page.doc
 
   it('includes of reusable contents read as on the page: a reusable-content block, or its blocks when dereferenced', async () => {
     const spaceId = await newSpace('Includes');
-    await writeLive(h, owner.token, spaceId, [{ operation: 'insert_reusable_content', title: 'Warning', document: { markdown: '> Careful.' } }]);
-    const written = await writeLive(h, owner.token, spaceId, [insertPage('Uses', 'Before.\n\n{% include "../.gitbook/includes/warning.md" %}\n\nAfter.\n')]);
+    await writeLive(h, owner.token, spaceId, [
+      { operation: 'insert_reusable_content', title: 'Warning', document: { markdown: '> Careful.' } },
+    ]);
+    const written = await writeLive(h, owner.token, spaceId, [
+      insertPage('Uses', 'Before.\n\n{% include "../.gitbook/includes/warning.md" %}\n\nAfter.\n'),
+    ]);
     const [page] = written.pages as [string];
     const r = `/spaces/${spaceId}/revisions/${written.revision}/page/${page}`;
     for (const dereferenced of ['false', 'true', 'reusable-contents']) {
       const whole = await ok('getPageInRevisionById', `${r}?dereferenced=${dereferenced}`);
       const document = await ok('getPageDocumentInRevisionById', `${r}/document?dereferenced=${dereferenced}`);
       expect(document).toEqual(whole.document);
-      expect(document.nodes.map((n: any) => n.type)).toEqual(dereferenced === 'false' ? ['paragraph', 'reusable-content', 'paragraph'] : ['paragraph', 'blockquote', 'paragraph']);
+      expect(document.nodes.map((n: any) => n.type)).toEqual(
+        dereferenced === 'false' ? ['paragraph', 'reusable-content', 'paragraph'] : ['paragraph', 'blockquote', 'paragraph'],
+      );
     }
     const documentId = (await ok('getPageInRevisionById', r)).documentId;
-    expect((await ok('getDocumentById', `/spaces/${spaceId}/documents/${documentId}`)).nodes.map((n: any) => n.type)).toEqual(['paragraph', 'reusable-content', 'paragraph']);
+    expect((await ok('getDocumentById', `/spaces/${spaceId}/documents/${documentId}`)).nodes.map((n: any) => n.type)).toEqual([
+      'paragraph',
+      'reusable-content',
+      'paragraph',
+    ]);
   });
 
   it('a document id of another space, altered or made up is 404; group and link pages have no document; bad options 400', async () => {
@@ -223,7 +257,9 @@ describe('documents: getPageDocumentInRevisionById, getDocumentById and Page.doc
     const copy = (await writeLive(h, owner.token, other, [insertPage('Setup', 'Install it.\n')])).pages[0]!;
     const otherId = (await ok('getPageById', `/spaces/${other}/content/page/${copy}`)).documentId;
     expect(otherId).not.toBe(documentId);
-    expect(await ok('getDocumentById', `/spaces/${other}/documents/${otherId}`)).toEqual(await ok('getDocumentById', `/spaces/${f.spaceId}/documents/${documentId}`));
+    expect(await ok('getDocumentById', `/spaces/${other}/documents/${otherId}`)).toEqual(
+      await ok('getDocumentById', `/spaces/${f.spaceId}/documents/${documentId}`),
+    );
     await refused(404, 'GET', `/v1/spaces/${other}/documents/${documentId}`, { token: owner.token });
     const altered = `${documentId.slice(0, -1)}${documentId.endsWith('A') ? 'B' : 'A'}`;
     await refused(404, 'GET', `${s}/documents/${altered}`, { token: owner.token });
@@ -244,7 +280,9 @@ describe('page meta links: listSpacePageMetaLinks, listChangeRequestPageMetaLink
     const cr = (await h.call('POST', `/v1/spaces/${f.spaceId}/change-requests`, { token: owner.token, body: { subject: 'Links' } })).body;
     const s = `/spaces/${f.spaceId}`;
     expect(await ok('listSpacePageMetaLinks', `${s}/content/page/${f.guide}/meta-links`)).toEqual({ alternates: [] });
-    expect(await ok('listChangeRequestPageMetaLinks', `${s}/change-requests/${cr.id}/content/page/${f.reference}/meta-links`)).toEqual({ alternates: [] });
+    expect(await ok('listChangeRequestPageMetaLinks', `${s}/change-requests/${cr.id}/content/page/${f.reference}/meta-links`)).toEqual({
+      alternates: [],
+    });
     expect(await ok('listRevisionPageMetaLinks', `${s}/revisions/${f.rev1}/page/${f.website}/meta-links`)).toEqual({ alternates: [] });
     await refused(404, 'GET', `/v1${s}/revisions/${f.rev1}/page/${f.setup}/meta-links`, { token: owner.token });
     await refused(404, 'GET', `/v1${s}/content/page/nopage/meta-links`, { token: owner.token });
@@ -293,7 +331,9 @@ describe('GraphQL and statement counts', () => {
     const revision = res.body.data.space.revisionById;
     expect(revision.id).toBe(f.rev2);
     expect(revision.pageByPath).toEqual(await ok('getPageByPath', `/spaces/${f.spaceId}/content/path/guide/setup?format=markdown`));
-    expect(revision.pageDocument).toEqual(await ok('getPageDocumentInRevisionById', `/spaces/${f.spaceId}/revisions/${f.rev2}/page/${f.guide}/document`));
+    expect(revision.pageDocument).toEqual(
+      await ok('getPageDocumentInRevisionById', `/spaces/${f.spaceId}/revisions/${f.rev2}/page/${f.guide}/document`),
+    );
     expect(revision.pageMetaLinks).toEqual({ alternates: [] });
   });
 
@@ -311,7 +351,10 @@ describe('GraphQL and statement counts', () => {
         insertPage('Top', 'Top.\n', { ref: 'top' }),
         ...Array.from({ length: size - 1 }, (_, i) => insertPage(`Page ${i}`, `Body ${i}.\n`, { into: 'top' })),
       ]);
-      counts.push([await statements(`/spaces/${spaceId}/revisions/${revision}/pages`), await statements(`/spaces/${spaceId}/revisions/${revision}/path/top/page-1`)]);
+      counts.push([
+        await statements(`/spaces/${spaceId}/revisions/${revision}/pages`),
+        await statements(`/spaces/${spaceId}/revisions/${revision}/path/top/page-1`),
+      ]);
     }
     expect(counts[1]).toEqual(counts[0]);
   });

@@ -38,7 +38,9 @@ const revisionChanges = (spaceId: string, revision: string, query = '', token = 
 /** A space with Guide (and Setup below it), FAQ and Old on main, and a change request editing them. */
 async function spaceWithChangeRequest() {
   const spaceId = await newSpace();
-  const [guide, faq, old] = (await live(spaceId, [insertPage('Guide', 'Read me.'), insertPage('FAQ', 'Questions.'), insertPage('Old', 'Gone soon.')])).pages as [string, string, string];
+  const [guide, faq, old] = (
+    await live(spaceId, [insertPage('Guide', 'Read me.'), insertPage('FAQ', 'Questions.'), insertPage('Old', 'Gone soon.')])
+  ).pages as [string, string, string];
   const [setup] = (await live(spaceId, [insertPage('Setup', 'npm ci', { into: guide })])).pages as [string];
   const cr = await newCr(spaceId);
   const written = await writeCr(h, w.owner.token, spaceId, cr.id, [
@@ -68,8 +70,15 @@ describe('GET /spaces/:spaceId/change-requests/:changeRequestId/changes', () => 
     expect(Object.keys(byType.page_edited.attributes).sort()).toEqual(['document', 'title']);
     expect(byType.page_deleted).toEqual({ type: 'page_deleted', page: { id: s.old, type: 'document', title: 'Old', path: 'old' } });
     // Moved from under Guide to the top level: the parent before is Guide, there is none after.
-    expect(byType.page_moved).toEqual({ type: 'page_moved', page: { id: s.setup, type: 'document', title: 'Setup', path: 'setup' }, parent: { before: { id: s.guide, type: 'document', title: 'Guide', path: 'guide' } } });
-    expect(byType.file_created).toEqual({ type: 'file_created', file: { id: s.file, name: 'logo.txt', contentType: 'text/plain', downloadURL: expect.stringContaining(BASE) } });
+    expect(byType.page_moved).toEqual({
+      type: 'page_moved',
+      page: { id: s.setup, type: 'document', title: 'Setup', path: 'setup' },
+      parent: { before: { id: s.guide, type: 'document', title: 'Guide', path: 'guide' } },
+    });
+    expect(byType.file_created).toEqual({
+      type: 'file_created',
+      file: { id: s.file, name: 'logo.txt', contentType: 'text/plain', downloadURL: expect.stringContaining(BASE) },
+    });
     // Pages in path order, then files.
     expect(res.body.changes.map((c: any) => c.type)).toEqual(['page_edited', 'page_created', 'page_deleted', 'page_moved', 'file_created']);
   });
@@ -77,7 +86,13 @@ describe('GET /spaces/:spaceId/change-requests/:changeRequestId/changes', () => 
   it('answers at most `limit` changes (10 by default) and says how many it left out', async () => {
     const spaceId = await newSpace();
     const cr = await newCr(spaceId);
-    await writeCr(h, w.owner.token, spaceId, cr.id, Array.from({ length: 12 }, (_, i) => insertPage(`Page ${i}`)));
+    await writeCr(
+      h,
+      w.owner.token,
+      spaceId,
+      cr.id,
+      Array.from({ length: 12 }, (_, i) => insertPage(`Page ${i}`)),
+    );
     expect((await crChanges(spaceId, cr.id)).body).toMatchObject({ changes: expect.any(Array), more: 2 });
     expect((await crChanges(spaceId, cr.id)).body.changes).toHaveLength(10);
     const two = await crChanges(spaceId, String(cr.number), '?limit=2');
@@ -93,13 +108,22 @@ describe('GET /spaces/:spaceId/change-requests/:changeRequestId/changes', () => 
       const spaceId = await newSpace();
       const [parent] = (await live(spaceId, [insertPage('Parent')])).pages as [string];
       const [child] = (await live(spaceId, [insertPage('Child', 'v1', { into: parent })])).pages as [string];
-      await live(spaceId, Array.from({ length: unchanged }, (_, i) => insertPage(`Filler ${i}`, `Body ${i}`)));
+      await live(
+        spaceId,
+        Array.from({ length: unchanged }, (_, i) => insertPage(`Filler ${i}`, `Body ${i}`)),
+      );
       const cr = await newCr(spaceId);
       await writeCr(h, w.owner.token, spaceId, cr.id, [updatePage(child, { document: { markdown: 'v2' } })]);
       const before = h.db.statements.count;
       const res = await crChanges(spaceId, cr.id);
       const statements = h.db.statements.count - before;
-      expect(res.body.changes).toEqual([{ type: 'page_edited', page: { id: child, type: 'document', title: 'Child', path: 'parent/child' }, attributes: { document: expect.any(Object) } }]);
+      expect(res.body.changes).toEqual([
+        {
+          type: 'page_edited',
+          page: { id: child, type: 'document', title: 'Child', path: 'parent/child' },
+          attributes: { document: expect.any(Object) },
+        },
+      ]);
       return statements;
     }
     // Each size twice, the fewer counted: loads issued on different ticks (the page shards, then
@@ -112,8 +136,12 @@ describe('GET /spaces/:spaceId/change-requests/:changeRequestId/changes', () => 
   it('refuses bad parameters (400 naming them), unknown change requests (404) and callers without rights', async () => {
     const s = await spaceWithChangeRequest();
     const path = `/v1/spaces/${s.spaceId}/change-requests/${s.cr.id}/changes`;
-    for (const q of ['?limit=0', '?limit=abc', '?limit=1.5', '?limit=1001']) await refused(400, 'GET', `${path}${q}`, { token: w.reader.token, field: 'limit' });
-    await refused(404, 'GET', `/v1/spaces/${s.spaceId}/change-requests/nope/changes`, { token: w.reader.token, operationId: 'getChangeRequestChanges' });
+    for (const q of ['?limit=0', '?limit=abc', '?limit=1.5', '?limit=1001'])
+      await refused(400, 'GET', `${path}${q}`, { token: w.reader.token, field: 'limit' });
+    await refused(404, 'GET', `/v1/spaces/${s.spaceId}/change-requests/nope/changes`, {
+      token: w.reader.token,
+      operationId: 'getChangeRequestChanges',
+    });
     await refused(404, 'GET', path, { token: w.outsider.token });
     await refused(401, 'GET', path, { token: null });
   });
@@ -128,7 +156,11 @@ describe('GET /spaces/:spaceId/revisions/:revisionId/changes', () => {
     const edit = await live(spaceId, [updatePage(intro, { title: 'Welcome', emoji: '1f600' }), insertPage('Next')]);
     const res = await revisionChanges(spaceId, edit.revision);
     expect(res.body.changes).toEqual([
-      { type: 'page_edited', page: { id: intro, type: 'document', title: 'Welcome', path: 'intro' }, attributes: { title: { before: 'Intro', after: 'Welcome' }, emoji: { after: '1f600' } } },
+      {
+        type: 'page_edited',
+        page: { id: intro, type: 'document', title: 'Welcome', path: 'intro' },
+        attributes: { title: { before: 'Intro', after: 'Welcome' }, emoji: { after: '1f600' } },
+      },
       { type: 'page_created', page: { id: edit.pages[0], type: 'document', title: 'Next', path: 'next' } },
     ]);
     expect(res.body.mergedFrom).toBeUndefined();
@@ -139,7 +171,10 @@ describe('GET /spaces/:spaceId/revisions/:revisionId/changes', () => {
     await live(spaceId, [{ operation: 'update_variables', variables: { product: 'Lectern', old: 'x' } }]);
     const edit = await live(spaceId, [{ operation: 'update_variables', variables: { product: 'Lectern 2', old: null, fresh: 'y' } }]);
     expect((await revisionChanges(spaceId, edit.revision)).body.changes).toEqual([
-      { type: 'variables_edited', variables: { fresh: { after: 'y' }, old: { before: 'x' }, product: { before: 'Lectern', after: 'Lectern 2' } } },
+      {
+        type: 'variables_edited',
+        variables: { fresh: { after: 'y' }, old: { before: 'x' }, product: { before: 'Lectern', after: 'Lectern 2' } },
+      },
     ]);
   });
 

@@ -13,7 +13,18 @@ beforeAll(async () => {
 });
 
 const at = '2026-01-01T00:00:00.000Z';
-const entry = (id: string, extra: Partial<PageEntry> = {}): PageEntry => ({ id, parent: null, position: 1, type: 'document', title: `Page ${id}`, slug: id, body: hashOf('body', id), createdAt: at, updatedAt: at, ...extra });
+const entry = (id: string, extra: Partial<PageEntry> = {}): PageEntry => ({
+  id,
+  parent: null,
+  position: 1,
+  type: 'document',
+  title: `Page ${id}`,
+  slug: id,
+  body: hashOf('body', id),
+  createdAt: at,
+  updatedAt: at,
+  ...extra,
+});
 const shardOf = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, entry(id)]));
 
 async function storedAs(hash: string) {

@@ -28,7 +28,9 @@ interface FixtureConversation {
   subject: string;
   parts: { role: string; body: string }[];
 }
-const corpus = JSON.parse(fs.readFileSync(new URL('../fixtures/support-conversations.json', import.meta.url), 'utf8')) as { conversations: FixtureConversation[] };
+const corpus = JSON.parse(fs.readFileSync(new URL('../fixtures/support-conversations.json', import.meta.url), 'utf8')) as {
+  conversations: FixtureConversation[];
+};
 const DAY = 24 * 60 * 60 * 1000;
 
 let h: Harness;
@@ -45,7 +47,11 @@ function asInput(c: FixtureConversation, now = Date.now()) {
   return {
     id: c.id,
     subject: c.subject,
-    metadata: { url: `https://support.example.com/${c.source}/${c.id}`, attributes: { source: c.source, plan: 'pro' }, createdAt: new Date(now - c.daysAgo * DAY).toISOString() },
+    metadata: {
+      url: `https://support.example.com/${c.source}/${c.id}`,
+      attributes: { source: c.source, plan: 'pro' },
+      createdAt: new Date(now - c.daysAgo * DAY).toISOString(),
+    },
     parts: c.parts.map((p) => ({ type: 'message', role: p.role, body: p.body })),
   };
 }
@@ -84,20 +90,31 @@ async function labelledIssues(org: Owner) {
   return issues.map(({ issue }) => {
     const row = byId.get(issue.id)!;
     const fixture = corpus.conversations.find((c) => c.id === row.conversation.externalId);
-    return { issue, key: `${row.conversation.externalId}#${row.index}`, theme: fixture?.themes[row.index], expectedImpact: fixture?.impacts[row.index] };
+    return {
+      issue,
+      key: `${row.conversation.externalId}#${row.index}`,
+      theme: fixture?.themes[row.index],
+      expectedImpact: fixture?.impacts[row.index],
+    };
   });
 }
 
 /** Purity (each cluster's majority theme) and inverse purity (each theme's largest cluster). */
 function purity(items: { theme: string | undefined; cluster: string }[]) {
-  const majority = (groups: Map<string, string[]>) => [...groups.values()].reduce((n, g) => n + Math.max(...[...new Set(g)].map((x) => g.filter((y) => y === x).length)), 0);
+  const majority = (groups: Map<string, string[]>) =>
+    [...groups.values()].reduce((n, g) => n + Math.max(...[...new Set(g)].map((x) => g.filter((y) => y === x).length)), 0);
   const byCluster = new Map<string, string[]>();
   const byTheme = new Map<string, string[]>();
   for (const i of items) {
     byCluster.set(i.cluster, [...(byCluster.get(i.cluster) ?? []), String(i.theme)]);
     byTheme.set(String(i.theme), [...(byTheme.get(String(i.theme)) ?? []), i.cluster]);
   }
-  return { purity: majority(byCluster) / items.length, inversePurity: majority(byTheme) / items.length, clusters: byCluster.size, themes: byTheme.size };
+  return {
+    purity: majority(byCluster) / items.length,
+    inversePurity: majority(byTheme) / items.length,
+    clusters: byCluster.size,
+    themes: byTheme.size,
+  };
 }
 
 describe('ingesting and analysing the support corpus', () => {
@@ -108,7 +125,9 @@ describe('ingesting and analysing the support corpus', () => {
     expect(list.body.count).toBe(corpus.conversations.length);
     // Not analysed yet: no processedAt, no issue, no cluster; one analysis job queued.
     expect(list.body.items.every((c: any) => c.processedAt === undefined && c.impact === undefined)).toBe(true);
-    expect((await h.rest('listConversationsIssuesClusters', 'GET', path('/conversations-clusters'), { token: owner.token })).body.count).toBe(0);
+    expect(
+      (await h.rest('listConversationsIssuesClusters', 'GET', path('/conversations-clusters'), { token: owner.token })).body.count,
+    ).toBe(0);
     expect(await h.db.prisma.job.count({ where: { kind: ANALYSE_JOB } })).toBe(before + 1);
     expect(await analyse()).toBe(1);
     const after = await h.rest('listConversations', 'GET', path('/conversations?limit=1000'), { token: owner.token });
@@ -134,7 +153,9 @@ describe('ingesting and analysing the support corpus', () => {
   it('clusters same-theme issues together (purity report)', async () => {
     const issues = await labelledIssues(owner);
     const report = purity(issues.map((i) => ({ theme: i.theme, cluster: i.issue.cluster })));
-    console.log(`clustering of the support corpus: ${issues.length} issues, ${report.themes} themes → ${report.clusters} clusters; purity ${report.purity.toFixed(3)}, inverse purity ${report.inversePurity.toFixed(3)}`);
+    console.log(
+      `clustering of the support corpus: ${issues.length} issues, ${report.themes} themes → ${report.clusters} clusters; purity ${report.purity.toFixed(3)}, inverse purity ${report.inversePurity.toFixed(3)}`,
+    );
     expect(report.purity).toBeGreaterThanOrEqual(0.9);
     expect(report.inversePurity).toBeGreaterThanOrEqual(0.8);
     // Not one cluster per issue, nor everything in one.
@@ -177,7 +198,9 @@ describe('ingesting and analysing the support corpus', () => {
       expect(cluster.muted).toBe(false);
       expect(cluster.stats.tasksTotal).toBe(0);
     }
-    const get = await h.rest('getConversationsIssuesCluster', 'GET', path(`/conversations-clusters/${clusters[0].id}`), { token: reader.token });
+    const get = await h.rest('getConversationsIssuesCluster', 'GET', path(`/conversations-clusters/${clusters[0].id}`), {
+      token: reader.token,
+    });
     expect(get.body).toEqual(clusters[0]);
   });
 
@@ -190,18 +213,26 @@ describe('ingesting and analysing the support corpus', () => {
     };
     // The same corpus, listed in another order, in a second organization.
     const twin = (await h.owner('Twin')) as Owner;
-    await ingest([...corpus.conversations].reverse().map((c) => asInput(c)), twin);
+    await ingest(
+      [...corpus.conversations].reverse().map((c) => asInput(c)),
+      twin,
+    );
     await analyse();
     expect(partition(await labelledIssues(twin))).toEqual(partition(first));
     // Ingested in three batches, analysed after each: clusters grow incrementally and stay as good.
     const batched = (await h.owner('Batched')) as Owner;
     const chunks = [corpus.conversations.slice(0, 20), corpus.conversations.slice(20, 45), corpus.conversations.slice(45)];
     for (const chunk of chunks) {
-      await ingest(chunk.map((c) => asInput(c)), batched);
+      await ingest(
+        chunk.map((c) => asInput(c)),
+        batched,
+      );
       await analyse();
     }
     const report = purity((await labelledIssues(batched)).map((i) => ({ theme: i.theme, cluster: i.issue.cluster })));
-    console.log(`clustering in three batches: ${report.clusters} clusters; purity ${report.purity.toFixed(3)}, inverse purity ${report.inversePurity.toFixed(3)}`);
+    console.log(
+      `clustering in three batches: ${report.clusters} clusters; purity ${report.purity.toFixed(3)}, inverse purity ${report.inversePurity.toFixed(3)}`,
+    );
     expect(report.purity).toBeGreaterThanOrEqual(0.9);
     expect(report.inversePurity).toBeGreaterThanOrEqual(0.8);
   });
@@ -210,7 +241,11 @@ describe('ingesting and analysing the support corpus', () => {
 describe('POST /orgs/{id}/conversations', () => {
   it('ingesting the same id again updates the conversation, never duplicates it, and re-analyses it', async () => {
     const org = (await h.owner('Reingest')) as Owner;
-    const conversation = { id: 'T-1', subject: 'Export question', parts: [{ type: 'message', role: 'user', body: 'How do I export a space as PDF?' }] };
+    const conversation = {
+      id: 'T-1',
+      subject: 'Export question',
+      parts: [{ type: 'message', role: 'user', body: 'How do I export a space as PDF?' }],
+    };
     await ingest(conversation, org);
     await analyse();
     const [first] = await all('listConversations', path('/conversations', org), org.token);
@@ -224,7 +259,16 @@ describe('POST /orgs/{id}/conversations', () => {
     expect(await h.db.prisma.job.count({ where: { kind: ANALYSE_JOB } })).toBe(jobs);
 
     // New content: same conversation, new analysis.
-    await ingest({ ...conversation, parts: [...conversation.parts, { type: 'message', role: 'user', body: 'Update: the PDF export now fails every time with an error, our whole team is blocked.' }] }, org);
+    await ingest(
+      {
+        ...conversation,
+        parts: [
+          ...conversation.parts,
+          { type: 'message', role: 'user', body: 'Update: the PDF export now fails every time with an error, our whole team is blocked.' },
+        ],
+      },
+      org,
+    );
     const listed = await all('listConversations', path('/conversations', org), org.token);
     expect(listed).toHaveLength(1);
     expect(listed[0].id).toBe(first.id);
@@ -257,7 +301,13 @@ describe('POST /orgs/{id}/conversations', () => {
       [{ id: 'a', metadata: { attributes: { source: 'integration:x:y' } }, parts: [part] }, /metadata\.attributes\.source/],
       [{ id: 'a', parts: [part], colour: 'red' }, /colour/],
       [[], /conversations/],
-      [[{ id: 'ok', parts: [part] }, { id: 'b', parts: [{ ...part, role: 'robot' }] }], /conversations\[1\]\.parts\[0\]\.role/],
+      [
+        [
+          { id: 'ok', parts: [part] },
+          { id: 'b', parts: [{ ...part, role: 'robot' }] },
+        ],
+        /conversations\[1\]\.parts\[0\]\.role/,
+      ],
       [['a string'], /body\[0\]/],
     ];
     for (const [body, message] of cases) {
@@ -276,7 +326,8 @@ describe('POST /orgs/{id}/conversations', () => {
     expect((await h.call('POST', path('/conversations'), { token: null, body })).status).toBe(401);
     expect((await h.call('POST', path('/conversations'), { token: outsider.token, body })).status).toBe(404);
     expect((await h.call('POST', `/v1/orgs/${newId()}/conversations`, { token: owner.token, body })).status).toBe(404);
-    for (const member of [reader, creator, guest]) expect((await h.call('POST', path('/conversations'), { token: member.token, body })).status).toBe(403);
+    for (const member of [reader, creator, guest])
+      expect((await h.call('POST', path('/conversations'), { token: member.token, body })).status).toBe(403);
     expect(await h.db.prisma.conversation.count()).toBe(before);
   });
 });
@@ -287,11 +338,15 @@ describe('reading conversations, issues and clusters', () => {
     const filtered = await all('listConversations', path(`/conversations?source=${encodeURIComponent(zendesk)}`));
     expect(filtered.length).toBe(corpus.conversations.filter((c) => c.source === 'zendesk').length);
     expect(filtered.every((c) => c.source === zendesk)).toBe(true);
-    expect((await all('listConversations', path('/conversations?source=email'))).length).toBe(corpus.conversations.filter((c) => c.source === 'email').length);
+    expect((await all('listConversations', path('/conversations?source=email'))).length).toBe(
+      corpus.conversations.filter((c) => c.source === 'email').length,
+    );
     const page1 = await h.rest('listConversations', 'GET', path('/conversations?limit=10'), { token: reader.token });
     expect(page1.body.items).toHaveLength(10);
     expect(page1.body.count).toBe(corpus.conversations.length);
-    const page2 = await h.rest('listConversations', 'GET', path(`/conversations?limit=10&page=${page1.body.next.page}`), { token: reader.token });
+    const page2 = await h.rest('listConversations', 'GET', path(`/conversations?limit=10&page=${page1.body.next.page}`), {
+      token: reader.token,
+    });
     expect(page2.body.items[0].id).not.toBe(page1.body.items[0].id);
     const dates = [...page1.body.items, ...page2.body.items].map((c: any) => Date.parse(c.createdAt));
     expect(dates).toEqual([...dates].sort((a, b) => b - a));
@@ -306,8 +361,15 @@ describe('reading conversations, issues and clusters', () => {
     const fixture = corpus.conversations.find((f) => f.subject === c.subject)!;
     expect(res.body.conversation).toEqual(c);
     expect(res.body.parts).toEqual(fixture.parts.map((p) => ({ type: 'message', role: p.role, body: p.body })));
-    expect(res.body.metadata).toEqual({ url: `https://support.example.com/email/${fixture.id}`, attributes: { source: 'email', plan: 'pro' }, createdAt: c.createdAt });
-    expect(c.urls).toEqual({ location: `${BASE}/v1/orgs/${owner.orgId}/conversations/${c.id}`, source: `https://support.example.com/email/${fixture.id}` });
+    expect(res.body.metadata).toEqual({
+      url: `https://support.example.com/email/${fixture.id}`,
+      attributes: { source: 'email', plan: 'pro' },
+      createdAt: c.createdAt,
+    });
+    expect(c.urls).toEqual({
+      location: `${BASE}/v1/orgs/${owner.orgId}/conversations/${c.id}`,
+      source: `https://support.example.com/email/${fixture.id}`,
+    });
     const missing = await h.rest('getConversationById', 'GET', path(`/conversations/${newId()}`), { token: owner.token });
     expect(missing.status).toBe(404);
   });
@@ -320,10 +382,14 @@ describe('reading conversations, issues and clusters', () => {
     const two = (await all('listConversations', path('/conversations'))).find((c) => c.subject === 'PDF export problem');
     const ofConversation = await all('listConversationsIssues', path(`/conversations-issues?conversation=${two.id}`));
     expect(ofConversation).toHaveLength(2);
-    const one = await h.rest('getConversationIssueById', 'GET', path(`/conversations-issues/${ofConversation[0].issue.id}`), { token: reader.token });
+    const one = await h.rest('getConversationIssueById', 'GET', path(`/conversations-issues/${ofConversation[0].issue.id}`), {
+      token: reader.token,
+    });
     expect(one.body).toEqual(ofConversation[0]);
     expect(one.body.issue.urls.location).toBe(`${BASE}/v1/orgs/${owner.orgId}/conversations-issues/${ofConversation[0].issue.id}`);
-    expect((await h.rest('getConversationIssueById', 'GET', path(`/conversations-issues/${newId()}`), { token: owner.token })).status).toBe(404);
+    expect((await h.rest('getConversationIssueById', 'GET', path(`/conversations-issues/${newId()}`), { token: owner.token })).status).toBe(
+      404,
+    );
     expect(await all('listConversationsIssues', path(`/conversations-issues?cluster=${newId()}`))).toEqual([]);
   });
 
@@ -337,11 +403,16 @@ describe('reading conversations, issues and clusters', () => {
     expect(asc.map((c) => c.stats.conversations)).toEqual(asc.map((c) => c.stats.conversations).sort((a, b) => a - b));
     const byTasks = await all('listConversationsIssuesClusters', path('/conversations-clusters?orderBy=tasksTotal'));
     expect(new Set(byTasks.map((c) => c.id))).toEqual(new Set(byUpdated.map((c) => c.id)));
-    const paged = await h.rest('listConversationsIssuesClusters', 'GET', path('/conversations-clusters?orderBy=issues&limit=3'), { token: owner.token });
+    const paged = await h.rest('listConversationsIssuesClusters', 'GET', path('/conversations-clusters?orderBy=issues&limit=3'), {
+      token: owner.token,
+    });
     expect(paged.body.items.map((c: any) => c.id)).toEqual(byIssues.slice(0, 3).map((c) => c.id));
     expect(paged.body.next.page).toEqual(expect.any(String));
     // Clusters are written whole at the end of an analysis: none is pending or being analysed.
-    expect((await h.rest('listConversationsIssuesClusters', 'GET', path('/conversations-clusters?status=analysing'), { token: owner.token })).body).toEqual({ items: [], count: 0 });
+    expect(
+      (await h.rest('listConversationsIssuesClusters', 'GET', path('/conversations-clusters?status=analysing'), { token: owner.token }))
+        .body,
+    ).toEqual({ items: [], count: 0 });
     for (const bad of ['order=sideways', 'orderBy=colour', 'status=done', 'limit=1001']) {
       const res = await h.call('GET', path(`/conversations-clusters?${bad}`), { token: owner.token });
       expect(res.status, bad).toBe(400);
@@ -370,14 +441,17 @@ describe('reading conversations, issues and clusters', () => {
       expect((await h.call('GET', path(p), { token: guest.token })).status, p).toBe(403);
       expect((await h.call('GET', path(p), { token: creator.token })).status, p).toBe(200);
     }
-    expect((await h.rest('listConversationsIssuesClusters', 'GET', `/v1/orgs/${newId()}/conversations-clusters`, { token: owner.token })).status).toBe(404);
+    expect(
+      (await h.rest('listConversationsIssuesClusters', 'GET', `/v1/orgs/${newId()}/conversations-clusters`, { token: owner.token })).status,
+    ).toBe(404);
     for (const p of ['/conversations-issues?limit=1001', '/conversations-issues?page=x', '/conversations?limit=-1']) {
       const res = await h.call('GET', path(p), { token: owner.token });
       expect(res.status, p).toBe(400);
       expect(res.body.error.message).toMatch(/^(limit|page):/);
     }
     // Another organization's admin cannot reach these through their own organization.
-    for (const p of reads.filter((r) => r.split('/').length > 2)) expect((await h.call('GET', path(p, other), { token: other.token })).status, p).toBe(404);
+    for (const p of reads.filter((r) => r.split('/').length > 2))
+      expect((await h.call('GET', path(p, other), { token: other.token })).status, p).toBe(404);
   });
 });
 
@@ -389,7 +463,10 @@ describe('PATCH /orgs/{id}/conversations-clusters/{clusterId}', () => {
     // Not in the official description: its body is the official cluster.
     assertMatchesSpec('getConversationsIssuesCluster', 200, res.body);
     expect(res.body).toMatchObject({ id: cluster.id, muted: true });
-    expect((await h.rest('getConversationsIssuesCluster', 'GET', path(`/conversations-clusters/${cluster.id}`), { token: owner.token })).body.muted).toBe(true);
+    expect(
+      (await h.rest('getConversationsIssuesCluster', 'GET', path(`/conversations-clusters/${cluster.id}`), { token: owner.token })).body
+        .muted,
+    ).toBe(true);
     const back = await h.call('PATCH', path(`/conversations-clusters/${cluster.id}`), { token: owner.token, body: { muted: false } });
     expect(back.body.muted).toBe(false);
   });
@@ -399,15 +476,22 @@ describe('PATCH /orgs/{id}/conversations-clusters/{clusterId}', () => {
     const p = path(`/conversations-clusters/${cluster.id}`);
     const row = () => h.db.prisma.conversationsIssuesCluster.findUniqueOrThrow({ where: { id: cluster.id } });
     const before = await row();
-    for (const [body, field] of [[{ muted: 'yes' }, 'muted'], [{ muted: null }, 'muted'], [{ colour: 'red' }, 'colour']] as const) {
+    for (const [body, field] of [
+      [{ muted: 'yes' }, 'muted'],
+      [{ muted: null }, 'muted'],
+      [{ colour: 'red' }, 'colour'],
+    ] as const) {
       const res = await h.call('PATCH', p, { token: owner.token, body });
       expect(res.status).toBe(400);
       expect(res.body.error.message).toContain(field);
     }
     expect((await h.call('PATCH', p, { token: null, body: { muted: true } })).status).toBe(401);
     expect((await h.call('PATCH', p, { token: outsider.token, body: { muted: true } })).status).toBe(404);
-    expect((await h.call('PATCH', path(`/conversations-clusters/${newId()}`), { token: owner.token, body: { muted: true } })).status).toBe(404);
-    for (const member of [reader, creator]) expect((await h.call('PATCH', p, { token: member.token, body: { muted: true } })).status).toBe(403);
+    expect((await h.call('PATCH', path(`/conversations-clusters/${newId()}`), { token: owner.token, body: { muted: true } })).status).toBe(
+      404,
+    );
+    for (const member of [reader, creator])
+      expect((await h.call('PATCH', p, { token: member.token, body: { muted: true } })).status).toBe(403);
     expect((await h.call('PATCH', p, { token: guest.token, body: { muted: true } })).status).toBe(403);
     expect(await row()).toEqual(before);
   });
@@ -421,29 +505,50 @@ describe('change requests linked to a cluster', () => {
   it('links, filters, counts as a task, and unlinks', async () => {
     const [cluster] = await all('listConversationsIssuesClusters', path('/conversations-clusters'));
     const space = await h.call('POST', path('/spaces'), { token: owner.token, body: { title: 'Docs' } });
-    const cr = await h.call('POST', `/v1/spaces/${space.body.id}/change-requests`, { token: owner.token, body: { subject: 'Fix SSO docs' } });
+    const cr = await h.call('POST', `/v1/spaces/${space.body.id}/change-requests`, {
+      token: owner.token,
+      body: { subject: 'Fix SSO docs' },
+    });
     const linked = await h.graphql(owner.token, LINK, { spaceId: space.body.id, cr: String(cr.body.number), cluster: cluster.id });
     expect(linked.body.errors).toBeUndefined();
     expect(linked.body.data.linkChangeRequestToIssuesCluster.conversationsIssuesCluster).toBe(cluster.id);
-    const got = await h.rest('getChangeRequestById', 'GET', `/v1/spaces/${space.body.id}/change-requests/${cr.body.id}`, { token: owner.token });
+    const got = await h.rest('getChangeRequestById', 'GET', `/v1/spaces/${space.body.id}/change-requests/${cr.body.id}`, {
+      token: owner.token,
+    });
     expect(got.body.conversationsIssuesCluster).toBe(cluster.id);
-    const filtered = await h.rest('listChangeRequestsForSpace', 'GET', `/v1/spaces/${space.body.id}/change-requests?conversationsIssuesCluster=${cluster.id}`, { token: owner.token });
+    const filtered = await h.rest(
+      'listChangeRequestsForSpace',
+      'GET',
+      `/v1/spaces/${space.body.id}/change-requests?conversationsIssuesCluster=${cluster.id}`,
+      { token: owner.token },
+    );
     expect(filtered.body.items.map((c: any) => c.id)).toEqual([cr.body.id]);
-    const withTask = await h.rest('getConversationsIssuesCluster', 'GET', path(`/conversations-clusters/${cluster.id}`), { token: owner.token });
+    const withTask = await h.rest('getConversationsIssuesCluster', 'GET', path(`/conversations-clusters/${cluster.id}`), {
+      token: owner.token,
+    });
     expect(withTask.body.stats).toMatchObject({ tasksTotal: 1, tasksStarted: 1, tasksBacklog: 0 });
     await h.call('PATCH', `/v1/spaces/${space.body.id}/change-requests/${cr.body.id}`, { token: owner.token, body: { status: 'draft' } });
-    expect((await h.rest('getConversationsIssuesCluster', 'GET', path(`/conversations-clusters/${cluster.id}`), { token: owner.token })).body.stats).toMatchObject({ tasksTotal: 1, tasksStarted: 0, tasksBacklog: 1 });
+    expect(
+      (await h.rest('getConversationsIssuesCluster', 'GET', path(`/conversations-clusters/${cluster.id}`), { token: owner.token })).body
+        .stats,
+    ).toMatchObject({ tasksTotal: 1, tasksStarted: 0, tasksBacklog: 1 });
     const top = await all('listConversationsIssuesClusters', path('/conversations-clusters?orderBy=tasksTotal'));
     expect(top[0].id).toBe(cluster.id);
 
     const unlinked = await h.graphql(owner.token, LINK, { spaceId: space.body.id, cr: cr.body.id, cluster: null });
     expect(unlinked.body.data.linkChangeRequestToIssuesCluster.conversationsIssuesCluster).toBeNull();
-    expect((await h.rest('getConversationsIssuesCluster', 'GET', path(`/conversations-clusters/${cluster.id}`), { token: owner.token })).body.stats.tasksTotal).toBe(0);
+    expect(
+      (await h.rest('getConversationsIssuesCluster', 'GET', path(`/conversations-clusters/${cluster.id}`), { token: owner.token })).body
+        .stats.tasksTotal,
+    ).toBe(0);
   });
 
   it('refuses a cluster of another organization or none, and callers who cannot change the change request', async () => {
     const other = (await h.owner('Elsewhere')) as Owner;
-    await ingest({ id: 'E-1', subject: 'Search broken', parts: [{ type: 'message', role: 'user', body: 'Search returns no results at all.' }] }, other);
+    await ingest(
+      { id: 'E-1', subject: 'Search broken', parts: [{ type: 'message', role: 'user', body: 'Search returns no results at all.' }] },
+      other,
+    );
     await analyse();
     const [foreign] = await all('listConversationsIssuesClusters', path('/conversations-clusters', other), other.token);
     const [cluster] = await all('listConversationsIssuesClusters', path('/conversations-clusters'));
@@ -465,18 +570,34 @@ describe('clusters as conversations keep arriving', () => {
   it('a new conversation on a known theme joins its cluster, which keeps its id and its change requests', async () => {
     const issues = await labelledIssues(owner);
     const ssoCluster = issues.find((i) => i.key === 'zd-1001#0')!.issue.cluster;
-    const before = (await h.rest('getConversationsIssuesCluster', 'GET', path(`/conversations-clusters/${ssoCluster}`), { token: owner.token })).body;
+    const before = (
+      await h.rest('getConversationsIssuesCluster', 'GET', path(`/conversations-clusters/${ssoCluster}`), { token: owner.token })
+    ).body;
     const space = await h.call('POST', path('/spaces'), { token: owner.token, body: { title: 'SSO guide' } });
-    const cr = await h.call('POST', `/v1/spaces/${space.body.id}/change-requests`, { token: owner.token, body: { subject: 'Document certificate rotation' } });
-    await h.graphql(owner.token, `mutation { linkChangeRequestToIssuesCluster(spaceId: "${space.body.id}", changeRequestId: "${cr.body.id}", cluster: "${ssoCluster}") { id } }`);
+    const cr = await h.call('POST', `/v1/spaces/${space.body.id}/change-requests`, {
+      token: owner.token,
+      body: { subject: 'Document certificate rotation' },
+    });
+    await h.graphql(
+      owner.token,
+      `mutation { linkChangeRequestToIssuesCluster(spaceId: "${space.body.id}", changeRequestId: "${cr.body.id}", cluster: "${ssoCluster}") { id } }`,
+    );
     await ingest({
       id: 'ic-9001',
       subject: 'Okta login broken after certificate change',
       metadata: { attributes: { source: 'intercom' } },
-      parts: [{ type: 'message', role: 'user', body: 'We rotated the SAML signing certificate in Okta and now SSO login fails with an invalid signature for our users.' }],
+      parts: [
+        {
+          type: 'message',
+          role: 'user',
+          body: 'We rotated the SAML signing certificate in Okta and now SSO login fails with an invalid signature for our users.',
+        },
+      ],
     });
     await analyse();
-    const after = (await h.rest('getConversationsIssuesCluster', 'GET', path(`/conversations-clusters/${ssoCluster}`), { token: owner.token })).body;
+    const after = (
+      await h.rest('getConversationsIssuesCluster', 'GET', path(`/conversations-clusters/${ssoCluster}`), { token: owner.token })
+    ).body;
     expect(after.stats).toMatchObject({ issues: before.stats.issues + 1, conversations: before.stats.conversations + 1, tasksTotal: 1 });
     expect(after.weeklyPulse[12]).toBe(before.weeklyPulse[12] + 1);
     expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
@@ -501,7 +622,15 @@ describe('an LLM-backed analyser, chosen by configuration', () => {
         requests.push({ path: req.url, auth: req.headers.authorization, body: parsed });
         const transcript: string = parsed.messages[1].content;
         const subject = /^Subject: (.*)$/m.exec(transcript)?.[1] ?? 'Untitled';
-        const issues = /thank/i.test(subject) ? [] : [{ title: `Model: ${subject}`, summary: `The customer reports: ${subject}.`, impact: /down|blocked/i.test(transcript) ? 'high' : 'medium' }];
+        const issues = /thank/i.test(subject)
+          ? []
+          : [
+              {
+                title: `Model: ${subject}`,
+                summary: `The customer reports: ${subject}.`,
+                impact: /down|blocked/i.test(transcript) ? 'high' : 'medium',
+              },
+            ];
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ issues }) } }] }));
       });
@@ -515,7 +644,11 @@ describe('an LLM-backed analyser, chosen by configuration', () => {
     const org = (await h.owner('Model')) as Owner;
     await ingest(
       [
-        { id: 'M-1', subject: 'Docs site is down', parts: [{ type: 'message', role: 'user', body: 'Our docs site is down, everyone is blocked.' }] },
+        {
+          id: 'M-1',
+          subject: 'Docs site is down',
+          parts: [{ type: 'message', role: 'user', body: 'Our docs site is down, everyone is blocked.' }],
+        },
         { id: 'M-2', subject: 'Thanks a lot', parts: [{ type: 'message', role: 'user', body: 'All good now.' }] },
       ],
       org,
@@ -523,7 +656,11 @@ describe('an LLM-backed analyser, chosen by configuration', () => {
     const config = { ...h.config, conversationAnalyser: { kind: 'openai' as const, url, model: 'test-model', apiKey: 'secret' } };
     await analyse({ ...services(), config });
     expect(requests.length).toBe(2);
-    expect(requests[0]).toMatchObject({ path: '/v1/chat/completions', auth: 'Bearer secret', body: { model: 'test-model', temperature: 0 } });
+    expect(requests[0]).toMatchObject({
+      path: '/v1/chat/completions',
+      auth: 'Bearer secret',
+      body: { model: 'test-model', temperature: 0 },
+    });
     const issues = await all('listConversationsIssues', path('/conversations-issues', org), org.token);
     expect(issues.map((i) => [i.issue.title, i.issue.impact])).toEqual([['Model: Docs site is down', 'high']]);
     expect(issues[0].issue.cluster).toEqual(expect.any(String));

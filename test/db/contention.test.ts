@@ -45,15 +45,40 @@ describe('merges of one change request at once', () => {
   it('8 concurrent merges of a 200-page three-way merge: exactly one 200 and seven 409, in under 2 s', async () => {
     const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Busy' } })).body;
     const cr = (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: {} })).body;
-    const changes = Array.from({ length: 200 }, (_, i) => ({ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `# Page ${i}\n\n${'Some text here. '.repeat(50)}` } }));
-    for (let i = 0; i < 4; i++) expect((await h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { token: owner.token, body: { changes: changes.slice(i * 50, i * 50 + 50) } })).status).toBe(200);
+    const changes = Array.from({ length: 200 }, (_, i) => ({
+      operation: 'insert_page',
+      title: `Page ${i}`,
+      document: { markdown: `# Page ${i}\n\n${'Some text here. '.repeat(50)}` },
+    }));
+    for (let i = 0; i < 4; i++)
+      expect(
+        (
+          await h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+            token: owner.token,
+            body: { changes: changes.slice(i * 50, i * 50 + 50) },
+          })
+        ).status,
+      ).toBe(200);
     // Main moves meanwhile, so the merge is a real three-way one (not a fast-forward).
-    expect((await h.call('POST', `/v1/spaces/${space.id}/content`, { token: owner.token, body: { changes: [{ operation: 'insert_page', title: 'On main', document: { markdown: 'x' } }] } })).status).toBe(200);
+    expect(
+      (
+        await h.call('POST', `/v1/spaces/${space.id}/content`, {
+          token: owner.token,
+          body: { changes: [{ operation: 'insert_page', title: 'On main', document: { markdown: 'x' } }] },
+        })
+      ).status,
+    ).toBe(200);
 
-    const { result: merges } = await timed(() => Promise.all(Array.from({ length: 8 }, () => h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: owner.token }))));
+    const { result: merges } = await timed(() =>
+      Promise.all(
+        Array.from({ length: 8 }, () => h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: owner.token })),
+      ),
+    );
     expect(merges.map((m) => m.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
     for (const m of merges.filter((m) => m.status === 409)) {
-      expect(m.body).toEqual({ error: { code: 409, message: expect.stringMatching(/merge of this change request is in progress|change request is merged/) } });
+      expect(m.body).toEqual({
+        error: { code: 409, message: expect.stringMatching(/merge of this change request is in progress|change request is merged/) },
+      });
     }
     const merged = merges.find((m) => m.status === 200)!;
     expect((await h.call('GET', `/v1/spaces/${space.id}`, { token: owner.token })).body.revision).toBe(merged.body.revision);
@@ -90,18 +115,28 @@ describe('waiting on the database is not an outage', () => {
     try {
       await locker.query('BEGIN');
       await locker.query('SELECT id FROM "Space" WHERE id = $1 FOR UPDATE', [space.id]);
-      const { result: waited, ms } = await timed(() => h.call('POST', `/v1/spaces/${space.id}/content`, { token: owner.token, body: { changes: [{ operation: 'insert_page', title: 'Late', document: { markdown: '' } }] } }));
+      const { result: waited, ms } = await timed(() =>
+        h.call('POST', `/v1/spaces/${space.id}/content`, {
+          token: owner.token,
+          body: { changes: [{ operation: 'insert_page', title: 'Late', document: { markdown: '' } }] },
+        }),
+      );
       expect(waited.status).toBe(409);
       expect(waited.headers.get('retry-after')).toBe('1');
       expect(waited.body).toEqual({ error: { code: 409, message: expect.stringMatching(/concurrent request/) } });
       // It waited its 5 s for the lock (a lower bound: a busy machine only makes it later).
       expect(ms).toBeGreaterThan(4500);
       // One after the other: two waiters at once would queue behind each other (up to 2 × 5 s).
-      const gql = await h.call('POST', '/graphql', { token: owner.token, body: { query: 'mutation($id: ID!) { createChangeRequest(spaceId: $id, input: {}) { id } }', variables: { id: space.id } } });
+      const gql = await h.call('POST', '/graphql', {
+        token: owner.token,
+        body: { query: 'mutation($id: ID!) { createChangeRequest(spaceId: $id, input: {}) { id } }', variables: { id: space.id } },
+      });
       // GraphQL: the same status and message, no internal detail.
       expect(gql.status).toBe(409);
       expect(gql.headers.get('retry-after')).toBe('1');
-      expect(gql.body.errors).toEqual([expect.objectContaining({ message: waited.body.error.message, extensions: expect.objectContaining({ code: 'CONFLICT' }) })]);
+      expect(gql.body.errors).toEqual([
+        expect.objectContaining({ message: waited.body.error.message, extensions: expect.objectContaining({ code: 'CONFLICT' }) }),
+      ]);
     } finally {
       await locker.query('ROLLBACK');
       locker.release();
@@ -160,14 +195,28 @@ describe('fairness between organizations', () => {
     next.release();
     a2!.release();
     (b1 as { release(): void }).release();
-    expect([gate.load('org:a'), gate.load('org:b')]).toEqual([{ running: 0, waiting: 0 }, { running: 0, waiting: 0 }]);
+    expect([gate.load('org:a'), gate.load('org:b')]).toEqual([
+      { running: 0, waiting: 0 },
+      { running: 0, waiting: 0 },
+    ]);
   });
 
   it("100 concurrent writers in one organization: the other organization's reads stay fast, the writers get only 200/429", async () => {
     const b = await h.owner('Other Org');
     const spaceB = (await h.call('POST', `/v1/orgs/${b.orgId}/spaces`, { token: b.token, body: { title: 'Quiet' } })).body;
-    await h.call('POST', `/v1/spaces/${spaceB.id}/content`, { token: b.token, body: { changes: Array.from({ length: 20 }, (_, i) => ({ operation: 'insert_page', title: `B ${i}`, document: { markdown: `page ${i}` } })) } });
-    const spacesA = await Promise.all(Array.from({ length: 5 }, (_, i) => h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: `Hot ${i}` } }).then((r) => r.body.id as string)));
+    await h.call('POST', `/v1/spaces/${spaceB.id}/content`, {
+      token: b.token,
+      body: {
+        changes: Array.from({ length: 20 }, (_, i) => ({ operation: 'insert_page', title: `B ${i}`, document: { markdown: `page ${i}` } })),
+      },
+    });
+    const spacesA = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        h
+          .call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: `Hot ${i}` } })
+          .then((r) => r.body.id as string),
+      ),
+    );
     const readB = () => timed(() => h.call('GET', `/v1/spaces/${spaceB.id}/content/pages`, { token: b.token }));
 
     const idle: number[] = [];
@@ -176,7 +225,12 @@ describe('fairness between organizations', () => {
     let done = false;
     const writers = Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        h.call('POST', `/v1/spaces/${spacesA[i % 5]}/content`, { token: owner.token, body: { changes: [{ operation: 'insert_page', title: `W ${i}`, document: { markdown: `# Writer ${i}\n\n${'words '.repeat(200)}` } }] } }),
+        h.call('POST', `/v1/spaces/${spacesA[i % 5]}/content`, {
+          token: owner.token,
+          body: {
+            changes: [{ operation: 'insert_page', title: `W ${i}`, document: { markdown: `# Writer ${i}\n\n${'words '.repeat(200)}` } }],
+          },
+        }),
       ),
     ).finally(() => (done = true));
     const loaded: number[] = [];
@@ -188,7 +242,9 @@ describe('fairness between organizations', () => {
     }
     const statusesA = (await writers).map((w) => w.status);
     const count = (s: number) => statusesA.filter((x) => x === s).length;
-    console.log(`org A: ${count(200)} × 200, ${count(429)} × 429; org B reads: idle median ${median(idle).toFixed(1)} ms, under load median ${median(loaded).toFixed(1)} ms over ${loaded.length} reads`);
+    console.log(
+      `org A: ${count(200)} × 200, ${count(429)} × 429; org B reads: idle median ${median(idle).toFixed(1)} ms, under load median ${median(loaded).toFixed(1)} ms over ${loaded.length} reads`,
+    );
     expect(statusesB.every((s) => s === 200)).toBe(true);
     expect(statusesA.filter((s) => s !== 200 && s !== 429)).toEqual([]);
     expect(count(200)).toBeGreaterThan(0);
@@ -213,14 +269,25 @@ describe('the embedded PostgreSQL killed', () => {
       const org = await createOrganization(db.prisma, { title: 'Killed', ownerId: user.id });
       const token = await issueToken(db.prisma, user.id);
       const app = createApp({ db, config: h.config, urls: createUrls(BASE) });
-      const call = (p: string, init: RequestInit = {}) => app.fetch(new Request(`${BASE}${p}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }));
-      const space = (await (await call(`/v1/orgs/${org.id}/spaces`, { method: 'POST', body: JSON.stringify({ title: 'Docs' }) })).json()) as { id: string };
-      const changes = Array.from({ length: 50 }, (_, i) => ({ operation: 'insert_page', title: `P ${i}`, document: { markdown: `body ${i}` } }));
+      const call = (p: string, init: RequestInit = {}) =>
+        app.fetch(
+          new Request(`${BASE}${p}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }),
+        );
+      const space = (await (
+        await call(`/v1/orgs/${org.id}/spaces`, { method: 'POST', body: JSON.stringify({ title: 'Docs' }) })
+      ).json()) as { id: string };
+      const changes = Array.from({ length: 50 }, (_, i) => ({
+        operation: 'insert_page',
+        title: `P ${i}`,
+        document: { markdown: `body ${i}` },
+      }));
       expect((await call(`/v1/spaces/${space.id}/content`, { method: 'POST', body: JSON.stringify({ changes }) })).status).toBe(200);
 
       // Content reads in flight when the server dies (the audit saw two 500s: a TypeError in store.ts).
       const pid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-      const inflight = Array.from({ length: 12 }, (_, i) => new Promise((r) => setTimeout(r, i * 3)).then(() => call(`/v1/spaces/${space.id}/content/pages`)));
+      const inflight = Array.from({ length: 12 }, (_, i) =>
+        new Promise((r) => setTimeout(r, i * 3)).then(() => call(`/v1/spaces/${space.id}/content/pages`)),
+      );
       await new Promise((r) => setTimeout(r, 10));
       process.kill(pid, 'SIGKILL');
       const statuses = (await Promise.all(inflight)).map((r) => r.status);

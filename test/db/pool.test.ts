@@ -25,13 +25,20 @@ describe('a connection lost inside a transaction', () => {
           await h.db.pool.query('SELECT pg_terminate_backend($1)', [backend!.pid]);
           await tx.$queryRaw`SELECT 1`;
         })
-        .then(() => false, () => true);
+        .then(
+          () => false,
+          () => true,
+        );
       expect(failed).toBe(true);
     }
     // Four outages on a pool of three: a leaked connection would leave these waiting (and failing).
     await new Promise((r) => setTimeout(r, 50));
     expect(db.pool.totalCount).toBe(db.pool.idleCount);
-    const counts = await Promise.all([1, 2, 3].map(() => db.prisma.$transaction(async (tx) => tx.$queryRaw<{ n: number }[]>`SELECT 1 AS n, pg_sleep(0.05)::text AS slept`)));
+    const counts = await Promise.all(
+      [1, 2, 3].map(() =>
+        db.prisma.$transaction(async (tx) => tx.$queryRaw<{ n: number }[]>`SELECT 1 AS n, pg_sleep(0.05)::text AS slept`),
+      ),
+    );
     expect(counts).toHaveLength(3);
     // A release by the holder after the pool took the connection back is a no-op, not a throw.
     const client = await db.pool.connect();

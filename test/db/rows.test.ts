@@ -20,15 +20,25 @@ beforeAll(async () => {
   const world = await h.world();
   ownerId = world.owner.id;
   orgId = world.orgId;
-  const call = (method: string, path: string, body?: unknown) => h.call(method, path, { token: world.owner.token, body }).then((r) => r.body);
+  const call = (method: string, path: string, body?: unknown) =>
+    h.call(method, path, { token: world.owner.token, body }).then((r) => r.body);
   // Values that exercise each column type: json and nulls, arrays, fractional positions, dates with milliseconds.
-  await h.db.prisma.organization.update({ where: { id: orgId }, data: { emailDomains: ['acme.test', 'b.test'], defaultContent: { a: [1, 'x', null] }, hostname: 'docs.acme.test' } });
+  await h.db.prisma.organization.update({
+    where: { id: orgId },
+    data: { emailDomains: ['acme.test', 'b.test'], defaultContent: { a: [1, 'x', null] }, hostname: 'docs.acme.test' },
+  });
   const collection = await call('POST', `/v1/orgs/${orgId}/collections`, { title: 'Guides' });
   await h.db.prisma.collection.update({ where: { id: collection.id }, data: { description: 'All guides', position: 1.5 } });
   const space = await call('POST', `/v1/orgs/${orgId}/spaces`, { title: 'Handbook', emoji: '1f4d8', parent: collection.id });
-  await h.db.prisma.space.update({ where: { id: space.id }, data: { gitSync: { repo: 'x/y', branch: 'main' }, deletedAt: new Date('2026-01-02T03:04:05.678Z'), language: 'fr' } });
+  await h.db.prisma.space.update({
+    where: { id: space.id },
+    data: { gitSync: { repo: 'x/y', branch: 'main' }, deletedAt: new Date('2026-01-02T03:04:05.678Z'), language: 'fr' },
+  });
   const site = await call('POST', `/v1/orgs/${orgId}/sites`, { title: 'Docs' });
-  await h.db.prisma.site.update({ where: { id: site.id }, data: { adaptiveSchema: { type: 'object', properties: {} }, adaptiveSchemaUpdatedAt: new Date('2026-03-04T05:06:07.089Z') } });
+  await h.db.prisma.site.update({
+    where: { id: site.id },
+    data: { adaptiveSchema: { type: 'object', properties: {} }, adaptiveSchemaUpdatedAt: new Date('2026-03-04T05:06:07.089Z') },
+  });
   const revision = (await h.db.prisma.space.findUniqueOrThrow({ where: { id: space.id } })).revisionId;
   ids = { Organization: orgId, User: ownerId, Member: '', Space: space.id, Revision: revision, Collection: collection.id, Site: site.id };
 });
@@ -42,13 +52,17 @@ describe('plain-SQL rows', () => {
     expect(viaPrisma).toHaveLength(1);
     expect(viaSql).toEqual(viaPrisma);
     // toEqual would accept a string where a Date is expected only if both were strings: check the types too.
-    for (const [key, value] of Object.entries(viaPrisma[0])) expect(Object.prototype.toString.call(viaSql[0][key]), key).toBe(Object.prototype.toString.call(value));
+    for (const [key, value] of Object.entries(viaPrisma[0]))
+      expect(Object.prototype.toString.call(viaSql[0][key]), key).toBe(Object.prototype.toString.call(value));
   });
 
   it('a space is read with the caller’s membership in one statement, both rows equal to Prisma’s', async () => {
     const outsider = await h.user();
     for (const [callerId, member] of [
-      [ownerId, await h.db.prisma.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: orgId, userId: ownerId } } })],
+      [
+        ownerId,
+        await h.db.prisma.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: orgId, userId: ownerId } } }),
+      ],
       [outsider.id, null],
     ] as const) {
       const rows = accessRows({ db: h.db, caller: { id: callerId } } as unknown as Context);
@@ -76,7 +90,8 @@ describe('prepared statements of the hot path', () => {
     const world = await h.world('Prepared');
     const space = (await h.call('POST', `/v1/orgs/${world.orgId}/spaces`, { token: world.owner.token, body: { title: 'Prepared' } })).body;
     // Every connection of the pool prepares the statements (enough concurrent requests to use several).
-    const burst = () => Promise.all(Array.from({ length: 12 }, () => h.call('GET', `/v1/spaces/${space.id}`, { token: world.owner.token })));
+    const burst = () =>
+      Promise.all(Array.from({ length: 12 }, () => h.call('GET', `/v1/spaces/${space.id}`, { token: world.owner.token })));
     for (const r of await burst()) expect(r.status).toBe(200);
     const tables = ['User', 'Space', 'Organization', 'Member'];
     try {

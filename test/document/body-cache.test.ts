@@ -17,7 +17,8 @@ import {
 
 let unique = 0;
 /** A body no other test has parsed in this process (the cache is the process's). */
-const freshBody = (extra = '') => `# Page ${++unique} ${Math.random()}\n\nText with [a link](https://example.com/${unique}) and **bold**.\n\n## Details\n\n- one\n- two\n${extra}`;
+const freshBody = (extra = '') =>
+  `# Page ${++unique} ${Math.random()}\n\nText with [a link](https://example.com/${unique}) and **bold**.\n\n## Details\n\n- one\n- two\n${extra}`;
 /** Parses counted around `run`. */
 async function parsesDuring(run: () => unknown): Promise<number> {
   const before = markdownParseCount();
@@ -41,7 +42,9 @@ describe('parse once', () => {
   it('two pages with the same body share the work, in one read or in concurrent ones', async () => {
     const md = freshBody();
     expect(await parsesDuring(() => documentsOf([md, md, md]))).toBe(1);
-    const large = freshBody('\nParagraph of a large page, long enough to parse in a worker thread.\n'.repeat(Math.ceil(OFFLOAD_CHARS / 60)));
+    const large = freshBody(
+      '\nParagraph of a large page, long enough to parse in a worker thread.\n'.repeat(Math.ceil(OFFLOAD_CHARS / 60)),
+    );
     expect(large.length).toBeGreaterThan(OFFLOAD_CHARS);
     let both: Map<string, unknown>[] = [];
     // Off the event loop: counted once for the worker, and the second caller waits for the first's parse.
@@ -57,8 +60,24 @@ describe('parse once', () => {
       const d = derived.get(md)!;
       const parsed = parseMarkdown(md);
       expect(JSON.stringify(d.document())).toBe(JSON.stringify(parsed.document));
-      expect(asData({ frontMatter: d.frontMatter, body: d.body, sections: d.sections, links: d.links, text: d.text, unsafeLinks: d.unsafeLinks })).toEqual(
-        asData({ frontMatter: parsed.frontMatter, body: parsed.body, sections: parsed.sections, links: parsed.links, text: parsed.text, unsafeLinks: parsed.unsafeLinks }),
+      expect(
+        asData({
+          frontMatter: d.frontMatter,
+          body: d.body,
+          sections: d.sections,
+          links: d.links,
+          text: d.text,
+          unsafeLinks: d.unsafeLinks,
+        }),
+      ).toEqual(
+        asData({
+          frontMatter: parsed.frontMatter,
+          body: parsed.body,
+          sections: parsed.sections,
+          links: parsed.links,
+          text: parsed.text,
+          unsafeLinks: parsed.unsafeLinks,
+        }),
       );
     }
   });

@@ -15,7 +15,9 @@ let owner: Awaited<ReturnType<Harness['owner']>>;
 let server: Awaited<ReturnType<typeof serveOnLoopback>>;
 let spaceId: string;
 let pageId: string;
-const refused = requestRefusalChecker({ call: (m, p, o) => h.call(m, p, o), rest: (id, m, p, o) => h.rest(id, m, p, o) }, () => h.snapshot());
+const refused = requestRefusalChecker({ call: (m, p, o) => h.call(m, p, o), rest: (id, m, p, o) => h.rest(id, m, p, o) }, () =>
+  h.snapshot(),
+);
 
 /** A list nested `levels` deep, two spaces per level (300 levels: 91 KB, as in the issue). */
 const nestedList = (levels: number) => Array.from({ length: levels }, (_, i) => `${'  '.repeat(i)}- item ${i}`).join('\n');
@@ -24,19 +26,25 @@ const deepDocument = (depth: number) =>
   `{"object":"document","data":{},"nodes":[${'{"object":"block","type":"blockquote","data":{},"nodes":['.repeat(depth)}{"object":"text","leaves":[]}${']}'.repeat(depth)}]}`;
 /** Sends a JSON body given as text, to the app on loopback. */
 async function send(method: string, path: string, json: string) {
-  const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: json });
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+    body: json,
+  });
   return { status: res.status, body: await res.json() };
 }
 
 const content = (_body: unknown) => `/v1/spaces/${spaceId}/content`;
-const post = (url: string, body: string) => fetch(url, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body });
+const post = (url: string, body: string) =>
+  fetch(url, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body });
 
 beforeAll(async () => {
   h = await setupHarness();
   owner = await h.owner();
   server = await serveOnLoopback(h.app);
   spaceId = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Docs' } })).body.id;
-  [pageId] = (await writeLive(h, owner.token, spaceId, [{ operation: 'insert_page', title: 'Guide', document: { markdown: 'Hello' } }])).pages as [string];
+  [pageId] = (await writeLive(h, owner.token, spaceId, [{ operation: 'insert_page', title: 'Guide', document: { markdown: 'Hello' } }]))
+    .pages as [string];
 });
 afterAll(() => server?.close());
 
@@ -59,28 +67,56 @@ describe('Markdown size and nesting (finding 4)', () => {
     // Refused before the parser ran (on this thread or a worker's): what made the refusal cheap.
     expect(markdownParseCount()).toBe(parses);
     expect(result.a.status).toBe(400);
-    expect(result.a.body.error.message).toMatch(/^changes\[0\]\.document: is nested too deeply: lists and quotes go at most 32 levels deep \(line 33\)/);
+    expect(result.a.body.error.message).toMatch(
+      /^changes\[0\]\.document: is nested too deeply: lists and quotes go at most 32 levels deep \(line 33\)/,
+    );
     expect(result.b.status).toBe(400);
-    expect(result.b.body.error.message).toMatch(/^changes\[0\]\.document: is nested too deeply: lists and quotes go at most 32 levels deep \(line 1\)/);
+    expect(result.b.body.error.message).toMatch(
+      /^changes\[0\]\.document: is nested too deeply: lists and quotes go at most 32 levels deep \(line 1\)/,
+    );
     expect(health.failures).toBe(0);
     expect(health.free, describeHealth(health)).toBe(true);
   });
 
   it('answers 2,000 nested quotes with a clear 400, not an internal message', async () => {
-    const res = await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'>'.repeat(2000)} deep`), field: 'changes[0].document' });
+    const res = await refused(400, 'POST', content(null), {
+      token: owner.token,
+      body: write(`${'>'.repeat(2000)} deep`),
+      field: 'changes[0].document',
+    });
     expect(res.body.error.message).toMatch(/nested too deeply/);
     expect(res.body.error.message).not.toMatch(/call stack/i);
   });
 
   it('refuses deep emphasis and nested images, and more than 1 MB, before parsing', async () => {
-    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'!['.repeat(2000)}x${'](u)'.repeat(2000)}`), field: 'changes[0].document' });
-    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'**'.repeat(40)}x${'**'.repeat(40)}`), field: 'changes[0].document' });
+    await refused(400, 'POST', content(null), {
+      token: owner.token,
+      body: write(`${'!['.repeat(2000)}x${'](u)'.repeat(2000)}`),
+      field: 'changes[0].document',
+    });
+    await refused(400, 'POST', content(null), {
+      token: owner.token,
+      body: write(`${'**'.repeat(40)}x${'**'.repeat(40)}`),
+      field: 'changes[0].document',
+    });
     // Closing brackets hidden in code spans do not fool the count.
-    await refused(400, 'POST', content(null), { token: owner.token, body: write(`${'[`]`'.repeat(100)}x${'](u)'.repeat(100)}`), field: 'changes[0].document' });
+    await refused(400, 'POST', content(null), {
+      token: owner.token,
+      body: write(`${'[`]`'.repeat(100)}x${'](u)'.repeat(100)}`),
+      field: 'changes[0].document',
+    });
     // Thousands of emphasis marks in one paragraph: micromark's pairing grows with their square.
-    const marks = await refused(400, 'POST', content(null), { token: owner.token, body: write('a *b* c '.repeat(16_000)), field: 'changes[0].document' });
+    const marks = await refused(400, 'POST', content(null), {
+      token: owner.token,
+      body: write('a *b* c '.repeat(16_000)),
+      field: 'changes[0].document',
+    });
     expect(marks.body.error.message).toMatch(/too many emphasis marks and links in one paragraph/);
-    const big = await refused(400, 'POST', content(null), { token: owner.token, body: write('x'.repeat(MARKDOWN_MAX_BYTES + 1)), field: 'changes[0].document' });
+    const big = await refused(400, 'POST', content(null), {
+      token: owner.token,
+      body: write('x'.repeat(MARKDOWN_MAX_BYTES + 1)),
+      field: 'changes[0].document',
+    });
     expect(big.body.error.message).toMatch(/at most 1048576 bytes/);
   });
 
@@ -104,7 +140,8 @@ describe('Markdown size and nesting (finding 4)', () => {
 
 describe('large ordinary pages are parsed off the event loop', () => {
   it('writes a 256 KB page and reads it as a document while the event loop stays free', { timeout: 60_000 }, async () => {
-    const paragraph = 'Lorem ipsum dolor sit amet, **consectetur** adipiscing elit, [sed do](https://example.com) `eiusmod` tempor incididunt.\n\n';
+    const paragraph =
+      'Lorem ipsum dolor sit amet, **consectetur** adipiscing elit, [sed do](https://example.com) `eiusmod` tempor incididunt.\n\n';
     const markdown = `# Big\n\n${paragraph.repeat(Math.floor(MARKDOWN_MAX_BYTES / 4 / paragraph.length))}`;
     const body = JSON.stringify({ changes: [{ operation: 'insert_page', title: 'Big', document: { markdown } }] });
     // Parsing this on the event loop took 0.5-0.9 s (micromark: ~3 µs a character; 1 MB 1.5-3 s).
@@ -113,7 +150,11 @@ describe('large ordinary pages are parsed off the event loop', () => {
     expect(written.health.free, describeHealth(written.health)).toBe(true);
     const page = written.result.body.changes.at(-1).page.id;
 
-    const read = await whileProbing(server.url, () => fetch(`${server.url}/v1/spaces/${spaceId}/content/page/${page}?format=document`, { headers: { authorization: `Bearer ${owner.token}` } }).then((r) => r.json() as Promise<any>));
+    const read = await whileProbing(server.url, () =>
+      fetch(`${server.url}/v1/spaces/${spaceId}/content/page/${page}?format=document`, {
+        headers: { authorization: `Bearer ${owner.token}` },
+      }).then((r) => r.json() as Promise<any>),
+    );
     expect(read.health.free, describeHealth(read.health)).toBe(true);
     expect(read.result.document.nodes[0]).toMatchObject({ type: 'heading-1' });
     expect(read.result.document.nodes.length).toBeGreaterThan(2000);
@@ -159,7 +200,11 @@ describe('rich-text documents nested 20,000 deep (finding 15c)', () => {
   });
 
   it('translation instructions: 400 naming the field', async () => {
-    const res = await send('POST', `/v1/orgs/${owner.orgId}/translations`, `{"source":{"space":"${spaceId}","language":"en"},"language":"fr","instructions":${deep}}`);
+    const res = await send(
+      'POST',
+      `/v1/orgs/${owner.orgId}/translations`,
+      `{"source":{"space":"${spaceId}","language":"en"},"language":"fr","instructions":${deep}}`,
+    );
     await expectRefused(res, 'instructions');
     expect(res.body.error.message).toMatch(/nested too deeply/);
     expect(await h.db.prisma.translation.count()).toBe(0);
@@ -191,7 +236,10 @@ describe('links that run code (finding 16)', () => {
   });
 
   it('keeps safe links and raster data: images; a stored javascript: link reads as its text; raw HTML is marked as text', async () => {
-    const ok = await h.call('POST', content(null), { token: owner.token, body: write('[a](https://example.com) [b](/rel) [c](mailto:a@b.c) ![d](data:image/png;base64,iVBORw0KGgo=)') });
+    const ok = await h.call('POST', content(null), {
+      token: owner.token,
+      body: write('[a](https://example.com) [b](/rel) [c](mailto:a@b.c) ![d](data:image/png;base64,iVBORw0KGgo=)'),
+    });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     const doc = documentFromMarkdown('A [click](javascript:alert(1)) and ![i](javascript:x) <b>bold</b>');
     expect(JSON.stringify(doc)).not.toMatch(/javascript/i);

@@ -90,8 +90,14 @@ describe('what the editor document holds', () => {
   it('keeps table column alignment on every cell and the first row as the header', () => {
     const { doc } = inEditor('| a | b |\n| :-: | -: |\n| 1 | 2 |\n');
     const [header, row] = doc.content![0]!.content!;
-    expect(header!.content!.map((cell) => [cell.type, cell.attrs?.align])).toEqual([['tableHeader', 'center'], ['tableHeader', 'right']]);
-    expect(row!.content!.map((cell) => [cell.type, cell.attrs?.align])).toEqual([['tableCell', 'center'], ['tableCell', 'right']]);
+    expect(header!.content!.map((cell) => [cell.type, cell.attrs?.align])).toEqual([
+      ['tableHeader', 'center'],
+      ['tableHeader', 'right'],
+    ]);
+    expect(row!.content!.map((cell) => [cell.type, cell.attrs?.align])).toEqual([
+      ['tableCell', 'center'],
+      ['tableCell', 'right'],
+    ]);
   });
 
   it('an empty page is one empty paragraph, and writes back as nothing', () => {
@@ -137,7 +143,11 @@ describe('normalizations', () => {
     ['a divider on the first line is written `***` (a first-line `---` opens front matter)', '___\n\n- a\n', '***\n\n- a\n'],
     ['a bare URL becomes an autolink', 'see https://example.com\n', 'see <https://example.com>\n'],
     ['runs of blank lines become one', 'a\n\n\n\nb\n', 'a\n\nb\n'],
-    ['table rows are padded to aligned columns', '|a|b|\n|-|-|\n|long cell|2|\n', '| a         | b |\n| --------- | - |\n| long cell | 2 |\n'],
+    [
+      'table rows are padded to aligned columns',
+      '|a|b|\n|-|-|\n|long cell|2|\n',
+      '| a         | b |\n| --------- | - |\n| long cell | 2 |\n',
+    ],
   ];
   for (const [what, input, normal] of serverNormalizations) {
     it(`server: ${what}`, () => {
@@ -153,7 +163,9 @@ describe('normalizations', () => {
     const editor = inEditor(input);
     editor.doc.content![0]!.content!.push({ type: 'text', text: ' Now.' });
     // The definitions stay (they are text outside blocks); nothing refers to them any more.
-    expect(editorToMarkdown(editor)).toBe('Read [the guide](https://example.com/guide "Guide") and ![logo](/logo.png). Now.\n\n[g]: https://example.com/guide "Guide"\n\n[l]: /logo.png\n');
+    expect(editorToMarkdown(editor)).toBe(
+      'Read [the guide](https://example.com/guide "Guide") and ![logo](/logo.png). Now.\n\n[g]: https://example.com/guide "Guide"\n\n[l]: /logo.png\n',
+    );
     const { origin: _, ...withoutOrigin } = inEditor(input);
     expect(editorToMarkdown(withoutOrigin)).toBe('Read [the guide](https://example.com/guide "Guide") and ![logo](/logo.png).\n');
   });
@@ -171,7 +183,11 @@ describe('editing one paragraph changes only its lines', () => {
       if (node.type === 'paragraph' && ++seen === index && !inTable && node.content?.length) {
         node.content.push({ type: 'text', text: ' (edited)' });
         const breaks = node.content.filter((n) => n.type === 'hardBreak').length;
-        const softBreaks = node.content.map((n) => n.text ?? '').join('').split('\n').length - 1;
+        const softBreaks =
+          node.content
+            .map((n) => n.text ?? '')
+            .join('')
+            .split('\n').length - 1;
         result = { edited: true, lines: 1 + breaks + softBreaks };
       }
       for (const child of node.content ?? []) visit(child, inTable || node.type === 'table');
@@ -212,7 +228,9 @@ describe('a page not in the normal form keeps its unchanged blocks as written', 
 
   it('editing one paragraph rewrites only its lines, the rest stays as written', () => {
     const editor = inEditor(page);
-    const paragraph = editor.doc.content!.find((block) => block.type === 'paragraph' && (block.content ?? []).some((n) => n.text?.startsWith('Final')))!;
+    const paragraph = editor.doc.content!.find(
+      (block) => block.type === 'paragraph' && (block.content ?? []).some((n) => n.text?.startsWith('Final')),
+    )!;
     paragraph.content!.push({ type: 'text', text: ' Edited.' });
     const changes = diffLines(page, editorToMarkdown(editor)).filter((part) => part.added || part.removed);
     expect(changes.map((part) => [part.removed ? 'removed' : 'added', part.value])).toEqual([
@@ -233,7 +251,9 @@ describe('a page not in the normal form keeps its unchanged blocks as written', 
     const { origin: _, ...editor } = inEditor(page);
     const written = editorToMarkdown(editor);
     expect(written).toBe(normalizeMarkdown(written));
-    expect(written).toMatch(/^# Imported page\n\nThis page was written by hand, not by the serializer: \*\*strong\*\*, \*emphasis\*,\nand a \[reference link\]\(https:\/\/example.com\/docs\)\.\n\n- a bullet\n/);
+    expect(written).toMatch(
+      /^# Imported page\n\nThis page was written by hand, not by the serializer: \*\*strong\*\*, \*emphasis\*,\nand a \[reference link\]\(https:\/\/example.com\/docs\)\.\n\n- a bullet\n/,
+    );
   });
 
   it('serializes the whole page when blocks kept as written would read back differently', () => {
@@ -250,8 +270,34 @@ const yieldToWorker = () => new Promise<void>((resolve) => setImmediate(resolve)
 
 describe('property: random editor documents write Markdown that is a fixed point', () => {
   const word = fc.stringMatching(/^[a-zA-Z0-9]{1,6}$/);
-  const punctuation = fc.constantFrom(' ', ' ', '*', '_', '`', '#', '[', ']', '(', ')', '<', '>', '!', '~', '|', '\\', '-', '+', '.', '1.', '&', ':', '"');
-  const text = fc.array(fc.oneof({ weight: 3, arbitrary: word }, { weight: 2, arbitrary: punctuation }), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(''));
+  const punctuation = fc.constantFrom(
+    ' ',
+    ' ',
+    '*',
+    '_',
+    '`',
+    '#',
+    '[',
+    ']',
+    '(',
+    ')',
+    '<',
+    '>',
+    '!',
+    '~',
+    '|',
+    '\\',
+    '-',
+    '+',
+    '.',
+    '1.',
+    '&',
+    ':',
+    '"',
+  );
+  const text = fc
+    .array(fc.oneof({ weight: 3, arbitrary: word }, { weight: 2, arbitrary: punctuation }), { minLength: 1, maxLength: 6 })
+    .map((parts) => parts.join(''));
   const mark = fc.constantFrom<EditorNode['marks'] & object>(
     [],
     [{ type: 'bold' }],
@@ -265,20 +311,49 @@ describe('property: random editor documents write Markdown that is a fixed point
   const inline = fc.oneof(
     { weight: 6, arbitrary: fc.record({ text, marks: mark }).map(({ text, marks }): EditorNode => ({ type: 'text', text, marks })) },
     { weight: 1, arbitrary: fc.constant<EditorNode>({ type: 'hardBreak' }) },
-    { weight: 1, arbitrary: fc.record({ alt: word }).map(({ alt }): EditorNode => ({ type: 'image', attrs: { src: `/img/${alt}.png`, alt } })) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ alt: word }).map(({ alt }): EditorNode => ({ type: 'image', attrs: { src: `/img/${alt}.png`, alt } })),
+    },
   );
   const inlines = fc.array(inline, { minLength: 0, maxLength: 5 });
   const paragraph = inlines.map((content): EditorNode => ({ type: 'paragraph', content }));
-  const cell = (type: string) => fc.array(fc.record({ text, marks: mark }), { maxLength: 2 }).map((runs): EditorNode => ({ type, content: [{ type: 'paragraph', content: runs.map((r) => ({ type: 'text', ...r })) }] }));
-  const table = fc.integer({ min: 1, max: 3 }).chain((width) =>
+  const cell = (type: string) =>
     fc
-      .tuple(fc.array(cell('tableHeader'), { minLength: width, maxLength: width }), fc.array(fc.array(cell('tableCell'), { minLength: width, maxLength: width }), { maxLength: 3 }))
-      .map(([header, rows]): EditorNode => ({ type: 'table', content: [header, ...rows].map((content) => ({ type: 'tableRow', content })) })),
-  );
+      .array(fc.record({ text, marks: mark }), { maxLength: 2 })
+      .map((runs): EditorNode => ({ type, content: [{ type: 'paragraph', content: runs.map((r) => ({ type: 'text', ...r })) }] }));
+  const table = fc
+    .integer({ min: 1, max: 3 })
+    .chain((width) =>
+      fc
+        .tuple(
+          fc.array(cell('tableHeader'), { minLength: width, maxLength: width }),
+          fc.array(fc.array(cell('tableCell'), { minLength: width, maxLength: width }), { maxLength: 3 }),
+        )
+        .map(
+          ([header, rows]): EditorNode => ({ type: 'table', content: [header, ...rows].map((content) => ({ type: 'tableRow', content })) }),
+        ),
+    );
   const leaf = fc.oneof(
     { weight: 5, arbitrary: paragraph },
-    { weight: 1, arbitrary: fc.record({ level: fc.constantFrom(1, 2, 3), content: inlines }).map(({ level, content }): EditorNode => ({ type: 'heading', attrs: { level }, content })) },
-    { weight: 1, arbitrary: fc.record({ language: fc.constantFrom(null, 'js', 'ts'), code: fc.array(text, { maxLength: 3 }) }).map(({ language, code }): EditorNode => ({ type: 'codeBlock', attrs: { language }, content: code.length ? [{ type: 'text', text: code.join('\n') }] : [] })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({ level: fc.constantFrom(1, 2, 3), content: inlines })
+        .map(({ level, content }): EditorNode => ({ type: 'heading', attrs: { level }, content })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({ language: fc.constantFrom(null, 'js', 'ts'), code: fc.array(text, { maxLength: 3 }) })
+        .map(
+          ({ language, code }): EditorNode => ({
+            type: 'codeBlock',
+            attrs: { language },
+            content: code.length ? [{ type: 'text', text: code.join('\n') }] : [],
+          }),
+        ),
+    },
     { weight: 1, arbitrary: fc.constant<EditorNode>({ type: 'horizontalRule' }) },
     { weight: 1, arbitrary: table },
   );
@@ -286,10 +361,14 @@ describe('property: random editor documents write Markdown that is a fixed point
     const blocks = fc.array(tie('block'), { minLength: 1, maxLength: 3 });
     // An item starts with text, as the editor's list commands make them (an item starting with a
     // divider is written `* ---`, and two such lists in a row read back as one).
-    const firstLine = fc.tuple(word, inlines).map(([first, rest]): EditorNode => ({ type: 'paragraph', content: [{ type: 'text', text: first }, ...rest] }));
+    const firstLine = fc
+      .tuple(word, inlines)
+      .map(([first, rest]): EditorNode => ({ type: 'paragraph', content: [{ type: 'text', text: first }, ...rest] }));
     const itemBlocks = fc.tuple(firstLine, fc.array(tie('block'), { maxLength: 2 })).map(([first, rest]) => [first, ...rest]);
     const list = (type: string, item: string, attrs: () => fc.Arbitrary<Record<string, unknown>>) =>
-      fc.array(fc.record({ content: itemBlocks, attrs: attrs() }), { minLength: 1, maxLength: 3 }).map((items): EditorNode => ({ type, content: items.map(({ content, attrs }) => ({ type: item, attrs, content })) }));
+      fc
+        .array(fc.record({ content: itemBlocks, attrs: attrs() }), { minLength: 1, maxLength: 3 })
+        .map((items): EditorNode => ({ type, content: items.map(({ content, attrs }) => ({ type: item, attrs, content })) }));
     return {
       block: fc.oneof(
         { depthSize: 'small', withCrossShrink: true },
@@ -301,9 +380,7 @@ describe('property: random editor documents write Markdown that is a fixed point
       ),
     };
   });
-  const document = fc
-    .array(block, { minLength: 1, maxLength: 6 })
-    .map((content): EditorNode => ({ type: 'doc', content }));
+  const document = fc.array(block, { minLength: 1, maxLength: 6 }).map((content): EditorNode => ({ type: 'doc', content }));
 
   it('editor → Markdown → editor → Markdown gives the same Markdown, in the server normal form', async () => {
     await fc.assert(
@@ -344,7 +421,8 @@ describe('property: random editor documents write Markdown that is a fixed point
           if (change.op === 'remove' && blocks.length > 1) blocks.splice(Math.min(at, blocks.length - 1), 1);
           if (change.op === 'insert') blocks.splice(at, 0, schema.nodeFromJSON(change.block).toJSON() as EditorNode);
           const target = blocks[Math.min(at, blocks.length - 1)];
-          if (change.op === 'append' && target?.type === 'paragraph') target.content = [...(target.content ?? []), { type: 'text', text: ` ${change.text}` }];
+          if (change.op === 'append' && target?.type === 'paragraph')
+            target.content = [...(target.content ?? []), { type: 'text', text: ` ${change.text}` }];
         }
         const written = editorToMarkdown(page);
         expect(blockKeys(inEditor(written).doc)).toEqual(blockKeys(page.doc));

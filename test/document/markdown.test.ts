@@ -111,8 +111,20 @@ describe('document: text and marks', () => {
   });
 
   it('merges adjacent runs with the same marks', () => {
-    expect(shape(only('**a** **b**').nodes)).toEqual([[['a', ['bold']], [' ', []], ['b', ['bold']]]]);
-    expect(shape(only('**a*b*c**').nodes)).toEqual([[['a', ['bold']], ['b', ['bold', 'italic']], ['c', ['bold']]]]);
+    expect(shape(only('**a** **b**').nodes)).toEqual([
+      [
+        ['a', ['bold']],
+        [' ', []],
+        ['b', ['bold']],
+      ],
+    ]);
+    expect(shape(only('**a*b*c**').nodes)).toEqual([
+      [
+        ['a', ['bold']],
+        ['b', ['bold', 'italic']],
+        ['c', ['bold']],
+      ],
+    ]);
   });
 
   it('keeps hard breaks as \\n and turns soft breaks into spaces', () => {
@@ -120,7 +132,12 @@ describe('document: text and marks', () => {
   });
 
   it('does not interpret markdown syntax inside code spans or escapes', () => {
-    expect(shape(only('`**not bold**` \\*not italic\\*').nodes)).toEqual([[['**not bold**', ['code']], [' *not italic*', []]]]);
+    expect(shape(only('`**not bold**` \\*not italic\\*').nodes)).toEqual([
+      [
+        ['**not bold**', ['code']],
+        [' *not italic*', []],
+      ],
+    ]);
   });
 });
 
@@ -165,8 +182,18 @@ describe('document: blocks', () => {
       isVoid: false,
       data: {},
       nodes: [
-        { type: 'list-item', isVoid: false, data: { checked: true }, nodes: [{ type: 'paragraph', isVoid: false, data: {}, nodes: [[['done', []]]] }] },
-        { type: 'list-item', isVoid: false, data: { checked: false }, nodes: [{ type: 'paragraph', isVoid: false, data: {}, nodes: [[['todo', []]]] }] },
+        {
+          type: 'list-item',
+          isVoid: false,
+          data: { checked: true },
+          nodes: [{ type: 'paragraph', isVoid: false, data: {}, nodes: [[['done', []]]] }],
+        },
+        {
+          type: 'list-item',
+          isVoid: false,
+          data: { checked: false },
+          nodes: [{ type: 'paragraph', isVoid: false, data: {}, nodes: [[['todo', []]]] }],
+        },
       ],
     });
   });
@@ -207,7 +234,17 @@ describe('document: blocks', () => {
       isVoid: false,
       data: {},
       nodes: [
-        { type: 'paragraph', isVoid: false, data: {}, nodes: [[['quoted ', []], ['text', ['bold']]]] },
+        {
+          type: 'paragraph',
+          isVoid: false,
+          data: {},
+          nodes: [
+            [
+              ['quoted ', []],
+              ['text', ['bold']],
+            ],
+          ],
+        },
         { type: 'blockquote', isVoid: false, data: {}, nodes: [{ type: 'paragraph', isVoid: false, data: {}, nodes: [[['nested', []]]] }] },
       ],
     });
@@ -249,7 +286,11 @@ describe('document: blocks', () => {
           type: 'paragraph',
           isVoid: false,
           data: {},
-          nodes: [[['', []]], { type: 'link', isVoid: false, data: { ref: { kind: 'url', url: 'https://b.example' } }, nodes: [[['b', []]]] }, [['', []]]],
+          nodes: [
+            [['', []]],
+            { type: 'link', isVoid: false, data: { ref: { kind: 'url', url: 'https://b.example' } }, nodes: [[['b', []]]] },
+            [['', []]],
+          ],
         },
       ],
     });
@@ -320,7 +361,9 @@ describe('document: blocks', () => {
   });
 
   it('resolves reference-style links and keeps linked images inside the link', () => {
-    const nodes = only('[full][Ref], [collapsed][], [shortcut] and [![b](b.svg)](https://ci.example)\n\n[ref]: https://ref.example\n[collapsed]: /c\n[shortcut]: /s\n').nodes;
+    const nodes = only(
+      '[full][Ref], [collapsed][], [shortcut] and [![b](b.svg)](https://ci.example)\n\n[ref]: https://ref.example\n[collapsed]: /c\n[shortcut]: /s\n',
+    ).nodes;
     const links = nodes.filter((n: any) => n.object === 'inline');
     expect(links.map((l: any) => l.data.ref.url)).toEqual(['https://ref.example', '/c', '/s', 'https://ci.example']);
     expect(shape(links[3].nodes)).toEqual([
@@ -339,7 +382,9 @@ describe('document: blocks', () => {
   });
 
   it('drops definitions, HTML comments and front matter from the document; keeps other HTML as text', () => {
-    const nodes = blocks('---\na: 1\n---\n\n[x]: https://x.example\n\n<!-- hidden -->\n\n<div>shown</div>\n\nText <b>inline</b><!-- c -->.');
+    const nodes = blocks(
+      '---\na: 1\n---\n\n[x]: https://x.example\n\n<!-- hidden -->\n\n<div>shown</div>\n\nText <b>inline</b><!-- c -->.',
+    );
     expect(shape(nodes)).toEqual([
       { type: 'paragraph', isVoid: false, data: {}, nodes: [[['<div>shown</div>', []]]] },
       { type: 'paragraph', isVoid: false, data: {}, nodes: [[['Text <b>inline</b>.', []]]] },
@@ -349,8 +394,29 @@ describe('document: blocks', () => {
   it('renders footnotes as superscript labels', () => {
     const nodes = blocks('Claim[^1].\n\n[^1]: Source.\n');
     expect(shape(nodes)).toEqual([
-      { type: 'paragraph', isVoid: false, data: {}, nodes: [[['Claim', []], ['1', ['superscript']], ['.', []]]] },
-      { type: 'paragraph', isVoid: false, data: {}, nodes: [[['1', ['superscript']], [' Source.', []]]] },
+      {
+        type: 'paragraph',
+        isVoid: false,
+        data: {},
+        nodes: [
+          [
+            ['Claim', []],
+            ['1', ['superscript']],
+            ['.', []],
+          ],
+        ],
+      },
+      {
+        type: 'paragraph',
+        isVoid: false,
+        data: {},
+        nodes: [
+          [
+            ['1', ['superscript']],
+            [' Source.', []],
+          ],
+        ],
+      },
     ]);
   });
 

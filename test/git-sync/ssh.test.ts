@@ -28,7 +28,15 @@ let owner: Awaited<ReturnType<Harness['owner']>>;
 let outsider: Awaited<ReturnType<Harness['user']>>;
 const logs: string[] = [];
 
-const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Dev', GIT_AUTHOR_EMAIL: 'dev@example.com', GIT_COMMITTER_NAME: 'Dev', GIT_COMMITTER_EMAIL: 'dev@example.com' };
+const gitEnv = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Dev',
+  GIT_AUTHOR_EMAIL: 'dev@example.com',
+  GIT_COMMITTER_NAME: 'Dev',
+  GIT_COMMITTER_EMAIL: 'dev@example.com',
+};
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8' }).trim();
 const sshUrl = (repo: string) => `ssh://git@127.0.0.1:${ssh.port}/${repo}.git`;
 const services = () => ({ db: h.db, config: h.config, urls: createUrls(BASE) });
@@ -84,8 +92,10 @@ async function newSpace(title: string) {
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
-const titlesOf = async (spaceId: string) => ((await h.call('GET', `/v1/spaces/${spaceId}/content`, { token: owner.token })).body.pages as any[]).map((p) => p.title);
-const info = async (spaceId: string) => (await h.rest('getSpaceGitInfo', 'GET', `/v1/spaces/${spaceId}/git/info`, { token: owner.token })).body;
+const titlesOf = async (spaceId: string) =>
+  ((await h.call('GET', `/v1/spaces/${spaceId}/content`, { token: owner.token })).body.pages as any[]).map((p) => p.title);
+const info = async (spaceId: string) =>
+  (await h.rest('getSpaceGitInfo', 'GET', `/v1/spaces/${spaceId}/git/info`, { token: owner.token })).body;
 const revisionOf = async (spaceId: string) => (await h.db.prisma.space.findUniqueOrThrow({ where: { id: spaceId } })).revisionId;
 /** The private key Lectern holds for the space (opened here only to prove it appears nowhere else). */
 async function storedPrivateKey(spaceId: string): Promise<string> {
@@ -102,12 +112,19 @@ describe('Git sync over SSH with a deploy key', () => {
     dev = newRepo('docs');
     spaceId = await newSpace('Over SSH');
     const before = await revisionOf(spaceId);
-    const res = await h.rest('importGitRepository', 'POST', `/v1/spaces/${spaceId}/git/import`, { token: owner.token, body: { url: sshUrl('docs'), ref: 'refs/heads/main' } });
+    const res = await h.rest('importGitRepository', 'POST', `/v1/spaces/${spaceId}/git/import`, {
+      token: owner.token,
+      body: { url: sshUrl('docs'), ref: 'refs/heads/main' },
+    });
     expect(res.status).toBe(204);
     await drain();
     let state = await info(spaceId);
     expect(state.sshPublicKey).toMatch(new RegExp(`^ssh-ed25519 [A-Za-z0-9+/]+=* lectern-space-${spaceId}$`));
-    expect(state).toMatchObject({ installationStatus: 'unauthenticated', operation: { state: 'failure', direction: 'import' }, repoName: 'docs' });
+    expect(state).toMatchObject({
+      installationStatus: 'unauthenticated',
+      operation: { state: 'failure', direction: 'import' },
+      repoName: 'docs',
+    });
     expect(state.operation.error).toMatch(/refused the credential \(SSH deploy key\).*add the connection's public key \(sshPublicKey/);
     expect(await revisionOf(spaceId)).toBe(before);
     // Trust on first use: the host key ssh saw is recorded, even though authentication failed.
@@ -123,7 +140,14 @@ describe('Git sync over SSH with a deploy key', () => {
         modes.push(statSync(join(scratch, dir)).mode & 0o777, statSync(join(scratch, dir, 'key')).mode & 0o777);
       }
     };
-    expect((await h.rest('importGitRepository', 'POST', `/v1/spaces/${spaceId}/git/import`, { token: owner.token, body: { url: sshUrl('docs'), ref: 'refs/heads/main' } })).status).toBe(204);
+    expect(
+      (
+        await h.rest('importGitRepository', 'POST', `/v1/spaces/${spaceId}/git/import`, {
+          token: owner.token,
+          body: { url: sshUrl('docs'), ref: 'refs/heads/main' },
+        })
+      ).status,
+    ).toBe(204);
     await drain();
     ssh.onExec = null;
     state = await info(spaceId);
@@ -138,9 +162,14 @@ describe('Git sync over SSH with a deploy key', () => {
   });
 
   it('exports a merge over SSH: one commit pushed with the deploy key', async () => {
-    const setup = ((await h.call('GET', `/v1/spaces/${spaceId}/content`, { token: owner.token })).body.pages as any[]).find((p) => p.title === 'Setup');
-    const cr = (await h.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: owner.token, body: { subject: 'Setup over SSH' } })).body;
-    await writeCr(h, owner.token, spaceId, cr.number, [{ operation: 'update_page', page: setup.id, document: { markdown: '# Setup\n\nLine one, edited in Lectern.\n' } }]);
+    const setup = ((await h.call('GET', `/v1/spaces/${spaceId}/content`, { token: owner.token })).body.pages as any[]).find(
+      (p) => p.title === 'Setup',
+    );
+    const cr = (await h.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: owner.token, body: { subject: 'Setup over SSH' } }))
+      .body;
+    await writeCr(h, owner.token, spaceId, cr.number, [
+      { operation: 'update_page', page: setup.id, document: { markdown: '# Setup\n\nLine one, edited in Lectern.\n' } },
+    ]);
     expect((await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${cr.number}/merge`, { token: owner.token })).status).toBe(200);
     expect(await drain()).toBe(1);
     expect((await info(spaceId)).operation).toMatchObject({ state: 'success', direction: 'export' });
@@ -156,20 +185,36 @@ describe('Git sync over SSH with a deploy key', () => {
     newRepo('second');
     const wrong = ssh2.utils.generateKeyPairSync('ed25519');
     const before = await revisionOf(other);
-    expect((await h.rest('importGitRepository', 'POST', `/v1/spaces/${other}/git/import`, { token: owner.token, body: { url: sshUrl('second'), ref: 'refs/heads/main', sshPrivateKey: wrong.private } })).status).toBe(204);
+    expect(
+      (
+        await h.rest('importGitRepository', 'POST', `/v1/spaces/${other}/git/import`, {
+          token: owner.token,
+          body: { url: sshUrl('second'), ref: 'refs/heads/main', sshPrivateKey: wrong.private },
+        })
+      ).status,
+    ).toBe(204);
     await drain();
     let state = await info(other);
     // The user's key is the one used (its public half shown), refused by the server.
     expect(state.sshPublicKey.split(' ').slice(0, 2).join(' ')).toBe(wrong.public.split(' ').slice(0, 2).join(' '));
     expect(state).toMatchObject({ installationStatus: 'unauthenticated', operation: { state: 'failure' } });
-    expect(state.operation.error).toMatch(/^the remote refused the credential \(SSH deploy key\) for 127\.0\.0\.1: add the connection's public key/);
+    expect(state.operation.error).toMatch(
+      /^the remote refused the credential \(SSH deploy key\) for 127\.0\.0\.1: add the connection's public key/,
+    );
     expect(await revisionOf(other)).toBe(before);
     expect(await titlesOf(other)).toEqual([]);
 
     // The accepted key, but a host key that is not the server's: refused before authenticating.
     ssh.allow(wrong.public);
     const notTheServer = ssh2.utils.generateKeyPairSync('ed25519').public;
-    expect((await h.rest('importGitRepository', 'POST', `/v1/spaces/${other}/git/import`, { token: owner.token, body: { url: sshUrl('second'), ref: 'refs/heads/main', sshPrivateKey: wrong.private, sshHostKey: notTheServer } })).status).toBe(204);
+    expect(
+      (
+        await h.rest('importGitRepository', 'POST', `/v1/spaces/${other}/git/import`, {
+          token: owner.token,
+          body: { url: sshUrl('second'), ref: 'refs/heads/main', sshPrivateKey: wrong.private, sshHostKey: notTheServer },
+        })
+      ).status,
+    ).toBe(204);
     const execs = ssh.log.length;
     await drain();
     state = await info(other);
@@ -179,7 +224,14 @@ describe('Git sync over SSH with a deploy key', () => {
     expect(await revisionOf(other)).toBe(before);
 
     // With the server's real host key (as ssh-keyscan prints it, host field and all): the import works.
-    expect((await h.rest('importGitRepository', 'POST', `/v1/spaces/${other}/git/import`, { token: owner.token, body: { url: sshUrl('second'), ref: 'refs/heads/main', sshHostKey: `[127.0.0.1]:${ssh.port} ${ssh.hostKey}` } })).status).toBe(204);
+    expect(
+      (
+        await h.rest('importGitRepository', 'POST', `/v1/spaces/${other}/git/import`, {
+          token: owner.token,
+          body: { url: sshUrl('second'), ref: 'refs/heads/main', sshHostKey: `[127.0.0.1]:${ssh.port} ${ssh.hostKey}` },
+        })
+      ).status,
+    ).toBe(204);
     await drain();
     state = await info(other);
     expect(state.operation).toMatchObject({ state: 'success' });
@@ -187,7 +239,12 @@ describe('Git sync over SSH with a deploy key', () => {
     expect(await titlesOf(other)).toEqual(['Welcome', 'Setup']);
     expect(leftovers()).toEqual([]);
     // The key the user sent is in no answer, audit event, job or log.
-    const texts = [JSON.stringify(state), JSON.stringify(await h.db.prisma.auditEvent.findMany()), JSON.stringify(await h.db.prisma.job.findMany()), ...logs];
+    const texts = [
+      JSON.stringify(state),
+      JSON.stringify(await h.db.prisma.auditEvent.findMany()),
+      JSON.stringify(await h.db.prisma.job.findMany()),
+      ...logs,
+    ];
     expect((await h.db.prisma.auditEvent.findMany({ where: { action: 'importGitRepository' } })).length).toBeGreaterThan(0);
     for (const text of texts) for (const line of wrong.private.trim().split('\n').slice(1, -1)) expect(text).not.toContain(line);
   });
@@ -196,23 +253,57 @@ describe('Git sync over SSH with a deploy key', () => {
     const path = `/v1/spaces/${spaceId}/git/import`;
     const snapshot = JSON.stringify(await h.db.prisma.gitSyncConnection.findUniqueOrThrow({ where: { spaceId } }));
     const garbage = '-----BEGIN OPENSSH PRIVATE KEY-----\nnot really a key at all\n-----END OPENSSH PRIVATE KEY-----\n';
-    const bad = await h.call('POST', path, { token: owner.token, body: { url: sshUrl('docs'), ref: 'refs/heads/main', sshPrivateKey: garbage } });
+    const bad = await h.call('POST', path, {
+      token: owner.token,
+      body: { url: sshUrl('docs'), ref: 'refs/heads/main', sshPrivateKey: garbage },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/^sshPrivateKey:/);
     expect(JSON.stringify(bad.body)).not.toContain('not really a key');
-    expect((await h.call('POST', path, { token: owner.token, body: { url: sshUrl('docs'), ref: 'refs/heads/main', sshHostKey: 'nope' } })).body.error.message).toMatch(/^sshHostKey:/);
-    expect((await h.call('POST', path, { token: owner.token, body: { url: 'https://example.com/x.git', ref: 'refs/heads/main', sshHostKey: ssh.hostKey } })).body.error.message).toMatch(/^sshHostKey: is only for an SSH remote/);
-    expect((await h.call('POST', path, { token: owner.token, body: { url: `ssh://git:pw@127.0.0.1:${ssh.port}/docs.git`, ref: 'refs/heads/main' } })).body.error.message).toMatch(/^url: an SSH remote authenticates with a deploy key, not a password/);
-    expect((await h.call('POST', path, { token: owner.token, body: { url: 'git@-oProxyCommand=x:repo.git', ref: 'refs/heads/main' } })).status).toBe(400);
-    expect((await h.call('POST', path, { token: owner.token, body: { url: 'ssh://git@example.com/', ref: 'refs/heads/main' } })).body.error.message).toMatch(/^url: the SSH remote has no repository path/);
-    expect([403, 404]).toContain((await h.call('POST', path, { token: outsider.token, body: { url: sshUrl('docs'), ref: 'refs/heads/main' } })).status);
+    expect(
+      (await h.call('POST', path, { token: owner.token, body: { url: sshUrl('docs'), ref: 'refs/heads/main', sshHostKey: 'nope' } })).body
+        .error.message,
+    ).toMatch(/^sshHostKey:/);
+    expect(
+      (
+        await h.call('POST', path, {
+          token: owner.token,
+          body: { url: 'https://example.com/x.git', ref: 'refs/heads/main', sshHostKey: ssh.hostKey },
+        })
+      ).body.error.message,
+    ).toMatch(/^sshHostKey: is only for an SSH remote/);
+    expect(
+      (
+        await h.call('POST', path, {
+          token: owner.token,
+          body: { url: `ssh://git:pw@127.0.0.1:${ssh.port}/docs.git`, ref: 'refs/heads/main' },
+        })
+      ).body.error.message,
+    ).toMatch(/^url: an SSH remote authenticates with a deploy key, not a password/);
+    expect(
+      (await h.call('POST', path, { token: owner.token, body: { url: 'git@-oProxyCommand=x:repo.git', ref: 'refs/heads/main' } })).status,
+    ).toBe(400);
+    expect(
+      (await h.call('POST', path, { token: owner.token, body: { url: 'ssh://git@example.com/', ref: 'refs/heads/main' } })).body.error
+        .message,
+    ).toMatch(/^url: the SSH remote has no repository path/);
+    expect([403, 404]).toContain(
+      (await h.call('POST', path, { token: outsider.token, body: { url: sshUrl('docs'), ref: 'refs/heads/main' } })).status,
+    );
     expect(JSON.stringify(await h.db.prisma.gitSyncConnection.findUniqueOrThrow({ where: { spaceId } }))).toBe(snapshot);
 
     // scp-like form: accepted, its name shown; loopback refused by the outbound guard unless the operator allows it.
     const scp = await newSpace('Scp-like');
     delete process.env.LECTERN_ALLOW_PRIVATE_NETWORK;
     try {
-      expect((await h.rest('importGitRepository', 'POST', `/v1/spaces/${scp}/git/import`, { token: owner.token, body: { url: 'git@127.0.0.1:team/handbook.git', ref: 'refs/heads/main' } })).status).toBe(204);
+      expect(
+        (
+          await h.rest('importGitRepository', 'POST', `/v1/spaces/${scp}/git/import`, {
+            token: owner.token,
+            body: { url: 'git@127.0.0.1:team/handbook.git', ref: 'refs/heads/main' },
+          })
+        ).status,
+      ).toBe(204);
       await drain();
       const state = await info(scp);
       expect(state.repoName).toBe('team/handbook');

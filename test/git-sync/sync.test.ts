@@ -28,7 +28,15 @@ const logs: string[] = [];
 /** Runs when the next push reaches the server, before the server answers it (a concurrent push). */
 let beforeReceivePack: (() => void) | null = null;
 
-const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Dev', GIT_AUTHOR_EMAIL: 'dev@example.com', GIT_COMMITTER_NAME: 'Dev', GIT_COMMITTER_EMAIL: 'dev@example.com' };
+const gitEnv = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Dev',
+  GIT_AUTHOR_EMAIL: 'dev@example.com',
+  GIT_COMMITTER_NAME: 'Dev',
+  GIT_COMMITTER_EMAIL: 'dev@example.com',
+};
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8' }).trim();
 const remoteUrl = (repo: string, token = TOKEN) => `http://x-access-token:${token}@127.0.0.1:${port}/${repo}.git`;
 const services = () => ({ db: h.db, config: h.config, urls: createUrls(BASE) });
@@ -54,7 +62,8 @@ function newRepo(name: string, files: Record<string, string>): string {
 const FILES = {
   'README.md': '# Code\n',
   'docs/.gitbook.yaml': 'root: ./\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n',
-  'docs/SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n\n## Reference\n\n* [API](reference/api.md)\n',
+  'docs/SUMMARY.md':
+    '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n\n## Reference\n\n* [API](reference/api.md)\n',
   'docs/README.md': '# Welcome\n\nStart with [the setup](guide/setup.md).\n',
   'docs/guide/README.md': '---\nlayout:\n  width: wide\n---\n\n# Guide\n',
   'docs/guide/setup.md': '---\ndescription: How to set up.\n---\n\n# Setup\n\nLine one.\n\nLine two.\n',
@@ -86,7 +95,19 @@ beforeAll(async () => {
       hook();
     }
     const cgi = spawn('git', ['http-backend'], {
-      env: { ...gitEnv, GIT_PROJECT_ROOT: root, GIT_HTTP_EXPORT_ALL: '1', PATH_INFO: url.pathname, QUERY_STRING: url.search.slice(1), REQUEST_METHOD: req.method!, CONTENT_TYPE: req.headers['content-type'] ?? '', REMOTE_USER: 'dev', REMOTE_ADDR: '127.0.0.1', ...(req.headers['content-encoding'] ? { HTTP_CONTENT_ENCODING: req.headers['content-encoding'] } : {}), GIT_PROTOCOL: String(req.headers['git-protocol'] ?? '') },
+      env: {
+        ...gitEnv,
+        GIT_PROJECT_ROOT: root,
+        GIT_HTTP_EXPORT_ALL: '1',
+        PATH_INFO: url.pathname,
+        QUERY_STRING: url.search.slice(1),
+        REQUEST_METHOD: req.method!,
+        CONTENT_TYPE: req.headers['content-type'] ?? '',
+        REMOTE_USER: 'dev',
+        REMOTE_ADDR: '127.0.0.1',
+        ...(req.headers['content-encoding'] ? { HTTP_CONTENT_ENCODING: req.headers['content-encoding'] } : {}),
+        GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
+      },
     });
     req.pipe(cgi.stdin);
     let head = Buffer.alloc(0);
@@ -127,13 +148,17 @@ async function newSpace(title: string) {
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
-const pagesOf = async (spaceId: string) => (await h.call('GET', `/v1/spaces/${spaceId}/content`, { token: owner.token })).body.pages as any[];
+const pagesOf = async (spaceId: string) =>
+  (await h.call('GET', `/v1/spaces/${spaceId}/content`, { token: owner.token })).body.pages as any[];
 const flat = (pages: any[]): any[] => pages.flatMap((p) => [p, ...flat(p.pages ?? [])]);
 const reusableOf = async (spaceId: string) => {
   const space = await h.db.prisma.space.findUniqueOrThrow({ where: { id: spaceId } });
-  return (await Content.load(h.db.prisma, (await h.db.prisma.revision.findUniqueOrThrow({ where: { id: space.revisionId } })).manifest)).reusableContents();
+  return (
+    await Content.load(h.db.prisma, (await h.db.prisma.revision.findUniqueOrThrow({ where: { id: space.revisionId } })).manifest)
+  ).reusableContents();
 };
-const pageMarkdown = async (spaceId: string, pageId: string) => (await h.call('GET', `/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`, { token: owner.token })).body.markdown as string;
+const pageMarkdown = async (spaceId: string, pageId: string) =>
+  (await h.call('GET', `/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`, { token: owner.token })).body.markdown as string;
 
 describe('Git sync over a real Git server', () => {
   let spaceId: string;
@@ -142,11 +167,20 @@ describe('Git sync over a real Git server', () => {
   it('imports a repository folder (token in the URL) and shows the state, never the token', async () => {
     dev = newRepo('docs', FILES);
     spaceId = await newSpace('Synced');
-    const res = await h.rest('importGitRepository', 'POST', `/v1/spaces/${spaceId}/git/import`, { token: owner.token, body: { url: remoteUrl('docs'), ref: 'refs/heads/main', repoProjectDirectory: 'docs' } });
+    const res = await h.rest('importGitRepository', 'POST', `/v1/spaces/${spaceId}/git/import`, {
+      token: owner.token,
+      body: { url: remoteUrl('docs'), ref: 'refs/heads/main', repoProjectDirectory: 'docs' },
+    });
     expect(res.status).toBe(204);
     expect(await drain()).toBeGreaterThanOrEqual(1);
     const titles = flat(await pagesOf(spaceId)).map((p) => [p.title, p.type]);
-    expect(titles).toEqual([['Welcome', 'document'], ['Guide', 'document'], ['Setup', 'document'], ['Reference', 'group'], ['API', 'document']]);
+    expect(titles).toEqual([
+      ['Welcome', 'document'],
+      ['Guide', 'document'],
+      ['Setup', 'document'],
+      ['Reference', 'group'],
+      ['API', 'document'],
+    ]);
     const welcome = flat(await pagesOf(spaceId))[0];
     const setup = flat(await pagesOf(spaceId))[2];
     expect(await pageMarkdown(spaceId, welcome.id)).toBe(`# Welcome\n\nStart with [the setup](/pages/${setup.id}).\n`);
@@ -157,20 +191,36 @@ describe('Git sync over a real Git server', () => {
     const api = flat(await pagesOf(spaceId)).find((p) => p.title === 'API');
     expect((await getBodies(h.db.prisma, [note!.body])).get(note!.body)).toBe(`See [the API](/pages/${api.id}).\n`);
     const info = await h.rest('getSpaceGitInfo', 'GET', `/v1/spaces/${spaceId}/git/info`, { token: owner.token });
-    expect(info.body).toMatchObject({ installationStatus: 'active', operation: { state: 'success', direction: 'import' }, lastCommit: git(dev, 'rev-parse', 'HEAD') });
+    expect(info.body).toMatchObject({
+      installationStatus: 'active',
+      operation: { state: 'success', direction: 'import' },
+      lastCommit: git(dev, 'rev-parse', 'HEAD'),
+    });
     const space = await h.call('GET', `/v1/spaces/${spaceId}`, { token: owner.token });
     expect(space.body.gitSync).toMatchObject({ operation: { state: 'success' } });
     const row = await h.db.prisma.gitSyncConnection.findUniqueOrThrow({ where: { spaceId } });
     expect(row.url).toBe(`http://127.0.0.1:${port}/docs.git`);
-    for (const text of [JSON.stringify(info.body), JSON.stringify(space.body), JSON.stringify(row), ...logs]) expect(text).not.toContain(TOKEN);
+    for (const text of [JSON.stringify(info.body), JSON.stringify(space.body), JSON.stringify(row), ...logs])
+      expect(text).not.toContain(TOKEN);
   });
 
   it('commits a merge to the branch: one commit, authored by the merger, message from the subject and number', async () => {
     const setup = flat(await pagesOf(spaceId)).find((p) => p.title === 'Setup');
-    const cr = (await h.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: owner.token, body: { subject: 'Explain setup' } })).body;
-    await writeCr(h, owner.token, spaceId, cr.number, [{ operation: 'update_page', page: setup.id, document: { markdown: '# Setup\n\nLine one, edited in Lectern.\n\nLine two.\n' } }, insertPage('FAQ', `# FAQ\n\nSee [Setup](/pages/${setup.id}).\n`)]);
+    const cr = (await h.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: owner.token, body: { subject: 'Explain setup' } }))
+      .body;
+    await writeCr(h, owner.token, spaceId, cr.number, [
+      { operation: 'update_page', page: setup.id, document: { markdown: '# Setup\n\nLine one, edited in Lectern.\n\nLine two.\n' } },
+      insertPage('FAQ', `# FAQ\n\nSee [Setup](/pages/${setup.id}).\n`),
+    ]);
     // Lectern's own operation (not in the official request body): straight to the route.
-    const reusable = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${cr.number}/content`, { token: owner.token, body: { changes: [{ operation: 'insert_reusable_content', title: 'Beta', document: { markdown: `Beta: see [Setup](/pages/${setup.id}).\n` } }] } });
+    const reusable = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${cr.number}/content`, {
+      token: owner.token,
+      body: {
+        changes: [
+          { operation: 'insert_reusable_content', title: 'Beta', document: { markdown: `Beta: see [Setup](/pages/${setup.id}).\n` } },
+        ],
+      },
+    });
     expect(reusable.status).toBe(200);
     const merged = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${cr.number}/merge`, { token: owner.token });
     expect(merged.status).toBe(200);
@@ -180,13 +230,23 @@ describe('Git sync over a real Git server', () => {
     expect(git(dev, 'rev-list', '--count', `${before}..HEAD`)).toBe('1');
     const me = await h.db.prisma.user.findUniqueOrThrow({ where: { id: owner.id } });
     expect(git(dev, 'log', '-1', '--format=%an <%ae>|%s')).toBe(`${me.displayName} <${me.email}>|Explain setup (#${cr.number})`);
-    expect(readFileSync(join(dev, 'docs/guide/setup.md'), 'utf8')).toBe('---\ndescription: How to set up.\n---\n\n# Setup\n\nLine one, edited in Lectern.\n\nLine two.\n');
+    expect(readFileSync(join(dev, 'docs/guide/setup.md'), 'utf8')).toBe(
+      '---\ndescription: How to set up.\n---\n\n# Setup\n\nLine one, edited in Lectern.\n\nLine two.\n',
+    );
     expect(readFileSync(join(dev, 'docs/faq.md'), 'utf8')).toBe('# FAQ\n\nSee [Setup](guide/setup.md).\n');
     expect(readFileSync(join(dev, 'docs/SUMMARY.md'), 'utf8')).toContain('* [FAQ](faq.md)');
     // A reusable content made in Lectern: .gitbook/includes/<slug>.md, links relative to that folder.
     expect(readFileSync(join(dev, 'docs/.gitbook/includes/beta.md'), 'utf8')).toBe('Beta: see [Setup](../../guide/setup.md).\n');
     // Untouched files are byte for byte what the developer wrote; files outside the folder stay.
-    for (const path of ['docs/README.md', 'docs/guide/README.md', 'docs/reference/api.md', 'README.md', 'docs/.gitbook.yaml', 'docs/.gitbook/includes/note.md']) expect(readFileSync(join(dev, path), 'utf8')).toBe(FILES[path as keyof typeof FILES]);
+    for (const path of [
+      'docs/README.md',
+      'docs/guide/README.md',
+      'docs/reference/api.md',
+      'README.md',
+      'docs/.gitbook.yaml',
+      'docs/.gitbook/includes/note.md',
+    ])
+      expect(readFileSync(join(dev, path), 'utf8')).toBe(FILES[path as keyof typeof FILES]);
   });
 
   it('brings a developer push into main (poll), and merges three ways with Lectern edits', async () => {
@@ -216,15 +276,24 @@ describe('Git sync over a real Git server', () => {
 
   it('opens a change request holding Git’s side when both sides changed the same lines', async () => {
     const setup = flat(await pagesOf(spaceId)).find((p) => p.title === 'Setup');
-    writeFileSync(join(dev, 'docs/guide/setup.md'), '---\ndescription: How to set up.\n---\n\n# Setup\n\nLine one, from Git.\n\nLine two.\n');
+    writeFileSync(
+      join(dev, 'docs/guide/setup.md'),
+      '---\ndescription: How to set up.\n---\n\n# Setup\n\nLine one, from Git.\n\nLine two.\n',
+    );
     git(dev, 'commit', '-q', '-am', 'setup from git');
     git(dev, 'push', '-q', 'origin', 'main');
-    await writeLive(h, owner.token, spaceId, [{ operation: 'update_page', page: setup.id, document: { markdown: '# Setup\n\nLine one, from Lectern.\n\nLine two.\n' } }]);
+    await writeLive(h, owner.token, spaceId, [
+      { operation: 'update_page', page: setup.id, document: { markdown: '# Setup\n\nLine one, from Lectern.\n\nLine two.\n' } },
+    ]);
     await drain();
     const crs = (await h.call('GET', `/v1/spaces/${spaceId}/change-requests`, { token: owner.token })).body.items as any[];
     const conflict = crs.find((c) => /Git sync conflict/.test(c.subject));
     expect(conflict.subject).toContain('Setup');
-    const gitSide = (await h.call('GET', `/v1/spaces/${spaceId}/change-requests/${conflict.id}/content/page/${setup.id}?format=markdown`, { token: owner.token })).body.markdown;
+    const gitSide = (
+      await h.call('GET', `/v1/spaces/${spaceId}/change-requests/${conflict.id}/content/page/${setup.id}?format=markdown`, {
+        token: owner.token,
+      })
+    ).body.markdown;
     expect(gitSide).toContain('Line one, from Git.');
     expect(await pageMarkdown(spaceId, setup.id)).toContain('Line one, from Lectern.');
   });
@@ -232,12 +301,22 @@ describe('Git sync over a real Git server', () => {
   it('a second clone pushes while Lectern pushes a merge: Lectern’s push is rejected, Git’s commit comes in, then Lectern pushes; nothing lost', async () => {
     const dev2 = newRepo('race', FILES);
     const race = await newSpace('Race');
-    expect((await h.rest('importGitRepository', 'POST', `/v1/spaces/${race}/git/import`, { token: owner.token, body: { url: remoteUrl('race'), ref: 'refs/heads/main', repoProjectDirectory: 'docs' } })).status).toBe(204);
+    expect(
+      (
+        await h.rest('importGitRepository', 'POST', `/v1/spaces/${race}/git/import`, {
+          token: owner.token,
+          body: { url: remoteUrl('race'), ref: 'refs/heads/main', repoProjectDirectory: 'docs' },
+        })
+      ).status,
+    ).toBe(204);
     await drain();
     const setup = flat(await pagesOf(race)).find((p) => p.title === 'Setup');
     const api = flat(await pagesOf(race)).find((p) => p.title === 'API');
-    const cr = (await h.call('POST', `/v1/spaces/${race}/change-requests`, { token: owner.token, body: { subject: 'Setup from Lectern' } })).body;
-    await writeCr(h, owner.token, race, cr.number, [{ operation: 'update_page', page: setup.id, document: { markdown: '# Setup\n\nLine one, from Lectern.\n\nLine two.\n' } }]);
+    const cr = (await h.call('POST', `/v1/spaces/${race}/change-requests`, { token: owner.token, body: { subject: 'Setup from Lectern' } }))
+      .body;
+    await writeCr(h, owner.token, race, cr.number, [
+      { operation: 'update_page', page: setup.id, document: { markdown: '# Setup\n\nLine one, from Lectern.\n\nLine two.\n' } },
+    ]);
     expect((await h.call('POST', `/v1/spaces/${race}/change-requests/${cr.number}/merge`, { token: owner.token })).status).toBe(200);
     // The developer's push lands while Lectern's export is pushing (after Lectern fetched and committed).
     const devCommits: string[] = [];
@@ -267,19 +346,35 @@ describe('Git sync over a real Git server', () => {
 
   it('refuses bad input (400 naming the field) and callers without rights; records bad credentials and refused remotes', async () => {
     const path = `/v1/spaces/${spaceId}/git/import`;
-    expect((await h.call('POST', path, { token: owner.token, body: { url: remoteUrl('docs'), ref: 'main' } })).body.error.message).toMatch(/^ref:/);
+    expect((await h.call('POST', path, { token: owner.token, body: { url: remoteUrl('docs'), ref: 'main' } })).body.error.message).toMatch(
+      /^ref:/,
+    );
     expect((await h.call('POST', path, { token: owner.token, body: { ref: 'refs/heads/main' } })).body.error.message).toMatch(/^url:/);
     // Other protocols than https and ssh (test/git-sync/ssh.test.ts) are refused.
-    for (const url of ['git://example.com/x.git', 'ext::sh -c touch% /tmp/pwned', 'ftp://example.com/x.git']) expect((await h.call('POST', path, { token: owner.token, body: { url, ref: 'refs/heads/main' } })).body.error.message).toMatch(/^url:/);
-    expect((await h.call('POST', path, { token: owner.token, body: { url: '/etc', ref: 'refs/heads/main' } })).body.error.message).toMatch(/LECTERN_GIT_LOCAL_ROOT/);
-    expect([403, 404]).toContain((await h.call('POST', path, { token: outsider.token, body: { url: remoteUrl('docs'), ref: 'refs/heads/main' } })).status);
+    for (const url of ['git://example.com/x.git', 'ext::sh -c touch% /tmp/pwned', 'ftp://example.com/x.git'])
+      expect((await h.call('POST', path, { token: owner.token, body: { url, ref: 'refs/heads/main' } })).body.error.message).toMatch(
+        /^url:/,
+      );
+    expect((await h.call('POST', path, { token: owner.token, body: { url: '/etc', ref: 'refs/heads/main' } })).body.error.message).toMatch(
+      /LECTERN_GIT_LOCAL_ROOT/,
+    );
+    expect([403, 404]).toContain(
+      (await h.call('POST', path, { token: outsider.token, body: { url: remoteUrl('docs'), ref: 'refs/heads/main' } })).status,
+    );
     expect((await h.call('GET', `/v1/spaces/${spaceId}/git/info`, { token: outsider.token })).status).toBeGreaterThanOrEqual(403);
     const other = await newSpace('Unconnected');
     expect((await h.call('GET', `/v1/spaces/${other}/git/info`, { token: owner.token })).status).toBe(404);
     // A wrong token: the import fails with a message that says what to do, and changes nothing.
     const before = await pagesOf(spaceId);
     const wrong = 'wrong_token_value_42';
-    expect((await h.call('POST', path, { token: owner.token, body: { url: remoteUrl('docs', wrong), ref: 'refs/heads/main', repoProjectDirectory: 'docs' } })).status).toBe(204);
+    expect(
+      (
+        await h.call('POST', path, {
+          token: owner.token,
+          body: { url: remoteUrl('docs', wrong), ref: 'refs/heads/main', repoProjectDirectory: 'docs' },
+        })
+      ).status,
+    ).toBe(204);
     await drain();
     const info = (await h.call('GET', `/v1/spaces/${spaceId}/git/info`, { token: owner.token })).body;
     expect(info).toMatchObject({ installationStatus: 'unauthenticated', operation: { state: 'failure' } });
@@ -288,9 +383,14 @@ describe('Git sync over a real Git server', () => {
     // Loopback without the operator's permission: refused by the outbound guard.
     delete process.env.LECTERN_ALLOW_PRIVATE_NETWORK;
     try {
-      await h.call('POST', path, { token: owner.token, body: { url: remoteUrl('docs'), ref: 'refs/heads/main', repoProjectDirectory: 'docs' } });
+      await h.call('POST', path, {
+        token: owner.token,
+        body: { url: remoteUrl('docs'), ref: 'refs/heads/main', repoProjectDirectory: 'docs' },
+      });
       await drain();
-      expect((await h.call('GET', `/v1/spaces/${spaceId}/git/info`, { token: owner.token })).body.operation.error).toMatch(/private network address/);
+      expect((await h.call('GET', `/v1/spaces/${spaceId}/git/info`, { token: owner.token })).body.operation.error).toMatch(
+        /private network address/,
+      );
     } finally {
       process.env.LECTERN_ALLOW_PRIVATE_NETWORK = '1';
     }

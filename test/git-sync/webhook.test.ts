@@ -25,10 +25,19 @@ let dev: string;
 let spaceId: string;
 let server: Awaited<ReturnType<typeof startServer>>;
 let secret: string;
-const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Dev', GIT_AUTHOR_EMAIL: 'dev@example.com', GIT_COMMITTER_NAME: 'Dev', GIT_COMMITTER_EMAIL: 'dev@example.com' };
+const gitEnv = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Dev',
+  GIT_AUTHOR_EMAIL: 'dev@example.com',
+  GIT_COMMITTER_NAME: 'Dev',
+  GIT_COMMITTER_EMAIL: 'dev@example.com',
+};
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8' }).trim();
 const services = () => ({ db: h.db, config: h.config, urls: createUrls(BASE) });
-const pendingImports = () => h.db.prisma.job.count({ where: { kind: IMPORT_JOB, status: 'pending', payload: { path: ['spaceId'], equals: spaceId } } });
+const pendingImports = () =>
+  h.db.prisma.job.count({ where: { kind: IMPORT_JOB, status: 'pending', payload: { path: ['spaceId'], equals: spaceId } } });
 
 function push(path: string, text: string) {
   writeFileSync(join(dev, path), text);
@@ -39,10 +48,15 @@ function push(path: string, text: string) {
 
 const hmac = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
 async function deliver(id: string, body: string, headers: Record<string, string>) {
-  const res = await fetch(`${server.url}/git-sync/webhooks/${id}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const res = await fetch(`${server.url}/git-sync/webhooks/${id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   return { status: res.status, body: await res.json() };
 }
-const pushBody = (ref: string, after = 'a'.repeat(40)) => JSON.stringify({ ref, after, before: '0'.repeat(40), repository: { full_name: 'acme/docs' } });
+const pushBody = (ref: string, after = 'a'.repeat(40)) =>
+  JSON.stringify({ ref, after, before: '0'.repeat(40), repository: { full_name: 'acme/docs' } });
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'git-local-'));
@@ -61,7 +75,10 @@ beforeAll(async () => {
   h = await setupHarness();
   w = await h.world('Hooks Co');
   spaceId = (await h.call('POST', `/v1/orgs/${w.orgId}/spaces`, { token: w.owner.token, body: { title: 'Hooked' } })).body.id;
-  const res = await h.rest('importGitRepository', 'POST', `/v1/spaces/${spaceId}/git/import`, { token: w.owner.token, body: { url: join(root, 'docs.git'), ref: 'refs/heads/main' } });
+  const res = await h.rest('importGitRepository', 'POST', `/v1/spaces/${spaceId}/git/import`, {
+    token: w.owner.token,
+    body: { url: join(root, 'docs.git'), ref: 'refs/heads/main' },
+  });
   expect(res.status).toBe(204);
   await drainJobs(services(), [IMPORT_JOB]);
   server = await startServer({ ...h.config, host: '127.0.0.1', port: 0 }, { db: h.db, worker: false });
@@ -77,15 +94,21 @@ afterAll(async () => {
 const markdownOf = async (title: string) => {
   const pages = (await h.call('GET', `/v1/spaces/${spaceId}/content`, { token: w.owner.token })).body.pages as any[];
   const page = pages.find((p) => p.title === title);
-  return (await h.call('GET', `/v1/spaces/${spaceId}/content/page/${page.id}?format=markdown`, { token: w.owner.token })).body.markdown as string;
+  return (await h.call('GET', `/v1/spaces/${spaceId}/content/page/${page.id}?format=markdown`, { token: w.owner.token })).body
+    .markdown as string;
 };
 
 describe('the push webhook', () => {
-
   it('shows the URL and secret to space admins only; the secret is sealed at rest and absent from the Git info', async () => {
     const res = await h.call('GET', `/v1/spaces/${spaceId}/git/webhook`, { token: w.owner.token });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: 'git-webhook', url: `${BASE}/git-sync/webhooks/${spaceId}`, contentType: 'application/json', events: ['push'], ref: 'refs/heads/main' });
+    expect(res.body).toMatchObject({
+      object: 'git-webhook',
+      url: `${BASE}/git-sync/webhooks/${spaceId}`,
+      contentType: 'application/json',
+      events: ['push'],
+      ref: 'refs/heads/main',
+    });
     secret = res.body.secret;
     expect(secret).toMatch(/^[\w-]{32}$/);
     expect((await h.call('GET', `/v1/spaces/${spaceId}/git/webhook`, { token: w.creator.token })).status).toBe(403);
@@ -110,16 +133,30 @@ describe('the push webhook', () => {
     expect((await deliver(spaceId, body, headers)).body).toMatchObject({ status: 'ignored', reason: 'this commit is already synced' });
     // Form-encoded deliveries (GitHub's other content type) are read too.
     const form = `payload=${encodeURIComponent(pushBody('refs/heads/main'))}`;
-    const res = await fetch(`${server.url}/git-sync/webhooks/${spaceId}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, form)}` }, body: form });
+    const res = await fetch(`${server.url}/git-sync/webhooks/${spaceId}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-github-event': 'push',
+        'x-hub-signature-256': `sha256=${hmac(secret, form)}`,
+      },
+      body: form,
+    });
     expect(res.status).toBe(202);
     await h.db.prisma.job.deleteMany({ where: { kind: IMPORT_JOB, status: 'pending' } });
   });
 
   it('Gitea (X-Gitea-Signature) and GitLab (X-Gitlab-Token) deliveries are accepted', async () => {
     const body = pushBody('refs/heads/main');
-    expect(await deliver(spaceId, body, { 'x-gitea-event': 'push', 'x-gitea-signature': hmac(secret, body) })).toEqual({ status: 202, body: { status: 'queued' } });
+    expect(await deliver(spaceId, body, { 'x-gitea-event': 'push', 'x-gitea-signature': hmac(secret, body) })).toEqual({
+      status: 202,
+      body: { status: 'queued' },
+    });
     await h.db.prisma.job.deleteMany({ where: { kind: IMPORT_JOB, status: 'pending' } });
-    expect(await deliver(spaceId, body, { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': secret })).toEqual({ status: 202, body: { status: 'queued' } });
+    expect(await deliver(spaceId, body, { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': secret })).toEqual({
+      status: 202,
+      body: { status: 'queued' },
+    });
     await h.db.prisma.job.deleteMany({ where: { kind: IMPORT_JOB, status: 'pending' } });
   });
 
@@ -130,18 +167,29 @@ describe('the push webhook', () => {
       await deliver(spaceId, body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac('wrong', body)}` }),
       await deliver(spaceId, body, { 'x-github-event': 'push', 'x-hub-signature-256': hmac(secret, body) }),
       // A valid GitHub signature does not excuse a wrong Gitea one beside it.
-      await deliver(spaceId, body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, body)}`, 'x-gitea-signature': hmac('wrong', body) }),
+      await deliver(spaceId, body, {
+        'x-github-event': 'push',
+        'x-hub-signature-256': `sha256=${hmac(secret, body)}`,
+        'x-gitea-signature': hmac('wrong', body),
+      }),
       await deliver(spaceId, `${body} `, { 'x-gitea-event': 'push', 'x-gitea-signature': hmac(secret, body) }),
       await deliver(spaceId, body, { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': `${secret}x` }),
       await deliver('no-such-space', body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, body)}` }),
     ];
     for (const r of refused) expect(r).toMatchObject({ status: 401, body: { error: { code: 401 } } });
     const other = pushBody('refs/heads/feature');
-    expect(await deliver(spaceId, other, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, other)}` })).toEqual({ status: 202, body: { status: 'ignored', reason: 'a push to refs/heads/feature; this space follows refs/heads/main' } });
+    expect(await deliver(spaceId, other, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, other)}` })).toEqual({
+      status: 202,
+      body: { status: 'ignored', reason: 'a push to refs/heads/feature; this space follows refs/heads/main' },
+    });
     const ping = JSON.stringify({ zen: 'Keep it simple.' });
-    expect((await deliver(spaceId, ping, { 'x-github-event': 'ping', 'x-hub-signature-256': `sha256=${hmac(secret, ping)}` })).body.status).toBe('ignored');
+    expect(
+      (await deliver(spaceId, ping, { 'x-github-event': 'ping', 'x-hub-signature-256': `sha256=${hmac(secret, ping)}` })).body.status,
+    ).toBe('ignored');
     const noRef = JSON.stringify({ after: 'b'.repeat(40) });
-    expect(await deliver(spaceId, noRef, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, noRef)}` })).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^ref:/) } } });
+    expect(
+      await deliver(spaceId, noRef, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, noRef)}` }),
+    ).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^ref:/) } } });
     expect(await pendingImports()).toBe(0);
   });
 
@@ -151,15 +199,22 @@ describe('the push webhook', () => {
     expect(res.status).toBe(200);
     expect(res.body.secret).not.toBe(secret);
     const body = pushBody('refs/heads/main');
-    expect((await deliver(spaceId, body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, body)}` })).status).toBe(401);
+    expect((await deliver(spaceId, body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, body)}` })).status).toBe(
+      401,
+    );
     secret = res.body.secret;
-    expect((await deliver(spaceId, body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, body)}` })).status).toBe(202);
+    expect((await deliver(spaceId, body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, body)}` })).status).toBe(
+      202,
+    );
   });
 });
 
 describe('the per-space sync lock', () => {
   it('an import job finds the space locked by another process: it is queued again and changes nothing; it runs once the lock is free', async () => {
-    const other = new pg.Client({ ...inject('dbServer'), database: (h.db.pool as unknown as { options: { database: string } }).options.database });
+    const other = new pg.Client({
+      ...inject('dbServer'),
+      database: (h.db.pool as unknown as { options: { database: string } }).options.database,
+    });
     await other.connect();
     try {
       push('guide.md', '# Guide\n\nWhile locked.\n');
@@ -167,7 +222,9 @@ describe('the per-space sync lock', () => {
       await other.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [`lectern:space-sync:${spaceId}`]);
       expect(await spaceSyncLocked(services(), spaceId)).toBe(true);
       const body = pushBody('refs/heads/main');
-      expect((await deliver(spaceId, body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, body)}` })).status).toBe(202);
+      expect(
+        (await deliver(spaceId, body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, body)}` })).status,
+      ).toBe(202);
       expect(await drainJobs(services(), [IMPORT_JOB])).toBe(1);
       expect(await markdownOf('Guide')).toBe('# Guide\n\nFrom a push.\n');
       const requeued = await h.db.prisma.job.findFirstOrThrow({ where: { kind: IMPORT_JOB, status: 'pending' } });
@@ -182,11 +239,17 @@ describe('the per-space sync lock', () => {
       // Concurrent holders: exactly one runs at a time.
       let inside = 0;
       let most = 0;
-      const work = () => withSpaceSyncLock(services(), spaceId, async () => {
-        most = Math.max(most, ++inside);
-        await new Promise((done) => setTimeout(done, 50));
-        inside--;
-      }, { waitMs: 2_000 });
+      const work = () =>
+        withSpaceSyncLock(
+          services(),
+          spaceId,
+          async () => {
+            most = Math.max(most, ++inside);
+            await new Promise((done) => setTimeout(done, 50));
+            inside--;
+          },
+          { waitMs: 2_000 },
+        );
       await Promise.all([work(), work(), work()]);
       expect(most).toBe(1);
     } finally {
@@ -209,7 +272,9 @@ describe('settings', () => {
     expect((await h.call('DELETE', path, { token: w.owner.token })).status).toBe(204);
     expect((await h.call('GET', `${path}/info`, { token: w.owner.token })).status).toBe(404);
     const body = pushBody('refs/heads/main');
-    expect((await deliver(spaceId, body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, body)}` })).status).toBe(401);
+    expect((await deliver(spaceId, body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(secret, body)}` })).status).toBe(
+      401,
+    );
     expect((await h.call('GET', `/v1/spaces/${spaceId}`, { token: w.owner.token })).body.gitSync).toBeUndefined();
     await drainJobs(services(), [IMPORT_JOB, EXPORT_JOB]);
   });

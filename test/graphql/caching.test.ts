@@ -21,7 +21,11 @@ afterAll(() => server?.close());
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const post = (token: string, body: unknown) =>
-  fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth(token) }, body: JSON.stringify(body) });
+  fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...auth(token) },
+    body: JSON.stringify(body),
+  });
 /** A GET to /graphql with the GraphQL-over-HTTP parameters (objects as JSON). */
 const get = (token: string | null, params: Record<string, unknown>, headers: Record<string, string> = {}) => {
   const url = new URL(`${server.url}/graphql`);
@@ -80,7 +84,11 @@ describe('automatic persisted queries', () => {
   });
 
   it('a hash without a token is refused before any lookup', async () => {
-    const anonymous = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ extensions: { persistedQuery } }) });
+    const anonymous = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ extensions: { persistedQuery } }),
+    });
     expect(anonymous.status).toBe(401);
   });
 
@@ -148,7 +156,10 @@ describe('ETag and 304', () => {
     const listed = await get(org.token, { query: orgTitle, variables: { id: org.orgId } }, { 'if-none-match': `"other", W/${etag}` });
     expect(listed.status).toBe(304);
 
-    const renamed = await post(org.token, { query: 'mutation($id: ID!) { updateOrganization(id: $id, input: { title: "Etag Co 2" }) { title } }', variables: { id: org.orgId } });
+    const renamed = await post(org.token, {
+      query: 'mutation($id: ID!) { updateOrganization(id: $id, input: { title: "Etag Co 2" }) { title } }',
+      variables: { id: org.orgId },
+    });
     expect(renamed.status).toBe(200);
     const changed = await get(org.token, { query: orgTitle, variables: { id: org.orgId } }, { 'if-none-match': etag });
     expect(changed.status).toBe(200);

@@ -25,8 +25,17 @@ beforeAll(async () => {
   outsider = await h.owner('Elsewhere');
   spaceId = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Deferred' } })).body.id;
   // Bodies long enough that `document` (Markdown parsed into the GitBook document) is the slow part.
-  const body = (n: number) => Array.from({ length: 60 }, (_, i) => `## Part ${i} of page ${n}\n\nSome *text* with a [link](https://example.com/${i}) and \`code\`.\n\n- one\n- two\n`).join('\n');
-  await writeLive(h, owner.token, spaceId, Array.from({ length: PAGES }, (_, n) => insertPage(`Page ${n}`, body(n))));
+  const body = (n: number) =>
+    Array.from(
+      { length: 60 },
+      (_, i) => `## Part ${i} of page ${n}\n\nSome *text* with a [link](https://example.com/${i}) and \`code\`.\n\n- one\n- two\n`,
+    ).join('\n');
+  await writeLive(
+    h,
+    owner.token,
+    spaceId,
+    Array.from({ length: PAGES }, (_, n) => insertPage(`Page ${n}`, body(n))),
+  );
 });
 afterAll(() => server?.close());
 
@@ -61,7 +70,8 @@ async function multipart(response: Response, t0: number): Promise<Part[]> {
       const part = buffer.slice(0, end);
       buffer = buffer.slice(end + boundary.length + 4);
       const split = part.indexOf('\r\n\r\n');
-      if (split >= 0 && part.slice(split + 4).trim()) parts.push({ at: performance.now() - t0, payload: JSON.parse(part.slice(split + 4)) });
+      if (split >= 0 && part.slice(split + 4).trim())
+        parts.push({ at: performance.now() - t0, payload: JSON.parse(part.slice(split + 4)) });
     }
   }
   return parts;
@@ -72,7 +82,13 @@ async function events(response: Response): Promise<any[]> {
   const text = await response.text();
   return text
     .split(/\n\n/)
-    .map((event) => event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n'))
+    .map((event) =>
+      event
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .join('\n'),
+    )
     .filter((data) => data && data !== '')
     .map((data) => JSON.parse(data));
 }
@@ -102,7 +118,11 @@ async function answer(response: Response): Promise<any> {
 }
 
 const post = (token: string, query: string, variables: Record<string, unknown>, accept: string) =>
-  fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept, ...auth(token) }, body: JSON.stringify({ query, variables }) });
+  fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept, ...auth(token) },
+    body: JSON.stringify({ query, variables }),
+  });
 
 describe('@defer and @stream', () => {
   it('answer incrementally (multipart/mixed), assembled equal to the plain answer', async () => {
@@ -131,7 +151,9 @@ describe('@defer and @stream', () => {
     expect(later.filter((step: any) => step.label === 'body')).toHaveLength(PAGES);
     expect(later.some((step: any) => step.label === 'more' && step.data.visibility)).toBe(true);
     expect(assemble(parts.map((p) => p.payload))).toEqual({ data: (expected as any).data, errors: undefined });
-    console.log(`defer/stream: ${parts.length} parts; first after ${first!.at.toFixed(1)} ms, last after ${parts.at(-1)!.at.toFixed(1)} ms`);
+    console.log(
+      `defer/stream: ${parts.length} parts; first after ${first!.at.toFixed(1)} ms, last after ${parts.at(-1)!.at.toFixed(1)} ms`,
+    );
   });
 
   it('answer as server-sent events too, and over GET without being buffered for an ETag', async () => {
@@ -164,10 +186,20 @@ describe('@defer and @stream', () => {
   });
 
   it('are refused where they do not apply, and the document limits still hold', async () => {
-    const onScalar = await post(owner.token, `query($id: ID!) { space(id: $id) { title @stream(initialCount: 1) } }`, { id: spaceId }, 'multipart/mixed');
+    const onScalar = await post(
+      owner.token,
+      `query($id: ID!) { space(id: $id) { title @stream(initialCount: 1) } }`,
+      { id: spaceId },
+      'multipart/mixed',
+    );
     expect(onScalar.status).toBe(400);
     expect(JSON.stringify(await answer(onScalar))).toMatch(/stream/i);
-    const negative = await post(owner.token, `query($id: ID!) { space(id: $id) { content { pageTree @stream(initialCount: -1) { id } } } }`, { id: spaceId }, 'multipart/mixed');
+    const negative = await post(
+      owner.token,
+      `query($id: ID!) { space(id: $id) { content { pageTree @stream(initialCount: -1) { id } } } }`,
+      { id: spaceId },
+      'multipart/mixed',
+    );
     expect(JSON.stringify((await answer(negative)).errors)).toMatch(/initialCount/);
     // 201 directives: over DOCUMENT_LIMITS.directives (armor.ts), refused before it runs.
     const many = `query($id: ID!) { space(id: $id) { ${Array.from({ length: 201 }, (_, i) => `... @defer(label: "d${i}") { title }`).join(' ')} } }`;
@@ -182,7 +214,11 @@ describe('@defer and @stream', () => {
     expect(body.data?.space ?? null).toBeNull();
     expect(body.errors?.length).toBeGreaterThan(0);
     expect(JSON.stringify(body)).not.toContain('Page 0');
-    const anonymous = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'multipart/mixed' }, body: JSON.stringify({ query: QUERY, variables: { id: spaceId } }) });
+    const anonymous = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'multipart/mixed' },
+      body: JSON.stringify({ query: QUERY, variables: { id: spaceId } }),
+    });
     expect(anonymous.status).toBe(401);
   });
 });

@@ -30,10 +30,31 @@ async function post(query: string) {
 }
 
 const cases: Array<[string, () => string, RegExp]> = [
-  ['8,000 aliased fields (1.38 MB)', () => `{ ${Array.from({ length: 8000 }, (_, i) => `alias${i}: viewer { id displayName email photoURL }`).join(' ')} ${'#'.repeat(1_000_000)}\n }`, /larger than 100000 characters/],
-  ['20,000 operations in one document', () => Array.from({ length: 20_000 }, (_, i) => `query q${i}{viewer{id}}`).join('').slice(0, 99_000), /more than 10000 tokens/],
-  ['60,000 fragment spreads and definitions', () => `{viewer{...f0}} ${Array.from({ length: 60_000 }, (_, i) => `fragment f${i} on User{id}`).join(' ')}`.slice(0, 99_000), /more than 10000 tokens/],
-  ['1,000 aliases spread over small selections', () => `{${Array.from({ length: 10 }, (_, j) => `v${j}:viewer{${Array.from({ length: 100 }, (_, i) => `a${i}:id`).join(' ')}}`).join(' ')}}`, /more than 400 aliases/],
+  [
+    '8,000 aliased fields (1.38 MB)',
+    () =>
+      `{ ${Array.from({ length: 8000 }, (_, i) => `alias${i}: viewer { id displayName email photoURL }`).join(' ')} ${'#'.repeat(1_000_000)}\n }`,
+    /larger than 100000 characters/,
+  ],
+  [
+    '20,000 operations in one document',
+    () =>
+      Array.from({ length: 20_000 }, (_, i) => `query q${i}{viewer{id}}`)
+        .join('')
+        .slice(0, 99_000),
+    /more than 10000 tokens/,
+  ],
+  [
+    '60,000 fragment spreads and definitions',
+    () => `{viewer{...f0}} ${Array.from({ length: 60_000 }, (_, i) => `fragment f${i} on User{id}`).join(' ')}`.slice(0, 99_000),
+    /more than 10000 tokens/,
+  ],
+  [
+    '1,000 aliases spread over small selections',
+    () =>
+      `{${Array.from({ length: 10 }, (_, j) => `v${j}:viewer{${Array.from({ length: 100 }, (_, i) => `a${i}:id`).join(' ')}}`).join(' ')}}`,
+    /more than 400 aliases/,
+  ],
   ['the same field 1,000 times in one selection', () => `{${'viewer{id} '.repeat(1000)}}`, /more than 400 fields in one selection set/],
   ['30 operations', () => Array.from({ length: 30 }, (_, i) => `query q${i}{viewer{id}}`).join(' '), /more than 20 operations/],
   ['nesting 20,000 levels deep', () => `${'{viewer'.repeat(20_000)}`.slice(0, 99_000), /nested more than 64 levels/],

@@ -16,10 +16,13 @@ let world: Awaited<ReturnType<Harness['world']>>;
 beforeAll(async () => {
   h = await setupHarness();
   world = await h.world();
-  for (const title of ['One', 'Two', 'Three']) await h.call('POST', `/v1/orgs/${world.orgId}/spaces`, { token: world.owner.token, body: { title } });
+  for (const title of ['One', 'Two', 'Three'])
+    await h.call('POST', `/v1/orgs/${world.orgId}/spaces`, { token: world.owner.token, body: { title } });
 });
 
-const LIST = parse(`query($id: ID!, $limit: Int) { organization(id: $id) { title spaces(limit: $limit) { count items { id title permissions { edit } urls { app } } } } }`);
+const LIST = parse(
+  `query($id: ID!, $limit: Int) { organization(id: $id) { title spaces(limit: $limit) { count items { id title permissions { edit } urls { app } } } } }`,
+);
 const SINGLE = parse(`query($id: ID!) { organization(id: $id) { id title } }`);
 
 describe('graphql-jit', () => {
@@ -30,7 +33,11 @@ describe('graphql-jit', () => {
   });
 
   it('answers a bad variable of a list query with graphql-js’s message', async () => {
-    const res = await h.graphql(world.owner.token, `query($id: ID!, $limit: Int) { organization(id: $id) { spaces(limit: $limit) { count } } }`, { id: world.orgId, limit: 'ten' });
+    const res = await h.graphql(
+      world.owner.token,
+      `query($id: ID!, $limit: Int) { organization(id: $id) { spaces(limit: $limit) { count } } }`,
+      { id: world.orgId, limit: 'ten' },
+    );
     expect(res.body.errors[0].message).toBe('Variable "$limit" got invalid value "ten"; Int cannot represent non-integer value: "ten"');
   });
 
@@ -54,11 +61,25 @@ describe('server-owned REST documents', () => {
   it('are parsed and validated once at start: a REST request runs neither phase, a /graphql request does', async () => {
     const { createApp } = await import('../../src/app.js');
     const phases: string[] = [];
-    const app = createApp({ db: h.db, config: h.config, urls: createUrls(BASE) }, {
-      plugins: [{ onParse: () => void phases.push('parse'), onValidate: () => void phases.push('validate'), onExecute: () => void phases.push('execute') }],
-    });
+    const app = createApp(
+      { db: h.db, config: h.config, urls: createUrls(BASE) },
+      {
+        plugins: [
+          {
+            onParse: () => void phases.push('parse'),
+            onValidate: () => void phases.push('validate'),
+            onExecute: () => void phases.push('execute'),
+          },
+        ],
+      },
+    );
     const call = (path: string, init: RequestInit = {}) =>
-      app.fetch(new Request(`${BASE}${path}`, { ...init, headers: { authorization: `Bearer ${world.owner.token}`, 'content-type': 'application/json' } }));
+      app.fetch(
+        new Request(`${BASE}${path}`, {
+          ...init,
+          headers: { authorization: `Bearer ${world.owner.token}`, 'content-type': 'application/json' },
+        }),
+      );
     for (let i = 0; i < 3; i++) expect((await call(`/v1/orgs/${world.orgId}/spaces`)).status).toBe(200);
     expect(phases).toEqual(['execute', 'execute', 'execute']);
     phases.length = 0;

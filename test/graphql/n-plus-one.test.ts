@@ -32,7 +32,9 @@ async function orgWith(collections: number, spacesPerCollection: number) {
   for (let c = 0; c < collections; c++) {
     const collection = (await h.call('POST', `/v1/orgs/${owner.orgId}/collections`, { token: owner.token, body: { title: `C${c}` } })).body;
     for (let s = 0; s < spacesPerCollection; s++) {
-      const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: `S${c}.${s}`, parent: collection.id } })).body;
+      const space = (
+        await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: `S${c}.${s}`, parent: collection.id } })
+      ).body;
       await h.db.prisma.changeRequest.create({ data: { id: `${space.id}-cr`, spaceId: space.id, number: 1, status: 'open' } });
     }
   }
@@ -92,7 +94,12 @@ describe('nested content', () => {
         const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: `S${i}` } })).body;
         const res = await h.call('POST', `/v1/spaces/${space.id}/content`, {
           token: owner.token,
-          body: { changes: [{ operation: 'insert_page', title: 'A', document: { markdown: 'a' } }, { operation: 'insert_page', title: 'B', document: { markdown: 'b' } }] },
+          body: {
+            changes: [
+              { operation: 'insert_page', title: 'A', document: { markdown: 'a' } },
+              { operation: 'insert_page', title: 'B', document: { markdown: 'b' } },
+            ],
+          },
         });
         expect(res.status).toBe(200);
       }
@@ -119,8 +126,12 @@ describe('change request lists', () => {
       const owner = await h.owner();
       const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'CRs' } })).body;
       for (let i = 0; i < count; i++) {
-        const cr = (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: `CR ${i}` } })).body;
-        const posted = await h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/comments`, { token: owner.token, body: { body: { markdown: 'hi' } } });
+        const cr = (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: `CR ${i}` } }))
+          .body;
+        const posted = await h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/comments`, {
+          token: owner.token,
+          body: { body: { markdown: 'hi' } },
+        });
         expect(posted.status).toBe(200);
       }
       return { owner, space };

@@ -87,7 +87,10 @@ beforeAll(async () => {
   });
   // A site with 20 sections (each with its site space), 20 groups, 20 share links.
   const site = await post(t, `/orgs/${orgId}/sites`, { title: 'Docs' });
-  const sections = await times(20, async (i) => (await gql(t, M.section, { o: orgId, s: site.id, space: space.id, t: `Section ${i}` })).addSiteSection);
+  const sections = await times(
+    20,
+    async (i) => (await gql(t, M.section, { o: orgId, s: site.id, space: space.id, t: `Section ${i}` })).addSiteSection,
+  );
   const groups = await times(20, async (i) => (await gql(t, M.group, { o: orgId, s: site.id, t: `Group ${i}` })).createSiteSectionGroup);
   const links = await times(20, async (i) => (await gql(t, M.shareLink, { o: orgId, s: site.id, n: `Link ${i}` })).createSiteShareLink);
   // 20 more members.
@@ -97,7 +100,15 @@ beforeAll(async () => {
     return u.id;
   });
 
-  ctx = { spaceId: space.id, crId: crs[0].id, siteId: site.id, sectionId: sections[0].id, commentId: comments[0]!.id, revisionId: revisions[19]!, pageId: pages[0]! };
+  ctx = {
+    spaceId: space.id,
+    crId: crs[0].id,
+    siteId: site.id,
+    sectionId: sections[0].id,
+    commentId: comments[0]!.id,
+    revisionId: revisions[19]!,
+    pageId: pages[0]!,
+  };
   const reviewOf = (crId: string) => `${crId}-${owner.id}`;
   const ids: Record<string, string[]> = {
     SiteSection: sections.map((s) => encodeGlobalId('SiteSection', [site.id, s.id])),
@@ -115,14 +126,39 @@ beforeAll(async () => {
   };
   for (const [type, list] of Object.entries(ids)) batches[type] = { small: list.slice(0, 2), large: list };
 
-  const siteQ = (field: string, sel: string) => `query($o: ID!, $s: ID!) { site(organizationId: $o, id: $s) { ${field} { items { globalId ${sel} } } } }`;
+  const siteQ = (field: string, sel: string) =>
+    `query($o: ID!, $s: ID!) { site(organizationId: $o, id: $s) { ${field} { items { globalId ${sel} } } } }`;
   const inSite = (field: string, id: string) => (d: any) => d.site?.[field].items.find((x: any) => x.id === id) ?? null;
   const crComment = comments[1]!;
   objects = [
-    { name: 'section', type: 'SiteSection', query: siteQ('sections', 'id title'), variables: { o: orgId, s: site.id }, pick: inSite('sections', sections[0].id) },
-    { name: 'site space', type: 'SiteSpace', query: siteQ('siteSpaces', 'id path'), variables: { o: orgId, s: site.id }, pick: inSite('siteSpaces', sections[0].siteSpaces[0].id) },
-    { name: 'section group', type: 'SiteSectionGroup', query: siteQ('sectionGroups', 'id title'), variables: { o: orgId, s: site.id }, pick: inSite('sectionGroups', groups[0].id) },
-    { name: 'share link', type: 'SiteShareLink', query: siteQ('shareLinks', 'id name'), variables: { o: orgId, s: site.id }, pick: inSite('shareLinks', links[0].id) },
+    {
+      name: 'section',
+      type: 'SiteSection',
+      query: siteQ('sections', 'id title'),
+      variables: { o: orgId, s: site.id },
+      pick: inSite('sections', sections[0].id),
+    },
+    {
+      name: 'site space',
+      type: 'SiteSpace',
+      query: siteQ('siteSpaces', 'id path'),
+      variables: { o: orgId, s: site.id },
+      pick: inSite('siteSpaces', sections[0].siteSpaces[0].id),
+    },
+    {
+      name: 'section group',
+      type: 'SiteSectionGroup',
+      query: siteQ('sectionGroups', 'id title'),
+      variables: { o: orgId, s: site.id },
+      pick: inSite('sectionGroups', groups[0].id),
+    },
+    {
+      name: 'share link',
+      type: 'SiteShareLink',
+      query: siteQ('shareLinks', 'id name'),
+      variables: { o: orgId, s: site.id },
+      pick: inSite('shareLinks', links[0].id),
+    },
     {
       name: 'comment',
       type: 'Comment',
@@ -193,7 +229,10 @@ beforeAll(async () => {
 async function direct(token: string, o: Obj) {
   const res = await h.graphql(token, o.query, o.variables);
   if (res.body.errors) {
-    expect(res.body.errors.map((e: any) => e.extensions.code), o.name).toEqual([expect.stringMatching(/^(NOT_FOUND|FORBIDDEN)$/)]);
+    expect(
+      res.body.errors.map((e: any) => e.extensions.code),
+      o.name,
+    ).toEqual([expect.stringMatching(/^(NOT_FOUND|FORBIDDEN)$/)]);
     return null;
   }
   return o.pick(res.body.data) ?? null;
@@ -284,7 +323,10 @@ describe('nodes(ids:) batching', () => {
         const before = h.db.statements.count;
         const data = await gql(w.owner.token, NODES, { ids });
         const statements = h.db.statements.count - before;
-        expect(data.nodes.filter(Boolean).map((n: any) => n.__typename), type).toEqual(ids.map(() => type));
+        expect(
+          data.nodes.filter(Boolean).map((n: any) => n.__typename),
+          type,
+        ).toEqual(ids.map(() => type));
         return statements;
       };
       counts[type] = [await count(small), await count(large)];

@@ -39,11 +39,41 @@ beforeAll(async () => {
   expect((await h.call('DELETE', `/v1/spaces/${deleted.id}`, { token: owner.token })).status).toBe(205);
   const fields = (extra: string) => `id globalId ${extra}`;
   objects = [
-    { name: 'organization', type: 'Organization', query: `query($a: ID!) { organization(id: $a) { ${fields('title')} } }`, variables: { a: orgId }, pick: (d) => d.organization },
-    { name: 'user', type: 'User', query: `query($a: ID!) { user(id: $a) { ${fields('displayName')} } }`, variables: { a: owner.id }, pick: (d) => d.user },
-    { name: 'space', type: 'Space', query: `query($a: ID!) { space(id: $a) { ${fields('title')} } }`, variables: { a: space.id }, pick: (d) => d.space },
-    { name: 'deleted space', type: 'Space', query: `query($a: ID!) { space(id: $a) { ${fields('title')} } }`, variables: { a: deleted.id }, pick: (d) => d.space },
-    { name: 'collection', type: 'Collection', query: `query($a: ID!) { collection(id: $a) { ${fields('title')} } }`, variables: { a: collection.id }, pick: (d) => d.collection },
+    {
+      name: 'organization',
+      type: 'Organization',
+      query: `query($a: ID!) { organization(id: $a) { ${fields('title')} } }`,
+      variables: { a: orgId },
+      pick: (d) => d.organization,
+    },
+    {
+      name: 'user',
+      type: 'User',
+      query: `query($a: ID!) { user(id: $a) { ${fields('displayName')} } }`,
+      variables: { a: owner.id },
+      pick: (d) => d.user,
+    },
+    {
+      name: 'space',
+      type: 'Space',
+      query: `query($a: ID!) { space(id: $a) { ${fields('title')} } }`,
+      variables: { a: space.id },
+      pick: (d) => d.space,
+    },
+    {
+      name: 'deleted space',
+      type: 'Space',
+      query: `query($a: ID!) { space(id: $a) { ${fields('title')} } }`,
+      variables: { a: deleted.id },
+      pick: (d) => d.space,
+    },
+    {
+      name: 'collection',
+      type: 'Collection',
+      query: `query($a: ID!) { collection(id: $a) { ${fields('title')} } }`,
+      variables: { a: collection.id },
+      pick: (d) => d.collection,
+    },
     {
       name: 'change request',
       type: 'ChangeRequest',
@@ -51,9 +81,27 @@ beforeAll(async () => {
       variables: { a: space.id, b: cr.id },
       pick: (d) => d.space?.changeRequest,
     },
-    { name: 'site', type: 'Site', query: `query($a: ID!, $b: ID!) { site(organizationId: $a, id: $b) { ${fields('title')} } }`, variables: { a: orgId, b: site.id }, pick: (d) => d.site },
-    { name: 'team', type: 'Team', query: `query($a: ID!, $b: ID!) { organization(id: $a) { team(id: $b) { ${fields('title')} } } }`, variables: { a: orgId, b: team.id }, pick: (d) => d.organization?.team },
-    { name: 'team the guest is not in', type: 'Team', query: `query($a: ID!, $b: ID!) { organization(id: $a) { team(id: $b) { ${fields('title')} } } }`, variables: { a: orgId, b: hiddenTeam.id }, pick: (d) => d.organization?.team },
+    {
+      name: 'site',
+      type: 'Site',
+      query: `query($a: ID!, $b: ID!) { site(organizationId: $a, id: $b) { ${fields('title')} } }`,
+      variables: { a: orgId, b: site.id },
+      pick: (d) => d.site,
+    },
+    {
+      name: 'team',
+      type: 'Team',
+      query: `query($a: ID!, $b: ID!) { organization(id: $a) { team(id: $b) { ${fields('title')} } } }`,
+      variables: { a: orgId, b: team.id },
+      pick: (d) => d.organization?.team,
+    },
+    {
+      name: 'team the guest is not in',
+      type: 'Team',
+      query: `query($a: ID!, $b: ID!) { organization(id: $a) { team(id: $b) { ${fields('title')} } } }`,
+      variables: { a: orgId, b: hiddenTeam.id },
+      pick: (d) => d.organization?.team,
+    },
   ];
 });
 
@@ -164,7 +212,12 @@ describe('nodes(ids:)', () => {
     const asked = [ids[0]!, 'garbage', ...ids.slice(1), ids[0]!];
     const res = await h.graphql(w.guest.token, NODES, { ids: asked });
     expect(res.body.errors).toBeUndefined();
-    const expected = [await direct(w.guest.token, objects[0]!), null, ...(await Promise.all(objects.slice(1).map((o) => direct(w.guest.token, o)))), await direct(w.guest.token, objects[0]!)];
+    const expected = [
+      await direct(w.guest.token, objects[0]!),
+      null,
+      ...(await Promise.all(objects.slice(1).map((o) => direct(w.guest.token, o)))),
+      await direct(w.guest.token, objects[0]!),
+    ];
     expect(res.body.data.nodes).toHaveLength(asked.length);
     res.body.data.nodes.forEach((n: any, i: number) => {
       if (expected[i] === null) expect(n, String(i)).toBeNull();
@@ -181,7 +234,12 @@ describe('nodes(ids:)', () => {
         const space = await post(owner.token, `/orgs/${orgId}/spaces`, { title: `S${n}.${i}`, parent: collection.id });
         const site = await post(owner.token, `/orgs/${orgId}/sites`, { title: `Site ${n}.${i}` });
         const team = await post(owner.token, `/orgs/${orgId}/teams`, { title: `T${n}.${i}` }, 'PUT');
-        made.push(encodeGlobalId('Collection', [collection.id]), encodeGlobalId('Space', [space.id]), encodeGlobalId('Site', [orgId, site.id]), encodeGlobalId('Team', [orgId, team.id]));
+        made.push(
+          encodeGlobalId('Collection', [collection.id]),
+          encodeGlobalId('Space', [space.id]),
+          encodeGlobalId('Site', [orgId, site.id]),
+          encodeGlobalId('Team', [orgId, team.id]),
+        );
       }
       return made;
     };

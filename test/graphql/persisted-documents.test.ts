@@ -23,13 +23,27 @@ beforeAll(async () => {
   owner = await h.owner('Persisted Co');
   // A manifest as the client preset writes it (keys `sha256:<hex>`), plus one entry whose key is not its text's hash.
   manifestFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-pd-')), 'persisted-documents.json');
-  fs.writeFileSync(manifestFile, JSON.stringify({ [`sha256:${sha256(viewerQuery)}`]: viewerQuery, [`sha256:${sha256(orgQuery)}`]: orgQuery, [`sha256:${sha256('{ x }')}`]: '{ viewer { email } }' }));
-  app = createApp({ db: h.db, config: h.config, urls: createUrls('http://lectern.test') }, { persistedDocuments: loadPersistedDocuments([manifestFile, `${manifestFile}.absent`]) });
+  fs.writeFileSync(
+    manifestFile,
+    JSON.stringify({
+      [`sha256:${sha256(viewerQuery)}`]: viewerQuery,
+      [`sha256:${sha256(orgQuery)}`]: orgQuery,
+      [`sha256:${sha256('{ x }')}`]: '{ viewer { email } }',
+    }),
+  );
+  app = createApp(
+    { db: h.db, config: h.config, urls: createUrls('http://lectern.test') },
+    { persistedDocuments: loadPersistedDocuments([manifestFile, `${manifestFile}.absent`]) },
+  );
 });
 
 const post = async (body: unknown, token = owner.token) => {
   const response = await app.fetch(
-    new Request('http://lectern.test/graphql', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    new Request('http://lectern.test/graphql', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
   );
   return { status: response.status, body: (await response.json()) as any };
 };

@@ -26,7 +26,13 @@ async function world() {
   const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Typed' } })).body;
   const first = await writeLive(h, owner.token, space.id, [
     { operation: 'insert_page', title: 'Guides', type: 'group' },
-    { operation: 'insert_page', title: 'Intro', emoji: '1f600', description: 'Start here', document: { markdown: '# Hello\n\nSee [setup](guides/setup.md) for {{ variables.product }}.' } },
+    {
+      operation: 'insert_page',
+      title: 'Intro',
+      emoji: '1f600',
+      description: 'Start here',
+      document: { markdown: '# Hello\n\nSee [setup](guides/setup.md) for {{ variables.product }}.' },
+    },
     { operation: 'insert_page', title: 'Secret', hidden: true, noIndex: true, document: { markdown: 'hidden body' } },
     { operation: 'insert_page', title: 'Elsewhere', type: 'link', href: 'https://example.com/docs' },
     { operation: 'update_variables', variables: { product: 'Lectern' } },
@@ -38,7 +44,9 @@ async function world() {
     { operation: 'insert_page', title: 'Usage', into: guides, icon: 'book', document: { markdown: 'Use it.' } },
   ]);
   const [setup] = second.pages as [string];
-  const deep = await writeLive(h, owner.token, space.id, [{ operation: 'insert_page', title: 'Linux', into: setup, document: { markdown: 'apt install' } }]);
+  const deep = await writeLive(h, owner.token, space.id, [
+    { operation: 'insert_page', title: 'Linux', into: setup, document: { markdown: 'apt install' } },
+  ]);
   return { owner, space, guides, intro, setup, linux: deep.pages[0]!, revision: deep.revision, previous: second.revision };
 }
 
@@ -52,7 +60,10 @@ function expectSame(typed: Record<string, any>, rest: Record<string, any>) {
   for (const [key, value] of Object.entries(typed)) {
     if (key in rest || key === 'children' || key === 'depth') continue;
     // Absent in REST: null, false, an empty list, or (for a page without a body) no markdown.
-    expect([null, false].includes(value as never) || (Array.isArray(value) && value.length === 0), `${rest.id}.${key} = ${JSON.stringify(value)}`).toBe(true);
+    expect(
+      [null, false].includes(value as never) || (Array.isArray(value) && value.length === 0),
+      `${rest.id}.${key} = ${JSON.stringify(value)}`,
+    ).toBe(true);
   }
   expect(typed.children.map((c: any) => c.id)).toEqual((rest.pages ?? []).map((p: any) => p.id));
   (rest.pages ?? []).forEach((p: any, i: number) => typed.children[i].children && expectSame(typed.children[i], p));
@@ -70,7 +81,12 @@ describe('typed pages', () => {
     // The kinds are all there, and depth is the tree's.
     expect(typed.map((p: any) => p.type)).toEqual(['group', 'document', 'document', 'link']);
     expect(typed[0].children[0].children[0]).toMatchObject({ title: 'Linux', depth: 2 });
-    expect(typed[3]).toMatchObject({ href: 'https://example.com/docs', target: { kind: 'url', url: 'https://example.com/docs' }, path: null, layout: null });
+    expect(typed[3]).toMatchObject({
+      href: 'https://example.com/docs',
+      target: { kind: 'url', url: 'https://example.com/docs' },
+      path: null,
+      layout: null,
+    });
     expect(typed[2]).toMatchObject({ hidden: true, noIndex: true });
   });
 
@@ -81,9 +97,14 @@ describe('typed pages', () => {
     const res = await h.graphql(w.owner.token, q, { id: w.space.id, page: w.intro });
     expect(res.body.errors).toBeUndefined();
     const page = res.body.data.space.content.typedPage;
-    const asDocument = (await h.rest('getPageById', 'GET', `/v1/spaces/${w.space.id}/content/page/${w.intro}`, { token: w.owner.token })).body;
-    const asMarkdown = (await h.rest('getPageById', 'GET', `/v1/spaces/${w.space.id}/content/page/${w.intro}?format=markdown`, { token: w.owner.token })).body;
-    const evaluated = (await h.rest('getPageById', 'GET', `/v1/spaces/${w.space.id}/content/page/${w.intro}?evaluated=true`, { token: w.owner.token })).body;
+    const asDocument = (await h.rest('getPageById', 'GET', `/v1/spaces/${w.space.id}/content/page/${w.intro}`, { token: w.owner.token }))
+      .body;
+    const asMarkdown = (
+      await h.rest('getPageById', 'GET', `/v1/spaces/${w.space.id}/content/page/${w.intro}?format=markdown`, { token: w.owner.token })
+    ).body;
+    const evaluated = (
+      await h.rest('getPageById', 'GET', `/v1/spaces/${w.space.id}/content/page/${w.intro}?evaluated=true`, { token: w.owner.token })
+    ).body;
     expect(page.markdown).toBe(asMarkdown.markdown);
     expect(page.evaluated).toContain('for Lectern.');
     expect(page.document).toEqual(asDocument.document);
@@ -92,7 +113,11 @@ describe('typed pages', () => {
     expect(JSON.stringify(page.document)).toContain(w.setup);
     assertMatchesSpec('getDocumentById', 200, page.document);
     // A group has neither.
-    const group = await h.graphql(w.owner.token, `query($id: ID!, $page: ID!) { space(id: $id) { content { typedPage(id: $page) { markdown document } } } }`, { id: w.space.id, page: w.guides });
+    const group = await h.graphql(
+      w.owner.token,
+      `query($id: ID!, $page: ID!) { space(id: $id) { content { typedPage(id: $page) { markdown document } } } }`,
+      { id: w.space.id, page: w.guides },
+    );
     expect(group.body.data.space.content.typedPage).toEqual({ markdown: null, document: null });
   });
 
@@ -107,14 +132,23 @@ describe('typed pages', () => {
     const res = await h.graphql(w.owner.token, q, { id: w.space.id, rev: w.revision });
     expect(res.body.errors).toBeUndefined();
     const space = res.body.data.space;
-    const rest = (await h.rest('getPageByPath', 'GET', `/v1/spaces/${w.space.id}/content/path/guides/setup`, { token: w.owner.token })).body;
-    expect(space.page).toEqual({ id: rest.id, path: rest.path, parent: { id: w.guides }, ancestors: [{ title: 'Guides' }], children: [{ title: 'Linux' }] });
+    const rest = (await h.rest('getPageByPath', 'GET', `/v1/spaces/${w.space.id}/content/path/guides/setup`, { token: w.owner.token }))
+      .body;
+    expect(space.page).toEqual({
+      id: rest.id,
+      path: rest.path,
+      parent: { id: w.guides },
+      ancestors: [{ title: 'Guides' }],
+      children: [{ title: 'Linux' }],
+    });
     expect(space.missing).toBeNull();
     // Link pages have no path (getPageByPath answers 404 for them too).
     expect(space.link).toBeNull();
     expect(space.revisionById.typedPage).toEqual({ id: w.linux, title: 'Linux' });
     expect(space.revisionById.byId).toBeNull();
-    const neither = await h.graphql(w.owner.token, `query($id: ID!) { space(id: $id) { content { typedPage { id } } } }`, { id: w.space.id });
+    const neither = await h.graphql(w.owner.token, `query($id: ID!) { space(id: $id) { content { typedPage { id } } } }`, {
+      id: w.space.id,
+    });
     expect(neither.body.errors[0].message).toMatch(/^id/);
   });
 
@@ -128,9 +162,18 @@ describe('typed pages', () => {
     expect(content.variableList).toEqual(Object.entries(rest.variables).map(([name, value]) => ({ name, value })));
     expect(content.variableList).toEqual([{ name: 'product', value: 'Lectern' }]);
     expect(content.parents).toEqual(rest.parents);
-    expect(content.reusableContentList.map(({ id, title, documentId }: any) => ({ id, title, document: documentId }))).toEqual(rest.reusableContents);
+    expect(content.reusableContentList.map(({ id, title, documentId }: any) => ({ id, title, document: documentId }))).toEqual(
+      rest.reusableContents,
+    );
     const [reusable] = content.reusableContentList;
-    const doc = (await h.rest('getReusableContentDocumentInRevisionById', 'GET', `/v1/spaces/${w.space.id}/revisions/${w.revision}/reusable-contents/${reusable.id}/document`, { token: w.owner.token })).body;
+    const doc = (
+      await h.rest(
+        'getReusableContentDocumentInRevisionById',
+        'GET',
+        `/v1/spaces/${w.space.id}/revisions/${w.revision}/reusable-contents/${reusable.id}/document`,
+        { token: w.owner.token },
+      )
+    ).body;
     expect(reusable).toMatchObject({ title: 'Warning', document: doc });
     expect(content.parentRevisions.map((r: any) => r.id)).toEqual([w.previous]);
     // The parent revision is read as it was: Setup had no child yet.
@@ -156,7 +199,9 @@ describe('typed pages', () => {
       for (const q of typed) {
         const answer = (await h.graphql(user.token, q, { id: w.space.id })).body;
         expect(answer.data).toEqual(refused.data);
-        expect(answer.errors.map((e: any) => [e.message, e.extensions?.code])).toEqual(refused.errors.map((e: any) => [e.message, e.extensions?.code]));
+        expect(answer.errors.map((e: any) => [e.message, e.extensions?.code])).toEqual(
+          refused.errors.map((e: any) => [e.message, e.extensions?.code]),
+        );
       }
     }
     for (const q of typed) expect((await h.graphql(reader.token, q, { id: w.space.id })).body.errors).toBeUndefined();
@@ -168,13 +213,31 @@ describe('N+1 guard', () => {
     const build = async (tops: number) => {
       const owner = await h.owner();
       const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'N' } })).body;
-      const top = await writeLive(h, owner.token, space.id, Array.from({ length: tops }, (_, i) => ({ operation: 'insert_page', title: `T${i}`, document: { markdown: `top ${i} [next](t${(i + 1) % tops}.md)` } })));
+      const top = await writeLive(
+        h,
+        owner.token,
+        space.id,
+        Array.from({ length: tops }, (_, i) => ({
+          operation: 'insert_page',
+          title: `T${i}`,
+          document: { markdown: `top ${i} [next](t${(i + 1) % tops}.md)` },
+        })),
+      );
       for (let i = 0; i < tops; i += 25) {
         await writeLive(
           h,
           owner.token,
           space.id,
-          top.pages.slice(i, i + 25).flatMap((into, j) => [1, 2].map((k) => ({ operation: 'insert_page', title: `C${i + j}.${k}`, into, document: { markdown: `child ${k} of ${i + j}` } }))),
+          top.pages
+            .slice(i, i + 25)
+            .flatMap((into, j) =>
+              [1, 2].map((k) => ({
+                operation: 'insert_page',
+                title: `C${i + j}.${k}`,
+                into,
+                document: { markdown: `child ${k} of ${i + j}` },
+              })),
+            ),
         );
       }
       return { owner, space };

@@ -30,7 +30,12 @@ const SPEC = (version: string) => ({
   tags: [{ name: 'pets', description: `Pets, ${version}` }],
   paths: { '/pets': { get: { tags: ['pets'], summary: `List pets ${version}`, responses: { '200': { description: 'The pets' } } } } },
 });
-const computedPage: Change = { operation: 'insert_page', type: 'computed', title: 'API', computed: { type: 'builtin:openapi', props: { models: false }, dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } } } };
+const computedPage: Change = {
+  operation: 'insert_page',
+  type: 'computed',
+  title: 'API',
+  computed: { type: 'builtin:openapi', props: { models: false }, dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } } },
+};
 const services = () => ({ db: h.db, config: h.config, urls: createUrls(BASE) });
 
 beforeAll(async () => {
@@ -38,7 +43,11 @@ beforeAll(async () => {
   server = await startServer({ ...h.config, host: '127.0.0.1', port: 0 }, { db: h.db, worker: false });
   w = await h.world('Conditional');
   spaceId = (await h.call('POST', `/v1/orgs/${w.orgId}/spaces`, { token: w.owner.token, body: { title: 'Immutable' } })).body.id;
-  const body = Array.from({ length: 80 }, (_, i) => `## Section ${i}\n\nText with *emphasis*, a [link](https://example.com/${i}) and \`code\`.\n\n| a | b |\n|---|---|\n| ${i} | x |\n`).join('\n');
+  const body = Array.from(
+    { length: 80 },
+    (_, i) =>
+      `## Section ${i}\n\nText with *emphasis*, a [link](https://example.com/${i}) and \`code\`.\n\n| a | b |\n|---|---|\n| ${i} | x |\n`,
+  ).join('\n');
   const first = await writeLive(h, w.owner.token, spaceId, [
     insertPage('Big', body),
     ...Array.from({ length: 30 }, (_, i) => insertPage(`Page ${i}`, body.slice(0, 2_000))),
@@ -48,7 +57,14 @@ beforeAll(async () => {
   previous = first.revision;
   revision = (await writeLive(h, w.owner.token, spaceId, [insertPage('Later', 'later')])).revision;
 
-  expect((await h.call('POST', `/v1/orgs/${w.orgId}/openapi`, { token: w.owner.token, body: { slug: 'pets', source: { text: JSON.stringify(SPEC('1')) } } })).status).toBe(201);
+  expect(
+    (
+      await h.call('POST', `/v1/orgs/${w.orgId}/openapi`, {
+        token: w.owner.token,
+        body: { slug: 'pets', source: { text: JSON.stringify(SPEC('1')) } },
+      })
+    ).status,
+  ).toBe(201);
   await drainJobs(services(), [OPENAPI_JOB]);
   computedSpace = (await h.call('POST', `/v1/orgs/${w.orgId}/spaces`, { token: w.owner.token, body: { title: 'Computed' } })).body.id;
   computedRevision = (await writeLive(h, w.owner.token, computedSpace, [insertPage('Intro', 'hello'), computedPage])).revision;
@@ -96,7 +112,9 @@ describe('conditional GET of revision reads', () => {
       ].map(async (path) => (await get(path, w.reader.token)).headers.get('etag')),
     );
     expect(new Set([etag, ...tags]).size).toBe(6);
-    const stale = await get(`/spaces/${spaceId}/revisions/${previous}/page/${pageId}?format=document`, w.reader.token, { 'if-none-match': etag });
+    const stale = await get(`/spaces/${spaceId}/revisions/${previous}/page/${pageId}?format=document`, w.reader.token, {
+      'if-none-match': etag,
+    });
     expect(stale.status).toBe(200);
     expect((await stale.json()).id).toBe(pageId);
   });
@@ -174,7 +192,10 @@ describe('conditional GET of revision reads', () => {
     expect(raw.headers.get('cache-control')).toBe(`private, max-age=${IMMUTABLE_MAX_AGE}, immutable`);
 
     // A new version of the spec: the same revision's computed pages change, so does the tag.
-    const update = await h.call('PUT', `/v1/orgs/${w.orgId}/openapi/pets`, { token: w.owner.token, body: { source: { text: JSON.stringify(SPEC('2')) } } });
+    const update = await h.call('PUT', `/v1/orgs/${w.orgId}/openapi/pets`, {
+      token: w.owner.token,
+      body: { source: { text: JSON.stringify(SPEC('2')) } },
+    });
     expect(update.status, JSON.stringify(update.body)).toBeLessThan(300);
     await drainJobs(services(), [OPENAPI_JOB]);
     const after = await get(path, w.reader.token, { 'if-none-match': etag });
@@ -184,7 +205,12 @@ describe('conditional GET of revision reads', () => {
   });
 
   it('revalidates the published site read by its bytes: private, no-cache, and a new tag when the site changes', async () => {
-    const site = (await h.call('POST', `/v1/orgs/${w.orgId}/sites`, { token: w.owner.token, body: { title: 'Docs', visibility: 'public', spaces: [spaceId] } })).body;
+    const site = (
+      await h.call('POST', `/v1/orgs/${w.orgId}/sites`, {
+        token: w.owner.token,
+        body: { title: 'Docs', visibility: 'public', spaces: [spaceId] },
+      })
+    ).body;
     expect((await h.call('POST', `/v1/orgs/${w.orgId}/sites/${site.id}/publish`, { token: w.owner.token })).status).toBe(200);
     const path = `/orgs/${w.orgId}/sites/${site.id}/published`;
     const first = await get(path, w.reader.token);
@@ -198,19 +224,30 @@ describe('conditional GET of revision reads', () => {
     expect((await get(path, null, { 'if-none-match': etag })).status).toBe(401);
     // A public site shows itself to any token holder; a share-link site only with its key, whatever the tag.
     expect([200, 304]).toContain((await get(path, w.outsider.token, { 'if-none-match': etag })).status);
-    const hidden = (await h.call('POST', `/v1/orgs/${w.orgId}/sites`, { token: w.owner.token, body: { title: 'Hidden', visibility: 'share-link', spaces: [spaceId] } })).body;
+    const hidden = (
+      await h.call('POST', `/v1/orgs/${w.orgId}/sites`, {
+        token: w.owner.token,
+        body: { title: 'Hidden', visibility: 'share-link', spaces: [spaceId] },
+      })
+    ).body;
     await h.call('POST', `/v1/orgs/${w.orgId}/sites/${hidden.id}/publish`, { token: w.owner.token });
     const hiddenPath = `/orgs/${w.orgId}/sites/${hidden.id}/published`;
     const hiddenTag = (await get(hiddenPath, w.owner.token)).headers.get('etag')!;
     expect((await get(hiddenPath, w.outsider.token, { 'if-none-match': hiddenTag })).status).toBe(404);
-    expect((await h.call('PATCH', `/v1/orgs/${w.orgId}/sites/${site.id}`, { token: w.owner.token, body: { title: 'Docs, renamed' } })).status).toBe(200);
+    expect(
+      (await h.call('PATCH', `/v1/orgs/${w.orgId}/sites/${site.id}`, { token: w.owner.token, body: { title: 'Docs, renamed' } })).status,
+    ).toBe(200);
     const renamed = await get(path, w.reader.token, { 'if-none-match': etag });
     expect(renamed.status).toBe(200);
     expect((await renamed.json()).site.title).toBe('Docs, renamed');
   });
 
   it('leaves reads of live content without validators', async () => {
-    for (const path of [`/spaces/${spaceId}/content/pages`, `/spaces/${spaceId}/revisions/${revision}`, `/spaces/${spaceId}/revisions/${revision}/changes`]) {
+    for (const path of [
+      `/spaces/${spaceId}/content/pages`,
+      `/spaces/${spaceId}/revisions/${revision}`,
+      `/spaces/${spaceId}/revisions/${revision}/changes`,
+    ]) {
       const response = await get(path, w.reader.token);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('etag'), path).toBeNull();

@@ -34,7 +34,12 @@ afterAll(async () => {
 const appWith = (overrides: Partial<Config> = {}): App =>
   createApp({
     db: h.db,
-    config: { ...h.config, rateLimit: { limit: 1200, windowSeconds: 60 }, addressLimits: { anonymous: 300, authFailures: 30 }, ...overrides },
+    config: {
+      ...h.config,
+      rateLimit: { limit: 1200, windowSeconds: 60 },
+      addressLimits: { anonymous: 300, authFailures: 30 },
+      ...overrides,
+    },
     urls: createUrls(BASE),
   });
 
@@ -63,7 +68,13 @@ function streamChunkedOnce(url: string, path: string, headers: Record<string, st
   return new Promise<{ status: number; ms: number; sentMB: number; body: string }>((resolve, reject) => {
     const t0 = performance.now();
     const target = new URL(path, url);
-    const req = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { ...headers, 'transfer-encoding': 'chunked' } });
+    const req = http.request({
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname,
+      method: 'POST',
+      headers: { ...headers, 'transfer-encoding': 'chunked' },
+    });
     let sent = 0;
     let answered = false;
     req.on('error', (error) => {
@@ -99,7 +110,9 @@ describe('finding 2: bodies are limited while streaming, and read only for a kno
     const url = await onLoopback(appWith());
     global.gc?.();
     const rss0 = process.memoryUsage().rss;
-    const { result, health } = await whileProbing(url, () => streamChunked(url, '/v1/user', { 'content-type': 'application/json' }, 200e6, chunk));
+    const { result, health } = await whileProbing(url, () =>
+      streamChunked(url, '/v1/user', { 'content-type': 'application/json' }, 200e6, chunk),
+    );
     const grewMB = (process.memoryUsage().rss - rss0) / 1e6;
     expect(result.status).toBe(401);
     expect(result.sentMB).toBeLessThan(50);
@@ -114,7 +127,13 @@ describe('finding 2: bodies are limited while streaming, and read only for a kno
     const before = await h.snapshot();
     const rss0 = process.memoryUsage().rss;
     const { result, health } = await whileProbing(url, () =>
-      streamChunked(url, `/v1/orgs/${owner.orgId}/spaces`, { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, 200e6, chunk),
+      streamChunked(
+        url,
+        `/v1/orgs/${owner.orgId}/spaces`,
+        { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+        200e6,
+        chunk,
+      ),
     );
     const grewMB = (process.memoryUsage().rss - rss0) / 1e6;
     expect(result.status).toBe(413);
@@ -141,7 +160,12 @@ describe('finding 1: the SAML ACS reads at most 256 KB and refuses XML no identi
     cert.sign(forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString()), forge.md.sha256.create());
     const res = await h.call('POST', `/v1/orgs/${owner.orgId}/saml`, {
       token: owner.token,
-      body: { label: 'Edge IdP', entityID: 'https://edge.idp.example/saml', ssoURL: 'https://edge.idp.example/sso', certificate: forge.pki.certificateToPem(cert) },
+      body: {
+        label: 'Edge IdP',
+        entityID: 'https://edge.idp.example/saml',
+        ssoURL: 'https://edge.idp.example/sso',
+        certificate: forge.pki.certificateToPem(cert),
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     acsPath = new URL(res.body.service.acsURL).pathname;
@@ -150,10 +174,14 @@ describe('finding 1: the SAML ACS reads at most 256 KB and refuses XML no identi
   /** The HTTP-POST binding form of a `<samlp:Response>` with `children` empty children. */
   const form = (children: number, child = '<samlp:Extensions/>') =>
     new URLSearchParams({
-      SAMLResponse: Buffer.from(`<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_r1" Version="2.0">${child.repeat(children)}</samlp:Response>`).toString('base64'),
+      SAMLResponse: Buffer.from(
+        `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_r1" Version="2.0">${child.repeat(children)}</samlp:Response>`,
+      ).toString('base64'),
     }).toString();
   const post = (url: string, body: string) =>
-    fetch(`${url}${acsPath}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    fetch(`${url}${acsPath}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }).then(
+      async (r) => ({ status: r.status, body: await r.json() }),
+    );
 
   it('a 1.6 MB response with many children: 413, the event loop free (it blocked the loop 21.7 s)', async () => {
     const big = form(84_000); // 84,000 × 19 bytes = 1.6 MB of XML
@@ -180,11 +208,21 @@ describe('finding 1: the SAML ACS reads at most 256 KB and refuses XML no identi
     const wide = form(42_000, '<a/>');
     expect(wide.length).toBeLessThan(ACS_BODY_LIMIT);
     expect(wide.length).toBeGreaterThan(230_000);
-    const deep = new URLSearchParams({ SAMLResponse: Buffer.from(`${'<a>'.repeat(100)}${'</a>'.repeat(100)}`).toString('base64') }).toString();
+    const deep = new URLSearchParams({
+      SAMLResponse: Buffer.from(`${'<a>'.repeat(100)}${'</a>'.repeat(100)}`).toString('base64'),
+    }).toString();
     const twoAssertions = form(2, '<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"/>');
-    const dtd = new URLSearchParams({ SAMLResponse: Buffer.from('<!DOCTYPE r [<!ENTITY a "aaaa">]><r>&a;</r>').toString('base64') }).toString();
+    const dtd = new URLSearchParams({
+      SAMLResponse: Buffer.from('<!DOCTYPE r [<!ENTITY a "aaaa">]><r>&a;</r>').toString('base64'),
+    }).toString();
     const url = await onLoopback(appWith());
-    const { result, health } = await whileProbing(url, async () => [await post(url, wide), await post(url, body), await post(url, deep), await post(url, dtd), await post(url, twoAssertions)]);
+    const { result, health } = await whileProbing(url, async () => [
+      await post(url, wide),
+      await post(url, body),
+      await post(url, deep),
+      await post(url, dtd),
+      await post(url, twoAssertions),
+    ]);
     expect(result.map((r) => r.status)).toEqual([400, 400, 400, 400, 400]);
     expect(result[4]!.body.error.message).toBe('SAMLResponse: carries more than one assertion');
     expect(result[0]!.body.error.message).toBe("SAMLResponse: has more than 300 XML elements; no identity provider's answer is that large");
@@ -196,9 +234,16 @@ describe('finding 1: the SAML ACS reads at most 256 KB and refuses XML no identi
 
 // ---------------------------------------------------------------------------------------------
 describe('finding 8: throttling', () => {
-  const call = (app: App, path: string, opts: { token?: string; address?: string; method?: string; headers?: Record<string, string> } = {}) =>
+  const call = (
+    app: App,
+    path: string,
+    opts: { token?: string; address?: string; method?: string; headers?: Record<string, string> } = {},
+  ) =>
     app.fetch(
-      new Request(`${BASE}${path}`, { method: opts.method ?? 'GET', headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers } }),
+      new Request(`${BASE}${path}`, {
+        method: opts.method ?? 'GET',
+        headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers },
+      }),
       { address: opts.address },
     );
 
@@ -217,7 +262,9 @@ describe('finding 8: throttling', () => {
     expect(new Set(statuses.slice(30))).toEqual(new Set([429]));
     expect(statementsAfterLimit).toBe(0);
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await last!.json()).toEqual({ error: { code: 429, message: expect.stringMatching(/^Too many failed authentications from this address; retry after \d+ s$/) } });
+    expect(await last!.json()).toEqual({
+      error: { code: 429, message: expect.stringMatching(/^Too many failed authentications from this address; retry after \d+ s$/) },
+    });
     // Another address (of the same IPv6 /64 counts as the same) is not affected.
     expect((await call(app, '/v1/user', { token: 'lct_invalid', address: '198.51.100.8' })).status).toBe(401);
     expect((await call(app, '/v1/user', { token: owner.token, address: '2001:db8::1' })).status).toBe(200);
@@ -245,9 +292,13 @@ describe('finding 8: throttling', () => {
     const app = appWith({ rateLimit: { limit: 6, windowSeconds: 3600 } });
     const user = await h.user();
     const second = await issueToken(h.db.prisma, user.id);
-    const sso = await issueToken(h.db.prisma, user.id, 'SSO: Edge', { organizationId: owner.orgId, expiresAt: new Date(Date.now() + 3600_000) });
+    const sso = await issueToken(h.db.prisma, user.id, 'SSO: Edge', {
+      organizationId: owner.orgId,
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
     const statuses: number[] = [];
-    for (const token of [user.token, second, user.token, second, user.token, second, sso, second]) statuses.push((await call(app, '/v1/user', { token })).status);
+    for (const token of [user.token, second, user.token, second, user.token, second, sso, second])
+      statuses.push((await call(app, '/v1/user', { token })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
     expect((await call(app, '/v1/user', { token: (await h.user()).token })).status).toBe(200);
   });
@@ -322,7 +373,9 @@ describe('finding 15a/b: bad percent-encoding is a 400, unknown methods a 405', 
     const errors = vi.spyOn(console, 'error');
     const res = await raw('GET', '/v1/spaces/%E0%A4%A', { authorization: `Bearer ${owner.token}` });
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body)).toEqual({ error: { code: 400, message: 'path: malformed percent-encoding (each %XX must form valid UTF-8)' } });
+    expect(JSON.parse(res.body)).toEqual({
+      error: { code: 400, message: 'path: malformed percent-encoding (each %XX must form valid UTF-8)' },
+    });
     expect((await h.call('GET', '/v1/spaces/%E0%A4%A/content', { token: owner.token })).status).toBe(400);
     expect((await h.call('GET', '/sso/saml/%FF/metadata')).status).toBe(400);
     expect(errors).not.toHaveBeenCalled();
@@ -347,7 +400,8 @@ describe('finding 15a/b: bad percent-encoding is a 400, unknown methods a 405', 
 
   it('the real server keys the throttles by the socket address, not by a spoofable X-Forwarded-For', async () => {
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await raw('GET', '/v1/user', { authorization: 'Bearer lct_nope', 'x-forwarded-for': `192.0.2.${i}` })).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await raw('GET', '/v1/user', { authorization: 'Bearer lct_nope', 'x-forwarded-for': `192.0.2.${i}` })).status);
     expect(statuses).toEqual([401, 401, 429]);
   });
 });
@@ -355,9 +409,20 @@ describe('finding 15a/b: bad percent-encoding is a 400, unknown methods a 405', 
 // ---------------------------------------------------------------------------------------------
 describe('finding 19: CORS only for configured origins, never with credentials', () => {
   const graphql = (app: App, origin: string) =>
-    app.fetch(new Request(`${BASE}/graphql`, { method: 'POST', headers: { origin, authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: '{"query":"{ viewer { id } }"}' }));
+    app.fetch(
+      new Request(`${BASE}/graphql`, {
+        method: 'POST',
+        headers: { origin, authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+        body: '{"query":"{ viewer { id } }"}',
+      }),
+    );
   const preflightTo = (app: App, path: string, origin: string) =>
-    app.fetch(new Request(`${BASE}${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } }));
+    app.fetch(
+      new Request(`${BASE}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      }),
+    );
 
   it('by default no origin is allowed (yoga reflected any origin with credentials)', async () => {
     const app = appWith();

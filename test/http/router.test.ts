@@ -24,7 +24,8 @@ const appWith = (authFailures: number): App =>
     urls: createUrls(BASE),
   });
 
-const send = (app: App, method: string, path: string, headers: Record<string, string> = {}) => app.fetch(new Request(`${BASE}${path}`, { method, headers }), { address: '192.0.2.44' });
+const send = (app: App, method: string, path: string, headers: Record<string, string> = {}) =>
+  app.fetch(new Request(`${BASE}${path}`, { method, headers }), { address: '192.0.2.44' });
 
 describe('one router', () => {
   it('answers a method a path does not take with 405, the Allow header of its routes, in the error shape', async () => {
@@ -60,7 +61,10 @@ describe('one router', () => {
 
   it('/openapi: a valid token is authenticated as on /v1 (rate headers); invalid tokens count against the address as failed authentications', async () => {
     const text = JSON.stringify({ openapi: '3.1.0', info: { title: 'Router', version: '1' }, paths: {} });
-    const created = await h.call('POST', `/v1/orgs/${owner.orgId}/openapi`, { token: owner.token, body: { slug: 'router', source: { text } } });
+    const created = await h.call('POST', `/v1/orgs/${owner.orgId}/openapi`, {
+      token: owner.token,
+      body: { slug: 'router', source: { text } },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const path = `/openapi/${owner.orgId}/router/versions/${created.body.lastVersion}`;
     const app = appWith(2);
@@ -76,6 +80,8 @@ describe('one router', () => {
     expect(statuses).toEqual([404, 404, 429]);
     const refused = await send(app, 'GET', path, { authorization: `Bearer ${owner.token}` });
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({ error: { code: 429, message: expect.stringMatching(/^Too many failed authentications from this address; retry after \d+ s$/) } });
+    expect(await refused.json()).toEqual({
+      error: { code: 429, message: expect.stringMatching(/^Too many failed authentications from this address; retry after \d+ s$/) },
+    });
   });
 });

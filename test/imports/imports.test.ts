@@ -25,7 +25,8 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 
 function zip(files: Record<string, string | Buffer>, opts: { mode?: Record<string, number> } = {}): Promise<Buffer> {
   const z = new yazl.ZipFile();
-  for (const [path, data] of Object.entries(files)) z.addBuffer(Buffer.isBuffer(data) ? data : Buffer.from(data), path, { mode: opts.mode?.[path] ?? 0o100644 });
+  for (const [path, data] of Object.entries(files))
+    z.addBuffer(Buffer.isBuffer(data) ? data : Buffer.from(data), path, { mode: opts.mode?.[path] ?? 0o100644 });
   z.end();
   const chunks: Buffer[] = [];
   return new Promise((done) => {
@@ -49,8 +50,15 @@ async function tarGz(entries: { name: string; data?: string; type?: 'file' | 'sy
 }
 
 async function uploadUrl(name: string, size: number, token = w.owner.token) {
-  if (token !== w.owner.token) return h.call('POST', `/v1/orgs/${w.orgId}/storage/upload`, { token, body: { kind: 'import_file', file: { name, type: 'application/zip', size } } });
-  return h.rest('generateStorageUploadURL', 'POST', `/v1/orgs/${w.orgId}/storage/upload`, { token, body: { kind: 'import_file', file: { name, type: 'application/zip', size } } });
+  if (token !== w.owner.token)
+    return h.call('POST', `/v1/orgs/${w.orgId}/storage/upload`, {
+      token,
+      body: { kind: 'import_file', file: { name, type: 'application/zip', size } },
+    });
+  return h.rest('generateStorageUploadURL', 'POST', `/v1/orgs/${w.orgId}/storage/upload`, {
+    token,
+    body: { kind: 'import_file', file: { name, type: 'application/zip', size } },
+  });
 }
 const put = (url: string, body: Buffer) => fetch(url.replace(BASE, server.url), { method: 'PUT', body: new Uint8Array(body) });
 async function upload(name: string, data: Buffer): Promise<string> {
@@ -63,10 +71,12 @@ async function start(body: unknown, token = w.owner.token) {
   if (token !== w.owner.token) return h.call('POST', `/v1/org/${w.orgId}/imports`, { token, body });
   return h.rest('startImportRun', 'POST', `/v1/org/${w.orgId}/imports`, { token, body });
 }
-const getRun = async (id: string) => (await h.rest('getImportRun', 'GET', `/v1/org/${w.orgId}/imports/${id}`, { token: w.owner.token })).body;
+const getRun = async (id: string) =>
+  (await h.rest('getImportRun', 'GET', `/v1/org/${w.orgId}/imports/${id}`, { token: w.owner.token })).body;
 const flat = (pages: any[]): any[] => pages.flatMap((p) => [p, ...flat(p.pages ?? [])]);
 const pagesOf = async (path: string) => (await h.call('GET', `${path}/content`, { token: w.owner.token })).body.pages as any[];
-const markdown = async (path: string, pageId: string) => (await h.call('GET', `${path}/content/page/${pageId}?format=markdown`, { token: w.owner.token })).body.markdown as string;
+const markdown = async (path: string, pageId: string) =>
+  (await h.call('GET', `${path}/content/page/${pageId}?format=markdown`, { token: w.owner.token })).body.markdown as string;
 
 beforeAll(async () => {
   h = await setupHarness();
@@ -91,8 +101,22 @@ describe('uploads', () => {
 
   it('400 names the field; a reader and an outsider are refused', async () => {
     const path = `/v1/orgs/${w.orgId}/storage/upload`;
-    expect((await h.call('POST', path, { token: w.owner.token, body: { kind: 'customization_font', file: { name: 'a.woff', type: 'font/woff', size: 1 } } })).body.error.message).toMatch(/^kind:/);
-    expect((await h.call('POST', path, { token: w.owner.token, body: { kind: 'import_file', file: { name: 'a.zip', type: 'application/zip', size: 1e12 } } })).body.error.message).toMatch(/^file\.size:/);
+    expect(
+      (
+        await h.call('POST', path, {
+          token: w.owner.token,
+          body: { kind: 'customization_font', file: { name: 'a.woff', type: 'font/woff', size: 1 } },
+        })
+      ).body.error.message,
+    ).toMatch(/^kind:/);
+    expect(
+      (
+        await h.call('POST', path, {
+          token: w.owner.token,
+          body: { kind: 'import_file', file: { name: 'a.zip', type: 'application/zip', size: 1e12 } },
+        })
+      ).body.error.message,
+    ).toMatch(/^file\.size:/);
     expect((await h.call('POST', path, { token: w.owner.token, body: { kind: 'import_file' } })).body.error.message).toMatch(/^file:/);
     expect((await uploadUrl('a.zip', 5, w.reader.token)).status).toBe(403);
     expect([403, 404]).toContain((await uploadUrl('a.zip', 5, w.outsider.token)).status);
@@ -103,7 +127,8 @@ describe('import runs', () => {
   it('imports a Git-layout .zip into main: pages appended after the space’s own, links and images resolved, progress complete', async () => {
     const before = flat(await pagesOf(`/v1/spaces/${spaceId}`));
     const archive = await zip({
-      'handbook-main/docs/SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Install](guide/install.md)\n\n## Reference\n\n* [API](reference/api.md)\n',
+      'handbook-main/docs/SUMMARY.md':
+        '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Install](guide/install.md)\n\n## Reference\n\n* [API](reference/api.md)\n',
       'handbook-main/docs/README.md': '# Welcome\n\nRead [the install](guide/install.md).\n\n![Logo](.gitbook/assets/logo.png)\n',
       'handbook-main/docs/guide/README.md': '# Guide\n',
       'handbook-main/docs/guide/install.md': '---\ndescription: How to install.\n---\n\n# Install\n\n```sh\nnpm i\n```\n',
@@ -115,12 +140,22 @@ describe('import runs', () => {
     const key = await upload('handbook.zip', archive);
     const res = await start({ source: { type: 'file', files: [key] }, target: { space: spaceId } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ object: 'import-run', status: 'pending', target: { space: spaceId }, createdBy: w.owner.id, urls: { location: `${BASE}/v1/org/${w.orgId}/imports/${res.body.id}` } });
+    expect(res.body).toMatchObject({
+      object: 'import-run',
+      status: 'pending',
+      target: { space: spaceId },
+      createdBy: w.owner.id,
+      urls: { location: `${BASE}/v1/org/${w.orgId}/imports/${res.body.id}` },
+    });
     expect(await drain()).toBe(1);
     const run = await getRun(res.body.id);
     expect(run).toMatchObject({ status: 'completed', progress: { pagesDone: 5, pagesTotal: 5 } });
     expect(run.pages.map((p: any) => [p.type, p.status, p.sourceURL])).toEqual([
-      ['page', 'complete', 'README.md'], ['page', 'complete', 'guide/README.md'], ['page', 'complete', 'guide/install.md'], ['folder', 'complete', undefined], ['page', 'complete', 'reference/api.md'],
+      ['page', 'complete', 'README.md'],
+      ['page', 'complete', 'guide/README.md'],
+      ['page', 'complete', 'guide/install.md'],
+      ['folder', 'complete', undefined],
+      ['page', 'complete', 'reference/api.md'],
     ]);
     expect(run.skipped).toContainEqual({ path: 'stray.md', reason: 'not listed in SUMMARY.md' });
     const after = flat(await pagesOf(`/v1/spaces/${spaceId}`));
@@ -134,16 +169,24 @@ describe('import runs', () => {
     const files = (await h.call('GET', `/v1/spaces/${spaceId}/content/files`, { token: w.owner.token })).body.items as any[];
     expect(files.map((f) => f.name)).toEqual(['logo.png']);
     expect(welcome).toContain(`/files/${files[0].id}`);
-    const list = await h.rest('listImportRuns', 'GET', `/v1/org/${w.orgId}/imports?space=${spaceId}&status=completed`, { token: w.owner.token });
+    const list = await h.rest('listImportRuns', 'GET', `/v1/org/${w.orgId}/imports?space=${spaceId}&status=completed`, {
+      token: w.owner.token,
+    });
     expect(list.body.items.map((r: any) => r.id)).toEqual([res.body.id]);
-    expect((await h.rest('listImportRuns', 'GET', `/v1/org/${w.orgId}/imports?status=active`, { token: w.owner.token })).body.items).toEqual([]);
+    expect(
+      (await h.rest('listImportRuns', 'GET', `/v1/org/${w.orgId}/imports?status=active`, { token: w.owner.token })).body.items,
+    ).toEqual([]);
   });
 
   it('imports an MkDocs .tar.gz (nav → tree, index.md as folder pages) into a change request; main is untouched', async () => {
-    const cr = (await h.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: w.owner.token, body: { subject: 'Import MkDocs' } })).body;
+    const cr = (await h.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: w.owner.token, body: { subject: 'Import MkDocs' } }))
+      .body;
     const mainBefore = (await h.call('GET', `/v1/spaces/${spaceId}`, { token: w.owner.token })).body.revision;
     const archive = await tarGz([
-      { name: 'mkdocs.yml', data: 'site_name: Tool\nnav:\n  - Home: index.md\n  - Usage:\n    - usage/index.md\n    - Flags: usage/flags.md\n' },
+      {
+        name: 'mkdocs.yml',
+        data: 'site_name: Tool\nnav:\n  - Home: index.md\n  - Usage:\n    - usage/index.md\n    - Flags: usage/flags.md\n',
+      },
       { name: 'docs/index.md', data: '# Tool\n\nSee [flags](usage/flags.md).\n' },
       { name: 'docs/usage/index.md', data: '# Usage\n' },
       { name: 'docs/usage/flags.md', data: '# Flags\n\n- `-v`\n' },
@@ -162,7 +205,10 @@ describe('import runs', () => {
     const usage = crPages.find((p) => p.title === 'Usage' && p.type === 'group');
     const flags = crPages.find((p) => p.title === 'Flags');
     // A top-level nav section is a group; an untitled entry takes its page's heading.
-    expect(usage.pages.map((p: any) => [p.title, p.type])).toEqual([['Usage', 'document'], ['Flags', 'document']]);
+    expect(usage.pages.map((p: any) => [p.title, p.type])).toEqual([
+      ['Usage', 'document'],
+      ['Flags', 'document'],
+    ]);
     expect(await markdown(`/v1/spaces/${spaceId}/change-requests/${cr.id}`, tool.id)).toBe(`# Tool\n\nSee [flags](/pages/${flags.id}).\n`);
     expect((await h.call('GET', `/v1/spaces/${spaceId}`, { token: w.owner.token })).body.revision).toBe(mainBefore);
   });
@@ -177,7 +223,9 @@ describe('import runs', () => {
     await drain();
     expect((await getRun(res.body.id)).status).toBe('cancelled');
     expect((await h.call('GET', `/v1/spaces/${spaceId}`, { token: w.owner.token })).body.revision).toBe(revision);
-    expect((await h.call('POST', `/v1/org/${w.orgId}/imports/${res.body.id}/cancel`, { token: w.owner.token })).body.error.message).toMatch(/^status:.*cancelled/);
+    expect((await h.call('POST', `/v1/org/${w.orgId}/imports/${res.body.id}/cancel`, { token: w.owner.token })).body.error.message).toMatch(
+      /^status:.*cancelled/,
+    );
   });
 
   it('cancels a RUNNING run mid-way (pages stored, progress shown): the space is exactly as it was', async () => {
@@ -247,11 +295,18 @@ describe('import runs', () => {
   it('fails archives that escape their folder or inflate like a bomb, changing nothing', async () => {
     const revision = (await h.call('GET', `/v1/spaces/${spaceId}`, { token: w.owner.token })).body.revision;
     // yazl refuses to write `..`: the name is patched in both headers after the fact (names are not in the CRC).
-    const evil = Buffer.from((await zip({ 'README.md': '# Hi\n', 'xx/evil.md': '# Evil\n' })).toString('latin1').replaceAll('xx/evil.md', '../evil.md'), 'latin1');
+    const evil = Buffer.from(
+      (await zip({ 'README.md': '# Hi\n', 'xx/evil.md': '# Evil\n' })).toString('latin1').replaceAll('xx/evil.md', '../evil.md'),
+      'latin1',
+    );
     const bomb = await zip({ 'README.md': '# Hi\n', 'big.png': Buffer.alloc(20 * 1024 * 1024) });
     const traversalTar = await tarGz([{ name: '../../etc/cron.d/x.md', data: '# x\n' }]);
     const reasons: string[] = [];
-    for (const [name, data] of [['evil.zip', evil], ['bomb.zip', bomb], ['evil.tar.gz', traversalTar]] as const) {
+    for (const [name, data] of [
+      ['evil.zip', evil],
+      ['bomb.zip', bomb],
+      ['evil.tar.gz', traversalTar],
+    ] as const) {
       const res = await start({ source: { type: 'file', files: [await upload(name, data)] }, target: { space: spaceId } });
       await drain();
       const run = await getRun(res.body.id);
@@ -268,15 +323,23 @@ describe('import runs', () => {
     const key = await upload('two.md', Buffer.from('# Two\n'));
     const path = `/v1/org/${w.orgId}/imports`;
     const message = async (body: unknown) => (await h.call('POST', path, { token: w.owner.token, body })).body.error.message as string;
-    expect(await message({ source: { type: 'website', url: 'https://example.com' }, target: { space: spaceId } })).toMatch(/^source\.type:/);
-    expect(await message({ source: { type: 'file', files: ['imports/nope'] }, target: { space: spaceId } })).toMatch(/^source\.files\[0\]:/);
+    expect(await message({ source: { type: 'website', url: 'https://example.com' }, target: { space: spaceId } })).toMatch(
+      /^source\.type:/,
+    );
+    expect(await message({ source: { type: 'file', files: ['imports/nope'] }, target: { space: spaceId } })).toMatch(
+      /^source\.files\[0\]:/,
+    );
     expect(await message({ source: { type: 'file', files: [key] }, target: {} })).toMatch(/^target\.space:/);
     expect(await message({ source: { type: 'file', files: [key] }, target: { space: spaceId, page: 'nope' } })).toMatch(/^target\.page:/);
     expect(await message({ target: { space: spaceId } })).toMatch(/^source:/);
     const notArchive = await upload('data.bin', Buffer.from([0, 1, 2, 3]));
-    expect(await message({ source: { type: 'file', files: [notArchive] }, target: { space: spaceId } })).toMatch(/^source\.files\[0\]: data\.bin is not/);
+    expect(await message({ source: { type: 'file', files: [notArchive] }, target: { space: spaceId } })).toMatch(
+      /^source\.files\[0\]: data\.bin is not/,
+    );
     expect((await start({ source: { type: 'file', files: [key] }, target: { space: spaceId } }, w.reader.token)).status).toBe(403);
-    expect([403, 404]).toContain((await start({ source: { type: 'file', files: [key] }, target: { space: spaceId } }, w.outsider.token)).status);
+    expect([403, 404]).toContain(
+      (await start({ source: { type: 'file', files: [key] }, target: { space: spaceId } }, w.outsider.token)).status,
+    );
     const run = (await h.call('GET', path, { token: w.owner.token })).body.items[0];
     expect((await h.call('GET', `${path}/${run.id}`, { token: w.outsider.token })).status).toBe(404);
     expect((await h.call('GET', `${path}?status=done`, { token: w.owner.token })).body.error.message).toMatch(/^status:/);
@@ -289,15 +352,17 @@ function unzip(data: Buffer): Promise<Record<string, string>> {
     yauzl.fromBuffer(data, { lazyEntries: true }, (error, z) => {
       if (error) return fail(error);
       const out: Record<string, string> = {};
-      z.on('entry', (entry: yauzl.Entry) => z.openReadStream(entry, (err, stream) => {
-        if (err) return fail(err);
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          out[entry.fileName] = Buffer.concat(chunks).toString('utf8');
-          z.readEntry();
-        });
-      }));
+      z.on('entry', (entry: yauzl.Entry) =>
+        z.openReadStream(entry, (err, stream) => {
+          if (err) return fail(err);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out[entry.fileName] = Buffer.concat(chunks).toString('utf8');
+            z.readEntry();
+          });
+        }),
+      );
       z.on('end', () => done(out));
       z.readEntry();
     });
@@ -329,4 +394,3 @@ describe('exports', () => {
     expect((await titles(other)).slice(before)).toEqual(await titles(spaceId));
   });
 });
-

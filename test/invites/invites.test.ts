@@ -13,7 +13,6 @@ beforeAll(async () => {
 
 type Owner = TestUser & { orgId: string };
 
-
 /** h.snapshot() covers organizations, members and invite links; users are added here. */
 async function state() {
   const [base, users] = await Promise.all([h.snapshot(), h.db.prisma.user.findMany({ orderBy: { id: 'asc' } })]);
@@ -91,7 +90,12 @@ describe('GET /orgs/:organizationId/link-invites', () => {
     expect(all.body).toEqual({ items: [a, b, c], count: 3 });
     const first = await h.rest('listOrganizationInviteLinks', 'GET', `/v1/orgs/${orgId}/link-invites?limit=2`, { token: owner.token });
     expect(first.body).toMatchObject({ count: 3, items: [a, b], next: { page: expect.any(String) } });
-    const second = await h.rest('listOrganizationInviteLinks', 'GET', `/v1/orgs/${orgId}/link-invites?limit=2&page=${encodeURIComponent(first.body.next.page)}`, { token: owner.token });
+    const second = await h.rest(
+      'listOrganizationInviteLinks',
+      'GET',
+      `/v1/orgs/${orgId}/link-invites?limit=2&page=${encodeURIComponent(first.body.next.page)}`,
+      { token: owner.token },
+    );
     expect(second.body).toEqual({ items: [c], count: 3 });
   });
 
@@ -115,7 +119,9 @@ describe('GET and PATCH /orgs/:organizationId/link-invites/:inviteId', () => {
     const patched = await h.rest('updateOrganizationInviteById', 'PATCH', path, { token: owner.token, body: { role: 'review' } });
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual({ ...invite, role: 'review' });
-    expect((await h.rest('updateOrganizationInviteById', 'PATCH', path, { token: owner.token, body: { role: null } })).body.role).toBeNull();
+    expect(
+      (await h.rest('updateOrganizationInviteById', 'PATCH', path, { token: owner.token, body: { role: null } })).body.role,
+    ).toBeNull();
     expect((await h.db.prisma.inviteLink.findUniqueOrThrow({ where: { id: hashSecret(invite.id) } })).role).toBeNull();
   });
 
@@ -135,7 +141,10 @@ describe('GET and PATCH /orgs/:organizationId/link-invites/:inviteId', () => {
     await refused(400, 'PATCH', path, { token: owner.token, body: {}, field: 'role' });
     await refused(400, 'PATCH', path, { token: owner.token, body: { role: 'owner' }, field: 'role' });
     await refused(400, 'PATCH', path, { token: owner.token, body: { level: 'read' }, field: 'level' });
-    for (const [method, body] of [['GET', undefined], ['PATCH', { role: 'admin' }]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { role: 'admin' }],
+    ] as const) {
       await refused(403, method, path, { token: reader.token, body });
       await refused(404, method, path, { token: outsider.token, body });
       await refused(401, method, path, { body });
@@ -208,11 +217,17 @@ describe('POST /orgs/:organizationId/invites/:inviteId (join with an invite link
     await refused(403, 'POST', path, { token: outsider.token });
     await h.db.prisma.organization.update({ where: { id: orgId }, data: { inviteLinks: true } });
 
-    await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: orgId, userId: reader.id } }, data: { disabled: true } });
+    await h.db.prisma.member.update({
+      where: { organizationId_userId: { organizationId: orgId, userId: reader.id } },
+      data: { disabled: true },
+    });
     await refused(403, 'POST', path, { token: reader.token });
 
     const other = await h.owner();
-    const foreignSso = await issueToken(h.db.prisma, outsider.id, 'sso', { organizationId: other.orgId, expiresAt: new Date(Date.now() + 60_000) });
+    const foreignSso = await issueToken(h.db.prisma, outsider.id, 'sso', {
+      organizationId: other.orgId,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     await refused(403, 'POST', path, { token: foreignSso });
 
     await h.db.prisma.organization.update({ where: { id: orgId }, data: { sso: true } });
@@ -235,14 +250,21 @@ describe('POST /orgs/:organizationId/invites/:inviteId (join with an invite link
 
 // ---------------------------------------------------------------------------------------------
 describe('POST /orgs/:organizationId/invites (by email)', () => {
-  const invite = (orgId: string, token: string, body: unknown) => h.rest('inviteUsersToOrganization', 'POST', `/v1/orgs/${orgId}/invites`, { token, body });
+  const invite = (orgId: string, token: string, body: unknown) =>
+    h.rest('inviteUsersToOrganization', 'POST', `/v1/orgs/${orgId}/invites`, { token, body });
 
   it('adds existing users and new emails, skips members (official schema)', async () => {
     const { owner, orgId, reader } = await h.world('Invite Org', { creator: false });
     await h.db.prisma.organization.update({ where: { id: orgId }, data: { defaultRole: 'comment' } });
     const known = await h.user('Known');
     const res = await invite(orgId, owner.token, {
-      emails: [known.email.toUpperCase(), 'New.Person@Example.com', reader.email, { email: 'lead@example.com', role: 'admin' }, 'new.person@example.com'],
+      emails: [
+        known.email.toUpperCase(),
+        'New.Person@Example.com',
+        reader.email,
+        { email: 'lead@example.com', role: 'admin' },
+        'new.person@example.com',
+      ],
     });
     expect(res.status).toBe(200);
     expect(res.body.invited).toBe(3);
@@ -263,7 +285,11 @@ describe('POST /orgs/:organizationId/invites (by email)', () => {
 
   it('applies `role` (null: guests) and `sso` to the new members', async () => {
     const { owner, orgId } = await h.world('Invite Org', { creator: false });
-    const res = await invite(orgId, owner.token, { emails: ['g1@example.org', { email: 'g2@example.org', role: 'edit' }], role: null, sso: true });
+    const res = await invite(orgId, owner.token, {
+      emails: ['g1@example.org', { email: 'g2@example.org', role: 'edit' }],
+      role: null,
+      sso: true,
+    });
     const [g1, g2] = res.body.users;
     expect(await membership(orgId, g1)).toMatchObject({ role: null, sso: true });
     expect(await membership(orgId, g2)).toMatchObject({ role: 'edit', sso: true });
@@ -278,8 +304,16 @@ describe('POST /orgs/:organizationId/invites (by email)', () => {
     await refused(400, 'POST', path, { token: owner.token, body: { emails: [] }, field: 'emails' });
     await refused(400, 'POST', path, { token: owner.token, body: { emails: ['ok@example.com', 'not-an-email'] }, field: 'emails[1]' });
     await refused(400, 'POST', path, { token: owner.token, body: { emails: [{ email: 'x@example.com' }] }, field: 'emails[0].role' });
-    await refused(400, 'POST', path, { token: owner.token, body: { emails: [{ email: 'x@example.com', role: 'chief' }] }, field: 'emails[0].role' });
-    await refused(400, 'POST', path, { token: owner.token, body: { emails: [{ email: 'x@example.com', role: 'read', team: 't' }] }, field: 'emails[0].team' });
+    await refused(400, 'POST', path, {
+      token: owner.token,
+      body: { emails: [{ email: 'x@example.com', role: 'chief' }] },
+      field: 'emails[0].role',
+    });
+    await refused(400, 'POST', path, {
+      token: owner.token,
+      body: { emails: [{ email: 'x@example.com', role: 'read', team: 't' }] },
+      field: 'emails[0].team',
+    });
     await refused(400, 'POST', path, { token: owner.token, body: { emails: [42] }, field: 'emails[0]' });
     await refused(400, 'POST', path, { token: owner.token, body: { emails: ['x@example.com'], role: 'chief' }, field: 'role' });
     const many = Array.from({ length: 101 }, (_, i) => `p${i}@example.com`);
@@ -301,10 +335,13 @@ describe('invite links to one space or collection (CreateInviteToSpace / CreateI
   it('a space admin makes one; whoever joins is a guest with that grant (raised, never lowered); PATCH changes its level', async () => {
     const { owner, orgId, reader, creator, outsider } = await h.world('Scoped Org');
     const space = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Contract work' } })).body.id;
-    const other = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Private', } })).body.id;
+    const other = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Private' } })).body.id;
     await h.call('PATCH', `/v1/spaces/${other}`, { token: owner.token, body: { defaultLevel: null } });
     // The creator administers the space through a grant (not an organization admin): may make a link to it.
-    expect((await h.call('PATCH', `/v1/spaces/${space}/permissions/users/${creator.id}`, { token: owner.token, body: { role: 'admin' } })).status).toBe(204);
+    expect(
+      (await h.call('PATCH', `/v1/spaces/${space}/permissions/users/${creator.id}`, { token: owner.token, body: { role: 'admin' } }))
+        .status,
+    ).toBe(204);
     const link = await createInvite(orgId, creator.token, { space, level: 'comment' });
     expect(link).toMatchObject({ object: 'invite', level: 'comment', redundant: true, space: { id: space, object: 'space' } });
     expect(link).not.toHaveProperty('role');
@@ -322,7 +359,9 @@ describe('invite links to one space or collection (CreateInviteToSpace / CreateI
     await refused(403, 'PATCH', path, { token: reader.token, body: { level: 'admin' } });
 
     // An outsider joins: a guest, with edit on that space only.
-    expect((await h.rest('joinOrganizationWithInvite', 'POST', `/v1/orgs/${orgId}/invites/${link.id}`, { token: outsider.token })).status).toBe(200);
+    expect(
+      (await h.rest('joinOrganizationWithInvite', 'POST', `/v1/orgs/${orgId}/invites/${link.id}`, { token: outsider.token })).status,
+    ).toBe(200);
     expect((await membership(orgId, outsider.id))?.role).toBeNull();
     const mine = await h.call('GET', `/v1/spaces/${space}`, { token: outsider.token });
     expect(mine.status).toBe(200);
@@ -344,7 +383,8 @@ describe('invite links to one space or collection (CreateInviteToSpace / CreateI
   it('a link to a collection grants everything inside it', async () => {
     const { owner, orgId, outsider } = await h.world('Scoped Org', { creator: false });
     const collection = (await h.call('POST', `/v1/orgs/${orgId}/collections`, { token: owner.token, body: { title: 'Partners' } })).body.id;
-    const inside = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Inside', parent: collection } })).body.id;
+    const inside = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Inside', parent: collection } }))
+      .body.id;
     const outside = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Outside' } })).body.id;
     const link = await createInvite(orgId, owner.token, { collection, level: 'read' });
     expect(link).toMatchObject({ level: 'read', collection: { id: collection, object: 'collection' }, redundant: true });
@@ -363,7 +403,8 @@ describe('inviteToSpace / inviteToCollection / inviteToSite by email (Lectern ad
     const space = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Contract work' } })).body.id;
     await h.call('PATCH', `/v1/spaces/${space}`, { token: owner.token, body: { defaultLevel: null } });
     const collection = (await h.call('POST', `/v1/orgs/${orgId}/collections`, { token: owner.token, body: { title: 'Partners' } })).body.id;
-    const inside = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Inside', parent: collection } })).body.id;
+    const inside = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Inside', parent: collection } }))
+      .body.id;
     await h.call('PATCH', `/v1/collections/${collection}`, { token: owner.token, body: { defaultLevel: null } });
     await h.call('PATCH', `/v1/spaces/${inside}`, { token: owner.token, body: { defaultLevel: 'inherit' } });
 
@@ -384,13 +425,28 @@ describe('inviteToSpace / inviteToCollection / inviteToSite by email (Lectern ad
     expect(await membership(orgId, outsider.id)).toBeNull();
     expect(await grant(outsider.id)).toBeNull();
     expect((await h.call('GET', `/v1/spaces/${space}`, { token: outsider.token })).status).toBe(404);
-    const invitation = await h.db.prisma.organizationInvitation.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: orgId, userId: outsider.id } } });
+    const invitation = await h.db.prisma.organizationInvitation.findUniqueOrThrow({
+      where: { organizationId_userId: { organizationId: orgId, userId: outsider.id } },
+    });
     expect(invitation).toMatchObject({ role: null, invitedById: owner.id, grants: [{ kind: 'space', id: space, role: 'edit' }] });
     // A collection invitation adds to the same invitation; a repeat for the space replaces its entry.
-    expect((await h.call('POST', `/v1/collections/${collection}/permissions`, { token: owner.token, body: { role: 'read', emails: [outsider.email] } })).status).toBe(204);
-    expect((await h.call('POST', `/v1/spaces/${space}/permissions`, { token: owner.token, body: { role: 'comment', emails: [outsider.email] } })).status).toBe(204);
+    expect(
+      (
+        await h.call('POST', `/v1/collections/${collection}/permissions`, {
+          token: owner.token,
+          body: { role: 'read', emails: [outsider.email] },
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (await h.call('POST', `/v1/spaces/${space}/permissions`, { token: owner.token, body: { role: 'comment', emails: [outsider.email] } }))
+        .status,
+    ).toBe(204);
     const pending = await h.db.prisma.organizationInvitation.findUniqueOrThrow({ where: { id: invitation.id } });
-    expect(pending.grants).toEqual([{ kind: 'collection', id: collection, role: 'read' }, { kind: 'space', id: space, role: 'comment' }]);
+    expect(pending.grants).toEqual([
+      { kind: 'collection', id: collection, role: 'read' },
+      { kind: 'space', id: space, role: 'comment' },
+    ]);
 
     // Accepting, signed in as itself: a guest with both grants (the collection's reaching inside it).
     expect((await h.call('POST', `/v1/orgs/${orgId}/invitation/accept`, { token: outsider.token })).status).toBe(204);
@@ -402,7 +458,10 @@ describe('inviteToSpace / inviteToCollection / inviteToSite by email (Lectern ad
     const spaces = await h.call('GET', `/v1/orgs/${orgId}/spaces`, { token: outsider.token });
     expect(spaces.body.items.map((s: any) => s.id).sort()).toEqual([space, inside].sort());
     // Now a member: a further invitation by email grants at once.
-    expect((await h.call('POST', `/v1/spaces/${space}/permissions`, { token: owner.token, body: { role: 'review', emails: [outsider.email] } })).status).toBe(204);
+    expect(
+      (await h.call('POST', `/v1/spaces/${space}/permissions`, { token: owner.token, body: { role: 'review', emails: [outsider.email] } }))
+        .status,
+    ).toBe(204);
     expect((await grant(outsider.id))?.role).toBe('review');
   });
 
@@ -412,9 +471,21 @@ describe('inviteToSpace / inviteToCollection / inviteToSite by email (Lectern ad
     const site = (await h.call('POST', `/v1/orgs/${orgId}/sites`, { token: owner.token, body: { title: 'Docs' } })).body.id;
     const doomed = (await h.call('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Doomed' } })).body.id;
     // An organization invitation (role comment) is pending already.
-    expect((await h.call('POST', `/v1/orgs/${orgId}/invites`, { token: owner.token, body: { emails: [known.email], role: 'comment' } })).status).toBe(200);
-    expect((await h.call('POST', `/v1/orgs/${orgId}/sites/${site}/permissions`, { token: owner.token, body: { role: 'edit', emails: [known.email, 'site.guest@example.net'] } })).status).toBe(204);
-    expect((await h.call('POST', `/v1/spaces/${doomed}/permissions`, { token: owner.token, body: { role: 'edit', emails: [known.email] } })).status).toBe(204);
+    expect(
+      (await h.call('POST', `/v1/orgs/${orgId}/invites`, { token: owner.token, body: { emails: [known.email], role: 'comment' } })).status,
+    ).toBe(200);
+    expect(
+      (
+        await h.call('POST', `/v1/orgs/${orgId}/sites/${site}/permissions`, {
+          token: owner.token,
+          body: { role: 'edit', emails: [known.email, 'site.guest@example.net'] },
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (await h.call('POST', `/v1/spaces/${doomed}/permissions`, { token: owner.token, body: { role: 'edit', emails: [known.email] } }))
+        .status,
+    ).toBe(204);
     await h.db.prisma.space.delete({ where: { id: doomed } });
     const siteGuest = await h.db.prisma.user.findUniqueOrThrow({ where: { email: 'site.guest@example.net' } });
     expect((await h.db.prisma.userSitePermission.findFirstOrThrow({ where: { siteId: site, userId: siteGuest.id } })).role).toBe('edit');
@@ -430,7 +501,11 @@ describe('inviteToSpace / inviteToCollection / inviteToSite by email (Lectern ad
     const path = `/v1/spaces/${space}/permissions`;
     await refused(400, 'POST', path, { token: owner.token, body: { role: 'read', emails: [] }, field: 'emails' });
     await refused(400, 'POST', path, { token: owner.token, body: { role: 'read', emails: ['a@example.com', 'nope'] }, field: 'emails[1]' });
-    await refused(400, 'POST', path, { token: owner.token, body: { role: 'read', emails: Array.from({ length: 101 }, (_, i) => `p${i}@example.com`) }, field: 'emails' });
+    await refused(400, 'POST', path, {
+      token: owner.token,
+      body: { role: 'read', emails: Array.from({ length: 101 }, (_, i) => `p${i}@example.com`) },
+      field: 'emails',
+    });
     await refused(400, 'POST', path, { token: owner.token, body: { role: 'boss', emails: ['a@example.com'] }, field: 'role' });
     const body = { role: 'read', emails: ['someone@example.com'] };
     await refused(403, 'POST', path, { token: reader.token, body });

@@ -32,7 +32,16 @@ afterAll(async () => {
 
 /** ~17 KB of YAML whose aliases (an anchor of anchors: "billion laughs") expand to ~14 MB of JSON. */
 function aliasBomb(): string {
-  const lines = ['openapi: 3.0.3', 'info: { title: Aliased, version: "1" }', 'paths: {}', 'components:', '  schemas:', '    Base: &base', '      type: object', '      properties:'];
+  const lines = [
+    'openapi: 3.0.3',
+    'info: { title: Aliased, version: "1" }',
+    'paths: {}',
+    'components:',
+    '  schemas:',
+    '    Base: &base',
+    '      type: object',
+    '      properties:',
+  ];
   for (let i = 0; i < 140; i++) lines.push(`        p${i}: { type: string, description: ${'lorem ipsum '.repeat(6)}}`);
   lines.push('    Mid: &mid', '      type: object', '      properties:');
   for (let i = 0; i < 30; i++) lines.push(`        m${i}: *base`);
@@ -57,18 +66,25 @@ describe('OpenAPI YAML aliases', () => {
 
     const spec = (await h.call('GET', `/v1/orgs/${owner.orgId}/openapi/${slug}`, { token: owner.token })).body;
     expect(spec).toMatchObject({ processingState: 'complete', lastProcessErrorCode: 'PARSE_ERROR' });
-    expect(spec.lastProcessedErrors[0].message).toMatch(/expands to more than 1 MB \(from 17 KB written\) once its YAML aliases are expanded/);
+    expect(spec.lastProcessedErrors[0].message).toMatch(
+      /expands to more than 1 MB \(from 17 KB written\) once its YAML aliases are expanded/,
+    );
     const version = await h.db.prisma.openAPISpecVersion.findFirstOrThrow({ where: { spec: { slug } } });
     expect(version).toMatchObject({ state: 'failed', filesystem: null });
   });
 
   it('aliases that only repeat a little are read as before; a recursive alias is refused', async () => {
-    const text = 'openapi: 3.0.3\ninfo: { title: Small, version: "1" }\npaths:\n  /a:\n    get: &op\n      responses: { "200": { description: ok } }\n  /b:\n    get: *op\n';
+    const text =
+      'openapi: 3.0.3\ninfo: { title: Small, version: "1" }\npaths:\n  /a:\n    get: &op\n      responses: { "200": { description: ok } }\n  /b:\n    get: *op\n';
     await h.call('POST', `/v1/orgs/${owner.orgId}/openapi`, { token: owner.token, body: { slug: 'small-aliases', source: { text } } });
     const recursive = 'openapi: 3.0.3\ninfo: { title: Loop, version: "1" }\npaths: {}\nx-loop: &loop\n  again: *loop\n';
-    await h.call('POST', `/v1/orgs/${owner.orgId}/openapi`, { token: owner.token, body: { slug: 'recursive', source: { text: recursive } } });
+    await h.call('POST', `/v1/orgs/${owner.orgId}/openapi`, {
+      token: owner.token,
+      body: { slug: 'recursive', source: { text: recursive } },
+    });
     await drainJobs(services(), [OPENAPI_JOB]);
-    const small = (await h.call('GET', `/v1/orgs/${owner.orgId}/openapi/small-aliases/versions/latest/content`, { token: owner.token })).body;
+    const small = (await h.call('GET', `/v1/orgs/${owner.orgId}/openapi/small-aliases/versions/latest/content`, { token: owner.token }))
+      .body;
     const entry = Object.values<any>(small.filesystem.files)[0].specification;
     expect(entry.paths['/b'].get).toEqual(entry.paths['/a'].get);
     const loop = (await h.call('GET', `/v1/orgs/${owner.orgId}/openapi/recursive`, { token: owner.token })).body;
@@ -78,7 +94,12 @@ describe('OpenAPI YAML aliases', () => {
   it('bounds the stored filesystem (LECTERN_OPENAPI_MAX_FILESYSTEM_BYTES)', async () => {
     process.env.LECTERN_OPENAPI_MAX_FILESYSTEM_BYTES = '20000';
     try {
-      const text = JSON.stringify({ openapi: '3.0.3', info: { title: 'Padded', version: '1' }, paths: {}, 'x-padding': 'x'.repeat(30_000) });
+      const text = JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'Padded', version: '1' },
+        paths: {},
+        'x-padding': 'x'.repeat(30_000),
+      });
       await h.call('POST', `/v1/orgs/${owner.orgId}/openapi`, { token: owner.token, body: { slug: 'padded', source: { text } } });
       await drainJobs(services(), [OPENAPI_JOB]);
     } finally {
@@ -103,26 +124,45 @@ describe('OpenAPI YAML aliases', () => {
     const spec = (await h.call('GET', `/v1/orgs/${owner.orgId}/openapi/timed-out`, { token: owner.token })).body;
     expect(spec).toMatchObject({ processingState: 'complete', lastProcessErrorCode: 'PARSE_ERROR' });
     expect(spec.lastProcessedErrors).toEqual([
-      { message: expect.stringMatching(/^OpenAPI processing took longer than 0 s \(Lectern allows 512 MB of memory and 0 s per version\): the spec is too large or too deeply aliased/), code: 'RESOURCE_LIMIT' },
+      {
+        message: expect.stringMatching(
+          /^OpenAPI processing took longer than 0 s \(Lectern allows 512 MB of memory and 0 s per version\): the spec is too large or too deeply aliased/,
+        ),
+        code: 'RESOURCE_LIMIT',
+      },
     ]);
   });
 });
 
 describe('stale jobs', () => {
   it('a job left running at its attempt cap is not taken up again: failed, and its OpenAPI version says so', async () => {
-    const created = await h.call('POST', `/v1/orgs/${owner.orgId}/openapi`, { token: owner.token, body: { slug: 'crashed', source: { text: '{"openapi":"3.0.3"}' } } });
-    const job = await h.db.prisma.job.findFirstOrThrow({ where: { kind: OPENAPI_JOB, payload: { path: ['versionId'], equals: created.body.lastVersion } } });
+    const created = await h.call('POST', `/v1/orgs/${owner.orgId}/openapi`, {
+      token: owner.token,
+      body: { slug: 'crashed', source: { text: '{"openapi":"3.0.3"}' } },
+    });
+    const job = await h.db.prisma.job.findFirstOrThrow({
+      where: { kind: OPENAPI_JOB, payload: { path: ['versionId'], equals: created.body.lastVersion } },
+    });
     // As a process killed while working on it, for the third time, leaves it.
     const stale = new Date(Date.now() - STALE_MS - 60_000);
     await h.db.prisma.job.update({ where: { id: job.id }, data: { status: 'running', lockedAt: stale, attempts: 3, maxAttempts: 3 } });
     await h.db.prisma.openAPISpecVersion.update({ where: { id: created.body.lastVersion }, data: { state: 'progress' } });
 
     expect(await drainJobs(services(), [OPENAPI_JOB])).toBe(0);
-    expect(await h.db.prisma.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: 'failed', attempts: 3, lastError: expect.stringMatching(/^interrupted 3 times; giving up/) });
+    expect(await h.db.prisma.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      lastError: expect.stringMatching(/^interrupted 3 times; giving up/),
+    });
     const spec = (await h.call('GET', `/v1/orgs/${owner.orgId}/openapi/crashed`, { token: owner.token })).body;
     expect(spec).toMatchObject({ processingState: 'complete', lastProcessErrorCode: 'PARSE_ERROR' });
-    expect(spec.lastProcessedErrors[0]).toEqual({ message: expect.stringMatching(/gave up \(interrupted 3 times; giving up\)/), code: 'INTERRUPTED' });
-    expect(await h.db.prisma.openAPISpecVersion.findUniqueOrThrow({ where: { id: created.body.lastVersion } })).toMatchObject({ state: 'failed' });
+    expect(spec.lastProcessedErrors[0]).toEqual({
+      message: expect.stringMatching(/gave up \(interrupted 3 times; giving up\)/),
+      code: 'INTERRUPTED',
+    });
+    expect(await h.db.prisma.openAPISpecVersion.findUniqueOrThrow({ where: { id: created.body.lastVersion } })).toMatchObject({
+      state: 'failed',
+    });
     // And it stays given up.
     expect(await drainJobs(services(), [OPENAPI_JOB])).toBe(0);
   });
@@ -131,7 +171,10 @@ describe('stale jobs', () => {
     const ran: string[] = [];
     registerJobHandler('test.heavy.stale', async (payload: { value: string }) => void ran.push(payload.value));
     const id = await enqueueJob(h.db.prisma, 'test.heavy.stale', { value: 'again' });
-    await h.db.prisma.job.update({ where: { id }, data: { status: 'running', lockedAt: new Date(Date.now() - STALE_MS - 60_000), attempts: 2, maxAttempts: 3 } });
+    await h.db.prisma.job.update({
+      where: { id },
+      data: { status: 'running', lockedAt: new Date(Date.now() - STALE_MS - 60_000), attempts: 2, maxAttempts: 3 },
+    });
     expect(await drainJobs(services(), ['test.heavy.stale'])).toBe(1);
     expect(ran).toEqual(['again']);
     expect(await h.db.prisma.job.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'done', attempts: 3 });
@@ -167,7 +210,9 @@ interface FixtureConversation {
 
 describe('conversation analysis', () => {
   it('analyses 1,000 conversations while the event loop stays free', { timeout: 300_000 }, async () => {
-    const corpus = JSON.parse(fs.readFileSync(new URL('../fixtures/support-conversations.json', import.meta.url), 'utf8')) as { conversations: FixtureConversation[] };
+    const corpus = JSON.parse(fs.readFileSync(new URL('../fixtures/support-conversations.json', import.meta.url), 'utf8')) as {
+      conversations: FixtureConversation[];
+    };
     const org = await h.owner('Busy Support');
     const now = Date.now();
     const conversations = Array.from({ length: 1000 }, (_, i) => {
@@ -176,7 +221,11 @@ describe('conversation analysis', () => {
         id: `${c.id}-${i}`,
         subject: `${c.subject} (${i})`,
         metadata: { createdAt: new Date(now - i * 60_000).toISOString() },
-        parts: c.parts.map((p, j) => ({ type: 'message', role: p.role, body: j === 0 ? `${p.body} Ticket ${i}, workspace w${i % 37}.` : p.body })),
+        parts: c.parts.map((p, j) => ({
+          type: 'message',
+          role: p.role,
+          body: j === 0 ? `${p.body} Ticket ${i}, workspace w${i % 37}.` : p.body,
+        })),
       };
     });
     const ingested = await h.call('POST', `/v1/orgs/${org.orgId}/conversations`, { token: org.token, body: conversations });
@@ -193,13 +242,24 @@ describe('conversation analysis', () => {
 });
 
 describe('PDF exports', () => {
-  it('a deep document renders off the event loop (the loop stays free); HEAD does not render; a second GET is served from the cache', { timeout: 300_000 }, async () => {
+  it('a deep document renders off the event loop (the loop stays free); HEAD does not render; a second GET is served from the cache', {
+    timeout: 300_000,
+  }, async () => {
     const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Deep' } })).body;
-    const cr = (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: 'Deep lists' } })).body;
+    const cr = (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: 'Deep lists' } }))
+      .body;
     // Nested lists and quotes as deep as the Markdown limits allow, on many pages: seconds of layout.
-    const deep = (depth: number) => Array.from({ length: depth }, (_, i) => `${'  '.repeat(i)}- level ${i} ${'with some words to lay out '.repeat(3)}`).join('\n');
-    const changes = Array.from({ length: 40 }, (_, i) => ({ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `# Page ${i}\n\n${deep(30)}\n\n${'> quoted text '.repeat(20)}\n` } }));
-    const written = await h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { token: owner.token, body: { changes } });
+    const deep = (depth: number) =>
+      Array.from({ length: depth }, (_, i) => `${'  '.repeat(i)}- level ${i} ${'with some words to lay out '.repeat(3)}`).join('\n');
+    const changes = Array.from({ length: 40 }, (_, i) => ({
+      operation: 'insert_page',
+      title: `Page ${i}`,
+      document: { markdown: `# Page ${i}\n\n${deep(30)}\n\n${'> quoted text '.repeat(20)}\n` },
+    }));
+    const written = await h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+      token: owner.token,
+      body: { changes },
+    });
     expect(written.status, JSON.stringify(written.body)).toBe(200);
     const { url } = (await h.call('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/pdf`, { token: owner.token })).body;
     const local = url.replace(BASE, server.url);

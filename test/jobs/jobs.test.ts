@@ -33,7 +33,11 @@ describe('job queue', () => {
     const flaky = await enqueueJob(h.db.prisma, 'test.flaky', {});
     const broken = await enqueueJob(h.db.prisma, 'test.broken', {}, { maxAttempts: 2 });
     await runOneJob(services(), ['test.flaky']);
-    expect(await h.db.prisma.job.findUnique({ where: { id: flaky } })).toMatchObject({ status: 'pending', attempts: 1, lastError: 'first attempt fails' });
+    expect(await h.db.prisma.job.findUnique({ where: { id: flaky } })).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastError: 'first attempt fails',
+    });
     await h.db.prisma.job.updateMany({ data: { runAfter: new Date(0) }, where: { id: { in: [flaky, broken] } } });
     await runOneJob(services(), ['test.flaky']);
     expect(await h.db.prisma.job.findUnique({ where: { id: flaky } })).toMatchObject({ status: 'done', attempts: 2 });
@@ -41,7 +45,11 @@ describe('job queue', () => {
       await runOneJob(services(), ['test.broken']);
       await h.db.prisma.job.updateMany({ data: { runAfter: new Date(0) }, where: { id: broken, status: 'pending' } });
     }
-    expect(await h.db.prisma.job.findUnique({ where: { id: broken } })).toMatchObject({ status: 'failed', attempts: 2, lastError: 'always fails' });
+    expect(await h.db.prisma.job.findUnique({ where: { id: broken } })).toMatchObject({
+      status: 'failed',
+      attempts: 2,
+      lastError: 'always fails',
+    });
   });
 
   it('takes up a job left running by a process that died', async () => {
@@ -54,7 +62,8 @@ describe('job queue', () => {
   it('the server worker picks up new jobs by itself', async () => {
     const worker = startWorker(services(), { pollMs: 20 });
     const id = await enqueueJob(h.db.prisma, 'test.echo', { value: 'background' });
-    for (let i = 0; i < 100 && (await h.db.prisma.job.findUnique({ where: { id } }))!.status !== 'done'; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && (await h.db.prisma.job.findUnique({ where: { id } }))!.status !== 'done'; i++)
+      await new Promise((r) => setTimeout(r, 20));
     await worker.stop();
     expect(seen).toContain('background');
   });

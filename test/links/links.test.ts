@@ -23,7 +23,10 @@ async function newSpace() {
   return res.body.id as string;
 }
 async function openCr(spaceId: string, subject = 'Edit') {
-  const res = await h.rest('createChangeRequest', 'POST', `/v1/spaces/${spaceId}/change-requests`, { token: owner.token, body: { subject } });
+  const res = await h.rest('createChangeRequest', 'POST', `/v1/spaces/${spaceId}/change-requests`, {
+    token: owner.token,
+    body: { subject },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; number: number };
 }
@@ -37,13 +40,19 @@ async function merge(spaceId: string, crId: string) {
 function summary(item: any) {
   const t = item.targetReference;
   const target =
-    t.kind === 'page' ? `page:${t.page.id}${t.internalLocation ? `#${t.internalLocation.anchor}` : ''}` : t.kind === 'file' ? `file:${t.file.id}` : `url:${t.url}`;
+    t.kind === 'page'
+      ? `page:${t.page.id}${t.internalLocation ? `#${t.internalLocation.anchor}` : ''}`
+      : t.kind === 'file'
+        ? `file:${t.file.id}`
+        : `url:${t.url}`;
   return { status: item.status, target, from: item.locationReferences.map((l: any) => l.page.id) };
 }
 
 async function expectRefused(operationId: string, path: string, token: string | null, status: number, message?: RegExp) {
   const before = await h.snapshot();
-  const res = documentedStatuses(operationId).includes(String(status)) ? await h.rest(operationId, 'GET', path, { token }) : await h.call('GET', path, { token });
+  const res = documentedStatuses(operationId).includes(String(status))
+    ? await h.rest(operationId, 'GET', path, { token })
+    : await h.call('GET', path, { token });
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
   if (message) expect(res.body.error.message).toMatch(message);
@@ -69,38 +78,54 @@ async function fixture(): Promise<Fixture> {
   const space = await newSpace();
   const cr = await openCr(space, 'Seed');
   const first = await write(space, cr.id, [
-    { operation: 'insert_files', files: [{ name: 'diagram.png', contentType: 'image/png', base64: b64('png bytes') }, { name: 'manual.pdf', contentType: 'application/pdf', base64: b64('pdf bytes') }] },
+    {
+      operation: 'insert_files',
+      files: [
+        { name: 'diagram.png', contentType: 'image/png', base64: b64('png bytes') },
+        { name: 'manual.pdf', contentType: 'application/pdf', base64: b64('pdf bytes') },
+      ],
+    },
     {
       operation: 'insert_page',
       title: 'Guide',
-      document: { markdown: [
-        '# Guide',
-        '',
-        'Read [Setup](./setup.md) first, then [installing](./setup.md#install).',
-        '',
-        'The [old page](./old.md) and [the example](https://example.com/docs).',
-        '',
-        `Your [settings](${h.config.publicUrl}/app/o/${owner.orgId}/settings).`,
-        '',
-        '![Diagram](./diagram.png)',
-        '',
-        'A [missing page](./nope.md).',
-        '',
-      ].join('\n') },
+      document: {
+        markdown: [
+          '# Guide',
+          '',
+          'Read [Setup](./setup.md) first, then [installing](./setup.md#install).',
+          '',
+          'The [old page](./old.md) and [the example](https://example.com/docs).',
+          '',
+          `Your [settings](${h.config.publicUrl}/app/o/${owner.orgId}/settings).`,
+          '',
+          '![Diagram](./diagram.png)',
+          '',
+          'A [missing page](./nope.md).',
+          '',
+        ].join('\n'),
+      },
     },
-    { operation: 'insert_page', title: 'Setup', document: { markdown: '# Setup\n\nBack to the [guide](guide.md). See [the diagram](../diagram.png).\n' } },
+    {
+      operation: 'insert_page',
+      title: 'Setup',
+      document: { markdown: '# Setup\n\nBack to the [guide](guide.md). See [the diagram](../diagram.png).\n' },
+    },
     { operation: 'insert_page', title: 'Old', document: { markdown: 'Nothing links from here.\n' } },
   ]);
   const [guide, setup, old] = first.pages as [string, string, string];
   const [diagram, manual] = first.files as [string, string];
-  const files = await h.rest('listFilesInChangeRequestById', 'GET', `/v1/spaces/${space}/change-requests/${cr.id}/content/files`, { token: owner.token });
+  const files = await h.rest('listFilesInChangeRequestById', 'GET', `/v1/spaces/${space}/change-requests/${cr.id}/content/files`, {
+    token: owner.token,
+  });
   const manualUrl = files.body.items.find((x: { id: string }) => x.id === manual).downloadURL as string;
   const second = await write(space, cr.id, [
     {
       operation: 'insert_page',
       title: 'Install',
       into: setup,
-      document: { markdown: `Up to the [guide](../guide.md), the [setup page](${h.config.publicUrl}/app/s/${space}/setup) and the [manual](${manualUrl}).\n` },
+      document: {
+        markdown: `Up to the [guide](../guide.md), the [setup page](${h.config.publicUrl}/app/s/${space}/setup) and the [manual](${manualUrl}).\n`,
+      },
     },
   ]);
   await merge(space, cr.id);
@@ -146,10 +171,19 @@ describe('GET /spaces/:spaceId/links (listSpaceLinks)', () => {
       space: { object: 'space', id: f.space },
       page: { id: f.setup, title: 'Setup', path: 'setup', type: 'document', markdown: expect.stringContaining('# Setup'), pages: [] },
     });
-    expect(first.locationReferences[0]).toMatchObject({ kind: 'page', organization: { id: owner.orgId }, space: { id: f.space }, page: { id: f.guide } });
+    expect(first.locationReferences[0]).toMatchObject({
+      kind: 'page',
+      organization: { id: owner.orgId },
+      space: { id: f.space },
+      page: { id: f.guide },
+    });
     expect(res.body.items[1].targetReference.internalLocation).toEqual({ type: 'anchor', anchor: 'install' });
     expect(res.body.items[3].targetReference).toEqual({ kind: 'url', url: 'https://example.com/docs' });
-    expect(res.body.items[5].targetReference).toMatchObject({ kind: 'file', space: { id: f.space }, file: { id: f.diagram, name: 'diagram.png', contentType: 'image/png' } });
+    expect(res.body.items[5].targetReference).toMatchObject({
+      kind: 'file',
+      space: { id: f.space },
+      file: { id: f.diagram, name: 'diagram.png', contentType: 'image/png' },
+    });
   });
 
   it('filters by status, keeping the stats of the whole listing', async () => {
@@ -220,16 +254,25 @@ describe('a change request that breaks a link (listChangeRequestLinks)', () => {
     expect(items.some((i: { target: string }) => i.target === `page:${old}`)).toBe(false);
     expect(res.body.stats).toEqual({ total: 9, broken: { total: 2, changeRequest: 1 } });
     // By number too.
-    const byNumber = await h.rest('listChangeRequestLinks', 'GET', `/v1/spaces/${space}/change-requests/${cr.number}/links`, { token: owner.token });
+    const byNumber = await h.rest('listChangeRequestLinks', 'GET', `/v1/spaces/${space}/change-requests/${cr.number}/links`, {
+      token: owner.token,
+    });
     expect(byNumber.body).toEqual(res.body);
   });
 
   it('with brokenContext=change-request, lists only the links the change request broke', async () => {
-    const all = await h.rest('listChangeRequestLinks', 'GET', `/v1/spaces/${space}/change-requests/${cr.id}/links?status=broken`, { token: owner.token });
-    expect(all.body.items.map((i: any) => i.targetReference.url)).toEqual(['./old.md', './nope.md']);
-    const mine = await h.rest('listChangeRequestLinks', 'GET', `/v1/spaces/${space}/change-requests/${cr.id}/links?status=broken&brokenContext=change-request`, {
+    const all = await h.rest('listChangeRequestLinks', 'GET', `/v1/spaces/${space}/change-requests/${cr.id}/links?status=broken`, {
       token: owner.token,
     });
+    expect(all.body.items.map((i: any) => i.targetReference.url)).toEqual(['./old.md', './nope.md']);
+    const mine = await h.rest(
+      'listChangeRequestLinks',
+      'GET',
+      `/v1/spaces/${space}/change-requests/${cr.id}/links?status=broken&brokenContext=change-request`,
+      {
+        token: owner.token,
+      },
+    );
     expect(mine.body.items.map((i: any) => i.targetReference.url)).toEqual(['./old.md']);
     expect(mine.body.count).toBe(1);
   });
@@ -268,7 +311,9 @@ describe('page links (listPageLinksInSpace, listPageLinksInChangeRequest)', () =
       .map((l) => ({ ...l, from: [f.guide] }));
     expect(res.body.items.map(summary)).toEqual(fromGuide);
     expect(res.body.stats).toEqual({ total: 7, broken: { total: 1 } });
-    const install = await h.rest('listPageLinksInSpace', 'GET', `/v1/spaces/${f.space}/content/page/${f.install}/links`, { token: owner.token });
+    const install = await h.rest('listPageLinksInSpace', 'GET', `/v1/spaces/${f.space}/content/page/${f.install}/links`, {
+      token: owner.token,
+    });
     expect(install.body.items.map(summary)).toEqual([
       { status: 'ok', target: `page:${f.setup}`, from: [f.install] },
       { status: 'ok', target: `page:${f.guide}`, from: [f.install] },
@@ -276,14 +321,23 @@ describe('page links (listPageLinksInSpace, listPageLinksInChangeRequest)', () =
     ]);
     const none = await h.rest('listPageLinksInSpace', 'GET', `/v1/spaces/${f.space}/content/page/${f.old}/links`, { token: owner.token });
     expect(none.body).toEqual({ items: [], count: 0, stats: { total: 0, broken: { total: 0 } } });
-    const inApp = await h.rest('listPageLinksInSpace', 'GET', `/v1/spaces/${f.space}/content/page/${f.guide}/links?status=in-app`, { token: owner.token });
+    const inApp = await h.rest('listPageLinksInSpace', 'GET', `/v1/spaces/${f.space}/content/page/${f.guide}/links?status=in-app`, {
+      token: owner.token,
+    });
     expect(inApp.body.items.map(summary)).toEqual([mainLinks()[4]]);
   });
 
   it('lists a change request page: its own edits show there, not on main, until merged', async () => {
     const cr = await openCr(f.space, 'More links');
-    await write(f.space, cr.id, [{ operation: 'update_page', page: f.old, document: { markdown: 'Now see the [guide](./guide.md) and [gone](./gone.md).\n' } }]);
-    const inCr = await h.rest('listPageLinksInChangeRequest', 'GET', `/v1/spaces/${f.space}/change-requests/${cr.id}/content/page/${f.old}/links`, { token: owner.token });
+    await write(f.space, cr.id, [
+      { operation: 'update_page', page: f.old, document: { markdown: 'Now see the [guide](./guide.md) and [gone](./gone.md).\n' } },
+    ]);
+    const inCr = await h.rest(
+      'listPageLinksInChangeRequest',
+      'GET',
+      `/v1/spaces/${f.space}/change-requests/${cr.id}/content/page/${f.old}/links`,
+      { token: owner.token },
+    );
     expect(inCr.status, JSON.stringify(inCr.body)).toBe(200);
     expect(inCr.body.items.map(summary)).toEqual([
       { status: 'ok', target: `page:${f.guide}`, from: [f.old] },
@@ -305,7 +359,12 @@ describe('page links (listPageLinksInSpace, listPageLinksInChangeRequest)', () =
     const crBase = `/v1/spaces/${f.space}/change-requests/${cr.id}/content/page`;
     expect((await h.rest('listPageLinksInChangeRequest', 'GET', `${crBase}/${f.guide}/links`, { token: reader.token })).body.count).toBe(7);
     await expectRefused('listPageLinksInChangeRequest', `${crBase}/nope/links`, owner.token, 404, /Page/);
-    await expectRefused('listPageLinksInChangeRequest', `/v1/spaces/${f.space}/change-requests/9999/content/page/${f.guide}/links`, owner.token, 404);
+    await expectRefused(
+      'listPageLinksInChangeRequest',
+      `/v1/spaces/${f.space}/change-requests/9999/content/page/${f.guide}/links`,
+      owner.token,
+      404,
+    );
     await expectRefused('listPageLinksInChangeRequest', `${crBase}/${f.guide}/links?limit=x`, owner.token, 400, /limit/);
     await expectRefused('listPageLinksInChangeRequest', `${crBase}/${f.guide}/links`, null, 401);
     await expectRefused('listPageLinksInChangeRequest', `${crBase}/${f.guide}/links`, outsider.token, 404);
@@ -314,37 +373,55 @@ describe('page links (listPageLinksInSpace, listPageLinksInChangeRequest)', () =
 
 describe('file backlinks (listSpaceFileBacklinks, listChangeRequestFileBacklinks)', () => {
   it('lists the pages referencing a file, in reading order, as page locations', async () => {
-    const res = await h.rest('listSpaceFileBacklinks', 'GET', `/v1/spaces/${f.space}/content/files/${f.diagram}/backlinks`, { token: owner.token });
+    const res = await h.rest('listSpaceFileBacklinks', 'GET', `/v1/spaces/${f.space}/content/files/${f.diagram}/backlinks`, {
+      token: owner.token,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.items.map((l: any) => l.page.id)).toEqual([f.guide, f.setup]);
     expect(res.body.count).toBe(2);
-    expect(res.body.items[0]).toMatchObject({ kind: 'page', organization: { id: owner.orgId }, space: { id: f.space }, page: { id: f.guide, title: 'Guide' } });
+    expect(res.body.items[0]).toMatchObject({
+      kind: 'page',
+      organization: { id: owner.orgId },
+      space: { id: f.space },
+      page: { id: f.guide, title: 'Guide' },
+    });
     // Linked by its download URL.
-    const manual = await h.rest('listSpaceFileBacklinks', 'GET', `/v1/spaces/${f.space}/content/files/${f.manual}/backlinks`, { token: owner.token });
-    expect(manual.body.items.map((l: any) => l.page.id)).toEqual([f.install]);
-    const page1 = await h.rest('listSpaceFileBacklinks', 'GET', `/v1/spaces/${f.space}/content/files/${f.diagram}/backlinks?limit=1`, { token: owner.token });
-    expect(page1.body.items.map((l: any) => l.page.id)).toEqual([f.guide]);
-    const page2 = await h.rest('listSpaceFileBacklinks', 'GET', `/v1/spaces/${f.space}/content/files/${f.diagram}/backlinks?limit=1&page=${page1.body.next.page}`, {
+    const manual = await h.rest('listSpaceFileBacklinks', 'GET', `/v1/spaces/${f.space}/content/files/${f.manual}/backlinks`, {
       token: owner.token,
     });
+    expect(manual.body.items.map((l: any) => l.page.id)).toEqual([f.install]);
+    const page1 = await h.rest('listSpaceFileBacklinks', 'GET', `/v1/spaces/${f.space}/content/files/${f.diagram}/backlinks?limit=1`, {
+      token: owner.token,
+    });
+    expect(page1.body.items.map((l: any) => l.page.id)).toEqual([f.guide]);
+    const page2 = await h.rest(
+      'listSpaceFileBacklinks',
+      'GET',
+      `/v1/spaces/${f.space}/content/files/${f.diagram}/backlinks?limit=1&page=${page1.body.next.page}`,
+      {
+        token: owner.token,
+      },
+    );
     expect(page2.body.items.map((l: any) => l.page.id)).toEqual([f.setup]);
   });
 
   it('lists the change request side: a new page referencing the file shows there, and on main only once merged', async () => {
     const space = await fixture();
     const cr = await openCr(space.space, 'Gallery');
-    const { pages } = await write(space.space, cr.id, [{ operation: 'insert_page', title: 'Gallery', document: { markdown: '![A diagram](diagram.png)\n' } }]);
+    const { pages } = await write(space.space, cr.id, [
+      { operation: 'insert_page', title: 'Gallery', document: { markdown: '![A diagram](diagram.png)\n' } },
+    ]);
     const path = (prefix: string) => `/v1/spaces/${space.space}${prefix}/content/files/${space.diagram}/backlinks`;
     const inCr = await h.rest('listChangeRequestFileBacklinks', 'GET', path(`/change-requests/${cr.id}`), { token: owner.token });
     expect(inCr.status, JSON.stringify(inCr.body)).toBe(200);
     expect(inCr.body.items.map((l: any) => l.page.id)).toEqual([space.guide, space.setup, pages[0]]);
-    expect((await h.rest('listSpaceFileBacklinks', 'GET', path(''), { token: owner.token })).body.items.map((l: any) => l.page.id)).toEqual([space.guide, space.setup]);
+    expect((await h.rest('listSpaceFileBacklinks', 'GET', path(''), { token: owner.token })).body.items.map((l: any) => l.page.id)).toEqual(
+      [space.guide, space.setup],
+    );
     await merge(space.space, cr.id);
-    expect((await h.rest('listSpaceFileBacklinks', 'GET', path(''), { token: owner.token })).body.items.map((l: any) => l.page.id)).toEqual([
-      space.guide,
-      space.setup,
-      pages[0],
-    ]);
+    expect((await h.rest('listSpaceFileBacklinks', 'GET', path(''), { token: owner.token })).body.items.map((l: any) => l.page.id)).toEqual(
+      [space.guide, space.setup, pages[0]],
+    );
   });
 
   it('refuses an unknown file (404), a bad limit (400), no token (401) and an outsider (404)', async () => {
@@ -355,9 +432,16 @@ describe('file backlinks (listSpaceFileBacklinks, listChangeRequestFileBacklinks
     await expectRefused('listSpaceFileBacklinks', `${base}/${f.diagram}/backlinks`, outsider.token, 404);
     const cr = await openCr(f.space);
     const crBase = `/v1/spaces/${f.space}/change-requests/${cr.id}/content/files`;
-    expect((await h.rest('listChangeRequestFileBacklinks', 'GET', `${crBase}/${f.diagram}/backlinks`, { token: reader.token })).body.count).toBe(2);
+    expect(
+      (await h.rest('listChangeRequestFileBacklinks', 'GET', `${crBase}/${f.diagram}/backlinks`, { token: reader.token })).body.count,
+    ).toBe(2);
     await expectRefused('listChangeRequestFileBacklinks', `${crBase}/nope/backlinks`, owner.token, 404, /File/);
-    await expectRefused('listChangeRequestFileBacklinks', `/v1/spaces/${f.space}/change-requests/9999/content/files/${f.diagram}/backlinks`, owner.token, 404);
+    await expectRefused(
+      'listChangeRequestFileBacklinks',
+      `/v1/spaces/${f.space}/change-requests/9999/content/files/${f.diagram}/backlinks`,
+      owner.token,
+      404,
+    );
     await expectRefused('listChangeRequestFileBacklinks', `${crBase}/${f.diagram}/backlinks?page=zzz`, owner.token, 400, /page/);
     await expectRefused('listChangeRequestFileBacklinks', `${crBase}/${f.diagram}/backlinks`, null, 401);
     await expectRefused('listChangeRequestFileBacklinks', `${crBase}/${f.diagram}/backlinks`, outsider.token, 404);
@@ -366,12 +450,18 @@ describe('file backlinks (listSpaceFileBacklinks, listChangeRequestFileBacklinks
 
 describe('page backlinks (listSpacePageBacklinks, listChangeRequestPageBacklinks)', () => {
   it('lists the pages linking to a page, anchors and app URLs included', async () => {
-    const guide = await h.rest('listSpacePageBacklinks', 'GET', `/v1/spaces/${f.space}/content/page/${f.guide}/backlinks`, { token: owner.token });
+    const guide = await h.rest('listSpacePageBacklinks', 'GET', `/v1/spaces/${f.space}/content/page/${f.guide}/backlinks`, {
+      token: owner.token,
+    });
     expect(guide.status, JSON.stringify(guide.body)).toBe(200);
     expect(guide.body.items.map((l: any) => l.page.id)).toEqual([f.setup, f.install]);
-    const setup = await h.rest('listSpacePageBacklinks', 'GET', `/v1/spaces/${f.space}/content/page/${f.setup}/backlinks`, { token: owner.token });
+    const setup = await h.rest('listSpacePageBacklinks', 'GET', `/v1/spaces/${f.space}/content/page/${f.setup}/backlinks`, {
+      token: owner.token,
+    });
     expect(setup.body.items.map((l: any) => l.page.id)).toEqual([f.guide, f.install]);
-    const none = await h.rest('listSpacePageBacklinks', 'GET', `/v1/spaces/${f.space}/content/page/${f.install}/backlinks`, { token: owner.token });
+    const none = await h.rest('listSpacePageBacklinks', 'GET', `/v1/spaces/${f.space}/content/page/${f.install}/backlinks`, {
+      token: owner.token,
+    });
     expect(none.body).toEqual({ items: [], count: 0 });
   });
 
@@ -389,7 +479,13 @@ describe('page backlinks (listSpacePageBacklinks, listChangeRequestPageBacklinks
 
   it('refuses an unknown page (404), no token (401) and an outsider (404)', async () => {
     await expectRefused('listSpacePageBacklinks', `/v1/spaces/${f.space}/content/page/nope/backlinks`, owner.token, 404, /Page/);
-    await expectRefused('listSpacePageBacklinks', `/v1/spaces/${f.space}/content/page/${f.guide}/backlinks?limit=5000`, owner.token, 400, /limit/);
+    await expectRefused(
+      'listSpacePageBacklinks',
+      `/v1/spaces/${f.space}/content/page/${f.guide}/backlinks?limit=5000`,
+      owner.token,
+      400,
+      /limit/,
+    );
     await expectRefused('listSpacePageBacklinks', `/v1/spaces/${f.space}/content/page/${f.guide}/backlinks`, null, 401);
     await expectRefused('listSpacePageBacklinks', `/v1/spaces/${f.space}/content/page/${f.guide}/backlinks`, outsider.token, 404);
     const cr = await openCr(f.space);
@@ -444,7 +540,12 @@ describe('documents: relative links become page and file references', () => {
   it('resolves in the change request content: a link to a page deleted there stays a URL', async () => {
     const cr = await openCr(f.space, 'Delete Old');
     await write(f.space, cr.id, [{ operation: 'delete_page', page: f.old }]);
-    const res = await h.rest('getPageInChangeRequestById', 'GET', `/v1/spaces/${f.space}/change-requests/${cr.id}/content/page/${f.guide}`, { token: owner.token });
+    const res = await h.rest(
+      'getPageInChangeRequestById',
+      'GET',
+      `/v1/spaces/${f.space}/change-requests/${cr.id}/content/page/${f.guide}`,
+      { token: owner.token },
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(refs(res.body.document)[2]).toEqual({ type: 'link', ref: { kind: 'url', url: './old.md' } });
   });
@@ -483,7 +584,11 @@ describe('GraphQL', () => {
     );
     expect(res.body.errors).toBeUndefined();
     const { links, content } = res.body.data.space.changeRequest;
-    expect(links).toEqual({ count: 1, stats: { total: 10, broken: { total: 2, changeRequest: 1 } }, items: [{ targetReference: { url: './lost.md' } }] });
+    expect(links).toEqual({
+      count: 1,
+      stats: { total: 10, broken: { total: 2, changeRequest: 1 } },
+      items: [{ targetReference: { url: './lost.md' } }],
+    });
     // The plain revision listing does not know about the change request.
     expect(content.links.stats.broken).toEqual({ total: 2, changeRequest: null });
   });
@@ -506,7 +611,11 @@ describe('cost', () => {
     await write(
       big.space,
       cr.id,
-      Array.from({ length: 20 }, (_, i) => ({ operation: 'insert_page', title: `Extra ${i}`, document: { markdown: `[Guide](./guide.md) [Ext](https://example.com/${i}) [Gone](./gone-${i}.md) ![D](diagram.png)\n` } })),
+      Array.from({ length: 20 }, (_, i) => ({
+        operation: 'insert_page',
+        title: `Extra ${i}`,
+        document: { markdown: `[Guide](./guide.md) [Ext](https://example.com/${i}) [Gone](./gone-${i}.md) ![D](diagram.png)\n` },
+      })),
     );
     await merge(big.space, cr.id);
     const statements = async (space: string, path: string) => {

@@ -17,7 +17,8 @@ const ENV = /\bprocess\.env\b/;
 const CONSOLE = /\bconsole\.(log|info|warn|error|debug|trace)\s*\(/;
 
 function filesUnder(root: string): string[] {
-  return fs.readdirSync(root, { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(root, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && /\.(ts|tsx|js|mjs)$/.test(e.name))
     .map((e) => path.join(e.parentPath, e.name))
     .filter((f) => !path.relative(root, f).startsWith(`generated${path.sep}`));
@@ -88,7 +89,12 @@ describe('the private-network switch', () => {
 describe('the logger', () => {
   it('logs a fault with its stack, and with the request id while a request is answered', () => {
     const lines: string[] = [];
-    const log = createLogger('json', () => {}, (l) => lines.push(l), false);
+    const log = createLogger(
+      'json',
+      () => {},
+      (l) => lines.push(l),
+      false,
+    );
     log.fault('outside');
     withRequestId('req-42', () => log.fault('REST operation failed', new Error('boom')));
     const [outside, inside] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);

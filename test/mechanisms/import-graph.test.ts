@@ -63,7 +63,18 @@ describe('import graph', () => {
       `// import z from './commented.js';`,
       "const s = `import y from './in-a-string.js'`;",
     ].join('\n');
-    expect(specifiersOf('x.ts', text)).toEqual(['./a.js', './b.js', './c.js', './d.js', './e.js', './f.js', './g.js', './h.js', './i.js', './j.ts']);
+    expect(specifiersOf('x.ts', text)).toEqual([
+      './a.js',
+      './b.js',
+      './c.js',
+      './d.js',
+      './e.js',
+      './f.js',
+      './g.js',
+      './h.js',
+      './i.js',
+      './j.ts',
+    ]);
   });
 
   it('counts mechanism → module imports, mutual module pairs and circles', () => {
@@ -76,7 +87,10 @@ describe('import graph', () => {
     ]);
     expect(r.entryIntoModules).toHaveLength(3);
     expect(r.mutualModulePairs).toEqual([['a', 'b']]);
-    expect(r.moduleCircles).toEqual([['a', 'b'], ['c', 'd', 'e']]);
+    expect(r.moduleCircles).toEqual([
+      ['a', 'b'],
+      ['c', 'd', 'e'],
+    ]);
     expect(r.modulesInCircles).toBe(5);
     // Internals reached past a face: by an entry point, by a module (b has an index.ts, d, e and c
     // have none: counted all the same); not b → a's index.ts, nor the registry → b/service.ts.

@@ -24,7 +24,8 @@ function insert(list: Positioned[], index: number, id: string) {
 }
 
 function expectStrictlyIncreasing(list: Positioned[]) {
-  for (let i = 1; i < list.length; i++) expect(list[i]!.position, `${list[i - 1]!.position} < ${list[i]!.position} at ${i}`).toBeGreaterThan(list[i - 1]!.position);
+  for (let i = 1; i < list.length; i++)
+    expect(list[i]!.position, `${list[i - 1]!.position} < ${list[i]!.position} at ${i}`).toBeGreaterThan(list[i - 1]!.position);
 }
 
 describe('placeAt (unit)', () => {
@@ -41,7 +42,13 @@ describe('placeAt (unit)', () => {
     const list = [item('x', -5), item('a', 1), item('b', tight), item('y', 9)];
     const { position, renumber } = placeAt(list, 2);
     expect(renumber.map((r) => r.item.id).sort()).toEqual(['a', 'b']);
-    const after = [item('x', -5), item('a', renumber.find((r) => r.item.id === 'a')!.position), item('new', position), item('b', renumber.find((r) => r.item.id === 'b')!.position), item('y', 9)];
+    const after = [
+      item('x', -5),
+      item('a', renumber.find((r) => r.item.id === 'a')!.position),
+      item('new', position),
+      item('b', renumber.find((r) => r.item.id === 'b')!.position),
+      item('y', 9),
+    ];
     expectStrictlyIncreasing(after);
   });
 
@@ -63,7 +70,7 @@ describe('placeAt (unit)', () => {
 
     // A deterministic pseudo-random mix of places (many at the front, where gaps are smallest).
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const mixed: Positioned[] = [];
     const expected: string[] = [];
     for (let i = 0; i < 3000; i++) {
@@ -102,11 +109,21 @@ describe('300 insertions before the same sibling (REST)', () => {
 
   it('pages: write batches of insert_page before one page', async () => {
     const space = await ok('POST', `/v1/orgs/${owner.orgId}/spaces`, { title: 'Docs' }, 201);
-    const [first, anchor] = (await writeLive(h, owner.token, space.id, [{ operation: 'insert_page', title: 'First', document: { markdown: '' } }, { operation: 'insert_page', title: 'Anchor', document: { markdown: '' } }])).pages;
+    const [first, anchor] = (
+      await writeLive(h, owner.token, space.id, [
+        { operation: 'insert_page', title: 'First', document: { markdown: '' } },
+        { operation: 'insert_page', title: 'Anchor', document: { markdown: '' } },
+      ])
+    ).pages;
     const inserted: string[] = [];
     for (let batch = 0; batch < N / 50; batch++) {
       // Each change goes just before the anchor: `at` is the anchor's index among the siblings at that moment.
-      const changes = Array.from({ length: 50 }, (_, i) => ({ operation: 'insert_page', title: `P ${batch * 50 + i}`, at: 1 + batch * 50 + i, document: { markdown: '' } }));
+      const changes = Array.from({ length: 50 }, (_, i) => ({
+        operation: 'insert_page',
+        title: `P ${batch * 50 + i}`,
+        at: 1 + batch * 50 + i,
+        document: { markdown: '' },
+      }));
       inserted.push(...(await writeLive(h, owner.token, space.id, changes)).pages);
     }
     const pages = (await ok('GET', `/v1/spaces/${space.id}/content/pages`)).pages as { id: string }[];
@@ -118,8 +135,11 @@ describe('300 insertions before the same sibling (REST)', () => {
     const anchor = await ok('POST', `/v1/orgs/${owner.orgId}/collections`, { title: 'Anchor' }, 201);
     // Created directly after the anchor (one statement rather than 300 requests): each is then moved through REST.
     const ids = Array.from({ length: N }, () => newId());
-    await h.db.prisma.collection.createMany({ data: ids.map((id, i) => ({ id, organizationId: owner.orgId, title: `C ${i}`, position: 100 + i })) });
-    for (const id of ids) await ok('POST', `/v1/collections/${id}/move`, { position: { before: { type: 'collection', collection: anchor.id } } });
+    await h.db.prisma.collection.createMany({
+      data: ids.map((id, i) => ({ id, organizationId: owner.orgId, title: `C ${i}`, position: 100 + i })),
+    });
+    for (const id of ids)
+      await ok('POST', `/v1/collections/${id}/move`, { position: { before: { type: 'collection', collection: anchor.id } } });
     const listed = (await ok('GET', `/v1/orgs/${owner.orgId}/collections?limit=1000`)).items as { id: string }[];
     expect(listed.map((c) => c.id)).toEqual([first.id, ...ids, anchor.id]);
     const rows = await h.db.prisma.collection.findMany({ where: { organizationId: owner.orgId } });
@@ -137,8 +157,11 @@ describe('300 insertions before the same sibling (REST)', () => {
     const anchor = await sectionFor('Anchor');
     // Sections without site spaces, created after the anchor in one statement, then each moved through REST.
     const ids = Array.from({ length: N }, () => newId());
-    await h.db.prisma.siteSection.createMany({ data: ids.map((id, i) => ({ id, siteId: site.id, title: `S ${i}`, path: `s-${i}`, position: 100 + i })) });
-    for (const id of ids) await ok('POST', `${path}/sections/${id}/move`, { position: { before: { type: 'site-section', siteSection: anchor } } });
+    await h.db.prisma.siteSection.createMany({
+      data: ids.map((id, i) => ({ id, siteId: site.id, title: `S ${i}`, path: `s-${i}`, position: 100 + i })),
+    });
+    for (const id of ids)
+      await ok('POST', `${path}/sections/${id}/move`, { position: { before: { type: 'site-section', siteSection: anchor } } });
     const listed = (await ok('GET', `${path}/sections?limit=1000`)).items as { id: string }[];
     expect(listed.map((s) => s.id)).toEqual([first, ...ids, anchor]);
     const rows = await h.db.prisma.siteSection.findMany({ where: { siteId: site.id } });

@@ -36,7 +36,12 @@ export const v31 = (title = 'Pets', extra: Record<string, unknown> = {}) => ({
         summary: 'List pets',
         operationId: 'listPets',
         parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }],
-        responses: { '200': { description: 'The pets', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Pet' } } } } } },
+        responses: {
+          '200': {
+            description: 'The pets',
+            content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Pet' } } } },
+          },
+        },
       },
     },
   },
@@ -116,7 +121,10 @@ export const FILES: Record<string, { body: string; type: string }> = {
   '/broken.yaml': { body: 'openapi: 3.1.0\ninfo:\n  title: [unclosed\n', type: 'application/yaml' },
   '/not-openapi.json': { body: JSON.stringify({ hello: 'world' }), type: 'application/json' },
   '/openapi-2.json': { body: JSON.stringify({ openapi: '2.5', info: { title: 'x', version: '1' }, paths: {} }), type: 'application/json' },
-  '/dangling-ref.yaml': { body: 'openapi: 3.1.0\ninfo: { title: D, version: "1" }\npaths:\n  /a:\n    $ref: "./nowhere.yaml"\n', type: 'application/yaml' },
+  '/dangling-ref.yaml': {
+    body: 'openapi: 3.1.0\ninfo: { title: D, version: "1" }\npaths:\n  /a:\n    $ref: "./nowhere.yaml"\n',
+    type: 'application/yaml',
+  },
   '/big.json': { body: JSON.stringify(v31('Big', { 'x-padding': 'x'.repeat(5000) })), type: 'application/json' },
 };
 

@@ -54,7 +54,10 @@ describe('OpenAPI specs with the official client over HTTP', () => {
   it('a version queued while no server runs is processed once one starts; the server worker processes new ones', async () => {
     const owner = await h.owner('Client Co');
     // Queued through the in-process app (no worker): the job waits in the database.
-    const queued = await h.rest('createOpenAPISpec', 'POST', `/v1/orgs/${owner.orgId}/openapi`, { token: owner.token, body: { slug: 'early', source: { url: `${origin}/spec.json` } } });
+    const queued = await h.rest('createOpenAPISpec', 'POST', `/v1/orgs/${owner.orgId}/openapi`, {
+      token: owner.token,
+      body: { slug: 'early', source: { url: `${origin}/spec.json` } },
+    });
     expect(queued.body.processingState).toBe('pending');
 
     server = await startServer({ ...h.config, host: '127.0.0.1', port: 0 }, { db: h.db });

@@ -3,7 +3,28 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { OPENAPI_JOB } from '../../src/modules/openapi/jobs.js';
 import { BASE } from '../support/harness.js';
-import { h, origin, v31, swagger2, YAML_ENTRY, setupOpenAPI, stopSpecServer, resetOpenAPI, drain, world, refused, specsPath, specPath, create, get, getSpec, put, versions, latestContent, processed } from './fixtures.js';
+import {
+  h,
+  origin,
+  v31,
+  swagger2,
+  YAML_ENTRY,
+  setupOpenAPI,
+  stopSpecServer,
+  resetOpenAPI,
+  drain,
+  world,
+  refused,
+  specsPath,
+  specPath,
+  create,
+  get,
+  getSpec,
+  put,
+  versions,
+  latestContent,
+  processed,
+} from './fixtures.js';
 
 beforeAll(setupOpenAPI);
 afterAll(stopSpecServer);
@@ -30,8 +51,12 @@ describe('POST /orgs/:organizationId/openapi (create)', () => {
       urls: { location: `${BASE}/v1/orgs/${orgId}/openapi/pets`, app: `${BASE}/app/o/${orgId}/openapi/pets` },
     });
     const rows = await h.db.prisma.openAPISpecVersion.findMany({ where: { specId: spec.id } });
-    expect(rows).toEqual([expect.objectContaining({ id: spec.lastVersion, number: 1, state: 'pending', sourceURL: `${origin}/v31.json`, filesystem: null })]);
-    const jobs = await h.db.prisma.job.findMany({ where: { kind: OPENAPI_JOB, payload: { path: ['versionId'], equals: spec.lastVersion } } });
+    expect(rows).toEqual([
+      expect.objectContaining({ id: spec.lastVersion, number: 1, state: 'pending', sourceURL: `${origin}/v31.json`, filesystem: null }),
+    ]);
+    const jobs = await h.db.prisma.job.findMany({
+      where: { kind: OPENAPI_JOB, payload: { path: ['versionId'], equals: spec.lastVersion } },
+    });
     expect(jobs).toEqual([expect.objectContaining({ status: 'pending', payload: { specId: spec.id, versionId: spec.lastVersion } })]);
 
     expect(await drain()).toBe(1);
@@ -50,17 +75,28 @@ describe('POST /orgs/:organizationId/openapi (create)', () => {
     // The slug is found in any case.
     expect((await getSpec(orgId, 'PAYMENTS-api-V2', creator.token)).id).toBe(spec.id);
     expect((await create(orgId, creator.token, { slug: 'a', source: { url: `${origin}/v31.json` } })).slug).toBe('a');
-    expect((await create(orgId, creator.token, { slug: 'x'.repeat(100), source: { url: `${origin}/v31.json` } })).slug).toBe('x'.repeat(100));
+    expect((await create(orgId, creator.token, { slug: 'x'.repeat(100), source: { url: `${origin}/v31.json` } })).slug).toBe(
+      'x'.repeat(100),
+    );
   });
 
   it('creates a spec from its text (source.text): served at its version URL, processed like a fetched one', async () => {
     const { owner, orgId, reader, outsider } = await world();
-    const text = YAML_ENTRY.replace(/\$ref: "\.\/schemas\/order\.yaml#\/Orders"/, 'type: string').replace(/ {2}\/orders\/\{id\}:\n {4}\$ref: "paths\/order.yaml"\n/, '');
+    const text = YAML_ENTRY.replace(/\$ref: "\.\/schemas\/order\.yaml#\/Orders"/, 'type: string').replace(
+      / {2}\/orders\/\{id\}:\n {4}\$ref: "paths\/order.yaml"\n/,
+      '',
+    );
     const spec = await create(orgId, owner.token, { slug: 'store-text', source: { text } });
     expect(spec.sourceURL).toBeUndefined();
     const version = (await versions(orgId, 'store-text', owner.token)).items[0];
     const textUrl = `${BASE}/openapi/${orgId}/store-text/versions/${spec.lastVersion}`;
-    expect(version).toEqual({ object: 'openapi-spec-version', id: spec.lastVersion, createdAt: expect.any(String), url: textUrl, urls: { location: `${BASE}/v1/orgs/${orgId}/openapi/store-text/versions/${spec.lastVersion}` } });
+    expect(version).toEqual({
+      object: 'openapi-spec-version',
+      id: spec.lastVersion,
+      createdAt: expect.any(String),
+      url: textUrl,
+      urls: { location: `${BASE}/v1/orgs/${orgId}/openapi/store-text/versions/${spec.lastVersion}` },
+    });
     await drain();
     expect(await getSpec(orgId, 'store-text', owner.token)).toMatchObject({ processingState: 'complete', lastProcessedErrors: [] });
     const content = await latestContent(orgId, 'store-text', reader.token);
@@ -68,9 +104,19 @@ describe('POST /orgs/:organizationId/openapi (create)', () => {
     expect(content.body.url).toBe(textUrl);
     // A private spec's text has no public URL.
     expect(content.body.urls).toEqual({ source: textUrl, public: null });
-    expect(content.body.filesystem).toMatchObject({ entrypoint: textUrl, specification: 'openapi', version: '3.0.3', title: 'Store', apiVersion: '3' });
+    expect(content.body.filesystem).toMatchObject({
+      entrypoint: textUrl,
+      specification: 'openapi',
+      version: '3.0.3',
+      title: 'Store',
+      apiVersion: '3',
+    });
     expect(Object.keys(content.body.filesystem.files)).toEqual([textUrl]);
-    expect(content.body.filesystem.files[textUrl]).toMatchObject({ format: 'yaml', references: [], specification: { info: { title: 'Store' } } });
+    expect(content.body.filesystem.files[textUrl]).toMatchObject({
+      format: 'yaml',
+      references: [],
+      specification: { info: { title: 'Store' } },
+    });
 
     // The text itself, as given, at the version's url: for members only while the spec is private.
     const path = textUrl.slice(BASE.length);
@@ -86,7 +132,8 @@ describe('POST /orgs/:organizationId/openapi (create)', () => {
     const { owner, orgId } = await world();
     const path = specsPath(orgId);
     const source = { url: `${origin}/v31.json` };
-    const bad = (body: unknown, field?: string) => refused(400, 'POST', path, { token: owner.token, body, field, operationId: 'createOpenAPISpec' });
+    const bad = (body: unknown, field?: string) =>
+      refused(400, 'POST', path, { token: owner.token, body, field, operationId: 'createOpenAPISpec' });
     await bad({ source }, 'slug');
     await bad({ slug: '', source }, 'slug');
     await bad({ slug: 'my_spec', source }, 'slug');
@@ -114,8 +161,21 @@ describe('POST /orgs/:organizationId/openapi (create)', () => {
     const { owner, orgId } = await world();
     process.env.LECTERN_OPENAPI_ALLOW_PRIVATE = '0';
     const path = specsPath(orgId);
-    for (const url of [`${origin}/v31.json`, 'http://localhost:8080/spec.json', 'http://10.1.2.3/spec.json', 'http://169.254.169.254/latest', 'http://[::1]/spec.json', 'http://[fd00::1]/x', 'http://[::ffff:127.0.0.1]/x']) {
-      const res = await refused(400, 'POST', path, { token: owner.token, body: { slug: 'private', source: { url } }, field: 'source.url', operationId: 'createOpenAPISpec' });
+    for (const url of [
+      `${origin}/v31.json`,
+      'http://localhost:8080/spec.json',
+      'http://10.1.2.3/spec.json',
+      'http://169.254.169.254/latest',
+      'http://[::1]/spec.json',
+      'http://[fd00::1]/x',
+      'http://[::ffff:127.0.0.1]/x',
+    ]) {
+      const res = await refused(400, 'POST', path, {
+        token: owner.token,
+        body: { slug: 'private', source: { url } },
+        field: 'source.url',
+        operationId: 'createOpenAPISpec',
+      });
       expect(res.body.error.message).toMatch(/private network/);
     }
     process.env.LECTERN_OPENAPI_ALLOW_PRIVATE = '1';
@@ -125,7 +185,10 @@ describe('POST /orgs/:organizationId/openapi (create)', () => {
   it('refuses a slug already taken in the organization (409); another organization may use it', async () => {
     const { owner, orgId } = await world();
     await create(orgId, owner.token, { slug: 'taken', source: { url: `${origin}/v31.json` } });
-    const res = await refused(409, 'POST', specsPath(orgId), { token: owner.token, body: { slug: 'TAKEN', source: { url: `${origin}/v31.json` } } });
+    const res = await refused(409, 'POST', specsPath(orgId), {
+      token: owner.token,
+      body: { slug: 'TAKEN', source: { url: `${origin}/v31.json` } },
+    });
     expect(res.body.error.message).toMatch(/already exists/);
     const other = await h.owner('Other');
     expect((await create(other.orgId, other.token, { slug: 'taken', source: { url: `${origin}/v31.json` } })).slug).toBe('taken');
@@ -168,7 +231,8 @@ describe('GET /orgs/:organizationId/openapi (list)', () => {
     const { owner, orgId } = await world();
     expect((await list(orgId, owner.token)).body).toEqual({ items: [], count: 0 });
     const ids: string[] = [];
-    for (const slug of ['one', 'two', 'three']) ids.push((await create(orgId, owner.token, { slug, source: { url: `${origin}/v31.json` } })).id);
+    for (const slug of ['one', 'two', 'three'])
+      ids.push((await create(orgId, owner.token, { slug, source: { url: `${origin}/v31.json` } })).id);
     const first = await list(orgId, owner.token, '?limit=2');
     expect(first.body).toMatchObject({ count: 3, next: { page: expect.any(String) } });
     const second = await list(orgId, owner.token, `?limit=2&page=${encodeURIComponent(first.body.next.page)}`);
@@ -191,7 +255,12 @@ describe('GET /orgs/:organizationId/openapi/:specSlug', () => {
   it('answers the spec to any member, with what they may do', async () => {
     const { owner, orgId, reader, guest, creator } = await world();
     const spec = await create(orgId, owner.token, { slug: 'pets', source: { url: `${origin}/v31.json` } });
-    for (const [who, edit] of [[reader, false], [guest, false], [creator, true], [owner, true]] as const) {
+    for (const [who, edit] of [
+      [reader, false],
+      [guest, false],
+      [creator, true],
+      [owner, true],
+    ] as const) {
       const body = await getSpec(orgId, 'pets', who.token);
       expect(body.id).toBe(spec.id);
       expect(body.permissions).toEqual({ view: true, edit });
@@ -215,7 +284,12 @@ describe('PUT /orgs/:organizationId/openapi/:specSlug (create or update)', () =>
   it('creates the spec when there is none (201), records a new version when there is one (200)', async () => {
     const { owner, orgId, creator } = await world();
     const created = await put(orgId, 'Billing', creator.token, { source: { url: `${origin}/v31.json` } }, 201);
-    expect(created).toMatchObject({ slug: 'billing', processingState: 'pending', sourceURL: `${origin}/v31.json`, permissions: { view: true, edit: true } });
+    expect(created).toMatchObject({
+      slug: 'billing',
+      processingState: 'pending',
+      sourceURL: `${origin}/v31.json`,
+      permissions: { view: true, edit: true },
+    });
     await drain();
     const before = await getSpec(orgId, 'billing', owner.token);
 
@@ -255,21 +329,37 @@ describe('PUT /orgs/:organizationId/openapi/:specSlug (create or update)', () =>
     await put(orgId, 'kept', owner.token, { source: { url: `${origin}/v31.json` } }, 201);
     for (const slug of ['kept', 'new-one']) {
       const path = specPath(orgId, slug);
-      const bad = (body: unknown, field?: string) => refused(400, 'PUT', path, { token: owner.token, body, field, operationId: 'createOrUpdateOpenAPISpecBySlug' });
+      const bad = (body: unknown, field?: string) =>
+        refused(400, 'PUT', path, { token: owner.token, body, field, operationId: 'createOrUpdateOpenAPISpecBySlug' });
       await bad({}, 'source');
       await bad({ source: {} }, 'source');
       await bad({ source: { url: 'mailto:me@example.com' } }, 'source.url');
       await bad({ source: { text: '' } }, 'source.text');
       await bad({ source: { url: `${origin}/v31.json`, text: '{}' } }, 'source');
     }
-    await refused(400, 'PUT', specPath(orgId, 'bad_slug'), { token: owner.token, body: { source: { url: `${origin}/v31.json` } }, field: 'specSlug', operationId: 'createOrUpdateOpenAPISpecBySlug' });
-    await refused(400, 'PUT', specPath(orgId, 'x'.repeat(101)), { token: owner.token, body: { source: { url: `${origin}/v31.json` } }, field: 'specSlug', operationId: 'createOrUpdateOpenAPISpecBySlug' });
+    await refused(400, 'PUT', specPath(orgId, 'bad_slug'), {
+      token: owner.token,
+      body: { source: { url: `${origin}/v31.json` } },
+      field: 'specSlug',
+      operationId: 'createOrUpdateOpenAPISpecBySlug',
+    });
+    await refused(400, 'PUT', specPath(orgId, 'x'.repeat(101)), {
+      token: owner.token,
+      body: { source: { url: `${origin}/v31.json` } },
+      field: 'specSlug',
+      operationId: 'createOrUpdateOpenAPISpecBySlug',
+    });
   });
 
   it('limits the size of a spec given as text', async () => {
     const { owner, orgId } = await world();
     process.env.LECTERN_OPENAPI_MAX_BYTES = '1000';
-    await refused(400, 'PUT', specPath(orgId, 'big'), { token: owner.token, body: { source: { text: `openapi: 3.1.0\n# ${'x'.repeat(1000)}` } }, field: 'source.text', operationId: 'createOrUpdateOpenAPISpecBySlug' });
+    await refused(400, 'PUT', specPath(orgId, 'big'), {
+      token: owner.token,
+      body: { source: { text: `openapi: 3.1.0\n# ${'x'.repeat(1000)}` } },
+      field: 'source.text',
+      operationId: 'createOrUpdateOpenAPISpecBySlug',
+    });
   });
 
   it('refuses callers without rights: 401, 404 for outsiders, 403 below the create role (existing or not)', async () => {
@@ -323,7 +413,8 @@ describe('DELETE /orgs/:organizationId/openapi/:specSlug', () => {
 
 // ---------------------------------------------------------------------------------------------
 describe('PATCH /orgs/:organizationId/openapi/:specSlug (visibility)', () => {
-  const patch = (orgId: string, slug: string, token: string, body: unknown) => h.rest('updateOpenAPISpecBySlug', 'PATCH', specPath(orgId, slug), { token, body });
+  const patch = (orgId: string, slug: string, token: string, body: unknown) =>
+    h.rest('updateOpenAPISpecBySlug', 'PATCH', specPath(orgId, slug), { token, body });
 
   it('makes a spec public (published URL, served without a token) and private again', async () => {
     const { owner, orgId, creator } = await world();
@@ -342,7 +433,10 @@ describe('PATCH /orgs/:organizationId/openapi/:specSlug (visibility)', () => {
     // No new version for a visibility change.
     expect((await versions(orgId, 'pets', owner.token)).count).toBe(1);
     // A public spec read from a URL offers that URL as its public one.
-    expect((await latestContent(orgId, 'pets', owner.token)).body.urls).toEqual({ source: `${origin}/v31.json`, public: `${origin}/v31.json` });
+    expect((await latestContent(orgId, 'pets', owner.token)).body.urls).toEqual({
+      source: `${origin}/v31.json`,
+      public: `${origin}/v31.json`,
+    });
 
     const back = await patch(orgId, 'pets', owner.token, { visibility: 'private' });
     expect(back.body.visibility).toBe('private');
@@ -357,10 +451,29 @@ describe('PATCH /orgs/:organizationId/openapi/:specSlug (visibility)', () => {
     await create(orgId, owner.token, { slug: 'pets', source: { url: `${origin}/v31.json` } });
     const path = specPath(orgId, 'pets');
     await refused(400, 'PATCH', path, { token: owner.token, body: {}, field: 'visibility', operationId: 'updateOpenAPISpecBySlug' });
-    await refused(400, 'PATCH', path, { token: owner.token, body: { visibility: 'secret' }, field: 'visibility', operationId: 'updateOpenAPISpecBySlug' });
-    await refused(400, 'PATCH', path, { token: owner.token, body: { visibility: null }, field: 'visibility', operationId: 'updateOpenAPISpecBySlug' });
-    await refused(400, 'PATCH', path, { token: owner.token, body: { visibility: 'PUBLIC' }, field: 'visibility', operationId: 'updateOpenAPISpecBySlug' });
-    await refused(404, 'PATCH', specPath(orgId, 'missing'), { token: owner.token, body: { visibility: 'public' }, operationId: 'updateOpenAPISpecBySlug' });
+    await refused(400, 'PATCH', path, {
+      token: owner.token,
+      body: { visibility: 'secret' },
+      field: 'visibility',
+      operationId: 'updateOpenAPISpecBySlug',
+    });
+    await refused(400, 'PATCH', path, {
+      token: owner.token,
+      body: { visibility: null },
+      field: 'visibility',
+      operationId: 'updateOpenAPISpecBySlug',
+    });
+    await refused(400, 'PATCH', path, {
+      token: owner.token,
+      body: { visibility: 'PUBLIC' },
+      field: 'visibility',
+      operationId: 'updateOpenAPISpecBySlug',
+    });
+    await refused(404, 'PATCH', specPath(orgId, 'missing'), {
+      token: owner.token,
+      body: { visibility: 'public' },
+      operationId: 'updateOpenAPISpecBySlug',
+    });
     await refused(401, 'PATCH', path, { body: { visibility: 'public' } });
     await refused(404, 'PATCH', path, { token: outsider.token, body: { visibility: 'public' } });
     for (const who of [editor, reader, guest]) await refused(403, 'PATCH', path, { token: who.token, body: { visibility: 'public' } });

@@ -8,7 +8,28 @@ import { OPENAPI_JOB } from '../../src/modules/openapi/jobs.js';
 import { createUrls } from '../../src/urls.js';
 import { BASE } from '../support/harness.js';
 import { componentValidator } from '../support/openapi.js';
-import { h, origin, hits, remote, v31, FILES, setupOpenAPI, stopSpecServer, resetOpenAPI, services, drain, world, refused, specPath, create, getSpec, put, versions, latestContent, processed } from './fixtures.js';
+import {
+  h,
+  origin,
+  hits,
+  remote,
+  v31,
+  FILES,
+  setupOpenAPI,
+  stopSpecServer,
+  resetOpenAPI,
+  services,
+  drain,
+  world,
+  refused,
+  specPath,
+  create,
+  getSpec,
+  put,
+  versions,
+  latestContent,
+  processed,
+} from './fixtures.js';
 
 beforeAll(setupOpenAPI);
 afterAll(stopSpecServer);
@@ -30,14 +51,23 @@ describe('versions', () => {
     const all = await versions(orgId, 'history', reader.token);
     expect(all.count).toBe(3);
     expect(all.items.map((v: any) => v.id)).toEqual(ids);
-    for (const v of all.items) expect(v).toEqual({ object: 'openapi-spec-version', id: expect.any(String), createdAt: expect.any(String), url: `${origin}/mutable.json`, urls: { location: `${BASE}/v1/orgs/${orgId}/openapi/history/versions/${v.id}` } });
+    for (const v of all.items)
+      expect(v).toEqual({
+        object: 'openapi-spec-version',
+        id: expect.any(String),
+        createdAt: expect.any(String),
+        url: `${origin}/mutable.json`,
+        urls: { location: `${BASE}/v1/orgs/${orgId}/openapi/history/versions/${v.id}` },
+      });
     const first = await versions(orgId, 'history', reader.token, '?limit=2');
     expect(first.next).toEqual({ page: expect.any(String) });
     const rest = await versions(orgId, 'history', reader.token, `?limit=2&page=${encodeURIComponent(first.next.page)}`);
     expect([...first.items, ...rest.items].map((v: any) => v.id)).toEqual(ids);
     expect(rest.next).toBeUndefined();
 
-    const latest = await h.rest('getLatestOpenAPISpecVersion', 'GET', `${specPath(orgId, 'history')}/versions/latest`, { token: reader.token });
+    const latest = await h.rest('getLatestOpenAPISpecVersion', 'GET', `${specPath(orgId, 'history')}/versions/latest`, {
+      token: reader.token,
+    });
     expect(latest.status).toBe(200);
     expect(latest.body).toEqual(all.items[0]);
     expect(latest.body.id).toBe((await getSpec(orgId, 'history', reader.token)).lastVersion);
@@ -47,7 +77,9 @@ describe('versions', () => {
       const one = await h.rest('getOpenAPISpecVersionById', 'GET', `${specPath(orgId, 'history')}/versions/${id}`, { token: reader.token });
       expect(one.status).toBe(200);
       expect(one.body).toEqual(all.items[i]);
-      const content = await h.rest('getOpenAPISpecVersionContentById', 'GET', `${specPath(orgId, 'history')}/versions/${id}/content`, { token: reader.token });
+      const content = await h.rest('getOpenAPISpecVersionContentById', 'GET', `${specPath(orgId, 'history')}/versions/${id}/content`, {
+        token: reader.token,
+      });
       expect(content.status).toBe(200);
       expect(content.body.url).toBe(`${origin}/mutable.json`);
       expect(content.body.filesystem.title).toBe(`Version ${3 - i}`);
@@ -62,15 +94,31 @@ describe('versions', () => {
     const { owner, orgId } = await world();
     const spec = await create(orgId, owner.token, { slug: 'pending', source: { url: `${origin}/v31.json` } });
     const base = specPath(orgId, 'pending');
-    const res = await refused(404, 'GET', `${base}/versions/latest/content`, { token: owner.token, operationId: 'getLatestOpenAPISpecVersionContent' });
+    const res = await refused(404, 'GET', `${base}/versions/latest/content`, {
+      token: owner.token,
+      operationId: 'getLatestOpenAPISpecVersionContent',
+    });
     expect(res.body.error.message).toMatch(/pending/);
-    expect((await refused(404, 'GET', `${base}/versions/${spec.lastVersion}/content`, { token: owner.token, operationId: 'getOpenAPISpecVersionContentById' })).body.error.message).toMatch(/pending/);
+    expect(
+      (
+        await refused(404, 'GET', `${base}/versions/${spec.lastVersion}/content`, {
+          token: owner.token,
+          operationId: 'getOpenAPISpecVersionContentById',
+        })
+      ).body.error.message,
+    ).toMatch(/pending/);
     await refused(404, 'GET', `${base}/versions/${newId()}`, { token: owner.token, operationId: 'getOpenAPISpecVersionById' });
-    await refused(404, 'GET', `${base}/versions/${newId()}/content`, { token: owner.token, operationId: 'getOpenAPISpecVersionContentById' });
+    await refused(404, 'GET', `${base}/versions/${newId()}/content`, {
+      token: owner.token,
+      operationId: 'getOpenAPISpecVersionContentById',
+    });
     // A version of another spec is not found under this one.
     const other = await create(orgId, owner.token, { slug: 'other', source: { url: `${origin}/v31.json` } });
     await refused(404, 'GET', `${base}/versions/${other.lastVersion}`, { token: owner.token, operationId: 'getOpenAPISpecVersionById' });
-    await refused(404, 'GET', `${base}/versions/${other.lastVersion}/content`, { token: owner.token, operationId: 'getOpenAPISpecVersionContentById' });
+    await refused(404, 'GET', `${base}/versions/${other.lastVersion}/content`, {
+      token: owner.token,
+      operationId: 'getOpenAPISpecVersionContentById',
+    });
     for (const [operationId, suffix] of [
       ['listOpenAPISpecVersions', '/versions'],
       ['getLatestOpenAPISpecVersion', '/versions/latest'],
@@ -150,7 +198,12 @@ describe('processing', () => {
   it('stores a Swagger 2.0 spec', async () => {
     const { owner, orgId } = await world();
     await processed(orgId, owner.token, 'legacy', `${origin}/swagger.json`);
-    expect(await fs(orgId, 'legacy', owner.token)).toMatchObject({ specification: 'swagger', version: '2.0', title: 'Legacy', apiVersion: '2.1' });
+    expect(await fs(orgId, 'legacy', owner.token)).toMatchObject({
+      specification: 'swagger',
+      version: '2.0',
+      title: 'Legacy',
+      apiVersion: '2.1',
+    });
   });
 
   it('parses YAML and resolves its external $refs (relative to each file) into the filesystem', async () => {
@@ -166,7 +219,10 @@ describe('processing', () => {
     expect(filesystem.files[schemas]).toEqual({
       format: 'yaml',
       references: [],
-      specification: { Order: { type: 'object', properties: { id: { type: 'string' } } }, Orders: { type: 'array', items: { $ref: '#/Order' } } },
+      specification: {
+        Order: { type: 'object', properties: { id: { type: 'string' } } },
+        Orders: { type: 'array', items: { $ref: '#/Order' } },
+      },
     });
     // Documents are kept as written.
     expect(filesystem.files[entry].specification.paths['/orders/{id}']).toEqual({ $ref: 'paths/order.yaml' });
@@ -187,7 +243,12 @@ describe('processing', () => {
     const update = await put(orgId, 'pets', owner.token, { source: { url: `${origin}/invalid.json` } }, 200);
     await drain();
     const spec = await getSpec(orgId, 'pets', owner.token);
-    expect(spec).toMatchObject({ processingState: 'complete', lastProcessErrorCode: 'PARSE_ERROR', lastVersion: update.lastVersion, sourceURL: `${origin}/invalid.json` });
+    expect(spec).toMatchObject({
+      processingState: 'complete',
+      lastProcessErrorCode: 'PARSE_ERROR',
+      lastVersion: update.lastVersion,
+      sourceURL: `${origin}/invalid.json`,
+    });
     const messages = spec.lastProcessedErrors.map((e: any) => e.message).join('\n');
     expect(messages).toMatch(/version/);
     expect(messages).toMatch(/description/);
@@ -201,7 +262,9 @@ describe('processing', () => {
     expect(failed.status).toBe(404);
     expect(failed.body.error.message).toMatch(/failed \(PARSE_ERROR/);
     // versions/latest names the newest version, failed or not.
-    expect((await h.rest('getLatestOpenAPISpecVersion', 'GET', `${specPath(orgId, 'pets')}/versions/latest`, { token: owner.token })).body.id).toBe(update.lastVersion);
+    expect(
+      (await h.rest('getLatestOpenAPISpecVersion', 'GET', `${specPath(orgId, 'pets')}/versions/latest`, { token: owner.token })).body.id,
+    ).toBe(update.lastVersion);
     // A good update clears the error.
     await put(orgId, 'pets', owner.token, { source: { url: `${origin}/v31-b.json` } }, 200);
     await drain();
@@ -213,8 +276,13 @@ describe('processing', () => {
   it('lastProcessedErrorCount counts every error found, beyond the 20 lastProcessedErrors shows', async () => {
     const { owner, orgId } = await world();
     // 30 operations, each with a property the OpenAPI schema does not allow: 30 validation errors.
-    const paths = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`/p${i}`, { get: { [`bogus${i}`]: 1, responses: { '200': { description: 'ok' } } } }]));
-    await create(orgId, owner.token, { slug: 'many-errors', source: { text: JSON.stringify({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths }) } });
+    const paths = Object.fromEntries(
+      Array.from({ length: 30 }, (_, i) => [`/p${i}`, { get: { [`bogus${i}`]: 1, responses: { '200': { description: 'ok' } } } }]),
+    );
+    await create(orgId, owner.token, {
+      slug: 'many-errors',
+      source: { text: JSON.stringify({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths }) },
+    });
     await drain();
     const spec = await getSpec(orgId, 'many-errors', owner.token);
     expect(spec.lastProcessErrorCode).toBe('PARSE_ERROR');
@@ -251,7 +319,9 @@ describe('processing', () => {
     await drain();
     const spec = await getSpec(orgId, 'hang', owner.token);
     expect(spec).toMatchObject({ processingState: 'complete', lastProcessErrorCode: 'FETCH_TIMEOUT' });
-    expect(spec.lastProcessedErrors).toEqual([{ message: expect.stringMatching(/\/hang did not answer in time \(Lectern waits 0\.4 s per file/) }]);
+    expect(spec.lastProcessedErrors).toEqual([
+      { message: expect.stringMatching(/\/hang did not answer in time \(Lectern waits 0\.4 s per file/) },
+    ]);
   });
 
   it('unreachable URLs fail with FETCH_ERROR saying why', async () => {
@@ -292,7 +362,10 @@ describe('processing', () => {
     expect(literal.lastProcessedErrors[0].message).toMatch(/points to a private network address \(127\.0\.0\.1\)/);
 
     // A $ref to a private address in a spec given as text is refused the same way.
-    await create(orgId, owner.token, { slug: 'text-ref', source: { text: JSON.stringify(v31('T', { paths: { '/a': { $ref: `${origin}/store/paths/order.yaml` } } })) } });
+    await create(orgId, owner.token, {
+      slug: 'text-ref',
+      source: { text: JSON.stringify(v31('T', { paths: { '/a': { $ref: `${origin}/store/paths/order.yaml` } } })) },
+    });
     await drain();
     const ref = await getSpec(orgId, 'text-ref', owner.token);
     expect(ref.lastProcessErrorCode).toBe('FETCH_ERROR');
@@ -313,7 +386,10 @@ describe('processing', () => {
     const { owner, orgId } = await world();
     const withAbsolute = v31('Absolute', { paths: { '/orders/{id}': { $ref: `${origin}/store/paths/order.yaml` } } });
     await create(orgId, owner.token, { slug: 'absolute', source: { text: JSON.stringify(withAbsolute) } });
-    await create(orgId, owner.token, { slug: 'relative', source: { text: JSON.stringify(v31('Relative', { paths: { '/a': { $ref: './paths/a.yaml' } } })) } });
+    await create(orgId, owner.token, {
+      slug: 'relative',
+      source: { text: JSON.stringify(v31('Relative', { paths: { '/a': { $ref: './paths/a.yaml' } } })) },
+    });
     await drain();
     const filesystem = await fs(orgId, 'absolute', owner.token);
     expect(Object.keys(filesystem.files)).toHaveLength(3);
@@ -373,18 +449,35 @@ describe('GraphQL', () => {
     const [spec] = res.body.data.organization.openAPISpecs.items;
     expect(spec).toMatchObject({ slug: 'store', processingState: 'complete', lastProcessErrorCode: 'FETCH_ERROR' });
     expect(spec.versions.items).toEqual([
-      { number: 2, state: 'failed', errorCode: 'FETCH_ERROR', errors: [{ message: expect.stringMatching(/missing\.json answered HTTP 404/) }] },
+      {
+        number: 2,
+        state: 'failed',
+        errorCode: 'FETCH_ERROR',
+        errors: [{ message: expect.stringMatching(/missing\.json answered HTTP 404/) }],
+      },
       { number: 1, state: 'complete', errorCode: null, errors: [] },
     ]);
     expect(spec.pages.map((p: any) => [p.title, p.slug, p.props, p.operations])).toEqual([
-      ['Other operations', 'other-operations', { doc: 'operations', page: 'Other operations' }, [{ method: 'get', path: '/orders' }, { method: 'get', path: '/orders/{id}' }]],
+      [
+        'Other operations',
+        'other-operations',
+        { doc: 'operations', page: 'Other operations' },
+        [
+          { method: 'get', path: '/orders' },
+          { method: 'get', path: '/orders/{id}' },
+        ],
+      ],
     ]);
     // Operations behind external $refs are rendered, with their parameters.
     expect(spec.pages[0].markdown).toContain('## Get an order');
     expect(spec.pages[0].markdown).toContain('| `id` | path | string | yes |');
 
     const pets = await processed(orgId, owner.token, 'pets', `${origin}/v31.json`);
-    const pages = await h.graphql(reader.token, `query($org: ID!) { organization(id: $org) { openAPISpec(slug: "pets") { id pages { title props markdown } } } }`, { org: orgId });
+    const pages = await h.graphql(
+      reader.token,
+      `query($org: ID!) { organization(id: $org) { openAPISpec(slug: "pets") { id pages { title props markdown } } } }`,
+      { org: orgId },
+    );
     expect(pages.body.data.organization.openAPISpec.id).toBe(pets.id);
     expect(pages.body.data.organization.openAPISpec.pages.map((p: any) => [p.title, p.props])).toEqual([
       ['pets', { doc: 'operations', page: 'pets' }],

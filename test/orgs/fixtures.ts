@@ -11,7 +11,6 @@ export async function setupOrgs() {
 
 export type Owner = TestUser & { orgId: string };
 
-
 export const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -35,6 +34,17 @@ export async function refused(
 }
 
 export const PERMISSION_KEYS = [
-  'view', 'access', 'admin', 'ownTeam', 'createContent', 'createOpenAPISpec', 'ingestConversations',
-  'viewBilling', 'listMembers', 'listTeams', 'listIntegrations', 'listInstallations', 'installIntegration',
+  'view',
+  'access',
+  'admin',
+  'ownTeam',
+  'createContent',
+  'createOpenAPISpec',
+  'ingestConversations',
+  'viewBilling',
+  'listMembers',
+  'listTeams',
+  'listIntegrations',
+  'listInstallations',
+  'installIntegration',
 ];

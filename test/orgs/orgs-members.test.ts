@@ -21,7 +21,9 @@ describe('POST /orgs/:organizationId/join', () => {
     const res = await h.rest('joinOrganization', 'POST', `/v1/orgs/${w.orgId}/join`, { token: joiner.token });
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
-    const member = await h.db.prisma.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: w.orgId, userId: joiner.id } } });
+    const member = await h.db.prisma.member.findUniqueOrThrow({
+      where: { organizationId_userId: { organizationId: w.orgId, userId: joiner.id } },
+    });
     expect(member).toMatchObject({ role: 'comment', disabled: false });
     const got = await h.rest('getOrganizationById', 'GET', `/v1/orgs/${w.orgId}`, { token: joiner.token });
     expect(got.body.permissions).toMatchObject({ view: true, listMembers: true, admin: false });
@@ -31,7 +33,9 @@ describe('POST /orgs/:organizationId/join', () => {
     const w = await openOrg(['guests.example'], null);
     const joiner = await h.user('Guest joiner', `g${newId(4).toLowerCase()}@guests.example`);
     expect((await join(w.orgId, joiner.token)).status).toBe(204);
-    const member = await h.db.prisma.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: w.orgId, userId: joiner.id } } });
+    const member = await h.db.prisma.member.findUniqueOrThrow({
+      where: { organizationId_userId: { organizationId: w.orgId, userId: joiner.id } },
+    });
     expect(member.role).toBeNull();
   });
 
@@ -45,7 +49,10 @@ describe('POST /orgs/:organizationId/join', () => {
     expect((await join(w.orgId, w.owner.token)).status).toBe(204);
     expect(await h.snapshot()).toBe(before);
 
-    await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: w.orgId, userId: joiner.id } }, data: { disabled: true } });
+    await h.db.prisma.member.update({
+      where: { organizationId_userId: { organizationId: w.orgId, userId: joiner.id } },
+      data: { disabled: true },
+    });
     before = await h.snapshot();
     expect((await join(w.orgId, joiner.token)).status).toBe(204);
     expect(await h.snapshot()).toBe(before);
@@ -95,7 +102,9 @@ describe('DELETE /orgs/:organizationId/link-invites/:inviteId', () => {
     const { owner, orgId } = await h.world();
     const link = await invite(orgId);
     const keep = await invite(orgId, null);
-    const first = await h.rest('deleteOrganizationInviteById', 'DELETE', `/v1/orgs/${orgId}/link-invites/${link.id}`, { token: owner.token });
+    const first = await h.rest('deleteOrganizationInviteById', 'DELETE', `/v1/orgs/${orgId}/link-invites/${link.id}`, {
+      token: owner.token,
+    });
     expect(first.status).toBe(205);
     expect(first.body).toBeUndefined();
     expect(await h.db.prisma.inviteLink.findUnique({ where: { id: link.hash } })).toBeNull();
@@ -132,9 +141,14 @@ describe('GET /orgs/:organizationId/members', () => {
   it('lists the members (official schema), guests with a null role', async () => {
     const { owner, orgId, reader, creator, guest } = await h.world();
     await h.rest('createSpace', 'POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Counted' } });
-    const gone = await h.rest('createSpace', 'POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Deleted, not counted' } });
+    const gone = await h.rest('createSpace', 'POST', `/v1/orgs/${orgId}/spaces`, {
+      token: owner.token,
+      body: { title: 'Deleted, not counted' },
+    });
     expect((await h.call('DELETE', `/v1/spaces/${gone.body.id}`, { token: owner.token })).status).toBe(205);
-    expect((await h.rest('createSite', 'POST', `/v1/orgs/${orgId}/sites`, { token: owner.token, body: { title: 'Counted site' } })).status).toBe(201);
+    expect(
+      (await h.rest('createSite', 'POST', `/v1/orgs/${orgId}/sites`, { token: owner.token, body: { title: 'Counted site' } })).status,
+    ).toBe(201);
     const res = await list(orgId, reader.token);
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(4);
@@ -214,7 +228,10 @@ describe('GET /orgs/:organizationId/members', () => {
     await refused(401, 'GET', path);
     await refused(404, 'GET', path, { token: outsider.token });
     await refused(403, 'GET', path, { token: guest.token });
-    await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: orgId, userId: reader.id } }, data: { disabled: true } });
+    await h.db.prisma.member.update({
+      where: { organizationId_userId: { organizationId: orgId, userId: reader.id } },
+      data: { disabled: true },
+    });
     await refused(404, 'GET', path, { token: reader.token });
   });
 });
@@ -292,7 +309,10 @@ describe('PATCH /orgs/:organizationId/members/:userId', () => {
     const { orgId, owner } = await h.world();
     const dormant = await h.user('Dormant admin');
     await h.addMember(orgId, dormant.id, 'admin');
-    await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: orgId, userId: dormant.id } }, data: { disabled: true } });
+    await h.db.prisma.member.update({
+      where: { organizationId_userId: { organizationId: orgId, userId: dormant.id } },
+      data: { disabled: true },
+    });
     await refused(409, 'PATCH', `/v1/orgs/${orgId}/members/${owner.id}`, { token: owner.token, body: { role: 'read' } });
     expect((await update(orgId, owner.token, dormant.id, { role: 'read' })).body.role).toBe('read');
   });
@@ -333,7 +353,9 @@ describe('DELETE /orgs/:organizationId/members/:userId', () => {
     const first = await remove(orgId, owner.token, reader.id);
     expect(first.status).toBe(205);
     expect(first.body).toBeUndefined();
-    expect(await h.db.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: orgId, userId: reader.id } } })).toBeNull();
+    expect(
+      await h.db.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: orgId, userId: reader.id } } }),
+    ).toBeNull();
     const gone = await refused(404, 'DELETE', `/v1/orgs/${orgId}/members/${reader.id}`, { token: owner.token });
     // Someone who never was a member, or no one at all: the same answer.
     expect((await refused(404, 'DELETE', `/v1/orgs/${orgId}/members/${outsider.id}`, { token: owner.token })).body).toEqual(gone.body);
@@ -351,14 +373,20 @@ describe('DELETE /orgs/:organizationId/members/:userId', () => {
   it('never removes the last admin (409); with two admins one may leave', async () => {
     const { orgId, owner, creator } = await h.world();
     await refused(409, 'DELETE', `/v1/orgs/${orgId}/members/${owner.id}`, { token: owner.token });
-    await h.rest('updateMemberInOrganizationById', 'PATCH', `/v1/orgs/${orgId}/members/${creator.id}`, { token: owner.token, body: { role: 'admin' } });
+    await h.rest('updateMemberInOrganizationById', 'PATCH', `/v1/orgs/${orgId}/members/${creator.id}`, {
+      token: owner.token,
+      body: { role: 'admin' },
+    });
     expect((await remove(orgId, creator.token, owner.id)).status).toBe(205);
     await refused(409, 'DELETE', `/v1/orgs/${orgId}/members/${creator.id}`, { token: creator.token });
   });
 
   it('keeps an admin when two admins remove each other at once', async () => {
     const { orgId, owner, creator } = await h.world();
-    await h.rest('updateMemberInOrganizationById', 'PATCH', `/v1/orgs/${orgId}/members/${creator.id}`, { token: owner.token, body: { role: 'admin' } });
+    await h.rest('updateMemberInOrganizationById', 'PATCH', `/v1/orgs/${orgId}/members/${creator.id}`, {
+      token: owner.token,
+      body: { role: 'admin' },
+    });
     const results = await Promise.all([
       h.call('DELETE', `/v1/orgs/${orgId}/members/${creator.id}`, { token: owner.token }),
       h.call('DELETE', `/v1/orgs/${orgId}/members/${owner.id}`, { token: creator.token }),
@@ -395,13 +423,30 @@ describe('GraphQL', () => {
   it('viewer', async () => {
     const u = await h.user('Grace Hopper', `grace.${newId(4).toLowerCase()}@navy.example`);
     const data = ok(await h.graphql(u.token, '{ viewer { object id displayName email photoURL urls { location } } }'));
-    expect(data.viewer).toEqual({ object: 'user', id: u.id, displayName: 'Grace Hopper', email: u.email, photoURL: null, urls: { location: expect.any(String) } });
+    expect(data.viewer).toEqual({
+      object: 'user',
+      id: u.id,
+      displayName: 'Grace Hopper',
+      email: u.email,
+      photoURL: null,
+      urls: { location: expect.any(String) },
+    });
   });
 
   it('organizations', async () => {
     const { owner, orgId } = await h.world('GraphQL Org');
-    const data = ok(await h.graphql(owner.token, 'query($limit: Int) { organizations(limit: $limit) { count next { page } items { id title permissions { admin } } } }', { limit: 1 }));
-    expect(data.organizations).toEqual({ count: 1, next: null, items: [{ id: orgId, title: 'GraphQL Org', permissions: { admin: true } }] });
+    const data = ok(
+      await h.graphql(
+        owner.token,
+        'query($limit: Int) { organizations(limit: $limit) { count next { page } items { id title permissions { admin } } } }',
+        { limit: 1 },
+      ),
+    );
+    expect(data.organizations).toEqual({
+      count: 1,
+      next: null,
+      items: [{ id: orgId, title: 'GraphQL Org', permissions: { admin: true } }],
+    });
     expect(code(await h.graphql(owner.token, '{ organizations(limit: 0) { count } }'))).toBe('BAD_REQUEST');
   });
 
@@ -432,8 +477,14 @@ describe('GraphQL', () => {
 
   it('updateOrganization', async () => {
     const { owner, orgId, reader } = await h.world();
-    const mutation = 'mutation($id: ID!, $input: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $input) { title defaultRole mergeRules { ... on MergeRulesPlain { type } } } }';
-    const data = ok(await h.graphql(owner.token, mutation, { id: orgId, input: { title: 'Via GraphQL', defaultRole: null, mergeRules: { type: 'none' } } }));
+    const mutation =
+      'mutation($id: ID!, $input: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $input) { title defaultRole mergeRules { ... on MergeRulesPlain { type } } } }';
+    const data = ok(
+      await h.graphql(owner.token, mutation, {
+        id: orgId,
+        input: { title: 'Via GraphQL', defaultRole: null, mergeRules: { type: 'none' } },
+      }),
+    );
     expect(data.updateOrganization).toEqual({ title: 'Via GraphQL', defaultRole: null, mergeRules: { type: 'none' } });
     const before = await h.snapshot();
     const badTitle = await h.graphql(owner.token, mutation, { id: orgId, input: { title: 'x' } });
@@ -467,11 +518,18 @@ describe('GraphQL', () => {
 
   it('updateMember', async () => {
     const { owner, orgId, reader } = await h.world();
-    const mutation = 'mutation($org: ID!, $user: ID!, $role: Role) { updateMember(organizationId: $org, userId: $user, role: $role) { id role } }';
-    expect(ok(await h.graphql(owner.token, mutation, { org: orgId, user: reader.id, role: 'edit' }))).toEqual({ updateMember: { id: reader.id, role: 'edit' } });
-    expect(ok(await h.graphql(owner.token, mutation, { org: orgId, user: reader.id, role: null }))).toEqual({ updateMember: { id: reader.id, role: null } });
+    const mutation =
+      'mutation($org: ID!, $user: ID!, $role: Role) { updateMember(organizationId: $org, userId: $user, role: $role) { id role } }';
+    expect(ok(await h.graphql(owner.token, mutation, { org: orgId, user: reader.id, role: 'edit' }))).toEqual({
+      updateMember: { id: reader.id, role: 'edit' },
+    });
+    expect(ok(await h.graphql(owner.token, mutation, { org: orgId, user: reader.id, role: null }))).toEqual({
+      updateMember: { id: reader.id, role: null },
+    });
     // No role: nothing changes.
-    expect(ok(await h.graphql(owner.token, mutation, { org: orgId, user: reader.id }))).toEqual({ updateMember: { id: reader.id, role: null } });
+    expect(ok(await h.graphql(owner.token, mutation, { org: orgId, user: reader.id }))).toEqual({
+      updateMember: { id: reader.id, role: null },
+    });
     expect(code(await h.graphql(owner.token, mutation, { org: orgId, user: owner.id, role: 'read' }))).toBe('CONFLICT');
     expect(code(await h.graphql(reader.token, mutation, { org: orgId, user: reader.id, role: 'admin' }))).toBe('FORBIDDEN');
   });

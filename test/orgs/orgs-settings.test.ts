@@ -37,7 +37,10 @@ describe('GET /orgs', () => {
     const third = await h.owner('Third Org');
     await h.addMember(other.orgId, a.id, 'read');
     await h.addMember(third.orgId, a.id, 'admin');
-    await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: third.orgId, userId: a.id } }, data: { disabled: true } });
+    await h.db.prisma.member.update({
+      where: { organizationId_userId: { organizationId: third.orgId, userId: a.id } },
+      data: { disabled: true },
+    });
 
     const res = await h.rest('listOrganizationsForAuthenticatedUser', 'GET', '/v1/orgs', { token: a.token });
     expect(res.status).toBe(200);
@@ -46,7 +49,11 @@ describe('GET /orgs', () => {
     expect(res.body.items.map((o: any) => o.id)).toEqual([a.orgId, other.orgId]);
     const [mine, theirs] = res.body.items;
     expect(mine).toMatchObject({ object: 'organization', title: 'First Org', permissions: { admin: true, view: true } });
-    expect(theirs).toMatchObject({ object: 'organization', title: 'Second Org', permissions: { admin: false, view: true, listMembers: true } });
+    expect(theirs).toMatchObject({
+      object: 'organization',
+      title: 'Second Org',
+      permissions: { admin: false, view: true, listMembers: true },
+    });
   });
 
   it('pages with limit and next.page', async () => {
@@ -60,7 +67,12 @@ describe('GET /orgs', () => {
     const first = await h.rest('listOrganizationsForAuthenticatedUser', 'GET', '/v1/orgs?limit=2', { token: u.token });
     expect(first.body).toMatchObject({ count: 3, next: { page: expect.any(String) } });
     expect(first.body.items).toHaveLength(2);
-    const second = await h.rest('listOrganizationsForAuthenticatedUser', 'GET', `/v1/orgs?limit=2&page=${encodeURIComponent(first.body.next.page)}`, { token: u.token });
+    const second = await h.rest(
+      'listOrganizationsForAuthenticatedUser',
+      'GET',
+      `/v1/orgs?limit=2&page=${encodeURIComponent(first.body.next.page)}`,
+      { token: u.token },
+    );
     expect(second.body.items).toHaveLength(1);
     expect([...first.body.items, ...second.body.items].map((o: any) => o.id).sort()).toEqual([...ids].sort());
     expect(second.body.count).toBe(3);
@@ -123,7 +135,10 @@ describe('GET /orgs/:organizationId', () => {
   it('hides the organization from an outsider and a disabled member (404), and refuses anonymous (401)', async () => {
     const { orgId, outsider, reader } = await h.world();
     await refused(404, 'GET', `/v1/orgs/${orgId}`, { token: outsider.token, operationId: 'getOrganizationById' });
-    await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: orgId, userId: reader.id } }, data: { disabled: true } });
+    await h.db.prisma.member.update({
+      where: { organizationId_userId: { organizationId: orgId, userId: reader.id } },
+      data: { disabled: true },
+    });
     await refused(404, 'GET', `/v1/orgs/${orgId}`, { token: reader.token });
     await refused(401, 'GET', `/v1/orgs/${orgId}`);
   });
@@ -173,7 +188,15 @@ describe('PATCH /orgs/:organizationId', () => {
     const got = await h.rest('getOrganizationById', 'GET', `/v1/orgs/${owner.orgId}`, { token: owner.token });
     expect(got.body).toMatchObject(expected);
     const row = await h.db.prisma.organization.findUniqueOrThrow({ where: { id: owner.orgId } });
-    expect(row).toMatchObject({ title: 'Renamed Org', hostname: 'acme-docs', logo, defaultRole: 'edit', sso: true, ai: true, inviteLinks: false });
+    expect(row).toMatchObject({
+      title: 'Renamed Org',
+      hostname: 'acme-docs',
+      logo,
+      defaultRole: 'edit',
+      sso: true,
+      ai: true,
+      inviteLinks: false,
+    });
   });
 
   it('an empty body changes nothing but answers the organization', async () => {
@@ -239,7 +262,10 @@ describe('PATCH /orgs/:organizationId', () => {
       const second = await h.world();
       const name = `taken-${newId(6).toLowerCase()}`;
       await patch(first.owner, { hostname: name });
-      const res = await refused(409, 'PATCH', `/v1/orgs/${second.orgId}`, { token: second.owner.token, body: { hostname: name.toUpperCase() } });
+      const res = await refused(409, 'PATCH', `/v1/orgs/${second.orgId}`, {
+        token: second.owner.token,
+        body: { hostname: name.toUpperCase() },
+      });
       expect(res.body.error.message).toContain('hostname');
     });
 
@@ -281,7 +307,10 @@ describe('PATCH /orgs/:organizationId', () => {
     it('normalises domains and can be emptied', async () => {
       const { owner } = await h.world();
       expect((await patch(owner, { emailDomains: [' Corp.Example.com '] })).body.emailDomains).toEqual(['corp.example.com']);
-      expect((await patch(owner, { emailDomains: ['b.example.com', 'a.example.com', 'B.example.com'] })).body.emailDomains).toEqual(['b.example.com', 'a.example.com']);
+      expect((await patch(owner, { emailDomains: ['b.example.com', 'a.example.com', 'B.example.com'] })).body.emailDomains).toEqual([
+        'b.example.com',
+        'a.example.com',
+      ]);
       expect((await patch(owner, { emailDomains: [] })).body.emailDomains).toEqual([]);
     });
 
@@ -374,9 +403,17 @@ describe('PATCH /orgs/:organizationId', () => {
     it('refuses rules the official schema does not know, or that lack what they need', async () => {
       const { owner } = await h.world();
       await bad(owner, { mergeRules: { type: 'rules', rules: [{ rule: 'require_nothing' }] } }, 'mergeRules.rules[0].rule');
-      await bad(owner, { mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }, { rule: 'require_specific_reviewers' }] } }, 'mergeRules.rules[1].users');
+      await bad(
+        owner,
+        { mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }, { rule: 'require_specific_reviewers' }] } },
+        'mergeRules.rules[1].users',
+      );
       await bad(owner, { mergeRules: { type: 'rules', rules: [{ rule: 'custom' }] } }, 'mergeRules.rules[0].expression');
-      await bad(owner, { mergeRules: { type: 'rules', rules: [{ rule: 'custom', expression: 'x'.repeat(1025) }] } }, 'mergeRules.rules[0].expression');
+      await bad(
+        owner,
+        { mergeRules: { type: 'rules', rules: [{ rule: 'custom', expression: 'x'.repeat(1025) }] } },
+        'mergeRules.rules[0].expression',
+      );
     });
   });
 

@@ -47,11 +47,24 @@ describe('GET /users/:userId (getUserById)', () => {
 
   it('answers the caller and the users of organizations whose members the caller may list (official schema)', async () => {
     const { owner, reader, guest, outsider } = await h.world();
-    expect((await get(outsider.token, outsider.id)).body).toMatchObject({ object: 'user', id: outsider.id, email: outsider.email, urls: { location: expect.stringContaining(`/users/${outsider.id}`) } });
+    expect((await get(outsider.token, outsider.id)).body).toMatchObject({
+      object: 'user',
+      id: outsider.id,
+      email: outsider.email,
+      urls: { location: expect.stringContaining(`/users/${outsider.id}`) },
+    });
     expect((await get(reader.token, owner.id)).body).toMatchObject({ id: owner.id, displayName: expect.any(String), email: owner.email });
     // Guests are members too: listed to those who may list members.
     expect((await get(owner.token, guest.id)).status).toBe(200);
-    await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: (await h.db.prisma.member.findFirstOrThrow({ where: { userId: guest.id } })).organizationId, userId: guest.id } }, data: { disabled: true } });
+    await h.db.prisma.member.update({
+      where: {
+        organizationId_userId: {
+          organizationId: (await h.db.prisma.member.findFirstOrThrow({ where: { userId: guest.id } })).organizationId,
+          userId: guest.id,
+        },
+      },
+      data: { disabled: true },
+    });
     expect((await get(owner.token, guest.id)).status).toBe(200);
   });
 
@@ -62,7 +75,10 @@ describe('GET /users/:userId (getUserById)', () => {
     await refused(404, 'GET', `/v1/users/${a.owner.id}`, { token: a.outsider.token });
     await refused(404, 'GET', `/v1/users/${a.owner.id}`, { token: a.guest.token });
     await refused(404, 'GET', `/v1/users/${newId()}`, { token: a.owner.token });
-    await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: a.orgId, userId: a.reader.id } }, data: { disabled: true } });
+    await h.db.prisma.member.update({
+      where: { organizationId_userId: { organizationId: a.orgId, userId: a.reader.id } },
+      data: { disabled: true },
+    });
     await refused(404, 'GET', `/v1/users/${a.owner.id}`, { token: a.reader.token });
     await refused(401, 'GET', `/v1/users/${a.owner.id}`);
   });
@@ -71,7 +87,10 @@ describe('GET /users/:userId (getUserById)', () => {
     const a = await h.world();
     const b = await h.world('Other');
     await h.addMember(b.orgId, a.reader.id, 'read');
-    const ssoToken = await issueToken(h.db.prisma, a.reader.id, 'sso', { organizationId: a.orgId, expiresAt: new Date(Date.now() + 3600_000) });
+    const ssoToken = await issueToken(h.db.prisma, a.reader.id, 'sso', {
+      organizationId: a.orgId,
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
     expect((await get(ssoToken, a.owner.id)).status).toBe(200);
     await refused(404, 'GET', `/v1/users/${b.owner.id}`, { token: ssoToken });
     expect((await get(a.reader.token, b.owner.id)).status).toBe(200);
@@ -87,8 +106,14 @@ describe('PATCH /users/:userId (updateUserById)', () => {
     const res = await patch(reader.token, reader.id, { displayName: '  Ada Lovelace ', photoURL: 'https://img.example/ada.png' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ object: 'user', id: reader.id, displayName: 'Ada Lovelace', photoURL: 'https://img.example/ada.png' });
-    expect(await h.db.prisma.user.findUniqueOrThrow({ where: { id: reader.id } })).toMatchObject({ displayName: 'Ada Lovelace', photoURL: 'https://img.example/ada.png' });
-    expect((await patch(reader.token, reader.id, { displayName: 'Ada' })).body).toMatchObject({ displayName: 'Ada', photoURL: 'https://img.example/ada.png' });
+    expect(await h.db.prisma.user.findUniqueOrThrow({ where: { id: reader.id } })).toMatchObject({
+      displayName: 'Ada Lovelace',
+      photoURL: 'https://img.example/ada.png',
+    });
+    expect((await patch(reader.token, reader.id, { displayName: 'Ada' })).body).toMatchObject({
+      displayName: 'Ada',
+      photoURL: 'https://img.example/ada.png',
+    });
     expect((await h.rest('getAuthenticatedUser', 'GET', '/v1/user', { token: reader.token })).body.displayName).toBe('Ada');
   });
 
@@ -122,9 +147,17 @@ describe('PATCH /users/:userId (updateUserById)', () => {
 describe('POST /orgs (createOrganization)', () => {
   it('creates an organization whose admin is the caller (201, Location, official schema)', async () => {
     const user = await h.user('Founder');
-    const res = await h.rest('createOrganization', 'POST', '/v1/orgs', { token: user.token, body: { title: '  Founders Inc ', emailDomains: ['Founders.example', 'founders.example'] } });
+    const res = await h.rest('createOrganization', 'POST', '/v1/orgs', {
+      token: user.token,
+      body: { title: '  Founders Inc ', emailDomains: ['Founders.example', 'founders.example'] },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ object: 'organization', title: 'Founders Inc', emailDomains: ['founders.example'], permissions: { view: true, admin: true } });
+    expect(res.body).toMatchObject({
+      object: 'organization',
+      title: 'Founders Inc',
+      emailDomains: ['founders.example'],
+      permissions: { view: true, admin: true },
+    });
     const members = await h.db.prisma.member.findMany({ where: { organizationId: res.body.id } });
     expect(members).toMatchObject([{ userId: user.id, role: 'admin', disabled: false }]);
     const listed = await h.rest('listOrganizationsForAuthenticatedUser', 'GET', '/v1/orgs', { token: user.token });
@@ -180,9 +213,13 @@ describe('GET /orgs/:organizationId/members/:userId/spaces (listSpacesForOrganiz
     const readers = await list(orgId, owner.token, reader.id, '?order=asc');
     expect(readers.status).toBe(200);
     expect(readers.body.count).toBe(2);
-    expect(readers.body.items.map((i: any) => [i.space.id, i.permission])).toEqual([[open, 'read'], [shown, 'edit']]);
+    expect(readers.body.items.map((i: any) => [i.space.id, i.permission])).toEqual([
+      [open, 'read'],
+      [shown, 'edit'],
+    ]);
     // What the reader sees of a space they can read themself.
-    for (const item of readers.body.items) expect((await h.call('GET', `/v1/spaces/${item.space.id}`, { token: reader.token })).status).toBe(200);
+    for (const item of readers.body.items)
+      expect((await h.call('GET', `/v1/spaces/${item.space.id}`, { token: reader.token })).status).toBe(200);
     expect((await h.call('GET', `/v1/spaces/${closed}`, { token: reader.token })).status).toBe(404);
 
     // Newest first by default; the member asks about themself.
@@ -190,12 +227,18 @@ describe('GET /orgs/:organizationId/members/:userId/spaces (listSpacesForOrganiz
     expect(own.body.items.map((i: any) => i.space.id)).toEqual([shown, open]);
     const admins = await list(orgId, owner.token, owner.id, '?order=asc&limit=2');
     expect(admins.body).toMatchObject({ count: 3, next: { page: expect.any(String) } });
-    expect(admins.body.items.map((i: any) => [i.space.id, i.permission])).toEqual([[open, 'admin'], [closed, 'admin']]);
+    expect(admins.body.items.map((i: any) => [i.space.id, i.permission])).toEqual([
+      [open, 'admin'],
+      [closed, 'admin'],
+    ]);
     const rest = await list(orgId, owner.token, owner.id, `?order=asc&limit=2&page=${admins.body.next.page}`);
     expect(rest.body.items.map((i: any) => i.space.id)).toEqual([shown]);
     // A guest reaches only public content; a disabled member nothing.
     expect((await list(orgId, guest.token, guest.id)).body.items.map((i: any) => [i.space.id, i.permission])).toEqual([[shown, 'read']]);
-    await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: orgId, userId: reader.id } }, data: { disabled: true } });
+    await h.db.prisma.member.update({
+      where: { organizationId_userId: { organizationId: orgId, userId: reader.id } },
+      data: { disabled: true },
+    });
     expect((await list(orgId, owner.token, reader.id)).body).toEqual({ items: [], count: 0 });
   });
 
@@ -230,8 +273,16 @@ describe('GET /orgs/:organizationId/members/:userId/teams (listTeamsForOrganizat
     const res = await list(orgId, owner.token, reader.id);
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(2);
-    expect(res.body.items.map((i: any) => [i.team.id, i.member.role])).toEqual([[writers, 'member'], [reviewers, 'owner']]);
-    expect(res.body.items[0].team).toMatchObject({ object: 'team', title: 'Writers', members: 2, permissions: { view: true, admin: true } });
+    expect(res.body.items.map((i: any) => [i.team.id, i.member.role])).toEqual([
+      [writers, 'member'],
+      [reviewers, 'owner'],
+    ]);
+    expect(res.body.items[0].team).toMatchObject({
+      object: 'team',
+      title: 'Writers',
+      members: 2,
+      permissions: { view: true, admin: true },
+    });
     expect((await list(orgId, reader.token, reader.id, '?title=REVIEW')).body.items.map((i: any) => i.team.id)).toEqual([reviewers]);
     expect((await list(orgId, reader.token, reader.id, '?title=0%25')).body.items.map((i: any) => i.team.id)).toEqual([reviewers]);
     expect((await list(orgId, reader.token, reader.id, '?title=_')).body.count).toBe(0);
@@ -263,24 +314,37 @@ describe('GET /email-domains/:emailDomain/orgs (getOrganizationsForEmailDomain)'
     const b = await h.world('Other domain');
     const c = await h.world('Admits corp too');
     await h.rest('updateOrganizationById', 'PATCH', `/v1/orgs/${a.orgId}`, { token: a.owner.token, body: { emailDomains: [domain] } });
-    await h.rest('updateOrganizationById', 'PATCH', `/v1/orgs/${b.orgId}`, { token: b.owner.token, body: { emailDomains: ['elsewhere.example'] } });
-    await h.rest('updateOrganizationById', 'PATCH', `/v1/orgs/${c.orgId}`, { token: c.owner.token, body: { emailDomains: ['x.example', domain] } });
+    await h.rest('updateOrganizationById', 'PATCH', `/v1/orgs/${b.orgId}`, {
+      token: b.owner.token,
+      body: { emailDomains: ['elsewhere.example'] },
+    });
+    await h.rest('updateOrganizationById', 'PATCH', `/v1/orgs/${c.orgId}`, {
+      token: c.owner.token,
+      body: { emailDomains: ['x.example', domain] },
+    });
     const user = await h.user('Employee', `Employee@${domain.toUpperCase()}`);
     await h.addMember(c.orgId, user.id, 'read');
-    const res = await h.rest('getOrganizationsForEmailDomain', 'GET', `/v1/email-domains/${domain.toUpperCase()}/orgs`, { token: user.token });
+    const res = await h.rest('getOrganizationsForEmailDomain', 'GET', `/v1/email-domains/${domain.toUpperCase()}/orgs`, {
+      token: user.token,
+    });
     expect(res.status).toBe(200);
     expect(ids(res.body.organizations)).toEqual([a.orgId, c.orgId]);
     // Not a member of a: it may join, but sees it with no rights.
     expect(res.body.organizations[0].permissions).toMatchObject({ view: false, admin: false });
     expect(res.body.organizations[1].permissions).toMatchObject({ view: true });
     const none = await h.user('Lonely', `lonely@nobody-${newId(6).toLowerCase()}.example`);
-    const empty = await h.rest('getOrganizationsForEmailDomain', 'GET', `/v1/email-domains/${none.email.split('@')[1]}/orgs`, { token: none.token });
+    const empty = await h.rest('getOrganizationsForEmailDomain', 'GET', `/v1/email-domains/${none.email.split('@')[1]}/orgs`, {
+      token: none.token,
+    });
     expect(empty.body).toEqual({ organizations: [] });
   });
 
   it('refuses another domain and unverified emails (403), anonymous (401)', async () => {
     const { owner } = await h.world();
-    await h.rest('updateOrganizationById', 'PATCH', `/v1/orgs/${owner.orgId}`, { token: owner.token, body: { emailDomains: ['secret.example'] } });
+    await h.rest('updateOrganizationById', 'PATCH', `/v1/orgs/${owner.orgId}`, {
+      token: owner.token,
+      body: { emailDomains: ['secret.example'] },
+    });
     const user = await h.user('Curious', `curious@${newId(6).toLowerCase()}.example`);
     await refused(403, 'GET', '/v1/email-domains/secret.example/orgs', { token: user.token });
     const unverified = await h.user('Unverified', `u-${newId(4).toLowerCase()}@secret.example`);
@@ -292,7 +356,8 @@ describe('GET /email-domains/:emailDomain/orgs (getOrganizationsForEmailDomain)'
 
 // ---------------------------------------------------------------------------------------------
 describe('GET /orgs/:organizationId/members: search, sort, order', () => {
-  const list = (orgId: string, token: string, query = '') => h.rest('listMembersInOrganizationById', 'GET', `/v1/orgs/${orgId}/members${query}`, { token });
+  const list = (orgId: string, token: string, query = '') =>
+    h.rest('listMembersInOrganizationById', 'GET', `/v1/orgs/${orgId}/members${query}`, { token });
 
   it('searches names and emails (case-insensitive, wildcards literal), sorts by joinedAt, lastSeenAt or name, newest first by default', async () => {
     const { orgId, owner } = await h.world();
@@ -302,12 +367,26 @@ describe('GET /orgs/:organizationId/members: search, sort, order', () => {
     await h.addMember(orgId, adam.id, 'comment');
     const all = await h.db.prisma.member.findMany({ where: { organizationId: orgId } });
     // Distinct join dates in a known order (the world's members joined in the same millisecond or so).
-    const order = [owner.id, ...all.map((m) => m.userId).filter((id) => id !== owner.id && id !== zoe.id && id !== adam.id), adam.id, zoe.id];
+    const order = [
+      owner.id,
+      ...all.map((m) => m.userId).filter((id) => id !== owner.id && id !== zoe.id && id !== adam.id),
+      adam.id,
+      zoe.id,
+    ];
     for (const [i, userId] of order.entries()) {
-      await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: orgId, userId } }, data: { joinedAt: new Date(Date.UTC(2024, 0, 1 + i)) } });
+      await h.db.prisma.member.update({
+        where: { organizationId_userId: { organizationId: orgId, userId } },
+        data: { joinedAt: new Date(Date.UTC(2024, 0, 1 + i)) },
+      });
     }
-    await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: orgId, userId: adam.id } }, data: { lastSeenAt: new Date(Date.UTC(2025, 1, 1)) } });
-    await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: orgId, userId: owner.id } }, data: { lastSeenAt: new Date(Date.UTC(2025, 0, 1)) } });
+    await h.db.prisma.member.update({
+      where: { organizationId_userId: { organizationId: orgId, userId: adam.id } },
+      data: { lastSeenAt: new Date(Date.UTC(2025, 1, 1)) },
+    });
+    await h.db.prisma.member.update({
+      where: { organizationId_userId: { organizationId: orgId, userId: owner.id } },
+      data: { lastSeenAt: new Date(Date.UTC(2025, 0, 1)) },
+    });
 
     expect(ids((await list(orgId, owner.token)).body.items)).toEqual([...order].reverse());
     expect(ids((await list(orgId, owner.token, '?sort=joinedAt&order=asc')).body.items)).toEqual(order);
@@ -338,7 +417,10 @@ describe('PATCH /orgs/:organizationId/members/:userId with {}', () => {
   it('answers the member unchanged (official schema); still for admins only, members only', async () => {
     const { orgId, owner, reader, outsider } = await h.world();
     const before = await state();
-    const res = await h.rest('updateMemberInOrganizationById', 'PATCH', `/v1/orgs/${orgId}/members/${reader.id}`, { token: owner.token, body: {} });
+    const res = await h.rest('updateMemberInOrganizationById', 'PATCH', `/v1/orgs/${orgId}/members/${reader.id}`, {
+      token: owner.token,
+      body: {},
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ object: 'member', id: reader.id, role: 'read' });
     expect(await state()).toBe(before);

@@ -75,7 +75,11 @@ const CASES: Record<string, DeleteCase> = {
   removeMemberFromOrganizationById: {
     make: async () => {
       const u = await member();
-      return { params: { organizationId: w.orgId, userId: u.id }, exists: async () => !!(await p().member.findUnique({ where: { organizationId_userId: { organizationId: w.orgId, userId: u.id } } })) };
+      return {
+        params: { organizationId: w.orgId, userId: u.id },
+        exists: async () =>
+          !!(await p().member.findUnique({ where: { organizationId_userId: { organizationId: w.orgId, userId: u.id } } })),
+      };
     },
     refused: () => w.reader,
     again: 404,
@@ -83,7 +87,10 @@ const CASES: Record<string, DeleteCase> = {
   deleteSpaceById: {
     make: async () => {
       const s = await space();
-      return { params: { spaceId: s.id }, exists: async () => (await p().space.findUniqueOrThrow({ where: { id: s.id } })).deletedAt === null };
+      return {
+        params: { spaceId: s.id },
+        exists: async () => (await p().space.findUniqueOrThrow({ where: { id: s.id } })).deletedAt === null,
+      };
     },
     refused: () => w.reader,
     // Soft-deleted: its admin still sees it (restorable), so deleting it again is "already deleted".
@@ -114,7 +121,10 @@ const CASES: Record<string, DeleteCase> = {
       const s = await space();
       const c = await comment(`/spaces/${s.id}`);
       const r = await reply(`/spaces/${s.id}`, c.id);
-      return { params: { spaceId: s.id, commentId: c.id, commentReplyId: r.id }, exists: async () => !!(await p().commentReply.findUnique({ where: { id: r.id } })) };
+      return {
+        params: { spaceId: s.id, commentId: c.id, commentReplyId: r.id },
+        exists: async () => !!(await p().commentReply.findUnique({ where: { id: r.id } })),
+      };
     },
     refused: () => w.reader,
     again: 404,
@@ -123,7 +133,10 @@ const CASES: Record<string, DeleteCase> = {
     make: async () => {
       const { space: s, cr } = await changeRequest();
       const c = await comment(`/spaces/${s.id}/change-requests/${cr.id}`);
-      return { params: { spaceId: s.id, changeRequestId: cr.id, commentId: c.id }, exists: async () => !!(await p().comment.findUnique({ where: { id: c.id } })) };
+      return {
+        params: { spaceId: s.id, changeRequestId: cr.id, commentId: c.id },
+        exists: async () => !!(await p().comment.findUnique({ where: { id: c.id } })),
+      };
     },
     refused: () => w.reader,
     deleted: 204,
@@ -136,7 +149,10 @@ const CASES: Record<string, DeleteCase> = {
       const base = `/spaces/${s.id}/change-requests/${cr.id}`;
       const c = await comment(base);
       const r = await reply(base, c.id);
-      return { params: { spaceId: s.id, changeRequestId: cr.id, commentId: c.id, commentReplyId: r.id }, exists: async () => !!(await p().commentReply.findUnique({ where: { id: r.id } })) };
+      return {
+        params: { spaceId: s.id, changeRequestId: cr.id, commentId: c.id, commentReplyId: r.id },
+        exists: async () => !!(await p().commentReply.findUnique({ where: { id: r.id } })),
+      };
     },
     refused: () => w.reader,
     again: 404,
@@ -145,10 +161,15 @@ const CASES: Record<string, DeleteCase> = {
     make: async () => {
       const { space: s, cr } = await changeRequest();
       const row = await p().changeRequest.findFirstOrThrow({ where: { spaceId: s.id } });
-      await p().requestedReviewer.create({ data: { changeRequestId: row.id, userId: w.creator.id, requestedById: w.owner.id, revisionId: row.revisionId } });
+      await p().requestedReviewer.create({
+        data: { changeRequestId: row.id, userId: w.creator.id, requestedById: w.owner.id, revisionId: row.revisionId },
+      });
       return {
         params: { spaceId: s.id, changeRequestId: cr.id, userId: w.creator.id },
-        exists: async () => !!(await p().requestedReviewer.findUnique({ where: { changeRequestId_userId: { changeRequestId: row.id, userId: w.creator.id } } })),
+        exists: async () =>
+          !!(await p().requestedReviewer.findUnique({
+            where: { changeRequestId_userId: { changeRequestId: row.id, userId: w.creator.id } },
+          })),
       };
     },
     refused: () => w.reader,
@@ -167,7 +188,10 @@ const CASES: Record<string, DeleteCase> = {
       const id = await team();
       const u = await member();
       await p().teamMember.create({ data: { teamId: id, organizationId: w.orgId, userId: u.id } });
-      return { params: { organizationId: w.orgId, teamId: id, userId: u.id }, exists: async () => !!(await p().teamMember.findFirst({ where: { teamId: id, userId: u.id } })) };
+      return {
+        params: { organizationId: w.orgId, teamId: id, userId: u.id },
+        exists: async () => !!(await p().teamMember.findFirst({ where: { teamId: id, userId: u.id } })),
+      };
     },
     refused: () => w.reader,
     again: 204,
@@ -176,7 +200,10 @@ const CASES: Record<string, DeleteCase> = {
     make: async () => {
       const invite = await ok('POST', `/orgs/${w.orgId}/link-invites`, { role: 'read' });
       const count = await p().inviteLink.count({ where: { organizationId: w.orgId } });
-      return { params: { organizationId: w.orgId, inviteId: invite.id }, exists: async () => (await p().inviteLink.count({ where: { organizationId: w.orgId } })) === count };
+      return {
+        params: { organizationId: w.orgId, inviteId: invite.id },
+        exists: async () => (await p().inviteLink.count({ where: { organizationId: w.orgId } })) === count,
+      };
     },
     refused: () => w.reader,
     again: 404,
@@ -187,19 +214,40 @@ const CASES: Record<string, DeleteCase> = {
       make: async () => {
         invitee = await h.user('Invitee');
         await p().organizationInvitation.create({ data: { id: newId(), organizationId: w.orgId, userId: invitee.id, role: 'read' } });
-        return { params: { organizationId: w.orgId }, exists: async () => !!(await p().organizationInvitation.findFirst({ where: { organizationId: w.orgId, userId: invitee.id } })) };
+        return {
+          params: { organizationId: w.orgId },
+          exists: async () => !!(await p().organizationInvitation.findFirst({ where: { organizationId: w.orgId, userId: invitee.id } })),
+        };
       },
       actor: () => invitee,
       again: 404,
     };
   })(),
   ...grantCases('Space', async () => (await space()).id, 'spaceId', 'userSpacePermission', 'teamSpacePermission'),
-  ...grantCases('Collection', async () => (await ok('POST', `/orgs/${w.orgId}/collections`, { title: 'Shared' })).id, 'collectionId', 'userCollectionPermission', 'teamCollectionPermission'),
+  ...grantCases(
+    'Collection',
+    async () => (await ok('POST', `/orgs/${w.orgId}/collections`, { title: 'Shared' })).id,
+    'collectionId',
+    'userCollectionPermission',
+    'teamCollectionPermission',
+  ),
   ...grantCases('Site', async () => (await site()).id, 'siteId', 'userSitePermission', 'teamSitePermission'),
   deleteOrganizationSAMLProvider: {
     make: async () => {
-      const { id } = await p().samlProvider.create({ data: { id: newId(), organizationId: w.orgId, label: 'IdP', entityID: 'https://idp.example.com', certificate: 'MIIC', ssoURL: 'https://idp.example.com/sso' } });
-      return { params: { organizationId: w.orgId, samlProviderId: id }, exists: async () => !!(await p().samlProvider.findUnique({ where: { id } })) };
+      const { id } = await p().samlProvider.create({
+        data: {
+          id: newId(),
+          organizationId: w.orgId,
+          label: 'IdP',
+          entityID: 'https://idp.example.com',
+          certificate: 'MIIC',
+          ssoURL: 'https://idp.example.com/sso',
+        },
+      });
+      return {
+        params: { organizationId: w.orgId, samlProviderId: id },
+        exists: async () => !!(await p().samlProvider.findUnique({ where: { id } })),
+      };
     },
     refused: () => w.reader,
     again: 404,
@@ -207,27 +255,57 @@ const CASES: Record<string, DeleteCase> = {
   deleteSiteById: {
     make: async () => {
       const s = await site();
-      return { params: { organizationId: w.orgId, siteId: s.id }, exists: async () => !!(await p().site.findUnique({ where: { id: s.id } })) };
+      return {
+        params: { organizationId: w.orgId, siteId: s.id },
+        exists: async () => !!(await p().site.findUnique({ where: { id: s.id } })),
+      };
     },
     refused: () => w.reader,
     again: 404,
   },
-  deleteSiteSectionById: siteChild('siteSectionId', async (siteId) => (await ok('POST', `/orgs/${w.orgId}/sites/${siteId}/sections`, { spaceId: (await space()).id })).id, (id) => p().siteSection.count({ where: { id } })),
-  deleteSiteSectionGroupById: siteChild('siteSectionGroupId', async (siteId) => (await ok('POST', `/orgs/${w.orgId}/sites/${siteId}/section-groups`, { title: 'Group' })).id, (id) => p().siteSectionGroup.count({ where: { id } })),
+  deleteSiteSectionById: siteChild(
+    'siteSectionId',
+    async (siteId) => (await ok('POST', `/orgs/${w.orgId}/sites/${siteId}/sections`, { spaceId: (await space()).id })).id,
+    (id) => p().siteSection.count({ where: { id } }),
+  ),
+  deleteSiteSectionGroupById: siteChild(
+    'siteSectionGroupId',
+    async (siteId) => (await ok('POST', `/orgs/${w.orgId}/sites/${siteId}/section-groups`, { title: 'Group' })).id,
+    (id) => p().siteSectionGroup.count({ where: { id } }),
+  ),
   deleteSiteExternalLinkById: siteChild(
     'siteExternalLinkId',
     async (siteId) => {
       // External links live among sections: the site needs one first.
       await ok('POST', `/orgs/${w.orgId}/sites/${siteId}/sections`, { spaceId: (await space()).id });
-      return (await ok('POST', `/orgs/${w.orgId}/sites/${siteId}/external-links`, { title: 'Status', url: 'https://status.example.com/' })).id;
+      return (await ok('POST', `/orgs/${w.orgId}/sites/${siteId}/external-links`, { title: 'Status', url: 'https://status.example.com/' }))
+        .id;
     },
     (id) => p().siteExternalLink.count({ where: { id } }),
   ),
-  deleteSiteSpaceById: siteChild('siteSpaceId', async (siteId) => (await ok('POST', `/orgs/${w.orgId}/sites/${siteId}/site-spaces`, { spaceId: (await space()).id })).id, (id) => p().siteSpace.count({ where: { id } })),
-  deleteSiteShareLinkById: siteChild('shareLinkId', async (siteId) => (await ok('POST', `/orgs/${w.orgId}/sites/${siteId}/share-links`, { name: 'Partner' })).id, (id) => p().siteShareLink.count({ where: { id } })),
+  deleteSiteSpaceById: siteChild(
+    'siteSpaceId',
+    async (siteId) => (await ok('POST', `/orgs/${w.orgId}/sites/${siteId}/site-spaces`, { spaceId: (await space()).id })).id,
+    (id) => p().siteSpace.count({ where: { id } }),
+  ),
+  deleteSiteShareLinkById: siteChild(
+    'shareLinkId',
+    async (siteId) => (await ok('POST', `/orgs/${w.orgId}/sites/${siteId}/share-links`, { name: 'Partner' })).id,
+    (id) => p().siteShareLink.count({ where: { id } }),
+  ),
   deleteSiteRedirectById: siteChild(
     'siteRedirectId',
-    async (siteId) => (await p().siteRedirect.create({ data: { id: newId(), siteId, source: `/old-${newId(4).toLowerCase()}`, destination: { kind: 'url', url: 'https://example.com/' } } })).id,
+    async (siteId) =>
+      (
+        await p().siteRedirect.create({
+          data: {
+            id: newId(),
+            siteId,
+            source: `/old-${newId(4).toLowerCase()}`,
+            destination: { kind: 'url', url: 'https://example.com/' },
+          },
+        })
+      ).id,
     (id) => p().siteRedirect.count({ where: { id } }),
   ),
   removeSectionFromGroup: {
@@ -261,7 +339,10 @@ const CASES: Record<string, DeleteCase> = {
       const s = await site();
       const ss = await ok('POST', `/orgs/${w.orgId}/sites/${s.id}/site-spaces`, { spaceId: (await space()).id });
       await p().siteSpaceCustomization.create({ data: { siteSpaceId: ss.id, override: {} } });
-      return { params: { organizationId: w.orgId, siteId: s.id, siteSpaceId: ss.id }, exists: async () => !!(await p().siteSpaceCustomization.findUnique({ where: { siteSpaceId: ss.id } })) };
+      return {
+        params: { organizationId: w.orgId, siteId: s.id, siteSpaceId: ss.id },
+        exists: async () => !!(await p().siteSpaceCustomization.findUnique({ where: { siteSpaceId: ss.id } })),
+      };
     },
     refused: () => w.reader,
     // The site space remains, without an override of its own.
@@ -271,7 +352,10 @@ const CASES: Record<string, DeleteCase> = {
     make: async () => {
       const slug = `api-${newId(6).toLowerCase()}`;
       await p().openAPISpec.create({ data: { id: newId(), organizationId: w.orgId, slug } });
-      return { params: { organizationId: w.orgId, specSlug: slug }, exists: async () => !!(await p().openAPISpec.findFirst({ where: { organizationId: w.orgId, slug } })) };
+      return {
+        params: { organizationId: w.orgId, specSlug: slug },
+        exists: async () => !!(await p().openAPISpec.findFirst({ where: { organizationId: w.orgId, slug } })),
+      };
     },
     refused: () => w.reader,
     again: 404,
@@ -279,8 +363,13 @@ const CASES: Record<string, DeleteCase> = {
   deleteTranslation: {
     make: async () => {
       const s = await space();
-      const { id } = await p().translation.create({ data: { id: newId(), organizationId: w.orgId, sourceSpaceId: s.id, sourceLanguage: 'en', language: 'fr' } });
-      return { params: { organizationId: w.orgId, translationId: id }, exists: async () => !!(await p().translation.findUnique({ where: { id } })) };
+      const { id } = await p().translation.create({
+        data: { id: newId(), organizationId: w.orgId, sourceSpaceId: s.id, sourceLanguage: 'en', language: 'fr' },
+      });
+      return {
+        params: { organizationId: w.orgId, translationId: id },
+        exists: async () => !!(await p().translation.findUnique({ where: { id } })),
+      };
     },
     refused: () => w.reader,
     again: 404,
@@ -311,8 +400,15 @@ function siteChild(idParam: string, create: (siteId: string) => Promise<string>,
 }
 
 /** removeUserFrom<Kind> and removeTeamFrom<Kind>: a grant of a member or team of the organization that stays. */
-function grantCases(kind: 'Space' | 'Collection' | 'Site', create: () => Promise<string>, param: string, userTable: string, teamTable: string): Record<string, DeleteCase> {
-  const resourceParams = (id: string): Record<string, string> => (kind === 'Site' ? { organizationId: w.orgId, siteId: id } : { [param]: id });
+function grantCases(
+  kind: 'Space' | 'Collection' | 'Site',
+  create: () => Promise<string>,
+  param: string,
+  userTable: string,
+  teamTable: string,
+): Record<string, DeleteCase> {
+  const resourceParams = (id: string): Record<string, string> =>
+    kind === 'Site' ? { organizationId: w.orgId, siteId: id } : { [param]: id };
   const table = (name: string) => (p() as any)[name];
   return {
     [`removeUserFrom${kind}`]: {
@@ -320,7 +416,10 @@ function grantCases(kind: 'Space' | 'Collection' | 'Site', create: () => Promise
         const id = await create();
         const u = await member(null);
         await table(userTable).create({ data: { [param]: id, organizationId: w.orgId, userId: u.id, role: 'edit' } });
-        return { params: { ...resourceParams(id), userId: u.id }, exists: async () => (await table(userTable).count({ where: { [param]: id, userId: u.id } })) === 1 };
+        return {
+          params: { ...resourceParams(id), userId: u.id },
+          exists: async () => (await table(userTable).count({ where: { [param]: id, userId: u.id } })) === 1,
+        };
       },
       refused: () => w.reader,
       again: 204,
@@ -330,7 +429,10 @@ function grantCases(kind: 'Space' | 'Collection' | 'Site', create: () => Promise
         const id = await create();
         const t = await team();
         await table(teamTable).create({ data: { [param]: id, teamId: t, role: 'edit' } });
-        return { params: { ...resourceParams(id), teamId: t }, exists: async () => (await table(teamTable).count({ where: { [param]: id, teamId: t } })) === 1 };
+        return {
+          params: { ...resourceParams(id), teamId: t },
+          exists: async () => (await table(teamTable).count({ where: { [param]: id, teamId: t } })) === 1,
+        };
       },
       refused: () => w.reader,
       again: 204,
@@ -341,7 +443,8 @@ function grantCases(kind: 'Space' | 'Collection' | 'Site', create: () => Promise
 // ---------------------------------------------------------------------------------------------
 
 const DELETE_ROUTES = restRoutes.filter((r) => r.method === 'DELETE');
-const pathOf = (route: RestRoute, params: Record<string, string>) => `/v1${route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name]!))}`;
+const pathOf = (route: RestRoute, params: Record<string, string>) =>
+  `/v1${route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name]!))}`;
 const lastParam = (route: RestRoute) => [...route.path.matchAll(/:(\w+)/g)].at(-1)![1]!;
 const missingValue = (name: string) => (name === 'hostname' ? `missing-${newId(6).toLowerCase()}.example.com` : newId());
 
@@ -397,7 +500,9 @@ describe.each(DELETE_ROUTES.map((route) => [route.operationId, route] as const))
   it(`deleting: ${c.deleted ?? 205} and gone; again: ${c.again}; GraphQL agrees`, async () => {
     const made = await c.make();
     // Official operations are checked against their documented answers; Lectern's own are not in those descriptions.
-    const send = operationId.startsWith('lectern:') ? h.call : (m: string, path: string, o: { token: string }) => h.rest(operationId, m, path, o);
+    const send = operationId.startsWith('lectern:')
+      ? h.call
+      : (m: string, path: string, o: { token: string }) => h.rest(operationId, m, path, o);
     const first = await send('DELETE', pathOf(route, made.params), { token: actor().token });
     expect(first.status).toBe(c.deleted ?? 205);
     expect(first.body).toBeUndefined();

@@ -48,15 +48,46 @@ beforeAll(async () => {
   await p.collection.update({ where: { id: cMid.id }, data: { defaultLevel: null } }); // members see nothing below by default
   await p.space.update({ where: { id: sPrivate.id }, data: { defaultLevel: null } });
   await p.space.update({ where: { id: sPublic.id }, data: { visibility: 'public', defaultLevel: null } });
-  const team = await h.rest('createOrganizationTeam', 'PUT', `/v1/orgs/${orgId}/teams`, { token: owner.token, body: { title: 'Reviewers' } });
+  const team = await h.rest('createOrganizationTeam', 'PUT', `/v1/orgs/${orgId}/teams`, {
+    token: owner.token,
+    body: { title: 'Reviewers' },
+  });
   expect(team.status, JSON.stringify(team.body)).toBe(201);
   teamId = team.body.id;
   await p.teamMember.create({ data: { teamId, organizationId: orgId, userId: teamGranted.id } });
   // Grants through the official routes themselves.
-  expect((await h.rest('updateUserPermissionInSpace', 'PATCH', `/v1/spaces/${sGrant.id}/permissions/users/${userGranted.id}`, { token: owner.token, body: { role: 'edit' } })).status).toBe(204);
-  expect((await h.rest('updateTeamPermissionInCollection', 'PATCH', `/v1/collections/${cTop.id}/permissions/teams/${teamId}`, { token: owner.token, body: { role: 'review' } })).status).toBe(204);
-  expect((await h.rest('updateUserPermissionInCollection', 'PATCH', `/v1/collections/${cTop.id}/permissions/users/${inherited.id}`, { token: owner.token, body: { role: 'comment' } })).status).toBe(204);
-  expect((await h.rest('updateUserPermissionInSpace', 'PATCH', `/v1/spaces/${sPrivate.id}/permissions/users/${loweredMember.id}`, { token: owner.token, body: { role: 'admin' } })).status).toBe(204);
+  expect(
+    (
+      await h.rest('updateUserPermissionInSpace', 'PATCH', `/v1/spaces/${sGrant.id}/permissions/users/${userGranted.id}`, {
+        token: owner.token,
+        body: { role: 'edit' },
+      })
+    ).status,
+  ).toBe(204);
+  expect(
+    (
+      await h.rest('updateTeamPermissionInCollection', 'PATCH', `/v1/collections/${cTop.id}/permissions/teams/${teamId}`, {
+        token: owner.token,
+        body: { role: 'review' },
+      })
+    ).status,
+  ).toBe(204);
+  expect(
+    (
+      await h.rest('updateUserPermissionInCollection', 'PATCH', `/v1/collections/${cTop.id}/permissions/users/${inherited.id}`, {
+        token: owner.token,
+        body: { role: 'comment' },
+      })
+    ).status,
+  ).toBe(204);
+  expect(
+    (
+      await h.rest('updateUserPermissionInSpace', 'PATCH', `/v1/spaces/${sPrivate.id}/permissions/users/${loweredMember.id}`, {
+        token: owner.token,
+        body: { role: 'admin' },
+      })
+    ).status,
+  ).toBe(204);
   const site = await post(`/orgs/${orgId}/sites`, { title: 'Site' });
   siteId = site.id;
 }, 60_000);
@@ -100,10 +131,15 @@ describe('the effective role', () => {
   it.each(MATRIX)('%s on %s is %s (REST and GraphQL agree)', async (who, res, role) => {
     const space = res.startsWith('s');
     const path = space ? `/v1/spaces/${ids[res]}` : `/v1/collections/${ids[res]}`;
-    const rest = role === null ? await h.call('GET', path, { token: tokenOf(who) }) : await h.rest(space ? 'getSpaceById' : 'getCollectionById', 'GET', path, { token: tokenOf(who) });
+    const rest =
+      role === null
+        ? await h.call('GET', path, { token: tokenOf(who) })
+        : await h.rest(space ? 'getSpaceById' : 'getCollectionById', 'GET', path, { token: tokenOf(who) });
     const gql = await h.graphql(
       tokenOf(who),
-      space ? `query($id: ID!) { space(id: $id) { permissions { view comment edit merge admin } } }` : `query($id: ID!) { collection(id: $id) { permissions { view admin create } } }`,
+      space
+        ? `query($id: ID!) { space(id: $id) { permissions { view comment edit merge admin } } }`
+        : `query($id: ID!) { collection(id: $id) { permissions { view admin create } } }`,
       { id: ids[res] },
     );
     const field = space ? 'space' : 'collection';
@@ -112,13 +148,28 @@ describe('the effective role', () => {
       // Hidden: the 404 of a missing id, through both interfaces, and nothing else.
       expect(rest.status).toBe(404);
       expect(rest.body).toEqual({ error: { code: 404, message: `${what} not found` } });
-      expect(gql.body).toEqual({ data: null, errors: [expect.objectContaining({ message: `${what} not found`, path: [field], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })] });
+      expect(gql.body).toEqual({
+        data: null,
+        errors: [
+          expect.objectContaining({
+            message: `${what} not found`,
+            path: [field],
+            extensions: expect.objectContaining({ code: 'NOT_FOUND' }),
+          }),
+        ],
+      });
       return;
     }
     expect(rest.status).toBe(200);
     expect(rest.body).toMatchObject({ object: field, id: ids[res] });
     const expected = space
-      ? { view: true, comment: atLeast(role, 'comment'), edit: atLeast(role, 'edit'), merge: atLeast(role, 'review'), admin: atLeast(role, 'admin') }
+      ? {
+          view: true,
+          comment: atLeast(role, 'comment'),
+          edit: atLeast(role, 'edit'),
+          merge: atLeast(role, 'review'),
+          admin: atLeast(role, 'admin'),
+        }
       : { view: true, admin: atLeast(role, 'admin'), create: atLeast(role, 'create') };
     expect(rest.body.permissions).toMatchObject(expected);
     expect(gql.body).toEqual({ data: { [field]: { permissions: expected } } });
@@ -129,10 +180,18 @@ describe('the effective role', () => {
     expect((await patch(loweredMember.token)).status).toBe(200);
     expect((await patch(reader.token)).status).toBe(404);
     expect((await h.call('PATCH', `/v1/spaces/${ids.sGrant}`, { token: userGranted.token, body: { title: 'x' } })).status).toBe(403);
-    const removed = await h.rest('removeUserFromSpace', 'DELETE', `/v1/spaces/${ids.sGrant}/permissions/users/${userGranted.id}`, { token: owner.token });
+    const removed = await h.rest('removeUserFromSpace', 'DELETE', `/v1/spaces/${ids.sGrant}/permissions/users/${userGranted.id}`, {
+      token: owner.token,
+    });
     expect(removed.status).toBe(205);
     expect((await h.call('GET', `/v1/spaces/${ids.sGrant}`, { token: userGranted.token })).status).toBe(404);
-    expect((await h.rest('removeUserFromSpace', 'DELETE', `/v1/spaces/${ids.sGrant}/permissions/users/${userGranted.id}`, { token: owner.token })).status).toBe(204);
+    expect(
+      (
+        await h.rest('removeUserFromSpace', 'DELETE', `/v1/spaces/${ids.sGrant}/permissions/users/${userGranted.id}`, {
+          token: owner.token,
+        })
+      ).status,
+    ).toBe(204);
     await h.call('PATCH', `/v1/spaces/${ids.sGrant}/permissions/users/${userGranted.id}`, { token: owner.token, body: { role: 'edit' } });
   });
 
@@ -147,15 +206,26 @@ describe('the effective role', () => {
 describe('grant routes', () => {
   it('lists grants and the aggregate, by the official schemas', async () => {
     const users = await h.rest('listUserPermissionsInSpace', 'GET', `/v1/spaces/${ids.sGrant}/permissions/users`, { token: owner.token });
-    expect(users.body.items).toEqual([expect.objectContaining({ permission: 'edit', user: expect.objectContaining({ id: userGranted.id }) })]);
-    const teams = await h.rest('listTeamPermissionsInCollection', 'GET', `/v1/collections/${ids.cTop}/permissions/teams`, { token: owner.token });
+    expect(users.body.items).toEqual([
+      expect.objectContaining({ permission: 'edit', user: expect.objectContaining({ id: userGranted.id }) }),
+    ]);
+    const teams = await h.rest('listTeamPermissionsInCollection', 'GET', `/v1/collections/${ids.cTop}/permissions/teams`, {
+      token: owner.token,
+    });
     expect(teams.body.items).toEqual([expect.objectContaining({ permission: 'review', team: expect.objectContaining({ id: teamId }) })]);
     await h.rest('listUserPermissionsInCollection', 'GET', `/v1/collections/${ids.cTop}/permissions/users`, { token: owner.token });
     await h.rest('listTeamPermissionsInSpace', 'GET', `/v1/spaces/${ids.sGrant}/permissions/teams`, { token: owner.token });
-    const agg = await h.rest('listPermissionsAggregateInSpace', 'GET', `/v1/spaces/${ids.sDeep}/permissions/aggregate`, { token: owner.token });
+    const agg = await h.rest('listPermissionsAggregateInSpace', 'GET', `/v1/spaces/${ids.sDeep}/permissions/aggregate`, {
+      token: owner.token,
+    });
     const byUser = Object.fromEntries(agg.body.items.map((i: any) => [i.user.id, i.permission]));
     expect(byUser).toEqual({ [owner.id]: 'admin', [teamGranted.id]: 'review', [inherited.id]: 'comment' });
-    const filtered = await h.rest('listPermissionsAggregateInCollection', 'GET', `/v1/collections/${ids.cTop}/permissions/aggregate?role=review`, { token: owner.token });
+    const filtered = await h.rest(
+      'listPermissionsAggregateInCollection',
+      'GET',
+      `/v1/collections/${ids.cTop}/permissions/aggregate?role=review`,
+      { token: owner.token },
+    );
     expect(filtered.body.items.map((i: any) => i.user.id)).toEqual([teamGranted.id]);
   });
 
@@ -163,9 +233,15 @@ describe('grant routes', () => {
     const base = `/v1/orgs/${orgId}/sites/${siteId}/permissions`;
     const rename = () => h.call('PATCH', `/v1/orgs/${orgId}/sites/${siteId}`, { token: reader.token, body: { title: 'By reader' } });
     expect((await rename()).status).toBe(403);
-    expect((await h.rest('updateUserPermissionInSite', 'PATCH', `${base}/users/${reader.id}`, { token: owner.token, body: { role: 'admin' } })).status).toBe(204);
+    expect(
+      (await h.rest('updateUserPermissionInSite', 'PATCH', `${base}/users/${reader.id}`, { token: owner.token, body: { role: 'admin' } }))
+        .status,
+    ).toBe(204);
     expect((await rename()).status).toBe(200);
-    expect((await h.rest('updateTeamPermissionInSite', 'PATCH', `${base}/teams/${teamId}`, { token: owner.token, body: { role: 'edit' } })).status).toBe(204);
+    expect(
+      (await h.rest('updateTeamPermissionInSite', 'PATCH', `${base}/teams/${teamId}`, { token: owner.token, body: { role: 'edit' } }))
+        .status,
+    ).toBe(204);
     const users = await h.rest('listUserPermissionsInSite', 'GET', `${base}/users`, { token: owner.token });
     expect(users.body.items.map((i: any) => [i.user.id, i.permission])).toEqual([[reader.id, 'admin']]);
     const teams = await h.rest('listTeamPermissionsInSite', 'GET', `${base}/teams`, { token: owner.token });
@@ -173,8 +249,14 @@ describe('grant routes', () => {
     const agg = await h.rest('listPermissionsAggregateInSite', 'GET', `${base}/aggregate?order=asc`, { token: owner.token });
     const r = agg.body.items.find((i: any) => i.user.id === reader.id);
     expect(r).toMatchObject({ permission: 'admin', origin: { type: 'organization', organization: orgId, site: siteId, reason: 'member' } });
-    expect(agg.body.items.find((i: any) => i.user.id === teamGranted.id)).toMatchObject({ permission: 'edit', origin: { type: 'organization', site: siteId, reason: 'team', team: teamId } });
-    expect(agg.body.items.find((i: any) => i.user.id === owner.id)).toMatchObject({ permission: 'admin', origin: { type: 'organization', organization: orgId } });
+    expect(agg.body.items.find((i: any) => i.user.id === teamGranted.id)).toMatchObject({
+      permission: 'edit',
+      origin: { type: 'organization', site: siteId, reason: 'team', team: teamId },
+    });
+    expect(agg.body.items.find((i: any) => i.user.id === owner.id)).toMatchObject({
+      permission: 'admin',
+      origin: { type: 'organization', organization: orgId },
+    });
     expect((await h.rest('removeUserFromSite', 'DELETE', `${base}/users/${reader.id}`, { token: owner.token })).status).toBe(205);
     expect((await rename()).status).toBe(403);
     expect((await h.rest('removeTeamFromSite', 'DELETE', `${base}/teams/${teamId}`, { token: owner.token })).status).toBe(205);
@@ -183,12 +265,36 @@ describe('grant routes', () => {
   it('invites users and teams to a space, a collection and a site', async () => {
     const fresh = await h.user('Invited');
     await h.addMember(orgId, fresh.id, null);
-    expect((await h.rest('inviteToSpace', 'POST', `/v1/spaces/${ids.sPrivate}/permissions`, { token: owner.token, body: { role: 'comment', users: [fresh.id] } })).status).toBe(204);
+    expect(
+      (
+        await h.rest('inviteToSpace', 'POST', `/v1/spaces/${ids.sPrivate}/permissions`, {
+          token: owner.token,
+          body: { role: 'comment', users: [fresh.id] },
+        })
+      ).status,
+    ).toBe(204);
     expect((await h.call('GET', `/v1/spaces/${ids.sPrivate}`, { token: fresh.token })).body.permissions.comment).toBe(true);
-    expect((await h.rest('inviteToCollection', 'POST', `/v1/collections/${ids.cMid}/permissions`, { token: owner.token, body: { role: 'read', teams: [teamId] } })).status).toBe(204);
-    expect((await h.rest('inviteToSite', 'POST', `/v1/orgs/${orgId}/sites/${siteId}/permissions`, { token: owner.token, body: { role: 'read', users: [fresh.id] } })).status).toBe(204);
+    expect(
+      (
+        await h.rest('inviteToCollection', 'POST', `/v1/collections/${ids.cMid}/permissions`, {
+          token: owner.token,
+          body: { role: 'read', teams: [teamId] },
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (
+        await h.rest('inviteToSite', 'POST', `/v1/orgs/${orgId}/sites/${siteId}/permissions`, {
+          token: owner.token,
+          body: { role: 'read', users: [fresh.id] },
+        })
+      ).status,
+    ).toBe(204);
     // GraphQL has the same mutations.
-    const g = await h.graphql(owner.token, `mutation($s: ID!, $u: ID!) { removeUserFromSpace(spaceId: $s, userId: $u) }`, { s: ids.sPrivate, u: fresh.id });
+    const g = await h.graphql(owner.token, `mutation($s: ID!, $u: ID!) { removeUserFromSpace(spaceId: $s, userId: $u) }`, {
+      s: ids.sPrivate,
+      u: fresh.id,
+    });
     expect(g.body.data.removeUserFromSpace).toBe(true);
     expect((await h.call('GET', `/v1/spaces/${ids.sPrivate}`, { token: fresh.token })).status).toBe(404);
   });
@@ -221,8 +327,17 @@ describe('grant routes', () => {
     expect((await h.call('GET', `${space}/users`, { token: guest.token })).status).toBe(404);
     expect((await h.call('PATCH', `${space}/users/${reader.id}`, { token: reader.token, body: { role: 'admin' } })).status).toBe(403);
     expect((await h.call('POST', space, { token: reader.token, body: { role: 'admin', users: [reader.id] } })).status).toBe(403);
-    expect((await h.call('DELETE', `/v1/collections/${ids.cTop}/permissions/teams/${teamId}`, { token: teamGranted.token })).status).toBe(403);
-    expect((await h.call('PATCH', `/v1/orgs/${orgId}/sites/${siteId}/permissions/users/${reader.id}`, { token: reader.token, body: { role: 'admin' } })).status).toBe(403);
+    expect((await h.call('DELETE', `/v1/collections/${ids.cTop}/permissions/teams/${teamId}`, { token: teamGranted.token })).status).toBe(
+      403,
+    );
+    expect(
+      (
+        await h.call('PATCH', `/v1/orgs/${orgId}/sites/${siteId}/permissions/users/${reader.id}`, {
+          token: reader.token,
+          body: { role: 'admin' },
+        })
+      ).status,
+    ).toBe(403);
     expect((await h.call('GET', `/v1/orgs/${orgId}/sites/${siteId}/permissions/users`, { token: outsider.token })).status).toBe(404);
     // A user or team of another organization is a 404, like none at all.
     expect((await h.call('PATCH', `${space}/users/${outsider.id}`, { token: owner.token, body: { role: 'read' } })).status).toBe(404);

@@ -24,14 +24,20 @@ beforeAll(async () => {
   await h.db.prisma.collection.update({ where: { id: open }, data: { defaultLevel: 'comment' } });
   const spaces: string[] = [];
   for (const [i, parent] of [undefined, top, closed, open, closed, closed, undefined].entries()) {
-    spaces.push((await h.call('POST', `/v1/orgs/${w.orgId}/spaces`, { ...as, body: { title: `S${i}`, ...(parent ? { parent } : {}) } })).body.id);
+    spaces.push(
+      (await h.call('POST', `/v1/orgs/${w.orgId}/spaces`, { ...as, body: { title: `S${i}`, ...(parent ? { parent } : {}) } })).body.id,
+    );
   }
   await h.db.prisma.space.update({ where: { id: spaces[4]! }, data: { visibility: 'public' } });
   await h.db.prisma.space.update({ where: { id: spaces[5]! }, data: { visibility: 'unlisted' } });
   await h.db.prisma.space.update({ where: { id: spaces[6]! }, data: { defaultLevel: null } });
   await h.db.prisma.space.update({ where: { id: spaces[1]! }, data: { defaultLevel: 'edit' } });
-  await h.db.prisma.userSpacePermission.create({ data: { spaceId: spaces[2]!, organizationId: w.orgId, userId: w.guest.id, role: 'read' } });
-  await h.db.prisma.userCollectionPermission.create({ data: { collectionId: closed, organizationId: w.orgId, userId: w.reader.id, role: 'edit' } });
+  await h.db.prisma.userSpacePermission.create({
+    data: { spaceId: spaces[2]!, organizationId: w.orgId, userId: w.guest.id, role: 'read' },
+  });
+  await h.db.prisma.userCollectionPermission.create({
+    data: { collectionId: closed, organizationId: w.orgId, userId: w.reader.id, role: 'edit' },
+  });
   await h.db.prisma.space.update({ where: { id: spaces[3]! }, data: { deletedAt: new Date() } });
 });
 
@@ -40,10 +46,14 @@ describe('the list of spaces filtered in SQL', () => {
     for (const who of [w.owner, w.reader, w.creator, w.guest, w.outsider]) {
       const user = (await h.db.prisma.user.findUnique({ where: { id: who.id } })) as User;
       const filter = await visibleContentFilter(createContext({ db: h.db, config: h.config, urls: h.app as never }, user), w.orgId);
-      const byPrisma = await h.db.prisma.space.findMany({ where: { AND: [{ organizationId: w.orgId, deletedAt: null }, filter.spaces] }, orderBy: [{ position: 'asc' }, { id: 'asc' }] });
+      const byPrisma = await h.db.prisma.space.findMany({
+        where: { AND: [{ organizationId: w.orgId, deletedAt: null }, filter.spaces] },
+        orderBy: [{ position: 'asc' }, { id: 'asc' }],
+      });
       const listed = await h.call('GET', `/v1/orgs/${w.orgId}/spaces?limit=3`, { token: who.token });
       const pages = [listed];
-      while (pages.at(-1)!.body?.next) pages.push(await h.call('GET', `/v1/orgs/${w.orgId}/spaces?limit=3&page=${pages.at(-1)!.body.next.page}`, { token: who.token }));
+      while (pages.at(-1)!.body?.next)
+        pages.push(await h.call('GET', `/v1/orgs/${w.orgId}/spaces?limit=3&page=${pages.at(-1)!.body.next.page}`, { token: who.token }));
       if (who === w.outsider) {
         expect(listed.status).toBe(404);
         continue;

@@ -36,8 +36,14 @@ describe('lectern CLI on a PostgreSQL server (DATABASE_URL)', () => {
       ? `postgres://postgres@localhost:${server.port}/${database}?host=${server.host}`
       : `postgres://${server.user}@${server.host}:${server.port}/${database}`;
     const env = { ...cleanEnv(), DATABASE_URL: url };
-    const created = JSON.parse((await run('node', [BIN, 'user', 'create', '--email', 'Ada@Example.com', '--name', 'Ada', '--org-title', 'Engines'], { env })).stdout);
-    expect(created).toMatchObject({ user: { id: expect.any(String), email: 'ada@example.com' }, token: expect.stringMatching(/^lct_/), organization: { title: 'Engines' } });
+    const created = JSON.parse(
+      (await run('node', [BIN, 'user', 'create', '--email', 'Ada@Example.com', '--name', 'Ada', '--org-title', 'Engines'], { env })).stdout,
+    );
+    expect(created).toMatchObject({
+      user: { id: expect.any(String), email: 'ada@example.com' },
+      token: expect.stringMatching(/^lct_/),
+      organization: { title: 'Engines' },
+    });
     // Stored hashed: the token itself is nowhere in the database.
     const stored = await h.db.prisma.apiToken.findMany({ where: { userId: created.user.id } });
     expect(stored).toHaveLength(1);
@@ -50,8 +56,12 @@ describe('lectern CLI on a PostgreSQL server (DATABASE_URL)', () => {
     expect(org.title).toBe('Second');
 
     // reindex rebuilds a space's search index from its main content.
-    const space = (await h.call('POST', `/v1/orgs/${created.organization.id}/spaces`, { token: created.token, body: { title: 'Docs' } })).body;
-    const live = await h.call('POST', `/v1/spaces/${space.id}/content`, { token: created.token, body: { changes: [{ operation: 'insert_page', title: 'Boilers', document: { markdown: 'Steam engines' } }] } });
+    const space = (await h.call('POST', `/v1/orgs/${created.organization.id}/spaces`, { token: created.token, body: { title: 'Docs' } }))
+      .body;
+    const live = await h.call('POST', `/v1/spaces/${space.id}/content`, {
+      token: created.token,
+      body: { changes: [{ operation: 'insert_page', title: 'Boilers', document: { markdown: 'Steam engines' } }] },
+    });
     expect(live.status).toBe(200);
     const indexed = await h.db.prisma.searchSection.count({ where: { spaceId: space.id } });
     expect(indexed).toBeGreaterThan(0);
@@ -91,7 +101,9 @@ describe('embedded PostgreSQL', () => {
     expect(second.code).toBe(1);
     expect(second.stderr).toContain('Another Lectern process');
 
-    const attached = JSON.parse((await run('node', [BIN, 'user', 'create', '--email', 'eve@example.com', '--name', 'Eve'], { env })).stdout);
+    const attached = JSON.parse(
+      (await run('node', [BIN, 'user', 'create', '--email', 'eve@example.com', '--name', 'Eve'], { env })).stdout,
+    );
     expect(attached.user.email).toBe('eve@example.com');
 
     child.kill('SIGKILL');
@@ -115,7 +127,10 @@ describe('embedded PostgreSQL', () => {
 
   it('stops gracefully on SIGTERM', async () => {
     const dataDir = tempDir();
-    const child = spawn('node', [BIN, 'serve'], { env: { ...cleanEnv(), LECTERN_DATA_DIR: dataDir, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node', [BIN, 'serve'], {
+      env: { ...cleanEnv(), LECTERN_DATA_DIR: dataDir, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     let errors = '';
     child.stderr.on('data', (c) => (errors += c));

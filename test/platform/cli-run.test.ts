@@ -17,10 +17,11 @@ const cleanEnv = () => {
   for (const name of ['DATABASE_URL', 'LOG_FORMAT', 'npm_lifecycle_event']) delete env[name];
   return env;
 };
-const cli = (args: string[], env: NodeJS.ProcessEnv) => run('node', [BIN, ...args], { env }).then(
-  (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-  (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
-);
+const cli = (args: string[], env: NodeJS.ProcessEnv) =>
+  run('node', [BIN, ...args], { env }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
+  );
 const tempDirs: string[] = [];
 afterAll(() => tempDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
@@ -84,105 +85,148 @@ describe('lectern serve', () => {
 
   // As root (CI, containers), from a directory the `postgres` system user cannot enter (a clone in
   // /root): the embedded database starts anyway. Under `npm start`, stopping npm stops the server.
-  it.skipIf(process.getuid?.() !== 0)('as root in a 0700 directory, under npm start: starts, serves /, GraphiQL on reload, JSON logs without secrets; SIGTERM to npm stops everything', async () => {
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-root-'));
-    tempDirs.push(home);
-    expect(fs.statSync(home).mode & 0o777).toBe(0o700);
-    const dataDir = path.join(home, 'data');
-    const env = { ...cleanEnv(), LECTERN_DATA_DIR: dataDir, PORT: '0', LOG_FORMAT: 'json', LECTERN_METRICS: 'open', LECTERN_AUTH_FAILURE_LIMIT: '2' };
-    const npm = spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    npm.stdout.on('data', (c) => (output += c));
-    npm.stderr.on('data', (c) => (output += c));
-    let cluster: string | undefined;
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no start: ${output}`)), 60_000);
-        npm.stdout.on('data', () => {
-          const match = output.match(/listening on (http:\/\/[\d.]+:\d+)/);
-          if (match) (clearTimeout(timer), resolve(match[1]!));
-        });
-        npm.on('exit', () => reject(new Error(`npm exited: ${output}`)));
-      });
-      cluster = fs.readFileSync(path.join(dataDir, 'pg.location'), 'utf8').trim();
-      expect(fs.existsSync(path.join(cluster, 'PG_VERSION'))).toBe(true);
-      expect(output).toContain('first start: creating the database cluster');
-      expect(output).toContain('applying pending database migrations');
-
-      const landing = await fetch(`${url}/`);
-      expect(landing.status).toBe(200);
-      expect(landing.headers.get('content-type')).toContain('text/html');
-      const html = await landing.text();
-      expect(html).toContain('href="/graphql"');
-      expect(html).toContain('lectern user create');
-      expect(html).not.toMatch(/<script|src="https?:|href="https?:/);
-
-      // A GraphiQL page reloaded with its ?query=: GraphiQL again, asking for the token (sessionStorage only).
-      const reload = await fetch(`${url}/graphql?query=${encodeURIComponent('{ viewer { id } }')}`, { headers: { accept: 'text/html,application/xhtml+xml' } });
-      expect(reload.status).toBe(200);
-      const page = await reload.text();
-      // (Not printed on failure: the page is megabytes.)
-      expect(page.includes('function lecternGraphiQL') && page.includes('sessionStorage.setItem(key, token)')).toBe(true);
-      expect(page.includes('"shouldPersistHeaders":false')).toBe(true);
-
-      // The CLI attaches to the running server's database; a token's requests are logged without it.
-      const created = JSON.parse((await run('node', [BIN, 'user', 'create', '--email', 'root@example.com', '--name', 'Root', '--org-title', 'Ops'], { env })).stdout);
-      const api = await fetch(`${url}/v1/orgs/${created.organization.id}/spaces?shareKey=sekrit-share`, { headers: { authorization: `Bearer ${created.token}`, 'x-request-id': 'req-42' } });
-      expect(api.status).toBe(200);
-      expect(api.headers.get('x-request-id')).toBe('req-42');
-      // A full flow: several REST calls with the token, a share key and a JWT in query strings, a
-      // persisted GraphQL query and an anonymous one, then invalid tokens until the address is refused.
-      const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzZWtyaXQifQ.c2Vrcml0LXNpZ25hdHVyZQ';
-      const auth = { authorization: `Bearer ${created.token}`, 'content-type': 'application/json' };
-      const space = await (await fetch(`${url}/v1/orgs/${created.organization.id}/spaces`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'Logged' }) })).json();
-      expect((await fetch(`${url}/v1/spaces/${space.id}?jwt_token=${jwt}`, { headers: auth })).status).toBe(200);
-      expect((await fetch(`${url}/v1/spaces/${space.id}/content?share=sekrit-share&jwt_token=${jwt}`, { headers: auth })).status).toBe(200);
-      const query = 'query ViewerId { viewer { id } }';
-      const hash = (await import('node:crypto')).createHash('sha256').update(query).digest('hex');
-      const persisted = await fetch(`${url}/graphql`, { method: 'POST', headers: auth, body: JSON.stringify({ query, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }) });
-      expect(persisted.status).toBe(200);
-      expect((await fetch(`${url}/graphql`, { method: 'POST', headers: auth, body: JSON.stringify({ query: 'query Whatever { viewer { id } }' }) })).status).toBe(200);
-      const bad = () => fetch(`${url}/v1/user`, { headers: { authorization: 'Bearer lct_not-a-real-token-sekrit' } }).then((r) => r.status);
-      expect([await bad(), await bad(), await bad()]).toEqual([401, 401, 429]);
-      const metrics = await (await fetch(`${url}/metrics`)).text();
-      expect(metrics).toContain('lectern_graphql_operations_total{type="query",name="ViewerId"} 1');
-      expect(metrics).toContain('lectern_graphql_operations_total{type="query",name="anonymous"} 1');
-      expect(metrics).toContain('lectern_rate_limit_refusals_total{limiter="auth-failures"} 1');
-      expect(metrics).toMatch(/^process_cpu_seconds_total \d/m); // prom-client's default metrics
-      expect(metrics).toContain('lectern_http_requests_total{method="GET",route="/v1/orgs/:organizationId/spaces",status="200"} 1');
-      expect(metrics).toMatch(/lectern_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/"\} 1/);
-      expect(metrics).toMatch(/lectern_db_pool_connections\{state="total"\} \d+/);
-      expect(metrics).toContain('lectern_jobs{status="pending"}');
-      await new Promise((r) => setTimeout(r, 100));
-      const requests = output
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l))
-        .filter((l) => l.msg === 'request');
-      expect(requests.find((l) => l.requestId === 'req-42')).toMatchObject({ method: 'GET', route: '/v1/orgs/:organizationId/spaces', status: 200 });
-      for (const secret of [created.token, 'sekrit', jwt, 'jwt_token', 'Bearer', 'share=']) expect(output).not.toContain(secret);
-      expect(requests.filter((l) => l.route === '/v1/spaces/:spaceId').map((l) => l.path)).toEqual([`/v1/spaces/${space.id}`]);
-
-      // What a supervisor does: SIGTERM to npm's pid. The server (node) drains and stops its database.
-      const owner = JSON.parse(fs.readFileSync(path.join(dataDir, 'lectern.pid'), 'utf8')).pid as number;
-      npm.kill('SIGTERM');
-      const until = Date.now() + 20_000;
-      const alive = (pid: number) => {
-        try {
-          return process.kill(pid, 0);
-        } catch {
-          return false;
-        }
+  it.skipIf(process.getuid?.() !== 0)(
+    'as root in a 0700 directory, under npm start: starts, serves /, GraphiQL on reload, JSON logs without secrets; SIGTERM to npm stops everything',
+    async () => {
+      const home = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-root-'));
+      tempDirs.push(home);
+      expect(fs.statSync(home).mode & 0o777).toBe(0o700);
+      const dataDir = path.join(home, 'data');
+      const env = {
+        ...cleanEnv(),
+        LECTERN_DATA_DIR: dataDir,
+        PORT: '0',
+        LOG_FORMAT: 'json',
+        LECTERN_METRICS: 'open',
+        LECTERN_AUTH_FAILURE_LIMIT: '2',
       };
-      while (alive(owner) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-      expect(alive(owner)).toBe(false);
-      expect(fs.existsSync(path.join(dataDir, 'lectern.pid'))).toBe(false);
-      expect(fs.existsSync(path.join(cluster, 'postmaster.pid'))).toBe(false);
-    } finally {
-      if (npm.exitCode === null) npm.kill('SIGKILL');
-      if (cluster) fs.rmSync(cluster, { recursive: true, force: true });
-    }
-  }, 90_000);
+      const npm = spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      npm.stdout.on('data', (c) => (output += c));
+      npm.stderr.on('data', (c) => (output += c));
+      let cluster: string | undefined;
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no start: ${output}`)), 60_000);
+          npm.stdout.on('data', () => {
+            const match = output.match(/listening on (http:\/\/[\d.]+:\d+)/);
+            if (match) clearTimeout(timer), resolve(match[1]!);
+          });
+          npm.on('exit', () => reject(new Error(`npm exited: ${output}`)));
+        });
+        cluster = fs.readFileSync(path.join(dataDir, 'pg.location'), 'utf8').trim();
+        expect(fs.existsSync(path.join(cluster, 'PG_VERSION'))).toBe(true);
+        expect(output).toContain('first start: creating the database cluster');
+        expect(output).toContain('applying pending database migrations');
+
+        const landing = await fetch(`${url}/`);
+        expect(landing.status).toBe(200);
+        expect(landing.headers.get('content-type')).toContain('text/html');
+        const html = await landing.text();
+        expect(html).toContain('href="/graphql"');
+        expect(html).toContain('lectern user create');
+        expect(html).not.toMatch(/<script|src="https?:|href="https?:/);
+
+        // A GraphiQL page reloaded with its ?query=: GraphiQL again, asking for the token (sessionStorage only).
+        const reload = await fetch(`${url}/graphql?query=${encodeURIComponent('{ viewer { id } }')}`, {
+          headers: { accept: 'text/html,application/xhtml+xml' },
+        });
+        expect(reload.status).toBe(200);
+        const page = await reload.text();
+        // (Not printed on failure: the page is megabytes.)
+        expect(page.includes('function lecternGraphiQL') && page.includes('sessionStorage.setItem(key, token)')).toBe(true);
+        expect(page.includes('"shouldPersistHeaders":false')).toBe(true);
+
+        // The CLI attaches to the running server's database; a token's requests are logged without it.
+        const created = JSON.parse(
+          (await run('node', [BIN, 'user', 'create', '--email', 'root@example.com', '--name', 'Root', '--org-title', 'Ops'], { env }))
+            .stdout,
+        );
+        const api = await fetch(`${url}/v1/orgs/${created.organization.id}/spaces?shareKey=sekrit-share`, {
+          headers: { authorization: `Bearer ${created.token}`, 'x-request-id': 'req-42' },
+        });
+        expect(api.status).toBe(200);
+        expect(api.headers.get('x-request-id')).toBe('req-42');
+        // A full flow: several REST calls with the token, a share key and a JWT in query strings, a
+        // persisted GraphQL query and an anonymous one, then invalid tokens until the address is refused.
+        const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzZWtyaXQifQ.c2Vrcml0LXNpZ25hdHVyZQ';
+        const auth = { authorization: `Bearer ${created.token}`, 'content-type': 'application/json' };
+        const space = await (
+          await fetch(`${url}/v1/orgs/${created.organization.id}/spaces`, {
+            method: 'POST',
+            headers: auth,
+            body: JSON.stringify({ title: 'Logged' }),
+          })
+        ).json();
+        expect((await fetch(`${url}/v1/spaces/${space.id}?jwt_token=${jwt}`, { headers: auth })).status).toBe(200);
+        expect((await fetch(`${url}/v1/spaces/${space.id}/content?share=sekrit-share&jwt_token=${jwt}`, { headers: auth })).status).toBe(
+          200,
+        );
+        const query = 'query ViewerId { viewer { id } }';
+        const hash = (await import('node:crypto')).createHash('sha256').update(query).digest('hex');
+        const persisted = await fetch(`${url}/graphql`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ query, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }),
+        });
+        expect(persisted.status).toBe(200);
+        expect(
+          (
+            await fetch(`${url}/graphql`, {
+              method: 'POST',
+              headers: auth,
+              body: JSON.stringify({ query: 'query Whatever { viewer { id } }' }),
+            })
+          ).status,
+        ).toBe(200);
+        const bad = () =>
+          fetch(`${url}/v1/user`, { headers: { authorization: 'Bearer lct_not-a-real-token-sekrit' } }).then((r) => r.status);
+        expect([await bad(), await bad(), await bad()]).toEqual([401, 401, 429]);
+        const metrics = await (await fetch(`${url}/metrics`)).text();
+        expect(metrics).toContain('lectern_graphql_operations_total{type="query",name="ViewerId"} 1');
+        expect(metrics).toContain('lectern_graphql_operations_total{type="query",name="anonymous"} 1');
+        expect(metrics).toContain('lectern_rate_limit_refusals_total{limiter="auth-failures"} 1');
+        expect(metrics).toMatch(/^process_cpu_seconds_total \d/m); // prom-client's default metrics
+        expect(metrics).toContain('lectern_http_requests_total{method="GET",route="/v1/orgs/:organizationId/spaces",status="200"} 1');
+        expect(metrics).toMatch(/lectern_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/"\} 1/);
+        expect(metrics).toMatch(/lectern_db_pool_connections\{state="total"\} \d+/);
+        expect(metrics).toContain('lectern_jobs{status="pending"}');
+        await new Promise((r) => setTimeout(r, 100));
+        const requests = output
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l))
+          .filter((l) => l.msg === 'request');
+        expect(requests.find((l) => l.requestId === 'req-42')).toMatchObject({
+          method: 'GET',
+          route: '/v1/orgs/:organizationId/spaces',
+          status: 200,
+        });
+        for (const secret of [created.token, 'sekrit', jwt, 'jwt_token', 'Bearer', 'share=']) expect(output).not.toContain(secret);
+        expect(requests.filter((l) => l.route === '/v1/spaces/:spaceId').map((l) => l.path)).toEqual([`/v1/spaces/${space.id}`]);
+
+        // What a supervisor does: SIGTERM to npm's pid. The server (node) drains and stops its database.
+        const owner = JSON.parse(fs.readFileSync(path.join(dataDir, 'lectern.pid'), 'utf8')).pid as number;
+        npm.kill('SIGTERM');
+        const until = Date.now() + 20_000;
+        const alive = (pid: number) => {
+          try {
+            return process.kill(pid, 0);
+          } catch {
+            return false;
+          }
+        };
+        while (alive(owner) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+        expect(alive(owner)).toBe(false);
+        expect(fs.existsSync(path.join(dataDir, 'lectern.pid'))).toBe(false);
+        expect(fs.existsSync(path.join(cluster, 'postmaster.pid'))).toBe(false);
+      } finally {
+        if (npm.exitCode === null) npm.kill('SIGKILL');
+        if (cluster) fs.rmSync(cluster, { recursive: true, force: true });
+      }
+    },
+    90_000,
+  );
 });
 
 describe('lectern CLI on a PostgreSQL server: users, tokens, backup and restore', () => {
@@ -206,8 +250,14 @@ describe('lectern CLI on a PostgreSQL server: users, tokens, backup and restore'
     expect(refused.stderr).toContain('--org-title: must be at least 2 characters');
     // Nothing was created: the same command with a good title works.
     expect(await h.db.prisma.user.count({ where: { email: 'grace@example.com' } })).toBe(0);
-    const created = JSON.parse((await cli(['user', 'create', '--email', 'grace@example.com', '--name', 'Grace', '--org-title', 'Navy'], env)).stdout);
-    expect(created).toMatchObject({ user: { email: 'grace@example.com' }, token: expect.stringMatching(/^lct_/), organization: { title: 'Navy' } });
+    const created = JSON.parse(
+      (await cli(['user', 'create', '--email', 'grace@example.com', '--name', 'Grace', '--org-title', 'Navy'], env)).stdout,
+    );
+    expect(created).toMatchObject({
+      user: { email: 'grace@example.com' },
+      token: expect.stringMatching(/^lct_/),
+      organization: { title: 'Navy' },
+    });
 
     const [list, show, issued, nobody] = await Promise.all([
       cli(['user', 'list'], env),
@@ -215,7 +265,9 @@ describe('lectern CLI on a PostgreSQL server: users, tokens, backup and restore'
       cli(['token', 'create', '--email', 'grace@example.com', '--label', 'ci'], env),
       cli(['token', 'create', '--user', 'nosuchuser'], env),
     ]);
-    expect(JSON.parse(list.stdout)).toContainEqual(expect.objectContaining({ id: created.user.id, organizations: [{ id: created.organization.id, role: 'admin' }] }));
+    expect(JSON.parse(list.stdout)).toContainEqual(
+      expect.objectContaining({ id: created.user.id, organizations: [{ id: created.organization.id, role: 'admin' }] }),
+    );
     const shown = JSON.parse(show.stdout);
     expect(shown).toMatchObject({ id: created.user.id, organizations: [{ id: created.organization.id, title: 'Navy', role: 'admin' }] });
     expect(shown.tokens).toContainEqual(expect.objectContaining({ label: 'cli' }));
@@ -236,7 +288,19 @@ describe('lectern CLI on a PostgreSQL server: users, tokens, backup and restore'
     const owner = await h.user();
     const org = (await h.call('POST', '/v1/orgs', { token: owner.token, body: { title: 'Exported' } })).body;
     const space = (await h.call('POST', `/v1/orgs/${org.id}/spaces`, { token: owner.token, body: { title: 'Manual' } })).body;
-    expect((await h.call('POST', `/v1/spaces/${space.id}/content`, { token: owner.token, body: { changes: [{ operation: 'insert_page', title: 'Welcome', document: { markdown: 'Hello' } }, { operation: 'insert_page', title: 'Boilers', document: { markdown: 'Steam engines' } }] } })).status).toBe(200);
+    expect(
+      (
+        await h.call('POST', `/v1/spaces/${space.id}/content`, {
+          token: owner.token,
+          body: {
+            changes: [
+              { operation: 'insert_page', title: 'Welcome', document: { markdown: 'Hello' } },
+              { operation: 'insert_page', title: 'Boilers', document: { markdown: 'Steam engines' } },
+            ],
+          },
+        })
+      ).status,
+    ).toBe(200);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-export-'));
     tempDirs.push(dir);
     const out = path.join(dir, 'manual.zip');
@@ -254,7 +318,10 @@ describe('lectern CLI on a PostgreSQL server: users, tokens, backup and restore'
     );
     expect(names).toContain('SUMMARY.md');
     expect(names).toContain('boilers.md');
-    const [help, missing] = await Promise.all([cli(['export', '--help'], env), cli(['export', '--space', 'nosuchspace', '--out', path.join(dir, 'x.zip')], env)]);
+    const [help, missing] = await Promise.all([
+      cli(['export', '--help'], env),
+      cli(['export', '--space', 'nosuchspace', '--out', path.join(dir, 'x.zip')], env),
+    ]);
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toContain('Usage: lectern export --space SPACE_ID [--out FILE]');
     expect(missing).toMatchObject({ code: 1, stdout: '' });
@@ -267,7 +334,10 @@ describe('lectern CLI on a PostgreSQL server: users, tokens, backup and restore'
     const owner = await h.user();
     const org = (await h.call('POST', '/v1/orgs', { token: owner.token, body: { title: 'Backed up' } })).body;
     const space = (await h.call('POST', `/v1/orgs/${org.id}/spaces`, { token: owner.token, body: { title: 'Docs' } })).body;
-    const write = await h.call('POST', `/v1/spaces/${space.id}/content`, { token: owner.token, body: { changes: [{ operation: 'insert_page', title: 'Boilers', document: { markdown: 'Steam "engines"\nand\ttabs ✓' } }] } });
+    const write = await h.call('POST', `/v1/spaces/${space.id}/content`, {
+      token: owner.token,
+      body: { changes: [{ operation: 'insert_page', title: 'Boilers', document: { markdown: 'Steam "engines"\nand\ttabs ✓' } }] },
+    });
     expect(write.status).toBe(200);
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-backup-'));
@@ -290,8 +360,17 @@ describe('lectern CLI on a PostgreSQL server: users, tokens, backup and restore'
       expect(JSON.parse(restored.stdout)).toMatchObject({ rows: JSON.parse(backedUp.stdout).rows });
 
       // Every table, row for row (the migrations table aside: each database has its own).
-      const tables = (await h.db.pool.query<{ t: string }>("SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY 1")).rows.map((r) => r.t);
-      const digest = (pool: pg.Pool, t: string) => pool.query<{ n: number; d: string | null }>(`SELECT count(*)::int AS n, md5(string_agg(x.j, E'\\n' ORDER BY x.j)) AS d FROM (SELECT row_to_json(t)::text AS j FROM "${t}" t) x`).then((r) => r.rows[0]);
+      const tables = (
+        await h.db.pool.query<{ t: string }>(
+          "SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY 1",
+        )
+      ).rows.map((r) => r.t);
+      const digest = (pool: pg.Pool, t: string) =>
+        pool
+          .query<{ n: number; d: string | null }>(
+            `SELECT count(*)::int AS n, md5(string_agg(x.j, E'\\n' ORDER BY x.j)) AS d FROM (SELECT row_to_json(t)::text AS j FROM "${t}" t) x`,
+          )
+          .then((r) => r.rows[0]);
       let rows = 0;
       for (const t of tables) {
         const [a, b] = await Promise.all([digest(h.db.pool, t), digest(restoredPool, t)]);

@@ -37,32 +37,36 @@ describe('stopping lectern serve on the embedded PostgreSQL', () => {
   it.each([
     ['SIGINT to the process group (Ctrl-C in a terminal)', 'SIGINT', true],
     ['SIGTERM to the process', 'SIGTERM', false],
-  ] as const)('%s: exits 0, stops PostgreSQL, logs no lost connection', async (_name, signal, toGroup) => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-'));
-    fs.chmodSync(dataDir, 0o755);
-    tempDirs.push(dataDir);
-    server = await startChildServer({ ...envWithoutDatabase(), LECTERN_DATA_DIR: dataDir }, { detached: true });
-    const lectern = server.child.pid!;
+  ] as const)(
+    '%s: exits 0, stops PostgreSQL, logs no lost connection',
+    async (_name, signal, toGroup) => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-'));
+      fs.chmodSync(dataDir, 0o755);
+      tempDirs.push(dataDir);
+      server = await startChildServer({ ...envWithoutDatabase(), LECTERN_DATA_DIR: dataDir }, { detached: true });
+      const lectern = server.child.pid!;
 
-    // Connections in the pool and a LISTEN connection, as a server that has served has.
-    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
-    const postmaster = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const before = processes();
-    expect(before.find((p) => p.pid === lectern)?.pgid).toBe(lectern);
-    // PostgreSQL leads a group of its own, not Lectern's (its own children make their own, too).
-    expect(before.find((p) => p.pid === postmaster)?.pgid).toBe(postmaster);
-    const postgres = before.filter((p) => p.pid === postmaster || p.ppid === postmaster).map((p) => p.pid);
-    expect(postgres.length).toBeGreaterThan(1);
+      // Connections in the pool and a LISTEN connection, as a server that has served has.
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      const postmaster = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      const before = processes();
+      expect(before.find((p) => p.pid === lectern)?.pgid).toBe(lectern);
+      // PostgreSQL leads a group of its own, not Lectern's (its own children make their own, too).
+      expect(before.find((p) => p.pid === postmaster)?.pgid).toBe(postmaster);
+      const postgres = before.filter((p) => p.pid === postmaster || p.ppid === postmaster).map((p) => p.pid);
+      expect(postgres.length).toBeGreaterThan(1);
 
-    if (toGroup) process.kill(-lectern, signal);
-    else process.kill(lectern, signal);
-    expect(await server.exited).toBe(0);
+      if (toGroup) process.kill(-lectern, signal);
+      else process.kill(lectern, signal);
+      expect(await server.exited).toBe(0);
 
-    const left = processes().filter((p) => postgres.includes(p.pid) || p.pgid === lectern);
-    expect(left).toEqual([]);
-    expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
-    const log = server.output();
-    expect(log).toContain(`${signal}: finishing in-flight requests, then stopping`);
-    expect(log.split('\n').filter((line) => NOISE.test(line))).toEqual([]);
-  }, 300_000);
+      const left = processes().filter((p) => postgres.includes(p.pid) || p.pgid === lectern);
+      expect(left).toEqual([]);
+      expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+      const log = server.output();
+      expect(log).toContain(`${signal}: finishing in-flight requests, then stopping`);
+      expect(log.split('\n').filter((line) => NOISE.test(line))).toEqual([]);
+    },
+    300_000,
+  );
 });

@@ -32,7 +32,9 @@ async function cliCommands(): Promise<Map<string, Usage>> {
 }
 
 function docFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? docFiles(path.join(dir, e.name)) : /\.(md|sh)$/.test(e.name) ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? docFiles(path.join(dir, e.name)) : /\.(md|sh)$/.test(e.name) ? [path.join(dir, e.name)] : []));
 }
 
 /** Each `lectern …` the text shows: the words after it up to the end of its code span, line or comment. */
@@ -47,7 +49,9 @@ describe('commands named in the docs', () => {
   });
 
   it('the CLI lists its commands (the parse of --help found them)', () => {
-    expect([...commands.keys()]).toEqual(expect.arrayContaining(['serve', 'user create', 'user show', 'token create', 'backup', 'restore']));
+    expect([...commands.keys()]).toEqual(
+      expect.arrayContaining(['serve', 'user create', 'user show', 'token create', 'backup', 'restore']),
+    );
   });
 
   it('every lectern command in README.md, docs/ and the landing page exists, with options it takes', async () => {

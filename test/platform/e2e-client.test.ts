@@ -75,7 +75,10 @@ describe('official @gitbook/api client over HTTP', () => {
       const res = await fetch(`${server.url}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.token}` },
-        body: JSON.stringify({ query: 'query($id: ID!) { organization(id: $id) { spaces { items { id } } } }', variables: { id: owner.orgId } }),
+        body: JSON.stringify({
+          query: 'query($id: ID!) { organization(id: $id) { spaces { items { id } } } }',
+          variables: { id: owner.orgId },
+        }),
       });
       return ((await res.json()) as any).data.organization.spaces.items as { id: string }[];
     };
@@ -86,7 +89,10 @@ describe('official @gitbook/api client over HTTP', () => {
     const response = await fetch(`${server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.token}` },
-      body: JSON.stringify({ query: 'query($id: ID!) { organization(id: $id) { spaces { count items { title parent } } } }', variables: { id: owner.orgId } }),
+      body: JSON.stringify({
+        query: 'query($id: ID!) { organization(id: $id) { spaces { count items { title parent } } } }',
+        variables: { id: owner.orgId },
+      }),
     });
     const body = (await response.json()) as any;
     expect(body.data.organization.spaces.items).toEqual([{ title: 'Onboarding guide', parent: null }]);
@@ -116,15 +122,28 @@ describe('official @gitbook/api 0.202.0 client over HTTP: write, read by path, r
       cr.data.id,
       {
         changes: [
-          { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'Start with [setup](./setup.md).\n\n![Logo](./logo)\n' } },
-          { operation: 'insert_page', ref: 'setup', into: 'guide', document: { markdown: '---\ndescription: Install it\n---\n# Setup\n\n1. npm ci\n' } },
+          {
+            operation: 'insert_page',
+            ref: 'guide',
+            title: 'Guide',
+            document: { markdown: 'Start with [setup](./setup.md).\n\n![Logo](./logo)\n' },
+          },
+          {
+            operation: 'insert_page',
+            ref: 'setup',
+            into: 'guide',
+            document: { markdown: '---\ndescription: Install it\n---\n# Setup\n\n1. npm ci\n' },
+          },
           { operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: png }] },
         ],
       },
       { compat: false },
     );
     assertMatchesSpec('updateChangeRequestContent', 200, written.data);
-    const update = written.data as { changes: { object: string; ref?: string; page: { id: string } }[]; insertedFiles?: { id: string; name: string }[] };
+    const update = written.data as {
+      changes: { object: string; ref?: string; page: { id: string } }[];
+      insertedFiles?: { id: string; name: string }[];
+    };
     expect(update.changes.map((c) => [c.object, c.ref])).toEqual([
       ['created_page', 'guide'],
       ['created_page', 'setup'],
@@ -136,20 +155,38 @@ describe('official @gitbook/api 0.202.0 client over HTTP: write, read by path, r
     const doc = {
       object: 'document',
       data: {},
-      nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Written as a document.', marks: [{ object: 'mark', type: 'bold', data: {} }] }] }] }],
+      nodes: [
+        {
+          object: 'block',
+          type: 'paragraph',
+          data: {},
+          nodes: [
+            {
+              object: 'text',
+              leaves: [{ object: 'leaf', text: 'Written as a document.', marks: [{ object: 'mark', type: 'bold', data: {} }] }],
+            },
+          ],
+        },
+      ],
     };
-    const compat = await latest.spaces.updateChangeRequestContent(space.data.id, cr.data.id, { changes: [{ operation: 'insert_page', title: 'Notes', document: doc as never }] });
+    const compat = await latest.spaces.updateChangeRequestContent(space.data.id, cr.data.id, {
+      changes: [{ operation: 'insert_page', title: 'Notes', document: doc as never }],
+    });
     assertMatchesSpec('updateChangeRequestContent', 200, compat.data);
     expect(compat.data).toMatchObject({ object: 'change-request', id: cr.data.id });
 
     const setup = await latest.spaces.getPageInChangeRequestByPath(space.data.id, cr.data.id, 'guide/setup', { format: 'markdown' });
     assertMatchesSpec('getPageInChangeRequestByPath', 200, setup.data);
     expect(setup.data).toMatchObject({ id: setupId, title: 'Setup', description: 'Install it' });
-    const guide = (await latest.spaces.getPageInChangeRequestByPath(space.data.id, cr.data.id, 'guide', { format: 'markdown' })).data as { markdown: string };
+    const guide = (await latest.spaces.getPageInChangeRequestByPath(space.data.id, cr.data.id, 'guide', { format: 'markdown' })).data as {
+      markdown: string;
+    };
     // The refs became ids: the link points at the setup page, the image at the file.
     expect(guide.markdown).toContain(setupId);
     expect(guide.markdown).toContain(update.insertedFiles![0]!.id);
-    const notes = (await latest.spaces.getPageInChangeRequestByPath(space.data.id, cr.data.id, 'notes', { format: 'markdown' })).data as { markdown: string };
+    const notes = (await latest.spaces.getPageInChangeRequestByPath(space.data.id, cr.data.id, 'notes', { format: 'markdown' })).data as {
+      markdown: string;
+    };
     expect(notes.markdown.trim()).toBe('**Written as a document.**');
 
     // Review: the owner requests a reviewer, who approves with a comment.
@@ -159,7 +196,10 @@ describe('official @gitbook/api 0.202.0 client over HTTP: write, read by path, r
     assertMatchesSpec('getRequestedReviewersByChangeRequestId', 200, listedRequests.data);
     expect(listedRequests.data.items.map((r) => (r as { user?: { id: string } }).user?.id)).toEqual([reviewer.id]);
     const asReviewer = new GitBookAPI0202({ endpoint: server.url, authToken: reviewer.token });
-    const review = await asReviewer.spaces.submitChangeRequestReview(space.data.id, cr.data.id, { status: 'approved' as never, comment: { markdown: 'Looks good' } as never });
+    const review = await asReviewer.spaces.submitChangeRequestReview(space.data.id, cr.data.id, {
+      status: 'approved' as never,
+      comment: { markdown: 'Looks good' } as never,
+    });
     expect([200, 201]).toContain(review.status);
     const reviews = await latest.spaces.getReviewsByChangeRequestId(space.data.id, cr.data.id);
     assertMatchesSpec('getReviewsByChangeRequestId', 200, reviews.data);

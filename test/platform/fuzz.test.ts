@@ -15,22 +15,49 @@ beforeAll(async () => {
   const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Fuzz' } })).body;
   const collection = (await h.call('POST', `/v1/orgs/${owner.orgId}/collections`, { token: owner.token, body: { title: 'Fuzz' } })).body;
   const cr = (await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: 'Fuzz' } })).body;
-  const [pageId] = (await writeLive(h, owner.token, space.id, [{ operation: 'insert_page', title: 'Page', document: { markdown: '# Hi' } }])).pages as [string];
-  ids = { token: owner.token, organizationId: owner.orgId, spaceId: space.id, collectionId: collection.id, changeRequestId: cr.id, pageId, userId: owner.id };
+  const [pageId] = (
+    await writeLive(h, owner.token, space.id, [{ operation: 'insert_page', title: 'Page', document: { markdown: '# Hi' } }])
+  ).pages as [string];
+  ids = {
+    token: owner.token,
+    organizationId: owner.orgId,
+    spaceId: space.id,
+    collectionId: collection.id,
+    changeRequestId: cr.id,
+    pageId,
+    userId: owner.id,
+  };
 });
 
-const ODD = ['\u0000', '\ud800', '\u202e\u0041', '🧨'.repeat(100), 'x'.repeat(100_000), '../../etc/passwd', "' OR 1=1 --", '<script>alert(1)</script>'];
+const ODD = [
+  '\u0000',
+  '\ud800',
+  '\u202e\u0041',
+  '🧨'.repeat(100),
+  'x'.repeat(100_000),
+  '../../etc/passwd',
+  "' OR 1=1 --",
+  '<script>alert(1)</script>',
+];
 const BODIES: { name: string; raw?: string; body?: unknown }[] = [
   { name: 'malformed JSON', raw: '{"title": ' },
   { name: 'array', raw: '[1,2,3]' },
   { name: 'string', raw: '"just a string"' },
-  { name: 'wrong types', body: { title: 123, name: [], emoji: {}, subject: false, changes: 'all', parent: 7, position: 'first', visibility: 42, status: null } },
+  {
+    name: 'wrong types',
+    body: { title: 123, name: [], emoji: {}, subject: false, changes: 'all', parent: 7, position: 'first', visibility: 42, status: null },
+  },
   { name: 'unknown fields', body: { nonsense: true, __proto__: { polluted: 1 }, constructor: 'x' } },
-  ...ODD.map((value, i) => ({ name: `odd unicode ${i}`, body: { title: value, name: value, subject: value, label: value, query: value, markdown: value } })),
+  ...ODD.map((value, i) => ({
+    name: `odd unicode ${i}`,
+    body: { title: value, name: value, subject: value, label: value, query: value, markdown: value },
+  })),
 ];
 
 function fill(path: string, real: boolean) {
-  return path.replace(/:(\w+)/g, (_, name: string) => (real && ids[name] ? ids[name]! : name === 'changeRequestId' ? '999999999' : `x${name}`));
+  return path.replace(/:(\w+)/g, (_, name: string) =>
+    real && ids[name] ? ids[name]! : name === 'changeRequestId' ? '999999999' : `x${name}`,
+  );
 }
 
 describe('fuzz every REST route', () => {
@@ -43,10 +70,14 @@ describe('fuzz every REST route', () => {
         for (const payload of payloads) {
           const before = await h.snapshot();
           const res = await h.call(route.method, path, { token: ids.token, body: payload.body, rawBody: payload.raw });
-          if (res.status >= 500) failures.push(`${route.method} ${route.path} [${payload.name}, ${real ? 'real ids' : 'made-up ids'}] → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+          if (res.status >= 500)
+            failures.push(
+              `${route.method} ${route.path} [${payload.name}, ${real ? 'real ids' : 'made-up ids'}] → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`,
+            );
           else if (res.status >= 400) {
             expect(res.body?.error?.code, `${route.method} ${route.path} ${payload.name}`).toBe(res.status);
-            if ((await h.snapshot()) !== before) failures.push(`${route.method} ${route.path} [${payload.name}] refused with ${res.status} but changed data`);
+            if ((await h.snapshot()) !== before)
+              failures.push(`${route.method} ${route.path} [${payload.name}] refused with ${res.status} but changed data`);
           }
         }
       }

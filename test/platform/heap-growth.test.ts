@@ -26,14 +26,17 @@ for (let round = 0; round < 150; round++) {
 console.log(Math.round(peak / 1048576));
 `;
 const peakHeap = async (percent: number) =>
-  Number((await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHURN, String(percent)], { cwd: ROOT })).stdout.trim());
+  Number(
+    (await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHURN, String(percent)], { cwd: ROOT })).stdout.trim(),
+  );
 
 describe('the heap growth policy of a serving process', () => {
   it('defaults to 20 %, takes LECTERN_HEAP_GROWTH_PERCENT (0: V8 decides) and refuses anything else', () => {
     expect(readConfig({}).heapGrowthPercent).toBe(20);
     expect(readConfig({ LECTERN_HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
     expect(readConfig({ LECTERN_HEAP_GROWTH_PERCENT: '50' }).heapGrowthPercent).toBe(50);
-    for (const bad of ['-1', '2.5', 'lots', '1001']) expect(() => readConfig({ LECTERN_HEAP_GROWTH_PERCENT: bad })).toThrow(/LECTERN_HEAP_GROWTH_PERCENT must be a whole number/);
+    for (const bad of ['-1', '2.5', 'lots', '1001'])
+      expect(() => readConfig({ LECTERN_HEAP_GROWTH_PERCENT: bad })).toThrow(/LECTERN_HEAP_GROWTH_PERCENT must be a whole number/);
   });
 
   it('set while the process runs, it holds the heap well below what V8 reserves on its own', async () => {

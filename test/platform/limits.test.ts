@@ -22,7 +22,8 @@ beforeAll(async () => {
 /** Another app (as another Lectern process would be) on the same database, with its own settings. */
 const appWith = (overrides: Partial<ReturnType<typeof readConfig>>) =>
   createApp({ db: h.db, config: { ...h.config, ...overrides }, urls: createUrls(BASE) });
-const get = (app: ReturnType<typeof createApp>, p: string, token: string) => app.fetch(new Request(`${BASE}${p}`, { headers: { authorization: `Bearer ${token}` } }));
+const get = (app: ReturnType<typeof createApp>, p: string, token: string) =>
+  app.fetch(new Request(`${BASE}${p}`, { headers: { authorization: `Bearer ${token}` } }));
 
 describe('rate limiting per token, shared through PostgreSQL', () => {
   it('answers 429 with Retry-After and X-RateLimit-* once the window is used up, in every process', async () => {
@@ -46,7 +47,13 @@ describe('rate limiting per token, shared through PostgreSQL', () => {
     }
     // GraphQL counts against the same budget, and so does the user's other token (the budget is
     // per user, not per token); another user has their own.
-    const gql = await a.fetch(new Request(`${BASE}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"query":"{ viewer { id } }"}' }));
+    const gql = await a.fetch(
+      new Request(`${BASE}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{"query":"{ viewer { id } }"}',
+      }),
+    );
     expect(gql.status).toBe(429);
     expect((await get(a, '/v1/user', owner.token)).status).toBe(429);
     expect((await get(a, '/v1/user', (await h.user()).token)).status).toBe(200);
@@ -64,14 +71,33 @@ describe('request body size', () => {
     const app = appWith({ maxBodyBytes: 1000 });
     const before = await h.snapshot();
     const big = JSON.stringify({ title: 'x'.repeat(2000) });
-    const declared = await app.fetch(new Request(`${BASE}/v1/orgs/${owner.orgId}/spaces`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json', 'content-length': String(big.length) }, body: big }));
+    const declared = await app.fetch(
+      new Request(`${BASE}/v1/orgs/${owner.orgId}/spaces`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json', 'content-length': String(big.length) },
+        body: big,
+      }),
+    );
     expect(declared.status).toBe(413);
     expect(await declared.json()).toEqual({ error: { code: 413, message: expect.stringContaining('body') } });
     const stream = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(big)), c.close()) });
-    const chunked = await app.fetch(new Request(`${BASE}/v1/orgs/${owner.orgId}/spaces`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit));
+    const chunked = await app.fetch(
+      new Request(`${BASE}/v1/orgs/${owner.orgId}/spaces`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+    );
     expect(chunked.status).toBe(413);
     expect(await h.snapshot()).toBe(before);
-    const small = await app.fetch(new Request(`${BASE}/v1/orgs/${owner.orgId}/spaces`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: '{"title":"ok"}' }));
+    const small = await app.fetch(
+      new Request(`${BASE}/v1/orgs/${owner.orgId}/spaces`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+        body: '{"title":"ok"}',
+      }),
+    );
     expect(small.status).toBe(201);
   });
 });
@@ -116,20 +142,34 @@ describe('the database going away', () => {
   }, 60_000);
 });
 
-
 describe('production switches', () => {
   it('turns GraphiQL and introspection off when configured', async () => {
     const app = appWith({ graphiql: false, introspection: false });
     const page = await app.fetch(new Request(`${BASE}/graphql`, { headers: { accept: 'text/html' } }));
     expect(page.status).toBe(404);
     const gql = (query: string) =>
-      app.fetch(new Request(`${BASE}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }) }));
-    const introspection = (await (await gql('{ __schema { types { name } } }')).json()) as { errors?: { message: string }[]; data?: unknown };
+      app.fetch(
+        new Request(`${BASE}/graphql`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query }),
+        }),
+      );
+    const introspection = (await (await gql('{ __schema { types { name } } }')).json()) as {
+      errors?: { message: string }[];
+      data?: unknown;
+    };
     expect(introspection.errors?.[0]?.message).toMatch(/introspection/i);
     const ordinary = (await (await gql('{ viewer { id } }')).json()) as { data: { viewer: { id: string } } };
     expect(ordinary.data.viewer.id).toBe(owner.id);
     // On by default.
-    const open = await appWith({}).fetch(new Request(`${BASE}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __schema { queryType { name } } }' }) }));
+    const open = await appWith({}).fetch(
+      new Request(`${BASE}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __schema { queryType { name } } }' }),
+      }),
+    );
     expect(((await open.json()) as { data: unknown }).data).toEqual({ __schema: { queryType: { name: 'Query' } } });
   });
 });
@@ -149,7 +189,10 @@ describe('a client that leaves mid-request', () => {
       // Through the REST adapter and through /graphql.
       const leave = (path: string, body?: string) =>
         new Promise<void>((resolve) => {
-          const req = http.request(`${server.url}${path}`, { method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' } });
+          const req = http.request(`${server.url}${path}`, {
+            method: body ? 'POST' : 'GET',
+            headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+          });
           req.on('error', () => resolve());
           req.end(body);
           setTimeout(() => req.destroy(), 150);

@@ -112,7 +112,10 @@ describe('GraphQL limits', () => {
   });
 
   it('refuses a query over the complexity limit', async () => {
-    const fields = Array.from({ length: 40 }, (_, i) => `s${i}: spaces(limit: 1000) { items { id title permissions { view admin } } }`).join(' ');
+    const fields = Array.from(
+      { length: 40 },
+      (_, i) => `s${i}: spaces(limit: 1000) { items { id title permissions { view admin } } }`,
+    ).join(' ');
     const res = await h.graphql(owner.token, `query($id: ID!) { organization(id: $id) { ${fields} } }`, { id: owner.orgId });
     expect(res.body.errors?.[0]?.message).toMatch(/complexity|breadth/);
   });
@@ -120,7 +123,9 @@ describe('GraphQL limits', () => {
 
 describe('shared input mechanisms', () => {
   it('serves a full page of 1000 within the complexity limit, and names `limit` past 1000', async () => {
-    expect((await h.rest('listSpacesInOrganizationById', 'GET', `/v1/orgs/${owner.orgId}/spaces?limit=1000`, { token: owner.token })).status).toBe(200);
+    expect(
+      (await h.rest('listSpacesInOrganizationById', 'GET', `/v1/orgs/${owner.orgId}/spaces?limit=1000`, { token: owner.token })).status,
+    ).toBe(200);
     expect((await h.rest('listOrganizationsForAuthenticatedUser', 'GET', '/v1/orgs?limit=1000', { token: owner.token })).status).toBe(200);
     const over = await h.call('GET', `/v1/orgs/${owner.orgId}/spaces?limit=1001`, { token: owner.token });
     expect(over).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^limit: /) } } });
@@ -137,7 +142,10 @@ describe('shared input mechanisms', () => {
 
   it('checks merge rule names for spaces as for organizations', async () => {
     const space = (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: {} })).body;
-    const bogus = await h.call('PATCH', `/v1/spaces/${space.id}`, { token: owner.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'bogus' }] } } });
+    const bogus = await h.call('PATCH', `/v1/spaces/${space.id}`, {
+      token: owner.token,
+      body: { mergeRules: { type: 'rules', rules: [{ rule: 'bogus' }] } },
+    });
     expect(bogus).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^mergeRules\.rules\[0\]\.rule: /) } } });
     const ok = await h.rest('updateSpaceById', 'PATCH', `/v1/spaces/${space.id}`, {
       token: owner.token,

@@ -35,13 +35,23 @@ afterAll(async () => {
 function scriptCommands(): string[] {
   const lines = fs.readFileSync(SCRIPT, 'utf8').split('\n');
   const body = lines.slice(lines.indexOf('set -euo pipefail') + 1);
-  return body.slice(0, body.findIndex((l) => l.startsWith('echo '))).filter((l) => l.trim());
+  return body
+    .slice(
+      0,
+      body.findIndex((l) => l.startsWith('echo ')),
+    )
+    .filter((l) => l.trim());
 }
 
 describe('the quick start', () => {
   it('docs/quickstart.sh creates a user, a page, a share-link site and a share link that open', async () => {
     const { stdout } = await run('bash', [SCRIPT], { cwd: ROOT, env: { ...env, EMAIL: 'ada@example.com' } });
-    const out = Object.fromEntries(stdout.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    const out = Object.fromEntries(
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
     expect(Object.keys(out)).toEqual(['USER_ID', 'ORG', 'SPACE', 'SITE', 'PAGE_URL', 'SHARE_URL', 'TOKEN']);
 
     // The site is `share-link`: the page opens for a member's token, not for anyone.
@@ -56,7 +66,10 @@ describe('the quick start', () => {
     // The share link sets the cookie that keeps the site open, and leaves the key out of the address.
     const shared = await fetch(out.SHARE_URL!, { redirect: 'manual' });
     expect(shared.status).toBe(302);
-    const cookie = shared.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = shared.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const location = new URL(shared.headers.get('location')!, out.SHARE_URL).href;
     expect(location).not.toContain('share=');
     const opened = await fetch(location, { headers: { cookie } });
@@ -74,9 +87,18 @@ describe('the quick start', () => {
 
   it("the landing page's first steps run as a shell script", async () => {
     const html = await landingPage({ publicUrl: server!.url, graphiql: true }).text();
-    const blocks = [...html.matchAll(/<pre>([\s\S]*?)<\/pre>/g)].map((m) => m[1]!.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))));
+    const blocks = [...html.matchAll(/<pre>([\s\S]*?)<\/pre>/g)].map((m) =>
+      m[1]!.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))),
+    );
     const steps = blocks.join('\n').replace('you@example.com', 'landing@example.com');
-    const { stdout } = await run('bash', ['-c', `set -euo pipefail\n${steps}\ncurl -sS -H "Authorization: Bearer $TOKEN" "${server!.url}/v1/spaces/$SPACE/content/path/setup?format=markdown"`], { cwd: ROOT, env });
+    const { stdout } = await run(
+      'bash',
+      [
+        '-c',
+        `set -euo pipefail\n${steps}\ncurl -sS -H "Authorization: Bearer $TOKEN" "${server!.url}/v1/spaces/$SPACE/content/path/setup?format=markdown"`,
+      ],
+      { cwd: ROOT, env },
+    );
     expect(stdout).toContain('First steps.');
   }, 300_000);
 });

@@ -30,7 +30,10 @@ describe.skipIf(skipBrowser)("the reader's pages run their script with no page e
     browser = await launchChromium();
     owner = await h.owner('Pages');
     const guides = await s.space(owner, 'Guides');
-    await writeLive(h, owner.token, guides.id, [insertPage('Setup', '# Setup\n\nInstall it.\n\n## Then\n\nUse it.'), insertPage('Usage', 'Daily use.')]);
+    await writeLive(h, owner.token, guides.id, [
+      insertPage('Setup', '# Setup\n\nInstall it.\n\n## Then\n\nUse it.'),
+      insertPage('Usage', 'Daily use.'),
+    ]);
     const empty = await s.space(owner, 'API reference');
     const site = await s.site(owner, owner.orgId, { title: 'Docs', spaces: [guides.id] });
     sectionPath = ((await s.section(owner, owner.orgId, site.id, { spaceId: empty.id, title: 'API' })) as { path: string }).path;
@@ -39,7 +42,13 @@ describe.skipIf(skipBrowser)("the reader's pages run their script with no page e
 
     const shared = await s.site(owner, owner.orgId, { title: 'Shared', visibility: 'share-link', spaces: [guides.id] });
     await s.ok('publishSite', 'POST', `${s.sitePath(owner.orgId, shared.id)}/publish`, { token: owner.token });
-    const link = await s.ok('createSiteShareLink', 'POST', `${s.sitePath(owner.orgId, shared.id)}/share-links`, { token: owner.token, body: { name: 'Readers' } }, 201);
+    const link = await s.ok(
+      'createSiteShareLink',
+      'POST',
+      `${s.sitePath(owner.orgId, shared.id)}/share-links`,
+      { token: owner.token, body: { name: 'Readers' } },
+      201,
+    );
     shareUrl = link.urls.published.replace(/^https?:\/\/[^/]+/, served.origin);
   });
 
@@ -54,7 +63,10 @@ describe.skipIf(skipBrowser)("the reader's pages run their script with no page e
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
     // The not-found page's 404 is reported by the browser as a console error of its own: not a script's.
-    page.on('console', (m) => m.type() === 'error' && !(status === 404 && /status of 404/.test(m.text())) && errors.push(`console: ${m.text()}`));
+    page.on(
+      'console',
+      (m) => m.type() === 'error' && !(status === 404 && /status of 404/.test(m.text())) && errors.push(`console: ${m.text()}`),
+    );
     const response = await page.goto(url);
     expect(response?.status(), url).toBe(status);
     // The script ran: the theme toggle it reveals is shown, and it switches the theme.

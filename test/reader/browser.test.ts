@@ -57,8 +57,14 @@ describe.skipIf(skipBrowser)('the reader in headless Chromium', () => {
     const [launched, owner] = await Promise.all([launchChromium(), h.owner('Browser org')]);
     browser = launched;
     const space = await s.space(owner, 'Guides');
-    await writeLive(h, owner.token, space.id, [{ operation: 'insert_files', files: [{ name: 'logo.png', contentType: 'image/png', base64: PNG }] }]);
-    const { pages } = await writeLive(h, owner.token, space.id, [insertPage('Intro', INTRO), insertPage('Usage', '## Daily use\n\nUse it.\n\n## Tips\n\nMore.'), insertPage('Reference', 'All of it.')]);
+    await writeLive(h, owner.token, space.id, [
+      { operation: 'insert_files', files: [{ name: 'logo.png', contentType: 'image/png', base64: PNG }] },
+    ]);
+    const { pages } = await writeLive(h, owner.token, space.id, [
+      insertPage('Intro', INTRO),
+      insertPage('Usage', '## Daily use\n\nUse it.\n\n## Tips\n\nMore.'),
+      insertPage('Reference', 'All of it.'),
+    ]);
     await writeLive(h, owner.token, space.id, [insertPage('Advanced', '## Deep\n\nDeep dive.', { into: pages[1] })]);
     const site = await s.site(owner, owner.orgId, { title: 'Browser docs', spaces: [space.id] });
     await s.ok('publishSite', 'POST', `${s.sitePath(owner.orgId, site.id)}/publish`, { token: owner.token });

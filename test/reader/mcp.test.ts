@@ -48,7 +48,11 @@ beforeAll(async () => {
   t = await s.team();
   const guides = await s.space(t.owner, 'Guides');
   const { pages } = await writeLive(h, t.owner.token, guides.id, [
-    insertPage('Getting started', '# Getting started\n\nInstall the widget toolkit with npm.\n\n## Configure\n\nSet the frobnicator level.', { description: 'First steps' }),
+    insertPage(
+      'Getting started',
+      '# Getting started\n\nInstall the widget toolkit with npm.\n\n## Configure\n\nSet the frobnicator level.',
+      { description: 'First steps' },
+    ),
     insertPage('Usage', 'Use the toolkit every day.'),
     insertPage('Secret', 'Hidden widget notes', { hidden: true }),
     insertPage('Beta notes', 'Widget beta program', { condition: 'visitor.claims.unsigned.beta == true' }),
@@ -70,7 +74,13 @@ beforeAll(async () => {
     return site;
   };
   const share = await made('share', 'share-link');
-  const link = await s.ok('createSiteShareLink', 'POST', `${s.sitePath(t.orgId, share.id)}/share-links`, { token: t.owner.token, body: { name: 'Agents' } }, 201);
+  const link = await s.ok(
+    'createSiteShareLink',
+    'POST',
+    `${s.sitePath(t.orgId, share.id)}/share-links`,
+    { token: t.owner.token, body: { name: 'Agents' } },
+    201,
+  );
   shareKey = new URL(link.urls.published).searchParams.get('share')!;
   const visitor = await made('visitor', 'visitor-auth');
   const key = new TextEncoder().encode(siteVisitorKey(await serverKeys({ db: h.db, config: h.config }), visitor.id));
@@ -96,7 +106,11 @@ describe('the MCP server of a public site', () => {
     const found = await client.callTool({ name: 'search_pages', arguments: { query: 'widget' } });
     const results = (found.structuredContent as any).results as { title: string; url: string; location: string[]; snippet: string }[];
     expect(results.map((r) => r.title)).toEqual(['Advanced widgets', 'Getting started', 'Endpoints']);
-    expect(results[1]).toMatchObject({ url: `${sites.public!.url}/getting-started`, location: ['Guides'], snippet: expect.stringContaining('Install the widget toolkit') });
+    expect(results[1]).toMatchObject({
+      url: `${sites.public!.url}/getting-started`,
+      location: ['Guides'],
+      snippet: expect.stringContaining('Install the widget toolkit'),
+    });
     expect(results[0]!.location).toEqual(['Guides', 'Usage']);
     expect(results[2]!.url).toBe(`${sites.public!.url}/reference/endpoints`);
     expect(textOf(found)).toContain(`[Getting started](${sites.public!.url}/getting-started)`);
@@ -114,7 +128,9 @@ describe('the MCP server of a public site', () => {
       expect(read.isError, url).toBeFalsy();
       expect(textOf(read)).toBe(md);
     }
-    expect(textOf(await client.callTool({ name: 'read_page', arguments: { url: 'usage/advanced-widgets' } }))).toContain('Deep widget internals.');
+    expect(textOf(await client.callTool({ name: 'read_page', arguments: { url: 'usage/advanced-widgets' } }))).toContain(
+      'Deep widget internals.',
+    );
     // Hidden pages open by URL, as in the browser; a missing page, a page the claims hide, another server's URL do not.
     expect(textOf(await client.callTool({ name: 'read_page', arguments: { url: 'secret' } }))).toContain('Hidden widget notes');
     for (const url of ['no/such/page', 'beta-notes', 'https://example.com/getting-started']) {
@@ -124,7 +140,12 @@ describe('the MCP server of a public site', () => {
     }
 
     const listed = await client.callTool({ name: 'list_pages', arguments: {} });
-    expect(((listed.structuredContent as any).pages as { title: string }[]).map((p) => p.title)).toEqual(['Getting started', 'Usage', 'Advanced widgets', 'Endpoints']);
+    expect(((listed.structuredContent as any).pages as { title: string }[]).map((p) => p.title)).toEqual([
+      'Getting started',
+      'Usage',
+      'Advanced widgets',
+      'Endpoints',
+    ]);
     await client.close();
     console.log(`MCP over HTTP: connect, list tools, 5 searches and reads, list: ${(performance.now() - started).toFixed(0)} ms`);
   });
@@ -145,8 +166,13 @@ describe('the MCP server of a public site', () => {
       [{ query: 'x', limit: 500 }, /-32602.*at limit/],
     ];
     // The SDK answers an error result (isError, the validation message as text); its client throws it for a tool with an output schema.
-    const refusal = (call: Promise<any>) => call.then((r) => (r.isError ? textOf(r) : 'accepted'), (e: Error) => e.message);
-    for (const [args, message] of cases) expect(await refusal(client.callTool({ name: 'search_pages', arguments: args })), JSON.stringify(args)).toMatch(message);
+    const refusal = (call: Promise<any>) =>
+      call.then(
+        (r) => (r.isError ? textOf(r) : 'accepted'),
+        (e: Error) => e.message,
+      );
+    for (const [args, message] of cases)
+      expect(await refusal(client.callTool({ name: 'search_pages', arguments: args })), JSON.stringify(args)).toMatch(message);
     expect(await refusal(client.callTool({ name: 'read_page', arguments: { url: 'x'.repeat(3000) } }))).toMatch(/-32602.*at url/);
     await client.close();
     const get = await fetch(`${sites.public!.url}/~gitbook/mcp`, { headers: { accept: 'text/event-stream' } });
@@ -154,7 +180,11 @@ describe('the MCP server of a public site', () => {
     expect(get.headers.get('allow')).toBe('POST');
     expect((await fetch(`${sites.public!.url}/~gitbook/mcp`, { method: 'DELETE' })).status).toBe(405);
     // Not JSON-RPC: the transport's own 400.
-    const junk = await fetch(`${sites.public!.url}/~gitbook/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{nope' });
+    const junk = await fetch(`${sites.public!.url}/~gitbook/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{nope',
+    });
     expect(junk.status).toBe(400);
   });
 });
@@ -181,7 +211,10 @@ describe('visibility, as the HTML reader decides', () => {
     const endpoint = `${sites.visitor!.url}/~gitbook/mcp`;
     await expect(connect(endpoint)).rejects.toThrow(/401/);
     await expect(connect(endpoint, { 'x-lectern-visitor-token': 'not.a.jwt' })).rejects.toThrow(/401/);
-    for (const client of [await connect(endpoint, { 'x-lectern-visitor-token': visitorToken }), await connect(`${endpoint}?jwt_token=${visitorToken}`)]) {
+    for (const client of [
+      await connect(endpoint, { 'x-lectern-visitor-token': visitorToken }),
+      await connect(`${endpoint}?jwt_token=${visitorToken}`),
+    ]) {
       expect(textOf(await client.callTool({ name: 'search_pages', arguments: { query: 'home' } }))).toContain('[Home]');
       await client.close();
     }

@@ -15,7 +15,13 @@ let owner: Owner;
 let siteUrl: string;
 let apiSection: { path: string };
 
-const h1s = (html: string) => [...html.matchAll(/<h1[\s>][^]*?<\/h1>/g)].map((m) => m[0].replace(/<[^>]+>/g, '').replace(/#$/, '').trim());
+const h1s = (html: string) =>
+  [...html.matchAll(/<h1[\s>][^]*?<\/h1>/g)].map((m) =>
+    m[0]
+      .replace(/<[^>]+>/g, '')
+      .replace(/#$/, '')
+      .trim(),
+  );
 
 async function get(path: string): Promise<{ status: number; text: string }> {
   const response = await h.app.fetch(new Request(`${siteUrl}${path}`));

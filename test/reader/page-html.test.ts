@@ -19,13 +19,19 @@ describe('Page.html', () => {
     owner = await h.owner();
     spaceId = (await s.space(owner, 'Handbook')).id;
     await writeLive(h, owner.token, spaceId, [
-      insertPage('Intro', 'Read **this**, then [the setup](setup.md#install).\n\n<script>alert("x")</script>\n\n## Next steps\n\n```js\nconst a = 1;\n```\n'),
+      insertPage(
+        'Intro',
+        'Read **this**, then [the setup](setup.md#install).\n\n<script>alert("x")</script>\n\n## Next steps\n\n```js\nconst a = 1;\n```\n',
+      ),
       insertPage('Setup', 'Install it.'),
     ]);
   });
 
   const html = async (path: string) => {
-    const res = await h.graphql(owner.token, 'query ($id: ID!, $path: String!) { space(id: $id) { page(path: $path) { type html } } }', { id: spaceId, path });
+    const res = await h.graphql(owner.token, 'query ($id: ID!, $path: String!) { space(id: $id) { page(path: $path) { type html } } }', {
+      id: spaceId,
+      path,
+    });
     expect(res.body.errors).toBeUndefined();
     return res.body.data.space.page as { type: string; html: string | null };
   };

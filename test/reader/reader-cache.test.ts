@@ -25,7 +25,11 @@ async function get(url: string, opts: { cookie?: string; token?: string; etag?: 
   const res = await h.app.fetch(new Request(url, { headers }));
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
-const cookiesOf = (res: Got) => res.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
+const cookiesOf = (res: Got) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .join('; ');
 
 async function counted<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const before = h.db.statements.count;
@@ -36,9 +40,13 @@ async function counted<T>(fn: () => Promise<T>): Promise<[T, number]> {
 /** A published site over one new space of `pages` pages (plus `more` changes); its URL and ids. */
 async function siteOf(title: string, pages: number, opts: { visibility?: string; more?: Parameters<typeof writeLive>[3] } = {}) {
   const space = await s.space(t.owner, `${title} space`);
-  const changes = [...Array.from({ length: pages }, (_, i) => insertPage(`Page ${i}`, `Body of page ${i} in ${title}.\n\n## Part\n\nText.`)), ...(opts.more ?? [])];
+  const changes = [
+    ...Array.from({ length: pages }, (_, i) => insertPage(`Page ${i}`, `Body of page ${i} in ${title}.\n\n## Part\n\nText.`)),
+    ...(opts.more ?? []),
+  ];
   const pageIds: string[] = [];
-  for (let i = 0; i < changes.length; i += 50) pageIds.push(...(await writeLive(h, t.owner.token, space.id, changes.slice(i, i + 50))).pages);
+  for (let i = 0; i < changes.length; i += 50)
+    pageIds.push(...(await writeLive(h, t.owner.token, space.id, changes.slice(i, i + 50))).pages);
   const site = await s.site(t.owner, t.orgId, { title, visibility: opts.visibility ?? 'public', spaces: [space.id] });
   await s.ok('publishSite', 'POST', `${s.sitePath(t.orgId, site.id)}/publish`, { token: t.owner.token });
   return { space, site, pageIds, url: `${BASE}/public/${t.orgId}/sites/${site.id}` };
@@ -96,10 +104,15 @@ describe('rendered answers kept', () => {
     expect((await get(`${url}/page-0`)).text).toBe(before.text); // kept
 
     // A change request merged: a new revision.
-    const cr = await h.rest('createChangeRequest', 'POST', `/v1/spaces/${space.id}/change-requests`, { token: t.owner.token, body: { subject: 'Edit' } });
+    const cr = await h.rest('createChangeRequest', 'POST', `/v1/spaces/${space.id}/change-requests`, {
+      token: t.owner.token,
+      body: { subject: 'Edit' },
+    });
     expect(cr.status).toBe(201);
     await writeCr(h, t.owner.token, space.id, cr.body.id, [insertPage('Merged page', 'From the change request.')]);
-    const merged = await h.rest('mergeChangeRequest', 'POST', `/v1/spaces/${space.id}/change-requests/${cr.body.number}/merge`, { token: t.owner.token });
+    const merged = await h.rest('mergeChangeRequest', 'POST', `/v1/spaces/${space.id}/change-requests/${cr.body.number}/merge`, {
+      token: t.owner.token,
+    });
     expect(merged.status).toBe(200);
     const afterMerge = await get(`${url}/page-0`);
     expect(afterMerge.text).toContain('Merged page');
@@ -115,7 +128,11 @@ describe('rendered answers kept', () => {
     expect((await get(`${url}/llms-full.txt`)).text).toContain('Edited body.');
 
     // The site's customization: its title and an announcement.
-    const { updatedAt: _u, title: _t, ...current } = await s.ok('getSiteCustomizationById', 'GET', `${s.sitePath(t.orgId, site.id)}/customization`, { token: t.owner.token });
+    const {
+      updatedAt: _u,
+      title: _t,
+      ...current
+    } = await s.ok('getSiteCustomizationById', 'GET', `${s.sitePath(t.orgId, site.id)}/customization`, { token: t.owner.token });
     await s.ok('updateSiteCustomizationById', 'PUT', `${s.sitePath(t.orgId, site.id)}/customization`, {
       token: t.owner.token,
       body: { ...current, title: 'Renamed docs', announcement: { enabled: true, message: 'Fresh announcement', style: 'info' } },
@@ -142,7 +159,10 @@ describe('rendered answers kept', () => {
 
   it('visitors with other claims never share an answer, whichever comes first', async () => {
     const { site, url } = await siteOf('Adaptive', 2, {
-      more: [insertPage('Beta notes', 'For beta testers', { condition: 'visitor.claims.unsigned.beta == true' }), insertPage('Pro notes', 'For pro', { condition: 'visitor.claims.plan == "pro"' })],
+      more: [
+        insertPage('Beta notes', 'For beta testers', { condition: 'visitor.claims.unsigned.beta == true' }),
+        insertPage('Pro notes', 'For pro', { condition: 'visitor.claims.plan == "pro"' }),
+      ],
     });
     // Anonymous first, then a beta visitor: the beta page shows only to the latter.
     const anonymous = await get(`${url}/page-0`);
@@ -158,7 +178,8 @@ describe('rendered answers kept', () => {
     expect(notBetaPage.text).not.toContain('Beta notes');
     // Signed claims: a pro visitor first, then anyone, then a visitor with another plan.
     const key = new TextEncoder().encode(siteVisitorKey(await serverKeys({ db: h.db, config: h.config }), site.id));
-    const jwt = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(key);
+    const jwt = (claims: Record<string, unknown>) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(key);
     const pro = cookiesOf(await get(`${url}/page-1?jwt_token=${await jwt({ plan: 'pro' })}`));
     expect((await get(`${url}/page-1`, { cookie: pro })).text).toContain('Pro notes');
     expect((await get(`${url}/page-1`)).text).not.toContain('Pro notes');
@@ -174,7 +195,13 @@ describe('rendered answers kept', () => {
 
   it('access is decided before the cache: a share-link page kept for a key holder is refused without it, and once revoked', async () => {
     const { site, url } = await siteOf('Shared', 1, { visibility: 'share-link' });
-    const link = await s.ok('createSiteShareLink', 'POST', `${s.sitePath(t.orgId, site.id)}/share-links`, { token: t.owner.token, body: { name: 'Partner' } }, 201);
+    const link = await s.ok(
+      'createSiteShareLink',
+      'POST',
+      `${s.sitePath(t.orgId, site.id)}/share-links`,
+      { token: t.owner.token, body: { name: 'Partner' } },
+      201,
+    );
     const shareKey = new URL(link.urls.published).searchParams.get('share')!;
     const cookie = cookiesOf(await get(`${url}/page-0?share=${shareKey}`));
     const page = await get(`${url}/page-0`, { cookie });
@@ -193,7 +220,10 @@ describe('rendered answers kept', () => {
     // A member reaches it with a token.
     expect((await get(`${url}/page-0`, { token: t.guest.token })).status).toBe(200);
     // Revoked: the cookie no longer opens the kept page.
-    await s.ok('updateSiteShareLinkById', 'PATCH', `${s.sitePath(t.orgId, site.id)}/share-links/${link.id}`, { token: t.owner.token, body: { active: false } });
+    await s.ok('updateSiteShareLinkById', 'PATCH', `${s.sitePath(t.orgId, site.id)}/share-links/${link.id}`, {
+      token: t.owner.token,
+      body: { active: false },
+    });
     expect((await get(`${url}/page-0`, { cookie })).status).toBe(404);
     expect((await get(`${url}/page-0`, { cookie, etag })).status).toBe(404);
   });

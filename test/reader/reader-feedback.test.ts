@@ -25,7 +25,11 @@ async function post(url: string, fields: Record<string, string>, cookie?: string
   const res = await h.app.fetch(new Request(url, { method: 'POST', headers, body: new URLSearchParams(fields).toString() }));
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
-const cookiesOf = (res: Got) => res.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
+const cookiesOf = (res: Got) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .join('; ');
 const decode = (v: string) => v.replace(/&#x26;|&amp;/g, '&').replace(/&quot;/g, '"');
 
 /** A published site over one new space of two pages; its URL and ids. */
@@ -54,7 +58,12 @@ function formOf(html: string): { action: string; page: string; path: string } {
 async function feedbackCounts(siteId: string, token = t.owner.token) {
   return s.ok('aggregateSiteEvents', 'POST', `${s.sitePath(t.orgId, siteId)}/insights/events/aggregate`, {
     token,
-    body: { range: 'last24Hours', where: [{ column: 'eventType', values: ['page_post_feedback'] }], groupBy: [{ column: 'page' }, { column: 'eventPageFeedbackRating' }], order: { by: { column: 'eventsCount' }, direction: 'desc' } },
+    body: {
+      range: 'last24Hours',
+      where: [{ column: 'eventType', values: ['page_post_feedback'] }],
+      groupBy: [{ column: 'page' }, { column: 'eventPageFeedbackRating' }],
+      order: { by: { column: 'eventsCount' }, direction: 'desc' },
+    },
   });
 }
 
@@ -81,7 +90,9 @@ describe('page feedback', () => {
     const page = await get(`${url}/intro`);
     expect(page.status).toBe(200);
     expect(page.text).toMatch(/<fieldset><legend>Was this page helpful\?<\/legend>/);
-    expect(page.text).toMatch(/<button type="submit" name="rating" value="good">Good<\/button><button type="submit" name="rating" value="ok">OK<\/button><button type="submit" name="rating" value="bad">Bad<\/button>/);
+    expect(page.text).toMatch(
+      /<button type="submit" name="rating" value="good">Good<\/button><button type="submit" name="rating" value="ok">OK<\/button><button type="submit" name="rating" value="bad">Bad<\/button>/,
+    );
     // The CSP lets the form post to the site (same origin), and no script was added.
     expect(page.headers.get('content-security-policy')).toContain("form-action 'self'");
     expect(page.text.match(/<script>/g)).toHaveLength(1);
@@ -108,13 +119,23 @@ describe('page feedback', () => {
     // aggregateSiteEvents (official schema through h.rest) counts them by page and rating.
     const agg = await feedbackCounts(site.id, t.reader.token);
     expect(agg.columns).toEqual([
-      { column: 'page', values: [{ page: pages[0], space: space.id }, { page: pages[1], space: space.id }] },
+      {
+        column: 'page',
+        values: [
+          { page: pages[0], space: space.id },
+          { page: pages[1], space: space.id },
+        ],
+      },
       { column: 'eventPageFeedbackRating', values: ['good', 'bad'] },
       { column: 'eventsCount', values: [2, 1] },
     ]);
     const summary = await s.ok('aggregateSiteEvents', 'POST', `${s.sitePath(t.orgId, site.id)}/insights/events/aggregate`, {
       token: t.owner.token,
-      body: { range: 'last7Days', select: [{ column: 'eventType' }, { column: 'pageFeedbackRating' }, { column: 'eventsCount' }], where: [{ column: 'eventType', values: ['page_post_feedback'] }] },
+      body: {
+        range: 'last7Days',
+        select: [{ column: 'eventType' }, { column: 'pageFeedbackRating' }, { column: 'eventsCount' }],
+        where: [{ column: 'eventType', values: ['page_post_feedback'] }],
+      },
     });
     expect(summary.columns).toEqual([
       { column: 'eventType', values: ['page_post_feedback'] },
@@ -124,7 +145,13 @@ describe('page feedback', () => {
     // The thank-you page is not a second page view.
     const views = await s.ok('aggregateSiteEvents', 'POST', `${s.sitePath(t.orgId, site.id)}/insights/events/aggregate`, {
       token: t.owner.token,
-      body: { range: 'last7Days', where: [{ column: 'eventType', values: ['page_view'] }, { column: 'page', values: [{ page: pages[0], space: space.id }] }] },
+      body: {
+        range: 'last7Days',
+        where: [
+          { column: 'eventType', values: ['page_view'] },
+          { column: 'page', values: [{ page: pages[0], space: space.id }] },
+        ],
+      },
     });
     expect(views.columns).toEqual([{ column: 'eventsCount', values: [2] }]);
   });
@@ -163,7 +190,13 @@ describe('page feedback', () => {
     expect((await post(`${url}/~gitbook/feedback`, fields, 'lectern_share=wrong')).status).toBe(404);
     expect((await feedbackCounts(site.id)).columns[2].values).toEqual([]);
 
-    const link = await s.ok('createSiteShareLink', 'POST', `${s.sitePath(t.orgId, site.id)}/share-links`, { token: t.owner.token, body: { name: 'Partner' } }, 201);
+    const link = await s.ok(
+      'createSiteShareLink',
+      'POST',
+      `${s.sitePath(t.orgId, site.id)}/share-links`,
+      { token: t.owner.token, body: { name: 'Partner' } },
+      201,
+    );
     const key = new URL(link.urls.published).searchParams.get('share')!;
     const cookie = cookiesOf(await get(`${url}/intro?share=${key}`));
     const page = await get(`${url}/intro`, cookie);
@@ -198,7 +231,10 @@ describe('page feedback', () => {
     await setFeedback(site.id, true);
     const res = await post(`${url}/~gitbook/feedback`, { page: pages[0]!, path: '/intro', rating: 'good' });
     expect(res.status).toBe(404);
-    expect((await post(`${BASE}/public/${t.orgId}/sites/no-such-site/~gitbook/feedback`, { page: pages[0]!, path: '/intro', rating: 'good' })).status).toBe(404);
+    expect(
+      (await post(`${BASE}/public/${t.orgId}/sites/no-such-site/~gitbook/feedback`, { page: pages[0]!, path: '/intro', rating: 'good' }))
+        .status,
+    ).toBe(404);
     expect((await feedbackCounts(site.id)).columns[2].values).toEqual([]);
   });
 
@@ -209,7 +245,15 @@ describe('page feedback', () => {
         {
           type: 'page_post_feedback',
           session: { sessionId: 's', visitorId: 'v', cookies: {}, userAgent: 'UA', language: null, referrer: null },
-          location: { url: 'https://docs.test/intro', siteSection: null, siteSpace: null, siteShareKey: null, space: space.id, revision: null, page: pages[0] },
+          location: {
+            url: 'https://docs.test/intro',
+            siteSection: null,
+            siteSpace: null,
+            siteShareKey: null,
+            space: space.id,
+            revision: null,
+            page: pages[0],
+          },
           ...(feedback === undefined ? {} : { feedback }),
         },
       ],
@@ -220,7 +264,9 @@ describe('page feedback', () => {
       expect(res.status).toBe(400);
       expect(res.body.error.message).toMatch(/^events\[0\]\.feedback\.rating:/);
     }
-    expect((await h.rest('trackEventsInSiteById', 'POST', path, { token: t.owner.token, body: events({ rating: 'ok' }) })).status).toBe(204);
+    expect((await h.rest('trackEventsInSiteById', 'POST', path, { token: t.owner.token, body: events({ rating: 'ok' }) })).status).toBe(
+      204,
+    );
     const agg = await feedbackCounts(site.id);
     expect(agg.columns[1]).toEqual({ column: 'eventPageFeedbackRating', values: ['ok'] });
   });

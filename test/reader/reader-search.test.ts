@@ -33,8 +33,13 @@ async function get(url: string, opts: { cookie?: string; token?: string; etag?: 
   const res = await h.app.fetch(new Request(url.startsWith('http') ? url : `${BASE}${url}`, { headers }));
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
-const cookiesOf = (res: Got) => res.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
-const hrefs = (html: string) => [...html.matchAll(/<a class="result-title" href="([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1]!.replace(/&amp;/g, '&'), m[2]!]);
+const cookiesOf = (res: Got) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .join('; ');
+const hrefs = (html: string) =>
+  [...html.matchAll(/<a class="result-title" href="([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1]!.replace(/&amp;/g, '&'), m[2]!]);
 
 beforeAll(async () => {
   h = await setupHarness();
@@ -80,10 +85,14 @@ describe('search in the reader', () => {
     expect(res.text).toContain(`href="${siteUrl}/intro#nebula-tuning"`);
     expect(res.text).not.toMatch(/Secret|Beta notes/);
     // From v2, its own results instead of v1's.
-    const fromV2 = hrefs((await get(`${siteUrl}/${v2Path}/start?q=nebula`)).text).map(([, title]) => title).sort();
+    const fromV2 = hrefs((await get(`${siteUrl}/${v2Path}/start?q=nebula`)).text)
+      .map(([, title]) => title)
+      .sort();
     expect(fromV2).toEqual(['Endpoints', 'Start']);
     // Every section and variant.
-    const all = hrefs((await get(`${siteUrl}/intro?q=nebula&scope=all`)).text).map(([, title]) => title).sort();
+    const all = hrefs((await get(`${siteUrl}/intro?q=nebula&scope=all`)).text)
+      .map(([, title]) => title)
+      .sort();
     expect(all).toEqual(['Endpoints', 'Intro', 'Start']);
     // The visitor's claims open conditioned pages.
     const beta = await get(`${siteUrl}/intro?q=nebula&visitor.beta=true`);
@@ -103,7 +112,13 @@ describe('search in the reader', () => {
     await s.ok('publishSite', 'POST', `${s.sitePath(t.orgId, site.id)}/publish`, { token: t.owner.token });
     const url = `${BASE}/public/${t.orgId}/sites/${site.id}`;
     expect((await get(`${url}?q=comet`)).status).toBe(404);
-    const link = await s.ok('createSiteShareLink', 'POST', `${s.sitePath(t.orgId, site.id)}/share-links`, { token: t.owner.token, body: { name: 'P' } }, 201);
+    const link = await s.ok(
+      'createSiteShareLink',
+      'POST',
+      `${s.sitePath(t.orgId, site.id)}/share-links`,
+      { token: t.owner.token, body: { name: 'P' } },
+      201,
+    );
     const key = new URL(link.urls.published).searchParams.get('share')!;
     const first = await get(`${url}?q=comet&share=${key}`);
     expect(first.status).toBe(302);
@@ -113,7 +128,6 @@ describe('search in the reader', () => {
     expect(res.headers.get('cache-control')).toBe('private, no-cache');
   });
 });
-
 
 describe('customization, redirects, caching', () => {
   it('applies the stored customization: title, colors, logo, favicon, links, announcement, theme, pagination', async () => {
@@ -125,10 +139,23 @@ describe('customization, redirects, caching', () => {
         ...body,
         title: 'Nebula Handbook',
         styling: { ...body.styling, primaryColor: { light: '#AA3355', dark: '#55AA33' } },
-        header: { ...body.header, logo: { light: 'https://example.com/logo-light.png', dark: 'https://example.com/logo-dark.png' }, links: [{ title: 'Status', to: { kind: 'url', url: 'https://status.example.com' }, links: [] }] },
-        footer: { ...body.footer, groups: [{ title: 'More', links: [{ title: 'Usage', to: { kind: 'page', page: usagePage } }] }], copyright: '© Nebula Inc' },
+        header: {
+          ...body.header,
+          logo: { light: 'https://example.com/logo-light.png', dark: 'https://example.com/logo-dark.png' },
+          links: [{ title: 'Status', to: { kind: 'url', url: 'https://status.example.com' }, links: [] }],
+        },
+        footer: {
+          ...body.footer,
+          groups: [{ title: 'More', links: [{ title: 'Usage', to: { kind: 'page', page: usagePage } }] }],
+          copyright: '© Nebula Inc',
+        },
         favicon: { emoji: '1f30c' },
-        announcement: { enabled: true, message: 'Version 2 is out', style: 'warning', link: { title: 'Read more', to: { kind: 'url', url: 'https://example.com/v2' } } },
+        announcement: {
+          enabled: true,
+          message: 'Version 2 is out',
+          style: 'warning',
+          link: { title: 'Read more', to: { kind: 'url', url: 'https://example.com/v2' } },
+        },
         themes: { default: 'dark', toggeable: false },
         pagination: { enabled: false },
       },
@@ -141,13 +168,20 @@ describe('customization, redirects, caching', () => {
     expect(html).toContain('<a href="https://status.example.com">Status</a>');
     expect(html).toContain(`<a href="${siteUrl}/usage">Usage</a>`);
     expect(html).toContain('© Nebula Inc');
-    expect(html).toContain(`<link rel="icon" href="data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">🌌</text></svg>')}">`);
-    expect(html).toMatch(/<div class="announcement announcement-warning" role="note">Version 2 is out <a href="https:\/\/example.com\/v2">Read more<\/a><\/div>/);
+    expect(html).toContain(
+      `<link rel="icon" href="data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">🌌</text></svg>')}">`,
+    );
+    expect(html).toMatch(
+      /<div class="announcement announcement-warning" role="note">Version 2 is out <a href="https:\/\/example.com\/v2">Read more<\/a><\/div>/,
+    );
     expect(html).toContain('<html lang="en" data-theme="dark" data-theme-fixed="">');
     expect(html).not.toContain('id="theme-toggle"');
     expect(html).not.toContain('class="pager"');
     // A site space's override wins on its pages.
-    await s.ok('overrideSiteSpaceCustomizationById', 'PATCH', `${path}/site-spaces/${ssV2}/customization`, { token: t.owner.token, body: { title: 'Nebula v2' } });
+    await s.ok('overrideSiteSpaceCustomizationById', 'PATCH', `${path}/site-spaces/${ssV2}/customization`, {
+      token: t.owner.token,
+      body: { title: 'Nebula v2' },
+    });
     expect((await get(`${siteUrl}/${v2Path}/start`)).text).toContain('<title>Start | Nebula v2</title>');
     expect((await get(`${siteUrl}/intro`)).text).toContain('<title>Intro | Nebula Handbook</title>');
   });
@@ -155,10 +189,33 @@ describe('customization, redirects, caching', () => {
   it('follows redirects before the 404 page (301 permanent, 302 otherwise); live pages win', async () => {
     const ss = await s.ok('listSiteSpaces', 'GET', `${path}/site-spaces?limit=100`, { token: t.owner.token });
     const v1 = ss.items.find((x: any) => x.space.title === 'Guide v1').id;
-    await s.ok('createSiteRedirect', 'POST', `${path}/redirects`, { token: t.owner.token, body: { source: '/old-usage', destination: { kind: 'site-page', siteSpaceId: v1, pageId: usagePage }, permanent: true } }, 201);
+    await s.ok(
+      'createSiteRedirect',
+      'POST',
+      `${path}/redirects`,
+      {
+        token: t.owner.token,
+        body: { source: '/old-usage', destination: { kind: 'site-page', siteSpaceId: v1, pageId: usagePage }, permanent: true },
+      },
+      201,
+    );
     // External destinations are 0.202.0's only: not through the two-version check.
-    expect((await h.call('POST', `${path}/redirects`, { token: t.owner.token, body: { source: '/elsewhere', destination: { kind: 'external', url: 'https://example.com/x' } } })).status).toBe(201);
-    expect((await h.call('POST', `${path}/redirects`, { token: t.owner.token, body: { source: '/intro', destination: { kind: 'external', url: 'https://example.com/never' } } })).status).toBe(201);
+    expect(
+      (
+        await h.call('POST', `${path}/redirects`, {
+          token: t.owner.token,
+          body: { source: '/elsewhere', destination: { kind: 'external', url: 'https://example.com/x' } },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await h.call('POST', `${path}/redirects`, {
+          token: t.owner.token,
+          body: { source: '/intro', destination: { kind: 'external', url: 'https://example.com/never' } },
+        })
+      ).status,
+    ).toBe(201);
     const permanent = await get(`${siteUrl}/old-usage`);
     expect(permanent.status).toBe(301);
     expect(permanent.headers.get('location')).toBe(`${siteUrl}/usage`);
@@ -194,7 +251,8 @@ describe('customization, redirects, caching', () => {
 });
 
 describe('publishing auth (visitor-auth key and settings)', () => {
-  const sign = (key: string) => new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(key));
+  const sign = (key: string) =>
+    new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(key));
 
   it('get answers the key the reader verifies (the derived one until regenerated); regenerate replaces it; fallbackURL redirects refused visitors', async () => {
     const space = await s.space(t.owner, 'Members only');
@@ -205,14 +263,22 @@ describe('publishing auth (visitor-auth key and settings)', () => {
     const url = `${BASE}/public/${t.orgId}/sites/${site.id}`;
 
     const auth = await s.ok('getSitePublishingAuthById', 'GET', `${sp}/publishing/auth`, { token: t.creator.token });
-    expect(auth).toEqual({ object: 'publishing-auth', backend: 'custom', privateKey: siteVisitorKey(await serverKeys({ db: h.db, config: h.config }), site.id) });
+    expect(auth).toEqual({
+      object: 'publishing-auth',
+      backend: 'custom',
+      privateKey: siteVisitorKey(await serverKeys({ db: h.db, config: h.config }), site.id),
+    });
     const oldToken = await sign(auth.privateKey);
     expect((await get(`${url}?jwt_token=${oldToken}`)).status).toBe(302);
 
-    const regenerated = await s.ok('regenerateSitePublishingAuthById', 'POST', `${sp}/publishing/auth/regenerate`, { token: t.owner.token });
+    const regenerated = await s.ok('regenerateSitePublishingAuthById', 'POST', `${sp}/publishing/auth/regenerate`, {
+      token: t.owner.token,
+    });
     expect(regenerated.privateKey).not.toBe(auth.privateKey);
     expect(regenerated.privateKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect((await s.ok('getSitePublishingAuthById', 'GET', `${sp}/publishing/auth`, { token: t.owner.token })).privateKey).toBe(regenerated.privateKey);
+    expect((await s.ok('getSitePublishingAuthById', 'GET', `${sp}/publishing/auth`, { token: t.owner.token })).privateKey).toBe(
+      regenerated.privateKey,
+    );
     // Stored sealed, never in clear.
     const row = await h.db.prisma.sitePublishingAuth.findUnique({ where: { siteId: site.id } });
     expect(row!.keySealed).not.toContain(regenerated.privateKey);
@@ -221,18 +287,31 @@ describe('publishing auth (visitor-auth key and settings)', () => {
     expect(fresh.status).toBe(302);
     expect((await get(url, { cookie: cookiesOf(fresh) })).text).toContain('For signed-in visitors.');
 
-    const updated = await s.ok('updateSitePublishingAuthById', 'PATCH', `${sp}/publishing/auth`, { token: t.owner.token, body: { backend: 'custom', fallbackURL: 'https://login.example.com/start', logoutURL: 'https://login.example.com/out' } });
-    expect(updated).toMatchObject({ fallbackURL: 'https://login.example.com/start', logoutURL: 'https://login.example.com/out', privateKey: regenerated.privateKey });
+    const updated = await s.ok('updateSitePublishingAuthById', 'PATCH', `${sp}/publishing/auth`, {
+      token: t.owner.token,
+      body: { backend: 'custom', fallbackURL: 'https://login.example.com/start', logoutURL: 'https://login.example.com/out' },
+    });
+    expect(updated).toMatchObject({
+      fallbackURL: 'https://login.example.com/start',
+      logoutURL: 'https://login.example.com/out',
+      privateKey: regenerated.privateKey,
+    });
     const refused = await get(`${url}/home`);
     expect(refused.status).toBe(302);
     expect(refused.headers.get('location')).toBe('https://login.example.com/start?location=%2Fhome');
-    const unset = await s.ok('updateSitePublishingAuthById', 'PATCH', `${sp}/publishing/auth`, { token: t.owner.token, body: { backend: 'custom', fallbackURL: null } });
+    const unset = await s.ok('updateSitePublishingAuthById', 'PATCH', `${sp}/publishing/auth`, {
+      token: t.owner.token,
+      body: { backend: 'custom', fallbackURL: null },
+    });
     expect(unset.fallbackURL).toBeUndefined();
     expect(unset.logoutURL).toBe('https://login.example.com/out');
     expect((await get(`${url}/home`)).status).toBe(401);
 
     // GraphQL answers the same.
-    const gql = await h.graphql(t.owner.token, 'query($o: ID!, $s: ID!) { site(organizationId: $o, id: $s) { publishingAuth } }', { o: t.orgId, s: site.id });
+    const gql = await h.graphql(t.owner.token, 'query($o: ID!, $s: ID!) { site(organizationId: $o, id: $s) { publishingAuth } }', {
+      o: t.orgId,
+      s: site.id,
+    });
     expect(gql.body.data.site.publishingAuth.privateKey).toBe(regenerated.privateKey);
 
     // Bad input: 400 naming the field, nothing changed.
@@ -247,12 +326,22 @@ describe('publishing auth (visitor-auth key and settings)', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(400);
       expect(res.body.error.message.startsWith(`${field}:`), res.body.error.message).toBe(true);
     }
-    expect((await h.db.prisma.sitePublishingAuth.findUnique({ where: { siteId: site.id } }))!.logoutURL).toBe('https://login.example.com/out');
+    expect((await h.db.prisma.sitePublishingAuth.findUnique({ where: { siteId: site.id } }))!.logoutURL).toBe(
+      'https://login.example.com/out',
+    );
 
     // Callers without rights: readers 403 (the key admits anyone), outsiders 404; nothing changed.
     await s.expectRefused('getSitePublishingAuthById', 'GET', `${sp}/publishing/auth`, { token: t.reader.token }, 403);
     await s.expectRefused('regenerateSitePublishingAuthById', 'POST', `${sp}/publishing/auth/regenerate`, { token: t.reader.token }, 403);
-    await s.expectRefused('updateSitePublishingAuthById', 'PATCH', `${sp}/publishing/auth`, { token: t.outsider.token, body: { backend: 'custom' } }, 404);
-    expect((await s.ok('getSitePublishingAuthById', 'GET', `${sp}/publishing/auth`, { token: t.owner.token })).privateKey).toBe(regenerated.privateKey);
+    await s.expectRefused(
+      'updateSitePublishingAuthById',
+      'PATCH',
+      `${sp}/publishing/auth`,
+      { token: t.outsider.token, body: { backend: 'custom' } },
+      404,
+    );
+    expect((await s.ok('getSitePublishingAuthById', 'GET', `${sp}/publishing/auth`, { token: t.owner.token })).privateKey).toBe(
+      regenerated.privateKey,
+    );
   });
 });

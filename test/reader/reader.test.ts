@@ -26,7 +26,11 @@ async function get(url: string, opts: { cookie?: string; token?: string } = {}):
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
 /** `name=value` pairs of a response's Set-Cookie headers (for the next request). */
-const cookiesOf = (res: Got) => res.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
+const cookiesOf = (res: Got) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .join('; ');
 
 const PNG = base64(Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'));
 const INTRO = `# Getting started
@@ -67,7 +71,12 @@ beforeAll(async () => {
   const guides = await s.space(t.owner, 'Guides');
   const files = await writeLive(h, t.owner.token, guides.id, [
     { operation: 'update_variables', variables: { product: 'Lectern<b>' } },
-    { operation: 'insert_reusable_content', title: 'Shared', slug: 'shared', document: { markdown: 'Shared paragraph for {{ variables.product }}.' } },
+    {
+      operation: 'insert_reusable_content',
+      title: 'Shared',
+      slug: 'shared',
+      document: { markdown: 'Shared paragraph for {{ variables.product }}.' },
+    },
     { operation: 'insert_files', files: [{ name: 'logo.png', contentType: 'image/png', base64: PNG }] },
   ]);
   expect(files.files).toHaveLength(1);
@@ -92,8 +101,14 @@ beforeAll(async () => {
   await s.section(t.owner, t.orgId, site.id, { spaceId: reference.id, title: 'Reference' });
   const p = await s.section(t.owner, t.orgId, site.id, { spaceId: partners.id, title: 'Partners' });
   const b = await s.section(t.owner, t.orgId, site.id, { spaceId: beta.id, title: 'Beta' });
-  await s.ok('updateSiteSectionById', 'PATCH', `${s.sitePath(t.orgId, site.id)}/sections/${p.id}`, { token: t.owner.token, body: { condition: 'visitor.claims.partner == true' } });
-  await s.ok('updateSiteSectionById', 'PATCH', `${s.sitePath(t.orgId, site.id)}/sections/${b.id}`, { token: t.owner.token, body: { condition: 'visitor.claims.unsigned.beta == true' } });
+  await s.ok('updateSiteSectionById', 'PATCH', `${s.sitePath(t.orgId, site.id)}/sections/${p.id}`, {
+    token: t.owner.token,
+    body: { condition: 'visitor.claims.partner == true' },
+  });
+  await s.ok('updateSiteSectionById', 'PATCH', `${s.sitePath(t.orgId, site.id)}/sections/${b.id}`, {
+    token: t.owner.token,
+    body: { condition: 'visitor.claims.unsigned.beta == true' },
+  });
   await s.ok('publishSite', 'POST', `${s.sitePath(t.orgId, site.id)}/publish`, { token: t.owner.token });
   siteUrl = `${BASE}/public/${t.orgId}/sites/${site.id}`;
 });
@@ -176,13 +191,20 @@ describe('a public site', () => {
     expect(nested).toBeLessThanOrEqual(12);
     expect(intro).toBeLessThanOrEqual(14);
     const guides = (await h.db.prisma.siteSpace.findFirstOrThrow({ where: { siteId, path: 'guides' } })).spaceId;
-    await writeLive(h, t.owner.token, guides, Array.from({ length: 40 }, (_, i) => insertPage(`Extra ${i}`, `Extra page ${i}`)));
+    await writeLive(
+      h,
+      t.owner.token,
+      guides,
+      Array.from({ length: 40 }, (_, i) => insertPage(`Extra ${i}`, `Extra page ${i}`)),
+    );
     await get(`${siteUrl}/usage`);
     const [, nestedLarge] = await counted(() => get(`${siteUrl}/usage/advanced`));
     expect(nestedLarge).toBe(nested);
     const started = performance.now();
     for (let i = 0; i < 20; i++) await get(`${siteUrl}/intro`);
-    console.log(`statements per page view: ${nested} (nested page, 7 or 47 pages), ${intro} (a page rendered before: its HTML is cached); ${((performance.now() - started) / 20).toFixed(1)} ms per view of the intro page in-process`);
+    console.log(
+      `statements per page view: ${nested} (nested page, 7 or 47 pages), ${intro} (a page rendered before: its HTML is cached); ${((performance.now() - started) / 20).toFixed(1)} ms per view of the intro page in-process`,
+    );
   });
 
   it('Markdown, llms.txt, llms-full.txt, sitemap.xml, robots.txt', async () => {
@@ -221,7 +243,8 @@ describe('adaptive content', () => {
     const site = await s.site(t.owner, t.orgId, { title: 'Linked' });
     const path = s.sitePath(t.orgId, site.id);
     await s.section(t.owner, t.orgId, site.id, { spaceId: one.id, title: 'First' });
-    const link = (body: Record<string, unknown>) => s.ok('addExternalLinkToSite', 'POST', `${path}/external-links`, { token: t.owner.token, body }, 201);
+    const link = (body: Record<string, unknown>) =>
+      s.ok('addExternalLinkToSite', 'POST', `${path}/external-links`, { token: t.owner.token, body }, 201);
     const status = await link({ title: 'Status <b>&', url: "https://status.example.com/?a=1&b='2'" });
     const group = await s.group(t.owner, t.orgId, site.id, { title: 'More' });
     await link({ title: 'Blog', url: 'http://blog.example.com/', parent: group.id });
@@ -236,10 +259,15 @@ describe('adaptive content', () => {
     // One section and links: the tabs show, in the structure's order (the group holding only a link).
     const html = (await get(`${url}/start`)).text;
     const nav = html.match(/<nav class="sections"[^]*?<\/nav>/)?.[0] ?? '';
-    expect(nav).toContain('<a class="external" href="https://status.example.com/?a=1&amp;b=&#39;2&#39;" rel="noopener">Status &lt;b&gt;&amp; <span aria-hidden="true">↗</span><span class="sr-only"> (external link)</span></a>');
-    expect(nav).toMatch(/First[^]*Status[^]*<div class="group-title">More<\/div><ul><li><a class="external" href="http:\/\/blog\.example\.com\/" rel="noopener">Blog/);
+    expect(nav).toContain(
+      '<a class="external" href="https://status.example.com/?a=1&amp;b=&#39;2&#39;" rel="noopener">Status &lt;b&gt;&amp; <span aria-hidden="true">↗</span><span class="sr-only"> (external link)</span></a>',
+    );
+    expect(nav).toMatch(
+      /First[^]*Status[^]*<div class="group-title">More<\/div><ul><li><a class="external" href="http:\/\/blog\.example\.com\/" rel="noopener">Blog/,
+    );
     expect(html).not.toContain('Status <b>');
-    for (const hidden of ['Draft link', 'draft.example.com', 'Partner portal', 'Odd scheme', 'javascript:']) expect(html).not.toContain(hidden);
+    for (const hidden of ['Draft link', 'draft.example.com', 'Partner portal', 'Odd scheme', 'javascript:'])
+      expect(html).not.toContain(hidden);
 
     // The link's condition: shown to a visitor whose claims satisfy it.
     const cookie = cookiesOf(await get(`${url}/start?visitor.partner=true`));
@@ -247,7 +275,10 @@ describe('adaptive content', () => {
     expect(partner).toMatch(/Blog[^]*<a class="external" href="https:\/\/partners\.example\.com\/" rel="noopener">Partner portal/);
 
     // A link made draft leaves the tabs (the fingerprint covers links: a new answer at once).
-    await s.ok('updateSiteExternalLinkById', 'PATCH', `${path}/external-links/${status.id}`, { token: t.owner.token, body: { draft: true } });
+    await s.ok('updateSiteExternalLinkById', 'PATCH', `${path}/external-links/${status.id}`, {
+      token: t.owner.token,
+      body: { draft: true },
+    });
     expect((await get(`${url}/start`)).text).not.toContain('status.example.com');
   });
 
@@ -274,7 +305,9 @@ describe('adaptive content', () => {
     const html = (await get(`${siteUrl}/partners`, { cookie: cookiesOf(first) })).text;
     expect(html).toContain('<h1 class="title">Deals</h1>');
     expect(html).toMatch(/<nav class="sections".*Partners/s);
-    const forged = await new SignJWT({ partner: true }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('not-the-site-key-not-the-site-key'));
+    const forged = await new SignJWT({ partner: true })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('not-the-site-key-not-the-site-key'));
     expect((await get(`${siteUrl}/partners?jwt_token=${forged}`)).status).toBe(401);
     expect((await get(`${siteUrl}/partners`)).status).toBe(404);
   });
@@ -284,15 +317,26 @@ describe('a large tree', () => {
   it('shows the current branch open and marks the other branches closed, with words for screen readers', async () => {
     const space = await s.space(t.owner, 'Large tree');
     const { pages } = await writeLive(h, t.owner.token, space.id, [insertPage('Branch A', 'A'), insertPage('Branch B', 'B')]);
-    await writeLive(h, t.owner.token, space.id, [insertPage('Leaf A', 'Leaf A body', { into: pages[0] }), insertPage('Leaf B', 'Leaf B body', { into: pages[1] })]);
-    for (let i = 0; i < 400; i += 50) await writeLive(h, t.owner.token, space.id, Array.from({ length: 50 }, (_, j) => insertPage(`Filler ${i + j}`, 'x')));
+    await writeLive(h, t.owner.token, space.id, [
+      insertPage('Leaf A', 'Leaf A body', { into: pages[0] }),
+      insertPage('Leaf B', 'Leaf B body', { into: pages[1] }),
+    ]);
+    for (let i = 0; i < 400; i += 50)
+      await writeLive(
+        h,
+        t.owner.token,
+        space.id,
+        Array.from({ length: 50 }, (_, j) => insertPage(`Filler ${i + j}`, 'x')),
+      );
     const site = await s.site(t.owner, t.orgId, { title: 'Large', spaces: [space.id] });
     await s.ok('publishSite', 'POST', `${s.sitePath(t.orgId, site.id)}/publish`, { token: t.owner.token });
     const html = (await get(`${BASE}/public/${t.orgId}/sites/${site.id}/branch-a/leaf-a`)).text;
     const nav = html.match(/<nav aria-label="Pages">[^]*?<\/nav>/)?.[0] ?? '';
     expect(nav).toContain('aria-current="page">Leaf A</a>');
     expect(nav).toMatch(/<li><a href="[^"]*\/branch-a">Branch A<\/a><ul>/);
-    expect(nav).toMatch(/<li class="closed"><a href="[^"]*\/branch-b">Branch B<span class="sr-only"> \(has pages inside\)<\/span><\/a><\/li>/);
+    expect(nav).toMatch(
+      /<li class="closed"><a href="[^"]*\/branch-b">Branch B<span class="sr-only"> \(has pages inside\)<\/span><\/a><\/li>/,
+    );
     expect(nav).not.toContain('Leaf B');
     expect(html).toContain('.sidebar li.closed>a::after{content:" \\203A"');
   });
@@ -301,7 +345,10 @@ describe('a large tree', () => {
 describe('a custom hostname', () => {
   it('serves the site at `/` of its hostname, links relative to `/`; the API and other hosts keep working', async () => {
     const [one, two] = [await s.space(t.owner, 'Hosted one'), await s.space(t.owner, 'Hosted two')];
-    const { pages } = await writeLive(h, t.owner.token, one.id, [insertPage('Welcome', 'Hosted welcome, see [more](more.md).'), insertPage('More', 'More hosted text.')]);
+    const { pages } = await writeLive(h, t.owner.token, one.id, [
+      insertPage('Welcome', 'Hosted welcome, see [more](more.md).'),
+      insertPage('More', 'More hosted text.'),
+    ]);
     await writeLive(h, t.owner.token, one.id, [insertPage('Deeper', 'Deep hosted text.', { into: pages[1] })]);
     await writeLive(h, t.owner.token, two.id, [insertPage('Api', 'Second section text.')]);
     const site = await s.site(t.owner, t.orgId, { title: 'Hosted docs' });
@@ -369,7 +416,13 @@ describe('access', () => {
     const { site, url } = await siteWith('share-link');
     expect((await get(url)).status).toBe(404);
     expect((await get(`${url}?share=wrong`)).status).toBe(404);
-    const link = await s.ok('createSiteShareLink', 'POST', `${s.sitePath(t.orgId, site.id)}/share-links`, { token: t.owner.token, body: { name: 'Partner' } }, 201);
+    const link = await s.ok(
+      'createSiteShareLink',
+      'POST',
+      `${s.sitePath(t.orgId, site.id)}/share-links`,
+      { token: t.owner.token, body: { name: 'Partner' } },
+      201,
+    );
     const key = new URL(link.urls.published).searchParams.get('share')!;
     const first = await get(`${url}/home?share=${key}`);
     expect(first.status).toBe(302);
@@ -387,7 +440,10 @@ describe('access', () => {
     // Members reach it with their token.
     expect((await get(`${url}/home`, { token: t.guest.token })).status).toBe(200);
     expect((await get(`${url}/home`, { token: t.outsider.token })).status).toBe(404);
-    await s.ok('updateSiteShareLinkById', 'PATCH', `${s.sitePath(t.orgId, site.id)}/share-links/${link.id}`, { token: t.owner.token, body: { active: false } });
+    await s.ok('updateSiteShareLinkById', 'PATCH', `${s.sitePath(t.orgId, site.id)}/share-links/${link.id}`, {
+      token: t.owner.token,
+      body: { active: false },
+    });
     expect((await get(`${url}/home`, { cookie })).status).toBe(404);
   });
 
@@ -401,14 +457,19 @@ describe('access', () => {
     const page = await get(url, { cookie: cookiesOf(first) });
     expect(page.status).toBe(200);
     expect(page.text).toContain('Home of visitor-auth');
-    const expired = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(key);
+    const expired = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(key);
     const refused = await get(`${url}?jwt_token=${expired}`);
     expect(refused.status).toBe(401);
     expect(refused.headers.getSetCookie()[0]).toMatch(/^lectern_visitor=; .*Max-Age=0/);
     expect((await get(url, { cookie: `lectern_visitor=${expired}` })).status).toBe(401);
     expect((await get(`${url}?jwt_token=not.a.jwt`)).status).toBe(401);
     // Another site's key does not open it.
-    const other = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(siteVisitorKey(await serverKeys({ db: h.db, config: h.config }), siteId)));
+    const other = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode(siteVisitorKey(await serverKeys({ db: h.db, config: h.config }), siteId)));
     expect((await get(`${url}?jwt_token=${other}`)).status).toBe(401);
   });
 

@@ -37,7 +37,9 @@ describe('an official operation Lectern does not serve', () => {
   it('answers 501 in the error shape, naming the operation, its method and path', async () => {
     const res = await h.call('GET', '/v1/ads/sites', { token });
     expect(res.status).toBe(501);
-    expect(res.body).toEqual({ error: { code: 501, message: 'adsListSites (GET /v1/ads/sites) is a GitBook API operation this Lectern server does not serve' } });
+    expect(res.body).toEqual({
+      error: { code: 501, message: 'adsListSites (GET /v1/ads/sites) is a GitBook API operation this Lectern server does not serve' },
+    });
     const billing = await h.call('GET', `/v1/orgs/${orgId}/billing/ai-usage`, { token });
     expect(billing.status).toBe(501);
     expect(billing.body.error.message).toMatch(/^getOrganizationAIUsage \(GET \/v1\/orgs\/\w+\/billing\/ai-usage\)/);
@@ -49,7 +51,8 @@ describe('an official operation Lectern does not serve', () => {
     const wrong: string[] = [];
     for (const o of unserved) {
       const res = await h.call(o.method, concrete(o.path), { token, ...(o.method === 'GET' || o.method === 'DELETE' ? {} : { body: {} }) });
-      if (res.status !== 501 || !res.body?.error?.message?.startsWith(`${o.operationId} (${o.method} `)) wrong.push(`${o.method} ${o.path}: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status !== 501 || !res.body?.error?.message?.startsWith(`${o.operationId} (${o.method} `))
+        wrong.push(`${o.method} ${o.path}: ${res.status} ${JSON.stringify(res.body)}`);
     }
     expect(wrong).toEqual([]);
   });

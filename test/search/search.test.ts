@@ -40,17 +40,27 @@ async function live(spaceId: string, changes: Change[], token = owner.token): Pr
 }
 
 async function search(spaceId: string, query: string, opts: { token?: string; extra?: string } = {}) {
-  const res = await h.rest('searchSpaceContent', 'GET', `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}${opts.extra ?? ''}`, {
-    token: opts.token ?? owner.token,
-  });
+  const res = await h.rest(
+    'searchSpaceContent',
+    'GET',
+    `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}${opts.extra ?? ''}`,
+    {
+      token: opts.token ?? owner.token,
+    },
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { items: any[]; count: number; next?: { page: string } };
 }
 
 async function orgSearch(orgId: string, query: string, opts: { token?: string; extra?: string } = {}) {
-  const res = await h.rest('searchOrganizationContent', 'GET', `/v1/orgs/${orgId}/search?query=${encodeURIComponent(query)}${opts.extra ?? ''}`, {
-    token: opts.token ?? owner.token,
-  });
+  const res = await h.rest(
+    'searchOrganizationContent',
+    'GET',
+    `/v1/orgs/${orgId}/search?query=${encodeURIComponent(query)}${opts.extra ?? ''}`,
+    {
+      token: opts.token ?? owner.token,
+    },
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { items: any[]; count: number; next?: { page: string } };
 }
@@ -78,7 +88,16 @@ async function expectIndexMatchesRebuild(spaceId: string) {
       rebuilt = strip(
         await tx.searchSection.findMany({
           where: { spaceId },
-          select: { pageId: true, sectionId: true, pageTitle: true, pagePath: true, title: true, body: true, ancestors: true, revisionId: true },
+          select: {
+            pageId: true,
+            sectionId: true,
+            pageTitle: true,
+            pagePath: true,
+            title: true,
+            body: true,
+            ancestors: true,
+            revisionId: true,
+          },
           orderBy: [{ pageId: 'asc' }, { sectionId: 'asc' }],
         }),
       );
@@ -116,8 +135,27 @@ describe('space search', () => {
   beforeAll(async () => {
     space = await newSpace('Handbook space');
     guides = (await merged(space.id, [{ operation: 'insert_page', title: 'Guides', document: { markdown: 'All the guides.' } }]))[0]!;
-    install = (await merged(space.id, [{ operation: 'insert_page', title: 'Installation', description: 'Setting the handbook up', document: { markdown: INSTALL_MD }, into: guides }]))[0]!;
-    linux = (await merged(space.id, [{ operation: 'insert_page', title: 'Linux', document: { markdown: '# Packages\n\nUse the marsupial package manager.' }, into: install }]))[0]!;
+    install = (
+      await merged(space.id, [
+        {
+          operation: 'insert_page',
+          title: 'Installation',
+          description: 'Setting the handbook up',
+          document: { markdown: INSTALL_MD },
+          into: guides,
+        },
+      ])
+    )[0]!;
+    linux = (
+      await merged(space.id, [
+        {
+          operation: 'insert_page',
+          title: 'Linux',
+          document: { markdown: '# Packages\n\nUse the marsupial package manager.' },
+          into: install,
+        },
+      ])
+    )[0]!;
   });
 
   it('finds a page by its title, with its path, ancestors and urls (no section when only the title matches)', async () => {
@@ -187,7 +225,11 @@ describe('space search', () => {
   it('a deep page lists all its ancestors from the top', async () => {
     const res = await search(space.id, 'marsupial');
     expect(res.items).toEqual([
-      expect.objectContaining({ id: linux, path: 'guides/installation/linux', ancestors: [{ title: 'Guides' }, { title: 'Installation' }] }),
+      expect.objectContaining({
+        id: linux,
+        path: 'guides/installation/linux',
+        ancestors: [{ title: 'Guides' }, { title: 'Installation' }],
+      }),
     ]);
     expect(res.items[0].sections.map((s: { id: string }) => s.id)).toEqual(['packages']);
   });
@@ -207,7 +249,9 @@ describe('space search', () => {
   it('snippets of long sections are cut around the match', async () => {
     const s = await newSpace('Long');
     const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
-    await merged(s.id, [{ operation: 'insert_page', title: 'Long page', document: { markdown: `## Part\n\n${filler(300)} platypus ${filler(300)}` } }]);
+    await merged(s.id, [
+      { operation: 'insert_page', title: 'Long page', document: { markdown: `## Part\n\n${filler(300)} platypus ${filler(300)}` } },
+    ]);
     const [section] = (await search(s.id, 'platypus')).items[0].sections;
     expect(section.body).toContain('platypus');
     expect(section.body).not.toMatch(/<\/?b>/);
@@ -218,7 +262,13 @@ describe('space search', () => {
     const s = await newSpace('Odd');
     // Random letters: an anchor PostgreSQL cannot compress under its index-entry limit.
     const heading = `Tapir ${randomBytes(4000).toString('hex')}`;
-    await merged(s.id, [{ operation: 'insert_page', title: 'Odd page', document: { markdown: `## ${heading}\n\nThe tapir text.\n\n## ${heading}\n\nAnother tapir.` } }]);
+    await merged(s.id, [
+      {
+        operation: 'insert_page',
+        title: 'Odd page',
+        document: { markdown: `## ${heading}\n\nThe tapir text.\n\n## ${heading}\n\nAnother tapir.` },
+      },
+    ]);
     const res = await search(s.id, 'tapir');
     expect(res.count).toBe(1);
     const ids = res.items[0].sections.map((x: { id: string }) => x.id);
@@ -245,7 +295,9 @@ describe('freshness: the index follows main', () => {
   it('change-request content is not searchable until merged', async () => {
     const space = await newSpace();
     const cr = await h.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: 'draft' } });
-    const written = await writeCr(h, owner.token, space.id, cr.body.id, [{ operation: 'insert_page', title: 'Draft page', document: { markdown: 'A xylophonic secret.' } }]);
+    const written = await writeCr(h, owner.token, space.id, cr.body.id, [
+      { operation: 'insert_page', title: 'Draft page', document: { markdown: 'A xylophonic secret.' } },
+    ]);
     expect((await search(space.id, 'xylophonic')).count).toBe(0);
     expect((await orgSearch(owner.orgId, 'xylophonic')).count).toBe(0);
     expect((await h.call('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/merge`, { token: owner.token })).status).toBe(200);
@@ -259,13 +311,19 @@ describe('freshness: the index follows main', () => {
       { operation: 'insert_page', title: 'Alpha', document: { markdown: 'Top text.' } },
       { operation: 'insert_page', title: 'Beta', document: { markdown: 'Other text.' } },
     ]);
-    const [mid] = await merged(space.id, [{ operation: 'insert_page', title: 'Middle', document: { markdown: '## Setup\n\nThe gnarled oak.' }, into: top }]);
-    const [leaf] = await merged(space.id, [{ operation: 'insert_page', title: 'Leaf', document: { markdown: 'Deep kestrel text.' }, into: mid }]);
+    const [mid] = await merged(space.id, [
+      { operation: 'insert_page', title: 'Middle', document: { markdown: '## Setup\n\nThe gnarled oak.' }, into: top },
+    ]);
+    const [leaf] = await merged(space.id, [
+      { operation: 'insert_page', title: 'Leaf', document: { markdown: 'Deep kestrel text.' }, into: mid },
+    ]);
     await expectIndexMatchesRebuild(space.id);
 
     // A body edit: the old words are gone, the new ones found; only that page's rows were rewritten.
     const before = await indexRows(space.id);
-    await merged(space.id, [{ operation: 'update_page', page: mid, document: { markdown: '## Setup\n\nThe silver birch.\n\n## Usage\n\nMore birch.' } }]);
+    await merged(space.id, [
+      { operation: 'update_page', page: mid, document: { markdown: '## Setup\n\nThe silver birch.\n\n## Usage\n\nMore birch.' } },
+    ]);
     expect((await search(space.id, 'oak')).count).toBe(0);
     const birch = await search(space.id, 'birch');
     expect(birch.items.map((p) => p.id)).toEqual([mid]);
@@ -291,7 +349,10 @@ describe('freshness: the index follows main', () => {
 
     // A move: the subtree follows.
     await merged(space.id, [{ operation: 'update_page', page: mid, into: other }]);
-    expect((await search(space.id, 'kestrel')).items[0]).toMatchObject({ path: 'beta/middle/leaf', ancestors: [{ title: 'Beta' }, { title: 'Middle' }] });
+    expect((await search(space.id, 'kestrel')).items[0]).toMatchObject({
+      path: 'beta/middle/leaf',
+      ancestors: [{ title: 'Beta' }, { title: 'Middle' }],
+    });
     await expectIndexMatchesRebuild(space.id);
 
     // Two levels renamed in one change: both apply.
@@ -299,7 +360,10 @@ describe('freshness: the index follows main', () => {
       { operation: 'update_page', page: other, title: 'Delta', slug: 'delta' },
       { operation: 'update_page', page: mid, title: 'Center', slug: 'center' },
     ]);
-    expect((await search(space.id, 'kestrel')).items[0]).toMatchObject({ path: 'delta/center/leaf', ancestors: [{ title: 'Delta' }, { title: 'Center' }] });
+    expect((await search(space.id, 'kestrel')).items[0]).toMatchObject({
+      path: 'delta/center/leaf',
+      ancestors: [{ title: 'Delta' }, { title: 'Center' }],
+    });
     await expectIndexMatchesRebuild(space.id);
 
     // A delete removes the page and its subtree.
@@ -352,11 +416,19 @@ describe('organization search', () => {
     secret = await newSpace('Secret', org.token, org.orgId);
     // Only admins see the secret space.
     expect((await h.call('PATCH', `/v1/spaces/${secret.id}`, { token: org.token, body: { defaultLevel: null } })).status).toBe(200);
-    await merged(open1.id, [{ operation: 'insert_page', title: 'Axolotl care', document: { markdown: '## Food\n\nAxolotl food.' } }], org.token);
-    await merged(open2.id, [
-      { operation: 'insert_page', title: 'Tanks', document: { markdown: 'An axolotl needs a tank.' } },
-      { operation: 'insert_page', title: 'Plants', document: { markdown: 'Nothing relevant.' } },
-    ], org.token);
+    await merged(
+      open1.id,
+      [{ operation: 'insert_page', title: 'Axolotl care', document: { markdown: '## Food\n\nAxolotl food.' } }],
+      org.token,
+    );
+    await merged(
+      open2.id,
+      [
+        { operation: 'insert_page', title: 'Tanks', document: { markdown: 'An axolotl needs a tank.' } },
+        { operation: 'insert_page', title: 'Plants', document: { markdown: 'Nothing relevant.' } },
+      ],
+      org.token,
+    );
     await merged(secret.id, [{ operation: 'insert_page', title: 'Secret axolotl', document: { markdown: 'Hidden.' } }], org.token);
   });
 
@@ -381,7 +453,14 @@ describe('organization search', () => {
           ancestors: [],
           urls: { app: `${BASE}/app/s/${open1.id}/axolotl-care` },
           sections: [
-            { id: 'food', title: 'Food', path: 'axolotl-care#food', score: expect.any(Number), body: 'Axolotl food.', urls: { app: `${BASE}/app/s/${open1.id}/axolotl-care#food` } },
+            {
+              id: 'food',
+              title: 'Food',
+              path: 'axolotl-care#food',
+              score: expect.any(Number),
+              body: 'Axolotl food.',
+              urls: { app: `${BASE}/app/s/${open1.id}/axolotl-care#food` },
+            },
           ],
         },
       ],
@@ -435,7 +514,10 @@ describe('organization search', () => {
     expect(first.items).toHaveLength(2);
     expect(first.count).toBe(3);
     expect(first.next?.page).toEqual(expect.any(String));
-    const second = await orgSearch(org.orgId, 'axolotl', { token: org.token, extra: `&limit=2&page=${encodeURIComponent(first.next!.page)}` });
+    const second = await orgSearch(org.orgId, 'axolotl', {
+      token: org.token,
+      extra: `&limit=2&page=${encodeURIComponent(first.next!.page)}`,
+    });
     expect(second.items).toHaveLength(1);
     expect(second.next).toBeUndefined();
     // A page's rank is its place among all results, kept on the second page of spaces.
@@ -470,7 +552,11 @@ describe('space search: rights, input and pagination', () => {
     space = await newSpace('Paged');
     pages = await merged(
       space.id,
-      Array.from({ length: 7 }, (_, i) => ({ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `Common pangolin text number ${i}.` } })),
+      Array.from({ length: 7 }, (_, i) => ({
+        operation: 'insert_page',
+        title: `Page ${i}`,
+        document: { markdown: `Common pangolin text number ${i}.` },
+      })),
     );
   });
 
@@ -492,7 +578,9 @@ describe('space search: rights, input and pagination', () => {
     // Ranks continue across pages of results.
     expect(all.items.map((p) => p.rank)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     const last = await search(space.id, 'pangolin', { extra: '&limit=3' });
-    expect((await search(space.id, 'pangolin', { extra: `&limit=3&page=${encodeURIComponent(last.next!.page)}` })).items.map((p) => p.rank)).toEqual([4, 5, 6]);
+    expect(
+      (await search(space.id, 'pangolin', { extra: `&limit=3&page=${encodeURIComponent(last.next!.page)}` })).items.map((p) => p.rank),
+    ).toEqual([4, 5, 6]);
   });
 
   it('requires `query` (400 naming it) and limits it to 512 characters', async () => {
@@ -537,7 +625,11 @@ describe('GraphQL', () => {
   it('Space.search and Organization.search answer typed results', async () => {
     const org = await h.owner('GraphQL search');
     const space = await newSpace('GQL', org.token, org.orgId);
-    const [page] = await merged(space.id, [{ operation: 'insert_page', title: 'Capybara', document: { markdown: '## Habitat\n\nCapybara swim.' } }], org.token);
+    const [page] = await merged(
+      space.id,
+      [{ operation: 'insert_page', title: 'Capybara', document: { markdown: '## Habitat\n\nCapybara swim.' } }],
+      org.token,
+    );
     const res = await h.graphql(
       org.token,
       `query($space: ID!, $org: ID!, $q: String!) {
@@ -557,11 +649,22 @@ describe('GraphQL', () => {
           path: 'capybara',
           ancestors: [],
           urls: { app: `${BASE}/app/s/${space.id}/capybara` },
-          sections: [{ id: 'habitat', title: 'Habitat', path: 'capybara#habitat', body: 'Capybara swim.', urls: { app: `${BASE}/app/s/${space.id}/capybara#habitat` } }],
+          sections: [
+            {
+              id: 'habitat',
+              title: 'Habitat',
+              path: 'capybara#habitat',
+              body: 'Capybara swim.',
+              urls: { app: `${BASE}/app/s/${space.id}/capybara#habitat` },
+            },
+          ],
         },
       ],
     });
-    expect(res.body.data.organization.search).toEqual({ count: 1, items: [{ id: space.id, title: 'GQL', pages: [{ id: page, title: 'Capybara' }] }] });
+    expect(res.body.data.organization.search).toEqual({
+      count: 1,
+      items: [{ id: space.id, title: 'GQL', pages: [{ id: page, title: 'Capybara' }] }],
+    });
     const bad = await h.graphql(org.token, `query($space: ID!) { space(id: $space) { search(query: "") { count } } }`, { space: space.id });
     expect(bad.body.errors[0].extensions.code).toBe('BAD_REQUEST');
     expect(bad.body.errors[0].message).toMatch(/^query: /);

@@ -36,7 +36,9 @@ beforeAll(async () => {
 
 async function statementsOf(token: string, spaceId: string, query: string) {
   const before = h.db.statements.count;
-  const res = await h.rest('searchSpaceContent', 'GET', `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}&limit=20`, { token });
+  const res = await h.rest('searchSpaceContent', 'GET', `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}&limit=20`, {
+    token,
+  });
   const statements = h.db.statements.count - before;
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { statements, body: res.body };
@@ -88,8 +90,12 @@ describe('Query.spaceSearch', () => {
     const cases = async (label: string) => {
       for (const caller of [world.outsider, world.guest, world.reader]) {
         const root = await ask(caller.token, `query($s: ID!, $q: String!) { spaceSearch(spaceId: $s, query: $q) { count items { id } } }`);
-        const nested = await ask(caller.token, `query($s: ID!, $q: String!) { space(id: $s) { search(query: $q) { count items { id } } } }`);
-        const errorOf = (res: typeof root) => res.body.errors?.map((e: { message: string; extensions: { code: string } }) => [e.extensions.code, e.message]) ?? null;
+        const nested = await ask(
+          caller.token,
+          `query($s: ID!, $q: String!) { space(id: $s) { search(query: $q) { count items { id } } } }`,
+        );
+        const errorOf = (res: typeof root) =>
+          res.body.errors?.map((e: { message: string; extensions: { code: string } }) => [e.extensions.code, e.message]) ?? null;
         expect(errorOf(root), `${label}: ${caller.id}`).toEqual(errorOf(nested));
         if (errorOf(root)) expect(root.body.data?.spaceSearch ?? null).toBeNull();
         else expect(root.body.data.spaceSearch).toEqual(nested.body.data.space.search);
@@ -121,11 +127,16 @@ describe('Query.spaceSearch', () => {
 
   it('refuses a caller who cannot see the space (404 before the 400 of a bad query), and names a bad query', async () => {
     for (const query of ['wombats', '']) {
-      const res = await h.graphql(world.outsider.token, `query($s: ID!, $q: String!) { spaceSearch(spaceId: $s, query: $q) { count } }`, { s: large, q: query });
+      const res = await h.graphql(world.outsider.token, `query($s: ID!, $q: String!) { spaceSearch(spaceId: $s, query: $q) { count } }`, {
+        s: large,
+        q: query,
+      });
       expect(res.body.errors[0].extensions.code).toBe('NOT_FOUND');
       expect(res.body.data?.spaceSearch ?? null).toBeNull();
     }
-    const bad = await h.graphql(world.reader.token, `query($s: ID!) { spaceSearch(spaceId: $s, query: "", limit: 5) { count } }`, { s: large });
+    const bad = await h.graphql(world.reader.token, `query($s: ID!) { spaceSearch(spaceId: $s, query: "", limit: 5) { count } }`, {
+      s: large,
+    });
     expect(bad.body.errors[0].extensions.code).toBe('BAD_REQUEST');
     expect(bad.body.errors[0].message).toMatch(/^query: /);
     const limit = await h.call('GET', `/v1/spaces/${large}/search?query=wombats&limit=0`, { token: world.reader.token });
@@ -151,7 +162,11 @@ describe('a space search begun while the token is checked (src/db/early-reads.ts
       if (kind !== 'other') sent.push(kind);
       if (kind === 'search' && authenticatedBeforeSearch === null) authenticatedBeforeSearch = authenticated;
       const result = query0.apply(h.db.pool, args);
-      if (kind === 'authentication') void result.then(() => (authenticated = true), () => {});
+      if (kind === 'authentication')
+        void result.then(
+          () => (authenticated = true),
+          () => {},
+        );
       return result;
     };
     try {

@@ -29,7 +29,9 @@ const download = (url: string, method = 'GET') => h.app.fetch(new Request(url, {
 async function spaceWithFile(owner: TestUser & { orgId: string }, content: string) {
   const space = await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Files' } });
   expect(space.status).toBe(201);
-  const written = await writeLive(h, owner.token, space.body.id, [{ operation: 'insert_files', files: [{ name: 'secret.txt', contentType: 'text/plain', base64: b64(content) }] }]);
+  const written = await writeLive(h, owner.token, space.body.id, [
+    { operation: 'insert_files', files: [{ name: 'secret.txt', contentType: 'text/plain', base64: b64(content) }] },
+  ]);
   const fileId = written.files[0]!;
   const file = await h.rest('getFileById', 'GET', `/v1/spaces/${space.body.id}/content/files/${fileId}`, { token: owner.token });
   expect(file.status).toBe(200); // h.rest validated it against the official RevisionFile schema
@@ -90,14 +92,30 @@ describe('file URLs (finding 11)', () => {
 
     // Expired: a URL signed for two hours ago.
     const keys = await serverKeys(h);
-    const old = signedFileUrl(createUrls(BASE), keys, f.spaceId, { id: f.fileId, name: 'secret.txt', contentType: 'text/plain', blob: sha }, Date.now() - 3 * 3600 * 1000);
+    const old = signedFileUrl(
+      createUrls(BASE),
+      keys,
+      f.spaceId,
+      { id: f.fileId, name: 'secret.txt', contentType: 'text/plain', blob: sha },
+      Date.now() - 3 * 3600 * 1000,
+    );
     expect(new URL(old).pathname).toBe(u.pathname);
     expect((await download(old)).status).toBe(404);
     // …while the same signing, current, works (so the refusal above is the expiry).
-    const fresh = signedFileUrl(createUrls(BASE), keys, f.spaceId, { id: f.fileId, name: 'secret.txt', contentType: 'text/plain', blob: sha });
+    const fresh = signedFileUrl(createUrls(BASE), keys, f.spaceId, {
+      id: f.fileId,
+      name: 'secret.txt',
+      contentType: 'text/plain',
+      blob: sha,
+    });
     expect((await download(fresh)).status).toBe(200);
     // Another server key cannot sign for this server.
-    const forged = signedFileUrl(createUrls(BASE), new ServerKeys(Buffer.alloc(32, 7)), f.spaceId, { id: f.fileId, name: 'secret.txt', contentType: 'text/plain', blob: sha });
+    const forged = signedFileUrl(createUrls(BASE), new ServerKeys(Buffer.alloc(32, 7)), f.spaceId, {
+      id: f.fileId,
+      name: 'secret.txt',
+      contentType: 'text/plain',
+      blob: sha,
+    });
     expect((await download(forged)).status).toBe(404);
   });
 
@@ -146,7 +164,10 @@ describe('secrets at rest (finding 12)', () => {
   });
 
   it('invite-link codes: the row holds the hash and a sealed copy; the code joins, the hash does not', async () => {
-    const created = await h.rest('createOrganizationInvite', 'POST', `/v1/orgs/${a.orgId}/link-invites`, { token: a.token, body: { role: 'read' } });
+    const created = await h.rest('createOrganizationInvite', 'POST', `/v1/orgs/${a.orgId}/link-invites`, {
+      token: a.token,
+      body: { role: 'read' },
+    });
     expect(created.status).toBe(201);
     const code = created.body.id as string;
     expect(await h.db.prisma.inviteLink.findUnique({ where: { id: code } })).toBeNull();
@@ -201,7 +222,10 @@ describe('secrets at rest (finding 12)', () => {
 describe('secrets in logs (finding 12)', () => {
   it('the request log of a real server names no export id or invite code', async () => {
     const lines: string[] = [];
-    const server = await startServer({ ...h.config, host: '127.0.0.1', port: 0 }, { db: h.db, worker: false, log: (line) => lines.push(line) });
+    const server = await startServer(
+      { ...h.config, host: '127.0.0.1', port: 0 },
+      { db: h.db, worker: false, log: (line) => lines.push(line) },
+    );
     try {
       const space = await h.call('POST', `/v1/orgs/${a.orgId}/spaces`, { token: a.token, body: { title: 'Logged' } });
       const cr = await h.call('POST', `/v1/spaces/${space.body.id}/change-requests`, { token: a.token, body: { subject: 'Draft' } });
@@ -214,8 +238,13 @@ describe('secrets in logs (finding 12)', () => {
 
       expect((await fetch(`${server.url}/exports/${exportId}.pdf`)).status).toBe(200);
       expect((await fetch(`${server.url}/v1/orgs/${a.orgId}/link-invites/${code}`, { headers: auth(a.token) })).status).toBe(200);
-      expect((await fetch(`${server.url}/v1/orgs/${a.orgId}/invites/${code}`, { method: 'POST', headers: auth(joiner.token) })).status).toBe(200);
-      await fetch(`${server.url}/v1/orgs/${a.orgId}/invites/${encodeURIComponent(code)}%41`, { method: 'POST', headers: auth(joiner.token) });
+      expect(
+        (await fetch(`${server.url}/v1/orgs/${a.orgId}/invites/${code}`, { method: 'POST', headers: auth(joiner.token) })).status,
+      ).toBe(200);
+      await fetch(`${server.url}/v1/orgs/${a.orgId}/invites/${encodeURIComponent(code)}%41`, {
+        method: 'POST',
+        headers: auth(joiner.token),
+      });
 
       const requestLines = lines.filter((l) => /^(GET|POST) /.test(l));
       expect(requestLines.length).toBeGreaterThanOrEqual(4);

@@ -16,7 +16,10 @@ beforeAll(async () => {
 });
 
 /** Two requests answered alike, with the database unchanged by either. */
-async function expectAlike(seen: () => Promise<{ status: number; body: unknown }>, missing: () => Promise<{ status: number; body: unknown }>) {
+async function expectAlike(
+  seen: () => Promise<{ status: number; body: unknown }>,
+  missing: () => Promise<{ status: number; body: unknown }>,
+) {
   const before = await h.snapshot();
   const [one, two] = [await seen(), await missing()];
   expect({ status: one.status, body: one.body }).toEqual({ status: two.status, body: two.body });
@@ -40,7 +43,7 @@ describe('oracles (finding 13)', () => {
     );
   });
 
-  it("DELETE /spaces/{id} of another organization answers as for a missing space (404) and deletes nothing", async () => {
+  it('DELETE /spaces/{id} of another organization answers as for a missing space (404) and deletes nothing', async () => {
     const space = await h.call('POST', `/v1/orgs/${b.orgId}/spaces`, { token: b.token, body: { title: 'Theirs' } });
     expect(space.status).toBe(201);
     const res = await expectAlike(

@@ -25,8 +25,19 @@ describe('finding 18: IPv6 forms that carry an IPv4 address are checked as that 
     const before = process.env.LECTERN_OPENAPI_ALLOW_PRIVATE;
     process.env.LECTERN_OPENAPI_ALLOW_PRIVATE = '0';
     try {
-      for (const host of ['[::127.0.0.1]', '[2002:7f00:1::]', '[::ffff:7f00:1]', '[64:ff9b::a9fe:a9fe]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]', '[::ffff:0:10.0.0.1]']) {
-        const res = await refused(400, 'POST', `/v1/orgs/${orgId}/openapi`, { token: owner.token, body: { slug: 'guarded', source: { url: `http://${host}/spec.json` } }, field: 'source.url' });
+      for (const host of [
+        '[::127.0.0.1]',
+        '[2002:7f00:1::]',
+        '[::ffff:7f00:1]',
+        '[64:ff9b::a9fe:a9fe]',
+        '[2001:0:4136:e378:8000:63bf:80ff:fffe]',
+        '[::ffff:0:10.0.0.1]',
+      ]) {
+        const res = await refused(400, 'POST', `/v1/orgs/${orgId}/openapi`, {
+          token: owner.token,
+          body: { slug: 'guarded', source: { url: `http://${host}/spec.json` } },
+          field: 'source.url',
+        });
         expect(res.body.error.message).toMatch(/private network/);
       }
     } finally {
@@ -65,11 +76,17 @@ describe('finding 18: IPv6 forms that carry an IPv4 address are checked as that 
 describe('finding 10: a site shows a reader what it publishes, not the private metadata of the space behind it', () => {
   it('a private space in a site: full for those who read it, only id/title/emoji/organization/visibility/dates for the others', async () => {
     const { owner, orgId, reader, outsider } = await h.world('Sites Org');
-    const space = (await h.rest('createSpace', 'POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Secret plans' } })).body;
+    const space = (await h.rest('createSpace', 'POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Secret plans' } }))
+      .body;
     await h.rest('updateSpaceById', 'PATCH', `/v1/spaces/${space.id}`, { token: owner.token, body: { defaultLevel: null } });
-    const cr = await h.rest('createChangeRequest', 'POST', `/v1/spaces/${space.id}/change-requests`, { token: owner.token, body: { subject: 'Draft' } });
+    const cr = await h.rest('createChangeRequest', 'POST', `/v1/spaces/${space.id}/change-requests`, {
+      token: owner.token,
+      body: { subject: 'Draft' },
+    });
     expect(cr.status).toBe(201);
-    const site = (await h.rest('createSite', 'POST', `/v1/orgs/${orgId}/sites`, { token: owner.token, body: { title: 'Docs', spaces: [space.id] } })).body;
+    const site = (
+      await h.rest('createSite', 'POST', `/v1/orgs/${orgId}/sites`, { token: owner.token, body: { title: 'Docs', spaces: [space.id] } })
+    ).body;
     const sitePath = `/v1/orgs/${orgId}/sites/${site.id}`;
     expect((await h.rest('publishSite', 'POST', `${sitePath}/publish`, { token: owner.token })).status).toBe(200);
 
@@ -84,7 +101,17 @@ describe('finding 10: a site shows a reader what it publishes, not the private m
     const before = await h.snapshot();
     const shown = (await h.rest('listSiteSpaces', 'GET', `${sitePath}/site-spaces`, { token: reader.token })).body.items[0];
     expect(shown.title).toBe('Secret plans');
-    expect(shown.space).toMatchObject({ id: space.id, title: 'Secret plans', organization: orgId, revision: '', defaultLevel: null, comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 });
+    expect(shown.space).toMatchObject({
+      id: space.id,
+      title: 'Secret plans',
+      organization: orgId,
+      revision: '',
+      defaultLevel: null,
+      comments: 0,
+      changeRequests: 0,
+      changeRequestsOpen: 0,
+      changeRequestsDraft: 0,
+    });
     expect(shown.space.parent).toBeUndefined();
     expect(Object.values(shown.space.permissions).every((v) => v === false)).toBe(true);
     expect(JSON.stringify(shown)).not.toContain(space.revision);
@@ -125,7 +152,9 @@ describe('finding 9: adding an existing account to an organization, or linking i
 
   async function postAcs(acsURL: string, response: string) {
     const form = new URLSearchParams({ SAMLResponse: response });
-    const res = await h.app.fetch(new Request(acsURL, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() }));
+    const res = await h.app.fetch(
+      new Request(acsURL, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() }),
+    );
     return { status: res.status, body: await res.json() };
   }
 
@@ -137,17 +166,23 @@ describe('finding 9: adding an existing account to an organization, or linking i
         body: { label: 'Mine', entityID: idp.entityID, certificate: idp.certPem, ssoURL: idp.ssoURL },
       })
     ).body;
-    const assertion = (nameID: string, email: string) => samlResponse(idp, { audience: provider.service.entityID, recipient: provider.service.acsURL, nameID, email });
+    const assertion = (nameID: string, email: string) =>
+      samlResponse(idp, { audience: provider.service.entityID, recipient: provider.service.acsURL, nameID, email });
     return { attacker, provider, assertion };
   }
 
   it('an admin invites an existing account and signs it in through their own identity provider: refused, nothing changes', async () => {
     const victim = await h.owner('Victim Org');
     const { attacker, provider, assertion } = await attackerWorld();
-    const invited = await h.rest('inviteUsersToOrganization', 'POST', `/v1/orgs/${attacker.orgId}/invites`, { token: attacker.token, body: { emails: [victim.email], role: 'admin' } });
+    const invited = await h.rest('inviteUsersToOrganization', 'POST', `/v1/orgs/${attacker.orgId}/invites`, {
+      token: attacker.token,
+      body: { emails: [victim.email], role: 'admin' },
+    });
     expect(invited.body).toEqual({ users: [victim.id], invited: 1 });
     // Invited, not added.
-    expect(await h.db.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: attacker.orgId, userId: victim.id } } })).toBeNull();
+    expect(
+      await h.db.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: attacker.orgId, userId: victim.id } } }),
+    ).toBeNull();
 
     const before = await state();
     const res = await postAcs(provider.service.acsURL, assertion('victim-at-attacker', victim.email));
@@ -179,15 +214,32 @@ describe('finding 9: adding an existing account to an organization, or linking i
   it('the account itself lists and accepts its invitation; then it is a member, and the identity provider may link it', async () => {
     const victim = await h.owner('Consenting Org');
     const { attacker, provider, assertion } = await attackerWorld();
-    await h.rest('inviteUsersToOrganization', 'POST', `/v1/orgs/${attacker.orgId}/invites`, { token: attacker.token, body: { emails: [victim.email], role: 'edit', sso: true } });
+    await h.rest('inviteUsersToOrganization', 'POST', `/v1/orgs/${attacker.orgId}/invites`, {
+      token: attacker.token,
+      body: { emails: [victim.email], role: 'edit', sso: true },
+    });
     const mine = await h.call('GET', '/v1/user/invitations', { token: victim.token });
     expect(mine.status).toBe(200);
-    expect(mine.body).toEqual({ items: [{ object: 'organization-invitation', id: expect.any(String), organization: attacker.orgId, role: 'edit', sso: true, createdAt: expect.any(String) }], count: 1 });
+    expect(mine.body).toEqual({
+      items: [
+        {
+          object: 'organization-invitation',
+          id: expect.any(String),
+          organization: attacker.orgId,
+          role: 'edit',
+          sso: true,
+          createdAt: expect.any(String),
+        },
+      ],
+      count: 1,
+    });
     // Another account sees none of it.
     expect((await h.call('GET', '/v1/user/invitations', { token: attacker.token })).body).toEqual({ items: [], count: 0 });
 
     expect((await h.call('POST', `/v1/orgs/${attacker.orgId}/invitation/accept`, { token: victim.token })).status).toBe(204);
-    const row = await h.db.prisma.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: attacker.orgId, userId: victim.id } } });
+    const row = await h.db.prisma.member.findUniqueOrThrow({
+      where: { organizationId_userId: { organizationId: attacker.orgId, userId: victim.id } },
+    });
     expect(row).toMatchObject({ role: 'edit', sso: true, ssoConsentAt: expect.any(Date) });
     expect(await h.db.prisma.organizationInvitation.count({ where: { userId: victim.id } })).toBe(0);
     // Accepting twice: nothing left to accept.
@@ -201,7 +253,10 @@ describe('finding 9: adding an existing account to an organization, or linking i
   it('declining deletes the invitation (205, then 404) and adds nothing', async () => {
     const invitee = await h.user('Invitee');
     const { attacker } = await attackerWorld();
-    await h.rest('inviteUsersToOrganization', 'POST', `/v1/orgs/${attacker.orgId}/invites`, { token: attacker.token, body: { emails: [invitee.email] } });
+    await h.rest('inviteUsersToOrganization', 'POST', `/v1/orgs/${attacker.orgId}/invites`, {
+      token: attacker.token,
+      body: { emails: [invitee.email] },
+    });
     expect((await h.call('DELETE', `/v1/orgs/${attacker.orgId}/invitation`, { token: invitee.token })).status).toBe(205);
     await refusedHere(404, 'DELETE', `/v1/orgs/${attacker.orgId}/invitation`, { token: invitee.token });
     expect(await h.db.prisma.member.count({ where: { organizationId: attacker.orgId, userId: invitee.id } })).toBe(0);
@@ -242,8 +297,18 @@ describe('finding 14: a custom hostname takes effect only once its ownership is 
       expect(await hostnameOf(x.site.id)).toBeNull();
     }
     const claimA = (await h.rest('getCustomHostname', 'GET', `/v1/custom-hostnames/${host}`, { token: a.owner.token })).body;
-    expect(claimA).toMatchObject({ object: 'custom-hostname', hostname: host, target: { type: 'site', site: a.site.id }, isActive: false, status: 'dns_no_cname' });
-    expect(claimA.verification).toEqual({ type: 'dns-txt', name: `_lectern-challenge.${host}`, value: expect.stringMatching(/^[0-9A-Za-z]{32}$/) });
+    expect(claimA).toMatchObject({
+      object: 'custom-hostname',
+      hostname: host,
+      target: { type: 'site', site: a.site.id },
+      isActive: false,
+      status: 'dns_no_cname',
+    });
+    expect(claimA.verification).toEqual({
+      type: 'dns-txt',
+      name: `_lectern-challenge.${host}`,
+      value: expect.stringMatching(/^[0-9A-Za-z]{32}$/),
+    });
     const claimB = (await h.call('GET', `/v1/custom-hostnames/${host}`, { token: b.owner.token })).body;
     expect(claimB.target.site).toBe(b.site.id);
     expect(claimB.verification.value).not.toBe(claimA.verification.value);
@@ -254,9 +319,14 @@ describe('finding 14: a custom hostname takes effect only once its ownership is 
 
     // B publishes its token first and wins.
     records.set(`_lectern-challenge.${host}`, [claimB.verification.value]);
-    expect((await h.rest('dnsRevalidateCustomHostname', 'PATCH', `/v1/custom-hostnames/${host}`, { token: b.owner.token })).status).toBe(204);
+    expect((await h.rest('dnsRevalidateCustomHostname', 'PATCH', `/v1/custom-hostnames/${host}`, { token: b.owner.token })).status).toBe(
+      204,
+    );
     expect(await hostnameOf(b.site.id)).toBe(host);
-    expect((await h.rest('getCustomHostname', 'GET', `/v1/custom-hostnames/${host}`, { token: b.owner.token })).body).toMatchObject({ isActive: true, status: 'live' });
+    expect((await h.rest('getCustomHostname', 'GET', `/v1/custom-hostnames/${host}`, { token: b.owner.token })).body).toMatchObject({
+      isActive: true,
+      status: 'live',
+    });
 
     // A: the same record now (even its own token) gets only "in use", and its data stays as it was.
     records.set(`_lectern-challenge.${host}`, [claimA.verification.value]);

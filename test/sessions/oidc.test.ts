@@ -28,7 +28,16 @@ beforeAll(async () => {
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const { default: Provider } = await import('oidc-provider');
   const provider = new Provider(issuer, {
-    clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [`${BASE}/auth/oidc/callback`], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post' }],
+    clients: [
+      {
+        client_id: CLIENT.id,
+        client_secret: CLIENT.secret,
+        redirect_uris: [`${BASE}/auth/oidc/callback`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     findAccount: (_ctx: unknown, id: string) => {
       const person = people.get(id);
@@ -46,7 +55,14 @@ afterAll(async () => {
 });
 
 const appWith = (oidc: Partial<OidcConfig> = {}): App =>
-  createApp({ db: h.db, config: { ...h.config, oidc: { issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret, label: 'Acme ID', createUsers: false, ...oidc } }, urls: createUrls(BASE) });
+  createApp({
+    db: h.db,
+    config: {
+      ...h.config,
+      oidc: { issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret, label: 'Acme ID', createUsers: false, ...oidc },
+    },
+    urls: createUrls(BASE),
+  });
 
 /** A browser at the provider: follows its redirects and keeps its cookies. */
 class ProviderBrowser {
@@ -76,7 +92,11 @@ class ProviderBrowser {
   /** Submits the provider's interaction form (login or consent) on the page `html`. */
   async submit(pageUrl: string, html: string, fields: Record<string, string>): Promise<Response> {
     const action = html.match(/<form[^>]*action="([^"]+)"/)![1]!;
-    return this.follow(new URL(action, pageUrl).href, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    return this.follow(new URL(action, pageUrl).href, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
   }
 }
 
@@ -125,7 +145,10 @@ describe('OpenID Connect sign-in', () => {
     expect(callback.headers.getSetCookie()[0]).toMatch(/HttpOnly; SameSite=Lax/);
     const viewer = await browserGraphql(app, { cookie: secret }, VIEWER);
     expect(viewer.body.data.viewer).toMatchObject({ id: person.id, email: 'ada.oidc@example.com' });
-    expect(await h.db.prisma.session.findUniqueOrThrow({ where: { hash: hashToken(secret) } })).toMatchObject({ userId: person.id, userAgent: 'OIDC Browser' });
+    expect(await h.db.prisma.session.findUniqueOrThrow({ where: { hash: hashToken(secret) } })).toMatchObject({
+      userId: person.id,
+      userAgent: 'OIDC Browser',
+    });
     // The flow's record is used up: the same callback again is refused.
     const replay = await app.fetch(new Request(back.href));
     expect(replay.status).toBe(400);

@@ -21,7 +21,8 @@ async function samlWorld() {
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const provider = created.body;
-  const assertion = (o: { nameID: string; email: string; inResponseTo?: string }) => samlResponse(idp, { audience: provider.service.entityID, recipient: provider.service.acsURL, ...o });
+  const assertion = (o: { nameID: string; email: string; inResponseTo?: string }) =>
+    samlResponse(idp, { audience: provider.service.entityID, recipient: provider.service.acsURL, ...o });
   return { owner, provider, assertion };
 }
 
@@ -41,9 +42,15 @@ describe('SAML sign-in for the app', () => {
     expect(start.status).toBe(302);
     const location = new URL(start.headers.get('location')!);
     const relay = location.searchParams.get('RelayState')!;
-    const requestId = inflateRawSync(Buffer.from(location.searchParams.get('SAMLRequest')!, 'base64')).toString('utf8').match(/ID="([^"]+)"/)![1]!;
+    const requestId = inflateRawSync(Buffer.from(location.searchParams.get('SAMLRequest')!, 'base64'))
+      .toString('utf8')
+      .match(/ID="([^"]+)"/)![1]!;
 
-    const done = await postAcs(provider.service.acsURL, assertion({ nameID: 'milton', email: 'milton@initech.example', inResponseTo: requestId }), relay);
+    const done = await postAcs(
+      provider.service.acsURL,
+      assertion({ nameID: 'milton', email: 'milton@initech.example', inResponseTo: requestId }),
+      relay,
+    );
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe(`/app/o/${owner.orgId}`);
     const secret = sessionSet(done.headers.getSetCookie())!;
@@ -58,7 +65,11 @@ describe('SAML sign-in for the app', () => {
     const hours = (session.expiresAt.getTime() - Date.now()) / 3600_000;
     expect(hours).toBeGreaterThan(11.9);
     expect(hours).toBeLessThanOrEqual(12);
-    expect(await h.db.prisma.auditEvent.count({ where: { action: 'ssoSignIn', targetType: 'session', targetId: session.id, organizationId: owner.orgId } })).toBe(1);
+    expect(
+      await h.db.prisma.auditEvent.count({
+        where: { action: 'ssoSignIn', targetType: 'session', targetId: session.id, organizationId: owner.orgId },
+      }),
+    ).toBe(1);
 
     const viewer = await browserGraphql(h.app, { cookie: secret }, VIEWER);
     expect(viewer.body.data.viewer.id).toBe(user.id);
@@ -77,7 +88,9 @@ describe('SAML sign-in for the app', () => {
     await h.addMember(other.orgId, user.id, 'admin');
     const own = await browserGraphql(h.app, { cookie: secret }, 'query($id: ID!) { organization(id: $id) { id } }', { id: owner.orgId });
     expect(own.body.data.organization.id).toBe(owner.orgId);
-    const elsewhere = await browserGraphql(h.app, { cookie: secret }, 'query($id: ID!) { organization(id: $id) { id } }', { id: other.orgId });
+    const elsewhere = await browserGraphql(h.app, { cookie: secret }, 'query($id: ID!) { organization(id: $id) { id } }', {
+      id: other.orgId,
+    });
     expect(elsewhere.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 

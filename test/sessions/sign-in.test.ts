@@ -39,7 +39,10 @@ describe('password sign-in', () => {
 
   it('refuses a wrong password and an unknown email alike, without a cookie', async () => {
     const person = await personWithPassword(h);
-    for (const [email, password] of [[person.email, 'wrong password!'], ['nobody@example.com', person.password]]) {
+    for (const [email, password] of [
+      [person.email, 'wrong password!'],
+      ['nobody@example.com', person.password],
+    ]) {
       const browser: Browser = { cookie: null };
       const answer = await browserGraphql(h.app, browser, SIGN_IN, { email, password });
       expect(answer.body.data).toBeNull();
@@ -58,7 +61,11 @@ describe('password sign-in', () => {
     expect(viewer.status).toBe(401);
     expect(viewer.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     // A public field beside a private one does not open the private one.
-    const mixed = await browserGraphql(h.app, { cookie: null }, `mutation { signIn(email: "${person.email}", password: "${person.password}") { id } createApiToken(label: "x") { token } }`);
+    const mixed = await browserGraphql(
+      h.app,
+      { cookie: null },
+      `mutation { signIn(email: "${person.email}", password: "${person.password}") { id } createApiToken(label: "x") { token } }`,
+    );
     expect(mixed.status).toBe(401);
     expect(await h.db.prisma.session.count({ where: { userId: person.id } })).toBe(0);
   });
@@ -67,7 +74,10 @@ describe('password sign-in', () => {
     const person = await personWithPassword(h);
     const hash = createHash('sha256').update(SIGN_IN).digest('hex');
     const app = createApp({ db: h.db, config: h.config, urls: createUrls(BASE) }, { persistedDocuments: new Map([[hash, SIGN_IN]]) });
-    const send = (body: unknown) => app.fetch(new Request(`${BASE}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+    const send = (body: unknown) =>
+      app.fetch(
+        new Request(`${BASE}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      );
     const signedIn = await send({ documentId: `sha256:${hash}`, variables: { email: person.email, password: person.password } });
     expect((await signedIn.json()).data.signIn.id).toBe(person.id);
     expect(signedIn.headers.getSetCookie()[0]).toMatch(/^lectern_session=lcs_/);
@@ -80,23 +90,58 @@ describe('password sign-in', () => {
     const app = createApp({ db: h.db, config, urls: createUrls(BASE) });
     const person = await personWithPassword(h);
     for (let i = 0; i < 3; i++) {
-      const wrong = await browserGraphql(app, { cookie: null }, SIGN_IN, { email: person.email, password: 'wrong password!' }, { address: '198.51.100.1' });
+      const wrong = await browserGraphql(
+        app,
+        { cookie: null },
+        SIGN_IN,
+        { email: person.email, password: 'wrong password!' },
+        { address: '198.51.100.1' },
+      );
       expect(wrong.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     }
     const browser: Browser = { cookie: null };
-    const limited = await browserGraphql(app, browser, SIGN_IN, { email: person.email, password: person.password }, { address: '198.51.100.2' });
+    const limited = await browserGraphql(
+      app,
+      browser,
+      SIGN_IN,
+      { email: person.email, password: person.password },
+      { address: '198.51.100.2' },
+    );
     expect(limited.status).toBe(429);
     expect(limited.body.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } });
     expect(limited.body.errors[0].extensions.retryAfter).toBeGreaterThan(0);
     expect(browser.cookie).toBeNull();
     // The count is in the database: another app (another process) on it sees it.
     const other = createApp({ db: h.db, config, urls: createUrls(BASE) });
-    expect((await browserGraphql(other, { cookie: null }, SIGN_IN, { email: person.email, password: person.password }, { address: '198.51.100.3' })).status).toBe(429);
+    expect(
+      (
+        await browserGraphql(
+          other,
+          { cookie: null },
+          SIGN_IN,
+          { email: person.email, password: person.password },
+          { address: '198.51.100.3' },
+        )
+      ).status,
+    ).toBe(429);
 
     // Per address: five attempts on different accounts, then the sixth is refused.
     const someone = await personWithPassword(h);
-    for (let i = 0; i < 5; i++) await browserGraphql(app, { cookie: null }, SIGN_IN, { email: `guess${i}@example.com`, password: 'guess guess' }, { address: '203.0.113.9' });
-    const fromThere = await browserGraphql(app, { cookie: null }, SIGN_IN, { email: someone.email, password: someone.password }, { address: '203.0.113.9' });
+    for (let i = 0; i < 5; i++)
+      await browserGraphql(
+        app,
+        { cookie: null },
+        SIGN_IN,
+        { email: `guess${i}@example.com`, password: 'guess guess' },
+        { address: '203.0.113.9' },
+      );
+    const fromThere = await browserGraphql(
+      app,
+      { cookie: null },
+      SIGN_IN,
+      { email: someone.email, password: someone.password },
+      { address: '203.0.113.9' },
+    );
     expect(fromThere.body.errors[0].extensions.code).toBe('RATE_LIMITED');
     // The same account from elsewhere still signs in.
     await signedIn(app, someone.email, someone.password);
@@ -120,7 +165,9 @@ describe('the session cookie', () => {
     const person = await personWithPassword(h);
     const browser = await signedIn(h.app, person.email, person.password);
     const viewer = await browserGraphql(h.app, browser, VIEWER);
-    expect(viewer.body).toEqual({ data: { viewer: { id: person.id, displayName: expect.any(String), email: person.email, photoURL: null } } });
+    expect(viewer.body).toEqual({
+      data: { viewer: { id: person.id, displayName: expect.any(String), email: person.email, photoURL: null } },
+    });
     expect(viewer.headers.get('vary')).toMatch(/Cookie/);
     const rest = await h.app.fetch(new Request(`${BASE}/v1/user`, { headers: { cookie: `lectern_session=${browser.cookie}` } }));
     expect(rest.status).toBe(401);
@@ -134,16 +181,32 @@ describe('the session cookie', () => {
     const person = await personWithPassword(h);
     const browser = await signedIn(h.app, person.email, person.password);
     const cookie = `lectern_session=${browser.cookie}`;
-    const form = await h.app.fetch(new Request(`${BASE}/graphql`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=mutation%20%7B%20createApiToken(label%3A%22x%22)%20%7B%20token%20%7D%20%7D' }));
+    const form = await h.app.fetch(
+      new Request(`${BASE}/graphql`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'query=mutation%20%7B%20createApiToken(label%3A%22x%22)%20%7B%20token%20%7D%20%7D',
+      }),
+    );
     expect(form.status).toBe(403);
     expect((await form.json()).error.message).toMatch(/x-lectern-csrf/);
-    const text = await h.app.fetch(new Request(`${BASE}/graphql`, { method: 'POST', headers: { cookie, 'content-type': 'text/plain' }, body: JSON.stringify({ query: 'mutation { createApiToken(label: "x") { token } }' }) }));
+    const text = await h.app.fetch(
+      new Request(`${BASE}/graphql`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'text/plain' },
+        body: JSON.stringify({ query: 'mutation { createApiToken(label: "x") { token } }' }),
+      }),
+    );
     expect(text.status).toBe(403);
     const get = await h.app.fetch(new Request(`${BASE}/graphql?query=${encodeURIComponent('{ viewer { id } }')}`, { headers: { cookie } }));
     expect(get.status).toBe(403);
     expect(await h.db.prisma.apiToken.count({ where: { userId: person.id, label: 'x' } })).toBe(0);
 
-    const withHeader = await h.app.fetch(new Request(`${BASE}/graphql?query=${encodeURIComponent('{ viewer { id } }')}`, { headers: { cookie, 'x-lectern-csrf': '1', accept: 'application/json' } }));
+    const withHeader = await h.app.fetch(
+      new Request(`${BASE}/graphql?query=${encodeURIComponent('{ viewer { id } }')}`, {
+        headers: { cookie, 'x-lectern-csrf': '1', accept: 'application/json' },
+      }),
+    );
     expect(withHeader.status).toBe(200);
     expect((await withHeader.json()).data.viewer.id).toBe(person.id);
     const json = await browserGraphql(h.app, browser, VIEWER);

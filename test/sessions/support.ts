@@ -24,10 +24,19 @@ export function sessionSet(setCookie: string[]): string | undefined {
  * A /graphql request as the app sends it: JSON POST with the browser's cookie (no token), and
  * the cookie kept from the answer's Set-Cookie. `init` overrides the request (CSRF checks).
  */
-export async function browserGraphql(app: App, browser: Browser, query: string, variables: Record<string, unknown> = {}, opts: { address?: string; headers?: Record<string, string> } = {}): Promise<GraphQLAnswer> {
+export async function browserGraphql(
+  app: App,
+  browser: Browser,
+  query: string,
+  variables: Record<string, unknown> = {},
+  opts: { address?: string; headers?: Record<string, string> } = {},
+): Promise<GraphQLAnswer> {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'TestBrowser/1.0', ...opts.headers };
   if (browser.cookie) headers.cookie = `lectern_session=${browser.cookie}`;
-  const response = await app.fetch(new Request(`${BASE}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) }), { address: opts.address ?? '192.0.2.10' });
+  const response = await app.fetch(
+    new Request(`${BASE}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) }),
+    { address: opts.address ?? '192.0.2.10' },
+  );
   const setCookie = response.headers.getSetCookie();
   const value = sessionSet(setCookie);
   if (value !== undefined) browser.cookie = value || null;

@@ -28,7 +28,10 @@ describe('personal API tokens', () => {
     // Listed without the token; lastUsedAt set once it is used.
     let listed = await browserGraphql(h.app, browser, TOKENS);
     expect(JSON.stringify(listed.body)).not.toContain(token);
-    expect(listed.body.data.viewerApiTokens.find((t: any) => t.id === apiToken.id)).toMatchObject({ label: 'laptop scripts', lastUsedAt: null });
+    expect(listed.body.data.viewerApiTokens.find((t: any) => t.id === apiToken.id)).toMatchObject({
+      label: 'laptop scripts',
+      lastUsedAt: null,
+    });
     const me = await h.call('GET', '/v1/user', { token });
     expect(me.status).toBe(200);
     expect(me.body.id).toBe(person.id);
@@ -38,7 +41,10 @@ describe('personal API tokens', () => {
     // Another person cannot revoke it; its owner can, and it stops at once.
     const stranger = await personWithPassword(h);
     const theirs = await signedIn(h.app, stranger.email, stranger.password);
-    expect((await browserGraphql(h.app, theirs, 'mutation($id: ID!) { revokeApiToken(id: $id) }', { id: apiToken.id })).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(
+      (await browserGraphql(h.app, theirs, 'mutation($id: ID!) { revokeApiToken(id: $id) }', { id: apiToken.id })).body.errors[0].extensions
+        .code,
+    ).toBe('NOT_FOUND');
     expect((await h.call('GET', '/v1/user', { token })).status).toBe(200);
     const revoked = await browserGraphql(h.app, browser, 'mutation($id: ID!) { revokeApiToken(id: $id) }', { id: apiToken.id });
     expect(revoked.body).toEqual({ data: { revokeApiToken: true } });
@@ -55,7 +61,10 @@ describe('personal API tokens', () => {
 describe('password links and changes', () => {
   it('an admin makes a one-time "set your password" link for an invited member; it signs in once and only once', async () => {
     const admin = await h.owner();
-    const invited = await h.call('POST', `/v1/orgs/${admin.orgId}/invites`, { token: admin.token, body: { emails: ['newcomer@example.com'], role: 'read' } });
+    const invited = await h.call('POST', `/v1/orgs/${admin.orgId}/invites`, {
+      token: admin.token,
+      body: { emails: ['newcomer@example.com'], role: 'read' },
+    });
     expect(invited.status, JSON.stringify(invited.body)).toBeLessThan(300);
     const newcomer = await h.db.prisma.user.findUniqueOrThrow({ where: { email: 'newcomer@example.com' } });
 
@@ -90,7 +99,9 @@ describe('password links and changes', () => {
     const link = await h.graphql(owner.token, RESET_LINK, { org: orgId, user: editor.id });
     const token = new URL(link.body.data.createPasswordResetLink.url).searchParams.get('token')!;
     await h.db.prisma.passwordLink.updateMany({ where: { hash: hashToken(token) }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect((await browserGraphql(h.app, { cookie: null }, RESET, { token, password: 'too late anyway' })).body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(
+      (await browserGraphql(h.app, { cookie: null }, RESET, { token, password: 'too late anyway' })).body.errors[0].extensions.code,
+    ).toBe('BAD_REQUEST');
   });
 
   it('changePassword needs the current password; the other sessions end, this one stays', async () => {
@@ -98,10 +109,18 @@ describe('password links and changes', () => {
     const here = await signedIn(h.app, person.email, person.password);
     const there = await signedIn(h.app, person.email, person.password);
     const change = 'mutation($current: String, $next: String!) { changePassword(currentPassword: $current, newPassword: $next) }';
-    expect((await browserGraphql(h.app, here, change, { next: 'a brand new one' })).body.errors[0]).toMatchObject({ message: expect.stringMatching(/^currentPassword: /) });
-    expect((await browserGraphql(h.app, here, change, { current: 'not the password', next: 'a brand new one' })).body.errors[0].extensions.code).toBe('BAD_REQUEST');
-    expect((await browserGraphql(h.app, here, change, { current: person.password, next: 'short' })).body.errors[0]).toMatchObject({ message: expect.stringMatching(/^newPassword: /) });
-    expect((await browserGraphql(h.app, here, change, { current: person.password, next: 'a brand new one' })).body).toEqual({ data: { changePassword: true } });
+    expect((await browserGraphql(h.app, here, change, { next: 'a brand new one' })).body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/^currentPassword: /),
+    });
+    expect(
+      (await browserGraphql(h.app, here, change, { current: 'not the password', next: 'a brand new one' })).body.errors[0].extensions.code,
+    ).toBe('BAD_REQUEST');
+    expect((await browserGraphql(h.app, here, change, { current: person.password, next: 'short' })).body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/^newPassword: /),
+    });
+    expect((await browserGraphql(h.app, here, change, { current: person.password, next: 'a brand new one' })).body).toEqual({
+      data: { changePassword: true },
+    });
     expect((await browserGraphql(h.app, here, VIEWER)).status).toBe(200);
     expect((await browserGraphql(h.app, there, VIEWER)).status).toBe(401);
     const old = await browserGraphql(h.app, { cookie: null }, SIGN_IN, { email: person.email, password: person.password });
@@ -135,7 +154,10 @@ describe('lectern user … --password-stdin', () => {
     });
 
   it('user create reads the password from stdin (JSON output unchanged, no password in it); user password changes it and ends sessions', async () => {
-    const created = await cli(['user', 'create', '--email', 'piped@example.com', '--name', 'Piped', '--password-stdin'], 'piped password\n');
+    const created = await cli(
+      ['user', 'create', '--email', 'piped@example.com', '--name', 'Piped', '--password-stdin'],
+      'piped password\n',
+    );
     expect(created.code, created.stderr).toBe(0);
     const out = JSON.parse(created.stdout);
     expect(out).toMatchObject({ user: { id: expect.any(String), email: 'piped@example.com' }, token: expect.stringMatching(/^lct_/) });

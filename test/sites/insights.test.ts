@@ -39,11 +39,14 @@ beforeAll(async () => {
 });
 
 const today = () => `${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`;
-const counts = async () => JSON.stringify(await h.db.prisma.siteInsightDay.findMany({ orderBy: [{ pageId: 'asc' }, { eventType: 'asc' }] }));
+const counts = async () =>
+  JSON.stringify(await h.db.prisma.siteInsightDay.findMany({ orderBy: [{ pageId: 'asc' }, { eventType: 'asc' }] }));
 
 async function refused(status: number, operationId: string, path: string, opts: { token: string; body?: unknown }, field?: string) {
   const before = await counts();
-  const res = documentedStatuses(operationId).includes(String(status)) ? await h.rest(operationId, 'POST', path, opts) : await h.call('POST', path, opts);
+  const res = documentedStatuses(operationId).includes(String(status))
+    ? await h.rest(operationId, 'POST', path, opts)
+    : await h.call('POST', path, opts);
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
   if (field) expect(res.body.error.message.startsWith(`${field}:`), res.body.error.message).toBe(true);
@@ -55,19 +58,39 @@ async function refused(status: number, operationId: string, path: string, opts: 
 const event = (type: string, page: string | null, extra: Record<string, unknown> = {}) => ({
   type,
   session: { sessionId: 's1', visitorId: 'v1', cookies: { a: 'b' }, ip: '203.0.113.9', userAgent: 'UA', language: 'en', referrer: null },
-  location: { url: `https://docs.test/intro`, siteSection: sectionId, siteSpace: ssA, siteShareKey: null, space: page ? spaceA : null, revision: null, page },
+  location: {
+    url: `https://docs.test/intro`,
+    siteSection: sectionId,
+    siteSpace: ssA,
+    siteShareKey: null,
+    space: page ? spaceA : null,
+    revision: null,
+    page,
+  },
   ...extra,
 });
 
 describe('site insights', () => {
   it('tracks events through the API and aggregates them per page and day (official shapes)', async () => {
-    const body = { events: [event('page_view', pageIntro), event('page_view', pageIntro, { timestamp: new Date().toISOString() }), event('page_view', null), event('search_open', null)] };
+    const body = {
+      events: [
+        event('page_view', pageIntro),
+        event('page_view', pageIntro, { timestamp: new Date().toISOString() }),
+        event('page_view', null),
+        event('search_open', null),
+      ],
+    };
     const track = await h.rest('trackEventsInSiteById', 'POST', `${base}/insights/events`, { token: t.reader.token, body });
     expect(track.status, JSON.stringify(track.body)).toBe(204);
 
     const agg = await s.ok('aggregateSiteEvents', 'POST', `${base}/insights/events/aggregate`, {
       token: t.reader.token,
-      body: { range: 'last7Days', where: [{ column: 'eventType', values: ['page_view'] }], groupBy: [{ column: 'page' }, { column: 'datetime', interval: 'day' }], order: { by: { column: 'eventsCount' }, direction: 'desc' } },
+      body: {
+        range: 'last7Days',
+        where: [{ column: 'eventType', values: ['page_view'] }],
+        groupBy: [{ column: 'page' }, { column: 'datetime', interval: 'day' }],
+        order: { by: { column: 'eventsCount' }, direction: 'desc' },
+      },
     });
     expect(agg.columns).toEqual([
       { column: 'page', values: [{ page: pageIntro, space: spaceA }, null] },
@@ -79,9 +102,15 @@ describe('site insights', () => {
     expect(JSON.stringify(rows)).not.toMatch(/203\.0\.113|UA|"v1"/);
     const byType = await s.ok('aggregateSiteEvents', 'POST', `${base}/insights/events/aggregate`, {
       token: t.owner.token,
-      body: { range: { from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date().toISOString() }, select: [{ column: 'eventType' }, { column: 'eventsCount' }] },
+      body: {
+        range: { from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date().toISOString() },
+        select: [{ column: 'eventType' }, { column: 'eventsCount' }],
+      },
     });
-    expect(byType.columns).toEqual([{ column: 'eventType', values: ['page_view', 'search_open'] }, { column: 'eventsCount', values: [3, 1] }]);
+    expect(byType.columns).toEqual([
+      { column: 'eventType', values: ['page_view', 'search_open'] },
+      { column: 'eventsCount', values: [3, 1] },
+    ]);
   });
 
   it('counts the reader page views server-side (no script), per page and day', async () => {
@@ -93,7 +122,14 @@ describe('site insights', () => {
     }
     const agg = await s.ok('aggregateSiteEvents', 'POST', `${base}/insights/events/aggregate`, {
       token: t.owner.token,
-      body: { range: 'last24Hours', where: [{ column: 'page', values: [{ page: pageIntro, space: spaceA }] }, { column: 'eventType', values: ['page_view'] }], groupBy: [{ column: 'siteSpace' }, { column: 'page' }, { column: 'datetime' }] },
+      body: {
+        range: 'last24Hours',
+        where: [
+          { column: 'page', values: [{ page: pageIntro, space: spaceA }] },
+          { column: 'eventType', values: ['page_view'] },
+        ],
+        groupBy: [{ column: 'siteSpace' }, { column: 'page' }, { column: 'datetime' }],
+      },
     });
     expect(agg.columns).toEqual([
       { column: 'siteSpace', values: [ssA] },
@@ -107,14 +143,50 @@ describe('site insights', () => {
     const track = `${base}/insights/events`;
     const agg = `${base}/insights/events/aggregate`;
     await refused(400, 'trackEventsInSiteById', track, { token: t.owner.token, body: {} }, 'events');
-    await refused(400, 'trackEventsInSiteById', track, { token: t.owner.token, body: { events: [event('page_view', pageIntro), event('page_vue', pageIntro)] } }, 'events[1].type');
-    await refused(400, 'trackEventsInSiteById', track, { token: t.owner.token, body: { events: [event('page_view', pageIntro, { timestamp: '2001-01-01T00:00:00Z' })] } }, 'events[0].timestamp');
-    await refused(400, 'trackEventsInSiteById', track, { token: t.owner.token, body: { events: [{ ...event('page_view', 1 as never) }] } }, 'events[0].location.page');
+    await refused(
+      400,
+      'trackEventsInSiteById',
+      track,
+      { token: t.owner.token, body: { events: [event('page_view', pageIntro), event('page_vue', pageIntro)] } },
+      'events[1].type',
+    );
+    await refused(
+      400,
+      'trackEventsInSiteById',
+      track,
+      { token: t.owner.token, body: { events: [event('page_view', pageIntro, { timestamp: '2001-01-01T00:00:00Z' })] } },
+      'events[0].timestamp',
+    );
+    await refused(
+      400,
+      'trackEventsInSiteById',
+      track,
+      { token: t.owner.token, body: { events: [{ ...event('page_view', 1 as never) }] } },
+      'events[0].location.page',
+    );
     await refused(400, 'aggregateSiteEvents', agg, { token: t.owner.token, body: {} }, 'range');
     await refused(400, 'aggregateSiteEvents', agg, { token: t.owner.token, body: { range: 'lastDecade' } }, 'range');
-    await refused(400, 'aggregateSiteEvents', agg, { token: t.owner.token, body: { range: 'last7Days', groupBy: [{ column: 'visitorsCount' }] } }, 'groupBy[0].column');
-    await refused(400, 'aggregateSiteEvents', agg, { token: t.owner.token, body: { range: 'last7Days', select: [{ column: 'datetime', interval: 'hour' }] } }, 'select[0].interval');
-    await refused(400, 'aggregateSiteEvents', agg, { token: t.owner.token, body: { range: 'last7Days', where: [{ column: 'page', operator: 'like', values: ['x'] }] } }, 'where[0].operator');
+    await refused(
+      400,
+      'aggregateSiteEvents',
+      agg,
+      { token: t.owner.token, body: { range: 'last7Days', groupBy: [{ column: 'visitorsCount' }] } },
+      'groupBy[0].column',
+    );
+    await refused(
+      400,
+      'aggregateSiteEvents',
+      agg,
+      { token: t.owner.token, body: { range: 'last7Days', select: [{ column: 'datetime', interval: 'hour' }] } },
+      'select[0].interval',
+    );
+    await refused(
+      400,
+      'aggregateSiteEvents',
+      agg,
+      { token: t.owner.token, body: { range: 'last7Days', where: [{ column: 'page', operator: 'like', values: ['x'] }] } },
+      'where[0].operator',
+    );
     await refused(400, 'aggregateSiteEvents', agg, { token: t.owner.token, body: { range: 'last7Days', limit: 0 } }, 'limit');
     // Outsiders (another organization) get the site's 404; no token is a 401.
     await refused(404, 'trackEventsInSiteById', track, { token: other.owner.token, body: { events: [event('page_view', pageIntro)] } });

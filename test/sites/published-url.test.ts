@@ -22,7 +22,8 @@ beforeAll(async () => {
 });
 
 const post = (token: string, body: unknown) => h.rest('resolvePublishedContentByUrl', 'POST', '/v1/urls/published', { token, body });
-const get = (token: string, query: Record<string, string>) => h.rest('getPublishedContentByUrl', 'GET', `/v1/urls/published?${new URLSearchParams(query)}`, { token });
+const get = (token: string, query: Record<string, string>) =>
+  h.rest('getPublishedContentByUrl', 'GET', `/v1/urls/published?${new URLSearchParams(query)}`, { token });
 
 /** POST and GET agree; the answer (validated by h.rest) is returned. */
 async function lookup(token: string, url: string, status = 200) {
@@ -37,7 +38,8 @@ async function lookup(token: string, url: string, status = 200) {
 
 async function livePages(who: World['owner'], title: string, pages: string[]) {
   const space = await s.space(who, title);
-  for (const p of pages) await writeLive(h, who.token, space.id, [{ operation: 'insert_page', title: p, document: { markdown: `${p} body` } }]);
+  for (const p of pages)
+    await writeLive(h, who.token, space.id, [{ operation: 'insert_page', title: p, document: { markdown: `${p} body` } }]);
   const row = await h.db.prisma.space.findUniqueOrThrow({ where: { id: space.id } });
   return { id: space.id, revisionId: row.revisionId };
 }
@@ -83,7 +85,13 @@ describe('the URL lookup: this server’s URLs, hostnames, proxies', () => {
   });
 
   it('a page, a named variant, another section: base paths, pathname, complete', async () => {
-    expect(await lookup(t.outsider.token, `${x.siteUrl}/usage`)).toMatchObject({ siteSpace: x.ssA.id, pathname: 'usage', basePath: `${x.sitePath}/`, complete: true, canonicalUrl: `${x.siteUrl}/usage` });
+    expect(await lookup(t.outsider.token, `${x.siteUrl}/usage`)).toMatchObject({
+      siteSpace: x.ssA.id,
+      pathname: 'usage',
+      basePath: `${x.sitePath}/`,
+      complete: true,
+      canonicalUrl: `${x.siteUrl}/usage`,
+    });
     expect(await lookup(t.outsider.token, `${x.siteUrl}/${x.ssB.path}/welcome`)).toMatchObject({
       siteSection: x.guides.id,
       siteSpace: x.ssB.id,
@@ -94,28 +102,52 @@ describe('the URL lookup: this server’s URLs, hostnames, proxies', () => {
       complete: true,
     });
     // A section of one variant, named: complete without a page.
-    expect(await lookup(t.outsider.token, `${x.siteUrl}/${x.reference.path}`)).toMatchObject({ siteSection: x.reference.id, space: x.c.id, pathname: '', basePath: `${x.sitePath}/${x.reference.path}/`, complete: true });
+    expect(await lookup(t.outsider.token, `${x.siteUrl}/${x.reference.path}`)).toMatchObject({
+      siteSection: x.reference.id,
+      space: x.c.id,
+      pathname: '',
+      basePath: `${x.sitePath}/${x.reference.path}/`,
+      complete: true,
+    });
   });
 
   it('a custom hostname and a proxy origin', async () => {
     const host = `docs-${newId(6).toLowerCase()}.example.com`;
     await h.db.prisma.site.update({ where: { id: x.site.id }, data: { hostname: host } });
-    expect(await lookup(t.outsider.token, `https://${host}/usage`)).toMatchObject({ site: x.site.id, pathname: 'usage', basePath: '/', siteBasePath: '/', canonicalUrl: `https://${host}/usage` });
+    expect(await lookup(t.outsider.token, `https://${host}/usage`)).toMatchObject({
+      site: x.site.id,
+      pathname: 'usage',
+      basePath: '/',
+      siteBasePath: '/',
+      canonicalUrl: `https://${host}/usage`,
+    });
     await h.db.prisma.site.update({ where: { id: x.site.id }, data: { hostname: null } });
     const proxy = `proxy-${newId(6).toLowerCase()}.example.com/help`;
     await s.ok('updateSiteById', 'PATCH', s.sitePath(t.orgId, x.site.id), { token: t.owner.token, body: { proxy } });
-    expect(await lookup(t.outsider.token, `https://${proxy}/${x.ssB.path}`)).toMatchObject({ siteSpace: x.ssB.id, basePath: `/help/${x.ssB.path}/`, siteBasePath: '/help/', pathname: '' });
+    expect(await lookup(t.outsider.token, `https://${proxy}/${x.ssB.path}`)).toMatchObject({
+      siteSpace: x.ssB.id,
+      basePath: `/help/${x.ssB.path}/`,
+      siteBasePath: '/help/',
+      pathname: '',
+    });
     await s.ok('updateSiteById', 'PATCH', s.sitePath(t.orgId, x.site.id), { token: t.owner.token, body: { proxy: null } });
   });
 
   it('redirects answer the official redirect shape; what names nothing is a 404', async () => {
     const base = s.sitePath(t.orgId, x.site.id);
     // Set-up through the API (the redirect routes' own conformance is covered by renderer-api.test.ts).
-    for (const body of [{ source: '/old-usage', destination: { kind: 'site-space', siteSpaceId: x.ssB.id } }, { source: '/elsewhere', destination: { kind: 'external', url: 'https://example.org/docs' } }]) {
+    for (const body of [
+      { source: '/old-usage', destination: { kind: 'site-space', siteSpaceId: x.ssB.id } },
+      { source: '/elsewhere', destination: { kind: 'external', url: 'https://example.org/docs' } },
+    ]) {
       expect((await h.call('POST', `${base}/redirects`, { token: t.owner.token, body })).status).toBe(201);
     }
     expect(await lookup(t.outsider.token, `${x.siteUrl}/old-usage`)).toEqual({ target: 'content', redirect: `${x.siteUrl}/${x.ssB.path}` });
-    expect(await lookup(t.outsider.token, `${x.siteUrl}/elsewhere`)).toEqual({ target: 'external', site: x.site.id, redirect: 'https://example.org/docs' });
+    expect(await lookup(t.outsider.token, `${x.siteUrl}/elsewhere`)).toEqual({
+      target: 'external',
+      site: x.site.id,
+      redirect: 'https://example.org/docs',
+    });
     const missing = await lookup(t.outsider.token, `${x.siteUrl}/no-such-page`, 404);
     expect(missing).toEqual({ error: { code: 404, message: 'No content found for the URL' } });
     expect(await lookup(t.outsider.token, `${BASE}/public/${t.orgId}/sites/nope`, 404)).toEqual(missing);
@@ -130,11 +162,23 @@ describe('the URL lookup: this server’s URLs, hostnames, proxies', () => {
     await bad(await h.call('POST', '/v1/urls/published', { token: t.outsider.token, body: {} }), 'url');
     await bad(await h.call('POST', '/v1/urls/published', { token: t.outsider.token, body: { url: 'not a url' } }), 'url');
     await bad(await h.call('POST', '/v1/urls/published', { token: t.outsider.token, body: { url: 'ftp://example.com/x' } }), 'url');
-    await bad(await h.call('POST', '/v1/urls/published', { token: t.outsider.token, body: { url: x.siteUrl, visitor: { jwtToken: 5 } } }), 'visitor.jwtToken');
-    await bad(await h.call('POST', '/v1/urls/published', { token: t.outsider.token, body: { url: x.siteUrl, visitor: { type: 'robot' } } }), 'visitor.type');
-    await bad(await h.call('POST', '/v1/urls/published', { token: t.outsider.token, body: { url: x.siteUrl, redirectOnError: 'yes' } }), 'redirectOnError');
+    await bad(
+      await h.call('POST', '/v1/urls/published', { token: t.outsider.token, body: { url: x.siteUrl, visitor: { jwtToken: 5 } } }),
+      'visitor.jwtToken',
+    );
+    await bad(
+      await h.call('POST', '/v1/urls/published', { token: t.outsider.token, body: { url: x.siteUrl, visitor: { type: 'robot' } } }),
+      'visitor.type',
+    );
+    await bad(
+      await h.call('POST', '/v1/urls/published', { token: t.outsider.token, body: { url: x.siteUrl, redirectOnError: 'yes' } }),
+      'redirectOnError',
+    );
     await bad(await h.call('GET', '/v1/urls/published', { token: t.outsider.token }), 'url');
-    await bad(await h.call('GET', `/v1/urls/published?url=${encodeURIComponent(x.siteUrl)}&redirectOnError=maybe`, { token: t.outsider.token }), 'redirectOnError');
+    await bad(
+      await h.call('GET', `/v1/urls/published?url=${encodeURIComponent(x.siteUrl)}&redirectOnError=maybe`, { token: t.outsider.token }),
+      'redirectOnError',
+    );
     expect((await h.call('POST', '/v1/urls/published', { body: { url: x.siteUrl } })).status).toBe(401);
   });
 });
@@ -147,13 +191,23 @@ describe('who gets an answer: share links, visitor tokens, members', () => {
 
   it('share-link sites: `?share=KEY` of an active link (key echoed as shareKey), members without; others 404 as for nothing', async () => {
     const x = await sectionedSite(t, { visibility: 'share-link' });
-    const link = await s.ok('createSiteShareLink', 'POST', `${s.sitePath(t.orgId, x.site.id)}/share-links`, { token: t.owner.token, body: { name: 'Partner' } }, 201);
+    const link = await s.ok(
+      'createSiteShareLink',
+      'POST',
+      `${s.sitePath(t.orgId, x.site.id)}/share-links`,
+      { token: t.owner.token, body: { name: 'Partner' } },
+      201,
+    );
     const key = new URL(link.urls.published).searchParams.get('share')!;
     const nothing = await lookup(t.outsider.token, `${BASE}/public/${t.orgId}/sites/none`, 404);
     expect(await lookup(t.outsider.token, `${x.siteUrl}/usage`, 404)).toEqual(nothing);
     expect(await lookup(t.outsider.token, `${x.siteUrl}/usage?share=wrong`, 404)).toEqual(nothing);
     // The share-link URL form Lectern publishes (its urls.published) resolves.
-    expect(await lookup(t.outsider.token, link.urls.published)).toMatchObject({ site: x.site.id, shareKey: key, canonicalUrl: `${x.siteUrl}/intro?share=${key}` });
+    expect(await lookup(t.outsider.token, link.urls.published)).toMatchObject({
+      site: x.site.id,
+      shareKey: key,
+      canonicalUrl: `${x.siteUrl}/intro?share=${key}`,
+    });
     expect(await lookup(t.outsider.token, `${x.siteUrl}/usage?share=${key}`)).toMatchObject({ pathname: 'usage', shareKey: key });
     const member = await lookup(t.guest.token, `${x.siteUrl}/usage`);
     expect(member.shareKey).toBeUndefined();
@@ -166,18 +220,33 @@ describe('who gets an answer: share links, visitor tokens, members', () => {
     const x = await sectionedSite(t, { visibility: 'visitor-auth' });
     const sp = s.sitePath(t.orgId, x.site.id);
     const auth = await s.ok('getSitePublishingAuthById', 'GET', `${sp}/publishing/auth`, { token: t.owner.token });
-    const jwt = await new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(auth.privateKey));
-    const forged = await new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('not-the-site-key-not-the-site-key'));
+    const jwt = await new SignJWT({ plan: 'pro' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(auth.privateKey));
+    const forged = await new SignJWT({ plan: 'pro' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('not-the-site-key-not-the-site-key'));
     const url = `${x.siteUrl}/usage`;
     const nothing = { error: { code: 404, message: 'No content found for the URL' } };
 
     expect((await post(t.outsider.token, { url })).body).toEqual(nothing);
     // The official PlainObject's untyped branch matches every value (no non-empty unsignedClaims passes its oneOf): an empty one here, a real one below.
     const viaBody = await post(t.outsider.token, { url, visitor: { jwtToken: jwt, unsignedClaims: {} } });
-    expect((await h.call('POST', '/v1/urls/published', { token: t.outsider.token, body: { url, visitor: { jwtToken: jwt, unsignedClaims: { beta: 'yes' } } } })).body).toMatchObject({ pathname: 'usage' });
+    expect(
+      (
+        await h.call('POST', '/v1/urls/published', {
+          token: t.outsider.token,
+          body: { url, visitor: { jwtToken: jwt, unsignedClaims: { beta: 'yes' } } },
+        })
+      ).body,
+    ).toMatchObject({ pathname: 'usage' });
     expect(viaBody.status).toBe(200);
     expect(viaBody.body).toMatchObject({ site: x.site.id, pathname: 'usage', contextId: expect.any(String) });
-    expect((await get(t.outsider.token, { url, visitorAuthToken: jwt })).body).toMatchObject({ pathname: 'usage', contextId: viaBody.body.contextId });
+    expect((await get(t.outsider.token, { url, visitorAuthToken: jwt })).body).toMatchObject({
+      pathname: 'usage',
+      contextId: viaBody.body.contextId,
+    });
     expect((await post(t.outsider.token, { url: `${url}?jwt_token=${jwt}` })).body).toMatchObject({ pathname: 'usage' });
     expect((await post(t.outsider.token, { url, visitor: { jwtToken: forged } })).body).toEqual(nothing);
     // Members need no token.
@@ -185,9 +254,18 @@ describe('who gets an answer: share links, visitor tokens, members', () => {
 
     // redirectOnError: the fallback (sign-in) URL, when the site has one.
     expect((await post(t.outsider.token, { url, redirectOnError: true })).body).toEqual(nothing);
-    await s.ok('updateSitePublishingAuthById', 'PATCH', `${sp}/publishing/auth`, { token: t.owner.token, body: { backend: 'custom', fallbackURL: 'https://login.example.com/start' } });
-    expect((await post(t.outsider.token, { url, redirectOnError: true, visitor: { jwtToken: forged } })).body).toEqual({ target: 'application', redirect: 'https://login.example.com/start' });
-    expect((await get(t.outsider.token, { url, redirectOnError: 'true' })).body).toEqual({ target: 'application', redirect: 'https://login.example.com/start' });
+    await s.ok('updateSitePublishingAuthById', 'PATCH', `${sp}/publishing/auth`, {
+      token: t.owner.token,
+      body: { backend: 'custom', fallbackURL: 'https://login.example.com/start' },
+    });
+    expect((await post(t.outsider.token, { url, redirectOnError: true, visitor: { jwtToken: forged } })).body).toEqual({
+      target: 'application',
+      redirect: 'https://login.example.com/start',
+    });
+    expect((await get(t.outsider.token, { url, redirectOnError: 'true' })).body).toEqual({
+      target: 'application',
+      redirect: 'https://login.example.com/start',
+    });
   });
 });
 
@@ -199,7 +277,13 @@ describe('the apiToken: one hour, that site’s published content, nothing else'
   beforeAll(async () => {
     t = await s.team();
     x = await sectionedSite(t, { visibility: 'share-link' });
-    const link = await s.ok('createSiteShareLink', 'POST', `${s.sitePath(t.orgId, x.site.id)}/share-links`, { token: t.owner.token, body: { name: 'P' } }, 201);
+    const link = await s.ok(
+      'createSiteShareLink',
+      'POST',
+      `${s.sitePath(t.orgId, x.site.id)}/share-links`,
+      { token: t.owner.token, body: { name: 'P' } },
+      201,
+    );
     token = (await lookup(t.outsider.token, link.urls.published)).apiToken;
     other = await s.space(t.owner, 'Not on the site');
     await h.db.prisma.space.update({ where: { id: other.id }, data: { visibility: 'public' } });
@@ -245,7 +329,10 @@ describe('the apiToken: one hour, that site’s published content, nothing else'
       ['POST', '/graphql'],
     ] as const) {
       const before = await s.snapshot();
-      const res = await h.call(method, path, { token, body: method === 'GET' ? undefined : path === '/graphql' ? { query: '{ viewer { id } }' } : { title: 'Hacked', url: x.siteUrl } });
+      const res = await h.call(method, path, {
+        token,
+        body: method === 'GET' ? undefined : path === '/graphql' ? { query: '{ viewer { id } }' } : { title: 'Hacked', url: x.siteUrl },
+      });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body.error.message).toMatch(/only reads the published content of its site/);
       expect(await s.snapshot()).toBe(before);
@@ -260,7 +347,13 @@ describe('the apiToken: one hour, that site’s published content, nothing else'
     const [payload, signature] = token.slice(4).split('.');
     const otherSite = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     otherSite[0] = 'another-site';
-    expect((await h.call('GET', `/v1/spaces/${x.a.id}`, { token: `lst_${Buffer.from(JSON.stringify(otherSite)).toString('base64url')}.${signature}` })).status).toBe(401);
+    expect(
+      (
+        await h.call('GET', `/v1/spaces/${x.a.id}`, {
+          token: `lst_${Buffer.from(JSON.stringify(otherSite)).toString('base64url')}.${signature}`,
+        })
+      ).status,
+    ).toBe(401);
     // A fresh token (just under the hour) works; unpublishing the site ends it.
     const fresh = issueSiteToken(keys, claims, Date.now() - 59 * 60 * 1000);
     expect((await h.call('GET', `/v1/spaces/${x.a.id}`, { token: fresh })).status).toBe(200);
@@ -271,8 +364,14 @@ describe('the apiToken: one hour, that site’s published content, nothing else'
 
   it('GraphQL: publishedContentLookup answers the same lookup', async () => {
     const pub = await sectionedSite(t);
-    const res = await h.graphql(t.outsider.token, `query($input: JSON!) { publishedContentLookup(input: $input) }`, { input: { url: `${pub.siteUrl}/usage` } });
+    const res = await h.graphql(t.outsider.token, `query($input: JSON!) { publishedContentLookup(input: $input) }`, {
+      input: { url: `${pub.siteUrl}/usage` },
+    });
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.publishedContentLookup).toMatchObject({ site: pub.site.id, pathname: 'usage', apiToken: expect.stringMatching(/^lst_/) });
+    expect(res.body.data.publishedContentLookup).toMatchObject({
+      site: pub.site.id,
+      pathname: 'usage',
+      apiToken: expect.stringMatching(/^lst_/),
+    });
   });
 });

@@ -7,7 +7,11 @@ import { findRedirect, siteCustomization } from '../../src/modules/sites/index.j
 import { createContext } from '../../src/context.js';
 import { createUrls } from '../../src/urls.js';
 
-const readerContext = () => createContext({ db: h.db, config: h.config, urls: createUrls(h.config.publicUrl) } as never, { id: '', email: '', displayName: 'Visitor', photoURL: null, emailVerified: false, createdAt: new Date(0) } as never);
+const readerContext = () =>
+  createContext(
+    { db: h.db, config: h.config, urls: createUrls(h.config.publicUrl) } as never,
+    { id: '', email: '', displayName: 'Visitor', photoURL: null, emailVerified: false, createdAt: new Date(0) } as never,
+  );
 
 /**
  * The API a renderer needs (issue 17 §3): site customization and site-space overrides, redirects,
@@ -35,10 +39,16 @@ beforeAll(async () => {
   const a = await s.space(t.owner, 'Version A');
   const b = await s.space(t.owner, 'Version B');
   spaceA = a.id;
-  await writeLive(h, t.owner.token, a.id, [{ operation: 'insert_page', title: 'Intro', document: { markdown: 'Install the zephyr widget here.' } }]);
-  const usage = await writeLive(h, t.owner.token, a.id, [{ operation: 'insert_page', title: 'Usage', document: { markdown: 'How to use it.' } }]);
+  await writeLive(h, t.owner.token, a.id, [
+    { operation: 'insert_page', title: 'Intro', document: { markdown: 'Install the zephyr widget here.' } },
+  ]);
+  const usage = await writeLive(h, t.owner.token, a.id, [
+    { operation: 'insert_page', title: 'Usage', document: { markdown: 'How to use it.' } },
+  ]);
   pageUsage = usage.pages[0]!;
-  await writeLive(h, t.owner.token, b.id, [{ operation: 'insert_page', title: 'Welcome', document: { markdown: 'The zephyr widget in version B.' } }]);
+  await writeLive(h, t.owner.token, b.id, [
+    { operation: 'insert_page', title: 'Welcome', document: { markdown: 'The zephyr widget in version B.' } },
+  ]);
   const site = await s.site(t.owner, t.orgId, { title: 'Docs' });
   siteId = site.id;
   const section = await s.section(t.owner, t.orgId, siteId, { spaceId: a.id, title: 'Guides' });
@@ -59,9 +69,18 @@ const state = async () =>
     ]),
   );
 
-async function refused(status: number, operationId: string, method: string, path: string, opts: { token: string; body?: unknown }, field?: string) {
+async function refused(
+  status: number,
+  operationId: string,
+  method: string,
+  path: string,
+  opts: { token: string; body?: unknown },
+  field?: string,
+) {
   const before = await state();
-  const res = documentedStatuses(operationId).includes(String(status)) ? await h.rest(operationId, method, path, opts) : await h.call(method, path, opts);
+  const res = documentedStatuses(operationId).includes(String(status))
+    ? await h.rest(operationId, method, path, opts)
+    : await h.call(method, path, opts);
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
   if (field) expect(res.body.error.message.startsWith(`${field}:`), res.body.error.message).toBe(true);
@@ -70,10 +89,19 @@ async function refused(status: number, operationId: string, method: string, path
 
 const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const merge = (a: Record<string, any>, b: Record<string, any>): Record<string, any> =>
-  Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [k, k in b ? (isObj(a[k]) && isObj(b[k]) ? merge(a[k], b[k]) : b[k]) : a[k]]));
+  Object.fromEntries(
+    [...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [
+      k,
+      k in b ? (isObj(a[k]) && isObj(b[k]) ? merge(a[k], b[k]) : b[k]) : a[k],
+    ]),
+  );
 /** A PUT body as a renderer's settings page sends it: the settings read, changed, sent back whole (both official descriptions require every section). */
 async function fullBody(changes: Record<string, any>, drop: string[] = []) {
-  const { updatedAt: _u, title: _t, ...current } = await s.ok('getSiteCustomizationById', 'GET', `${base}/customization`, { token: t.owner.token });
+  const {
+    updatedAt: _u,
+    title: _t,
+    ...current
+  } = await s.ok('getSiteCustomizationById', 'GET', `${base}/customization`, { token: t.owner.token });
   const body = merge(current, changes);
   for (const k of drop) delete body[k];
   return body;
@@ -88,16 +116,29 @@ describe('site customization', () => {
 
     const put = await s.ok('updateSiteCustomizationById', 'PUT', `${base}/customization`, {
       token: t.creator.token,
-      body: await fullBody({ title: 'Handbook', styling: { primaryColor: { light: '#ff0000', dark: '#00ff00' } }, announcement: { enabled: true, message: 'New!', style: 'info' }, pagination: { enabled: false } }),
+      body: await fullBody({
+        title: 'Handbook',
+        styling: { primaryColor: { light: '#ff0000', dark: '#00ff00' } },
+        announcement: { enabled: true, message: 'New!', style: 'info' },
+        pagination: { enabled: false },
+      }),
     });
-    expect(put).toMatchObject({ title: 'Handbook', styling: { theme: 'clean', primaryColor: { light: '#ff0000', dark: '#00ff00' } }, pagination: { enabled: false }, announcement: { message: 'New!' } });
+    expect(put).toMatchObject({
+      title: 'Handbook',
+      styling: { theme: 'clean', primaryColor: { light: '#ff0000', dark: '#00ff00' } },
+      pagination: { enabled: false },
+      announcement: { message: 'New!' },
+    });
     expect(put.updatedAt).toEqual(expect.any(String));
     expect(await s.ok('getSiteCustomizationById', 'GET', `${base}/customization?unmasked=true`, { token: t.reader.token })).toEqual(put);
 
     // A full replacement: a second PUT without the announcement and the title drops them (the title is the site's again).
     const again = await s.ok('updateSiteCustomizationById', 'PUT', `${base}/customization`, {
       token: t.owner.token,
-      body: await fullBody({ styling: { theme: 'bold', primaryColor: { light: '#346DDB', dark: '#346DDB' } }, pagination: { enabled: true } }, ['announcement']),
+      body: await fullBody(
+        { styling: { theme: 'bold', primaryColor: { light: '#346DDB', dark: '#346DDB' } }, pagination: { enabled: true } },
+        ['announcement'],
+      ),
     });
     expect(again.announcement).toBeUndefined();
     expect(again.title).toBe('Docs');
@@ -110,9 +151,30 @@ describe('site customization', () => {
 
   it('refuses bad input naming the field, and callers without rights', async () => {
     const path = `${base}/customization`;
-    await refused(400, 'updateSiteCustomizationById', 'PUT', path, { token: t.owner.token, body: { styling: { primaryColr: 1 } } }, 'styling.primaryColr');
-    await refused(400, 'updateSiteCustomizationById', 'PUT', path, { token: t.owner.token, body: { styling: { primaryColor: { light: 'red', dark: '#000' } } } }, 'styling.primaryColor.light');
-    await refused(400, 'updateSiteCustomizationById', 'PUT', path, { token: t.owner.token, body: { favicon: { icon: { light: 'javascript:alert(1)', dark: 'https://x.test/i.png' } } } }, 'favicon.icon.light');
+    await refused(
+      400,
+      'updateSiteCustomizationById',
+      'PUT',
+      path,
+      { token: t.owner.token, body: { styling: { primaryColr: 1 } } },
+      'styling.primaryColr',
+    );
+    await refused(
+      400,
+      'updateSiteCustomizationById',
+      'PUT',
+      path,
+      { token: t.owner.token, body: { styling: { primaryColor: { light: 'red', dark: '#000' } } } },
+      'styling.primaryColor.light',
+    );
+    await refused(
+      400,
+      'updateSiteCustomizationById',
+      'PUT',
+      path,
+      { token: t.owner.token, body: { favicon: { icon: { light: 'javascript:alert(1)', dark: 'https://x.test/i.png' } } } },
+      'favicon.icon.light',
+    );
     const body = await fullBody({});
     await refused(403, 'updateSiteCustomizationById', 'PUT', path, { token: t.reader.token, body });
     await refused(404, 'updateSiteCustomizationById', 'PUT', path, { token: other.owner.token, body });
@@ -124,23 +186,41 @@ describe('site customization', () => {
     const got = await s.ok('getSiteSpaceCustomizationById', 'GET', path, { token: t.reader.token });
     expect(got.styling.theme).toBe('bold');
 
-    const o1 = await s.ok('overrideSiteSpaceCustomizationById', 'PATCH', path, { token: t.creator.token, body: { title: 'Version B docs', styling: { theme: 'muted', primaryColor: { light: '#123456', dark: '#654321' } } } });
-    expect(o1).toMatchObject({ title: 'Version B docs', styling: { theme: 'muted', primaryColor: { light: '#123456', dark: '#654321' }, corners: 'rounded' } });
-    const o2 = await s.ok('overrideSiteSpaceCustomizationById', 'PATCH', path, { token: t.creator.token, body: { styling: { theme: null } } });
+    const o1 = await s.ok('overrideSiteSpaceCustomizationById', 'PATCH', path, {
+      token: t.creator.token,
+      body: { title: 'Version B docs', styling: { theme: 'muted', primaryColor: { light: '#123456', dark: '#654321' } } },
+    });
+    expect(o1).toMatchObject({
+      title: 'Version B docs',
+      styling: { theme: 'muted', primaryColor: { light: '#123456', dark: '#654321' }, corners: 'rounded' },
+    });
+    const o2 = await s.ok('overrideSiteSpaceCustomizationById', 'PATCH', path, {
+      token: t.creator.token,
+      body: { styling: { theme: null } },
+    });
     expect(o2.styling.theme).toBe('bold'); // back to the site's
     expect(o2.styling.primaryColor).toEqual({ light: '#123456', dark: '#654321' });
     const stored = await h.db.prisma.siteSpaceCustomization.findUniqueOrThrow({ where: { siteSpaceId: ssB } });
     expect(stored.override).toEqual({ title: 'Version B docs', styling: { primaryColor: { light: '#123456', dark: '#654321' } } });
 
     // The other site space, the published profile and the reader's face agree.
-    expect((await s.ok('getSiteSpaceCustomizationById', 'GET', `${base}/site-spaces/${ssA}/customization`, { token: t.reader.token })).title).toBe('Docs');
+    expect(
+      (await s.ok('getSiteSpaceCustomizationById', 'GET', `${base}/site-spaces/${ssA}/customization`, { token: t.reader.token })).title,
+    ).toBe('Docs');
     const published = await s.ok('getPublishedContentSite', 'GET', `${base}/published`, { token: t.reader.token });
     expect(published.customizations.siteSpaces[ssB].title).toBe('Version B docs');
     expect(published.customizations.site.styling.theme).toBe('bold');
     const ctx = readerContext();
     expect((await siteCustomization(ctx, { id: siteId, title: 'Docs' }, ssB)).title).toBe('Version B docs');
 
-    await refused(400, 'overrideSiteSpaceCustomizationById', 'PATCH', path, { token: t.owner.token, body: { header: { links: [{ title: 'x', to: { kind: 'url', url: 'https://a.test', bogus: 1 } }] } } }, 'header.links[0].to.bogus');
+    await refused(
+      400,
+      'overrideSiteSpaceCustomizationById',
+      'PATCH',
+      path,
+      { token: t.owner.token, body: { header: { links: [{ title: 'x', to: { kind: 'url', url: 'https://a.test', bogus: 1 } }] } } },
+      'header.links[0].to.bogus',
+    );
     await refused(403, 'overrideSiteSpaceCustomizationById', 'PATCH', path, { token: t.reader.token, body: { title: 'No' } });
     await refused(404, 'overrideSiteSpaceCustomizationById', 'PATCH', path, { token: other.owner.token, body: { title: 'No' } });
     await refused(403, 'deleteSiteSpaceCustomizationById', 'DELETE', path, { token: t.reader.token });
@@ -152,11 +232,19 @@ describe('site customization', () => {
   });
 
   it('GraphQL: the same through site.customization and the mutations', async () => {
-    const res = await h.graphql(t.owner.token, `mutation($o: ID!, $s: ID!, $ss: ID!) {
+    const res = await h.graphql(
+      t.owner.token,
+      `mutation($o: ID!, $s: ID!, $ss: ID!) {
       overrideSiteSpaceCustomization(organizationId: $o, siteId: $s, siteSpaceId: $ss, input: { title: "Via GraphQL" })
-    }`, { o: t.orgId, s: siteId, ss: ssA });
+    }`,
+      { o: t.orgId, s: siteId, ss: ssA },
+    );
     expect(res.body.errors).toBeUndefined();
-    const read = await h.graphql(t.reader.token, `query($o: ID!, $s: ID!, $ss: ID!) { site(organizationId: $o, id: $s) { a: customization(siteSpace: $ss) site: customization } }`, { o: t.orgId, s: siteId, ss: ssA });
+    const read = await h.graphql(
+      t.reader.token,
+      `query($o: ID!, $s: ID!, $ss: ID!) { site(organizationId: $o, id: $s) { a: customization(siteSpace: $ss) site: customization } }`,
+      { o: t.orgId, s: siteId, ss: ssA },
+    );
     expect(read.body.data.site.a.title).toBe('Via GraphQL');
     expect(read.body.data.site.site.title).toBe('Docs');
   });
@@ -165,17 +253,49 @@ describe('site customization', () => {
 describe('site redirects', () => {
   let liveId: string;
   it('creates (201), lists, reads by source (exact, then wildcard with capture), updates and deletes', async () => {
-    const created = await s.ok('createSiteRedirect', 'POST', `${base}/redirects`, { token: t.creator.token, body: { source: '/old-usage', destination: { kind: 'site-page', siteSpaceId: ssA, pageId: pageUsage }, permanent: true } }, 201);
-    expect(created).toMatchObject({ object: 'site-redirect', source: '/old-usage', draft: false, permanent: true, captureWildcard: false, destination: { kind: 'site-page', siteSpaceId: ssA, pageId: pageUsage } });
+    const created = await s.ok(
+      'createSiteRedirect',
+      'POST',
+      `${base}/redirects`,
+      {
+        token: t.creator.token,
+        body: { source: '/old-usage', destination: { kind: 'site-page', siteSpaceId: ssA, pageId: pageUsage }, permanent: true },
+      },
+      201,
+    );
+    expect(created).toMatchObject({
+      object: 'site-redirect',
+      source: '/old-usage',
+      draft: false,
+      permanent: true,
+      captureWildcard: false,
+      destination: { kind: 'site-page', siteSpaceId: ssA, pageId: pageUsage },
+    });
     expect(created.updatedAt).toBeUndefined();
     liveId = created.id;
     // Wildcard sources are 0.202.0's (0.146.0's pattern refuses `*`): read without the 0.146.0 check.
-    const byPath = await h.call('POST', `${base}/redirects`, { token: t.owner.token, body: { source: '/legacy/*', captureWildcard: true, destination: { kind: 'path', spaceId: spaceA, path: 'usage' } } });
+    const byPath = await h.call('POST', `${base}/redirects`, {
+      token: t.owner.token,
+      body: { source: '/legacy/*', captureWildcard: true, destination: { kind: 'path', spaceId: spaceA, path: 'usage' } },
+    });
     expect(byPath.status).toBe(201);
     expect(byPath.body.destination).toEqual({ kind: 'site-page', siteSpaceId: ssA, pageId: pageUsage });
-    await s.ok('createSiteRedirect', 'POST', `${base}/redirects`, { token: t.owner.token, body: { source: '/b', destination: { kind: 'site-space', siteSpaceId: ssB } } }, 201);
+    await s.ok(
+      'createSiteRedirect',
+      'POST',
+      `${base}/redirects`,
+      { token: t.owner.token, body: { source: '/b', destination: { kind: 'site-space', siteSpaceId: ssB } } },
+      201,
+    );
     // External destinations are 0.202.0's too (0.146.0 has sections, site spaces and pages only).
-    expect((await h.call('POST', `${base}/redirects`, { token: t.owner.token, body: { source: '/out', draft: true, destination: { kind: 'external', url: 'https://example.com/x' } } })).status).toBe(201);
+    expect(
+      (
+        await h.call('POST', `${base}/redirects`, {
+          token: t.owner.token,
+          body: { source: '/out', draft: true, destination: { kind: 'external', url: 'https://example.com/x' } },
+        })
+      ).status,
+    ).toBe(201);
 
     const live = (await h.call('GET', `${base}/redirects?orderBy=source`, { token: t.reader.token })).body;
     expect(live.items.map((r: any) => r.source)).toEqual(['/b', '/legacy/*', '/old-usage']);
@@ -190,7 +310,8 @@ describe('site redirects', () => {
     const exact = await s.ok('getSiteRedirectBySource', 'GET', `${base}/redirect?source=/old-usage`, { token: t.reader.token });
     expect(exact.redirect.id).toBe(liveId);
     expect(exact.target).toMatch(/\/usage$/);
-    const wild = (await h.call('GET', `${base}/redirect?source=${encodeURIComponent('/legacy/deep/page')}`, { token: t.reader.token })).body;
+    const wild = (await h.call('GET', `${base}/redirect?source=${encodeURIComponent('/legacy/deep/page')}`, { token: t.reader.token }))
+      .body;
     expect(wild.redirect.source).toBe('/legacy/*');
     expect(wild.target).toMatch(/\/usage\/deep\/page$/);
     expect((await h.rest('getSiteRedirectBySource', 'GET', `${base}/redirect?source=/out`, { token: t.reader.token })).status).toBe(404); // drafts are not live
@@ -199,8 +320,15 @@ describe('site redirects', () => {
     const found = await findRedirect(readerContext(), site, '/b');
     expect(found).toMatchObject({ permanent: false, target: expect.stringMatching(/\/version-b$|\/[^/]+$/) });
 
-    const updated = await s.ok('updateSiteRedirectById', 'PATCH', `${base}/redirects/${liveId}`, { token: t.owner.token, body: { permanent: false, destination: { kind: 'site-section', siteSectionId: sectionId } } });
-    expect(updated).toMatchObject({ permanent: false, destination: { kind: 'site-section', siteSectionId: sectionId }, updatedAt: expect.any(String) });
+    const updated = await s.ok('updateSiteRedirectById', 'PATCH', `${base}/redirects/${liveId}`, {
+      token: t.owner.token,
+      body: { permanent: false, destination: { kind: 'site-section', siteSectionId: sectionId } },
+    });
+    expect(updated).toMatchObject({
+      permanent: false,
+      destination: { kind: 'site-section', siteSectionId: sectionId },
+      updatedAt: expect.any(String),
+    });
   });
 
   it('bulk upsert: created, updated, deleted, published and per-item errors', async () => {
@@ -225,17 +353,72 @@ describe('site redirects', () => {
 
   it('refuses bad input naming the field, duplicates (409), and callers without rights', async () => {
     const path = `${base}/redirects`;
-    await refused(400, 'createSiteRedirect', 'POST', path, { token: t.owner.token, body: { source: 'no-slash', destination: { kind: 'external', url: 'https://a.test' } } }, 'source');
-    await refused(400, 'createSiteRedirect', 'POST', path, { token: t.owner.token, body: { source: '/x', destination: { kind: 'external', url: 'https://a.test' }, extra: 1 } }, 'extra');
-    await refused(400, 'createSiteRedirect', 'POST', path, { token: t.owner.token, body: { source: '/x', destination: { kind: 'site-page', siteSpaceId: ssA } } }, 'destination.pageId');
-    await refused(400, 'createSiteRedirect', 'POST', path, { token: t.owner.token, body: { source: '/x', destination: { kind: 'site-section', siteSectionId: 'nope' } } }, 'destination.siteSectionId');
-    await refused(400, 'bulkUpsertSiteRedirects', 'PUT', path, { token: t.owner.token, body: { redirects: [{ source: '/x' }] } }, 'redirects[0].destination');
+    await refused(
+      400,
+      'createSiteRedirect',
+      'POST',
+      path,
+      { token: t.owner.token, body: { source: 'no-slash', destination: { kind: 'external', url: 'https://a.test' } } },
+      'source',
+    );
+    await refused(
+      400,
+      'createSiteRedirect',
+      'POST',
+      path,
+      { token: t.owner.token, body: { source: '/x', destination: { kind: 'external', url: 'https://a.test' }, extra: 1 } },
+      'extra',
+    );
+    await refused(
+      400,
+      'createSiteRedirect',
+      'POST',
+      path,
+      { token: t.owner.token, body: { source: '/x', destination: { kind: 'site-page', siteSpaceId: ssA } } },
+      'destination.pageId',
+    );
+    await refused(
+      400,
+      'createSiteRedirect',
+      'POST',
+      path,
+      { token: t.owner.token, body: { source: '/x', destination: { kind: 'site-section', siteSectionId: 'nope' } } },
+      'destination.siteSectionId',
+    );
+    await refused(
+      400,
+      'bulkUpsertSiteRedirects',
+      'PUT',
+      path,
+      { token: t.owner.token, body: { redirects: [{ source: '/x' }] } },
+      'redirects[0].destination',
+    );
     await refused(400, 'listSiteRedirects', 'GET', `${path}?orderBy=nope`, { token: t.owner.token }, 'orderBy');
-    await refused(400, 'updateSiteRedirectById', 'PATCH', `${path}/${liveId}`, { token: t.owner.token, body: { permanent: 'yes' } }, 'permanent');
-    expect((await h.call('POST', path, { token: t.owner.token, body: { source: '/b', destination: { kind: 'external', url: 'https://a.test' } } })).status).toBe(409);
+    await refused(
+      400,
+      'updateSiteRedirectById',
+      'PATCH',
+      `${path}/${liveId}`,
+      { token: t.owner.token, body: { permanent: 'yes' } },
+      'permanent',
+    );
+    expect(
+      (
+        await h.call('POST', path, {
+          token: t.owner.token,
+          body: { source: '/b', destination: { kind: 'external', url: 'https://a.test' } },
+        })
+      ).status,
+    ).toBe(409);
 
-    await refused(403, 'createSiteRedirect', 'POST', path, { token: t.reader.token, body: { source: '/x', destination: { kind: 'external', url: 'https://a.test' } } });
-    await refused(403, 'bulkUpsertSiteRedirects', 'PUT', path, { token: t.reader.token, body: { redirects: [{ source: '/x', destination: null }] } });
+    await refused(403, 'createSiteRedirect', 'POST', path, {
+      token: t.reader.token,
+      body: { source: '/x', destination: { kind: 'external', url: 'https://a.test' } },
+    });
+    await refused(403, 'bulkUpsertSiteRedirects', 'PUT', path, {
+      token: t.reader.token,
+      body: { redirects: [{ source: '/x', destination: null }] },
+    });
     await refused(403, 'updateSiteRedirectById', 'PATCH', `${path}/${liveId}`, { token: t.reader.token, body: { permanent: true } });
     await refused(403, 'deleteSiteRedirectById', 'DELETE', `${path}/${liveId}`, { token: t.reader.token });
     await refused(404, 'listSiteRedirects', 'GET', path, { token: other.owner.token });
@@ -245,6 +428,13 @@ describe('site redirects', () => {
 
   it('deletes (205, then 404)', async () => {
     expect((await h.rest('deleteSiteRedirectById', 'DELETE', `${base}/redirects/${liveId}`, { token: t.owner.token })).status).toBe(205);
-    await s.expectRefused('deleteSiteRedirectById', 'DELETE', `${base}/redirects/${liveId}`, { token: t.owner.token }, 404, /^Site redirect not found$/);
+    await s.expectRefused(
+      'deleteSiteRedirectById',
+      'DELETE',
+      `${base}/redirects/${liveId}`,
+      { token: t.owner.token },
+      404,
+      /^Site redirect not found$/,
+    );
   });
 });

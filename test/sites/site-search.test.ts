@@ -33,11 +33,19 @@ beforeAll(async () => {
   const apiFr = await s.space(t.owner, 'API FR', { language: 'fr' });
   [spaceGuideEn, spaceGuideFr, spaceApi] = [guideEn.id, guideFr.id, api.id];
   await writeLive(h, t.owner.token, guideEn.id, [
-    { operation: 'insert_page', title: 'Quasar setup', document: { markdown: 'Install the quasar engine.\n\n## Tuning\n\nTune the quasar.' } },
+    {
+      operation: 'insert_page',
+      title: 'Quasar setup',
+      document: { markdown: 'Install the quasar engine.\n\n## Tuning\n\nTune the quasar.' },
+    },
     { operation: 'insert_page', title: 'Other', document: { markdown: 'Nothing here.' } },
   ]);
-  await writeLive(h, t.owner.token, guideFr.id, [{ operation: 'insert_page', title: 'Installation', document: { markdown: 'Le moteur quasar.' } }]);
-  await writeLive(h, t.owner.token, api.id, [{ operation: 'insert_page', title: 'Endpoints', document: { markdown: 'The quasar endpoint answers JSON.' } }]);
+  await writeLive(h, t.owner.token, guideFr.id, [
+    { operation: 'insert_page', title: 'Installation', document: { markdown: 'Le moteur quasar.' } },
+  ]);
+  await writeLive(h, t.owner.token, api.id, [
+    { operation: 'insert_page', title: 'Endpoints', document: { markdown: 'The quasar endpoint answers JSON.' } },
+  ]);
   await writeLive(h, t.owner.token, apiFr.id, [{ operation: 'insert_page', title: 'Points', document: { markdown: 'Le point quasar.' } }]);
   const site = await s.site(t.owner, t.orgId, { title: 'Docs' });
   siteId = site.id;
@@ -51,7 +59,8 @@ beforeAll(async () => {
   await s.ok('publishSite', 'POST', `${path}/publish`, { token: t.owner.token });
 });
 
-const search = (body: Record<string, unknown>, token = t.reader.token, query = '') => h.rest('searchSiteContent', 'POST', `${path}/search${query}`, { token, body });
+const search = (body: Record<string, unknown>, token = t.reader.token, query = '') =>
+  h.rest('searchSiteContent', 'POST', `${path}/search${query}`, { token, body });
 const spacesOf = (res: { body: any }) => (res.body.items as { id: string }[]).map((i) => i.id).sort();
 
 describe('searchSiteContent', () => {
@@ -79,9 +88,15 @@ describe('searchSiteContent', () => {
     // The French guide is current: the API section's French variant stands in for its default.
     const fr = await search({ query: 'quasar', scope: { mode: 'default', currentSiteSpace: ssGuideFr } });
     expect(fr.body.items.map((i: any) => i.title).sort()).toEqual(['API FR', 'Guide FR']);
-    expect((await search({ query: 'quasar', mode: 'current', siteSpaceId: ssGuideFr })).body.items.map((i: any) => i.title).sort()).toEqual(['API FR', 'Guide FR']);
-    expect(spacesOf(await search({ query: 'quasar', scope: { mode: 'default', currentSiteSpace: ssGuideEn, restrictTo: 'currentSiteSpace' } }))).toEqual([spaceGuideEn]);
-    expect(spacesOf(await search({ query: 'quasar', scope: { mode: 'default', currentSiteSpace: ssGuideEn, restrictTo: 'otherSiteSpaces' } }))).toEqual([spaceApi]);
+    expect((await search({ query: 'quasar', mode: 'current', siteSpaceId: ssGuideFr })).body.items.map((i: any) => i.title).sort()).toEqual(
+      ['API FR', 'Guide FR'],
+    );
+    expect(
+      spacesOf(await search({ query: 'quasar', scope: { mode: 'default', currentSiteSpace: ssGuideEn, restrictTo: 'currentSiteSpace' } })),
+    ).toEqual([spaceGuideEn]);
+    expect(
+      spacesOf(await search({ query: 'quasar', scope: { mode: 'default', currentSiteSpace: ssGuideEn, restrictTo: 'otherSiteSpaces' } })),
+    ).toEqual([spaceApi]);
   });
 
   it('pages through spaces with page/limit', async () => {
@@ -96,7 +111,11 @@ describe('searchSiteContent', () => {
   });
 
   it('GraphQL Site.search answers the same', async () => {
-    const res = await h.graphql(t.reader.token, `query($o: ID!, $s: ID!) { site(organizationId: $o, id: $s) { search(query: "quasar", scope: {mode: "all"}) { count items { id pages { title rank } } } } }`, { o: t.orgId, s: siteId });
+    const res = await h.graphql(
+      t.reader.token,
+      `query($o: ID!, $s: ID!) { site(organizationId: $o, id: $s) { search(query: "quasar", scope: {mode: "all"}) { count items { id pages { title rank } } } } }`,
+      { o: t.orgId, s: siteId },
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.site.search.count).toBe(4);
   });
@@ -128,20 +147,34 @@ describe('searchSiteContent', () => {
     const body = { query: 'quasar', mode: 'all' };
     await s.expectRefused('searchSiteContent', 'POST', `${path}/search`, { token: t.outsider.token, body }, 404);
     await s.expectRefused('searchSiteContent', 'POST', `${path}/search`, { token: other.owner.token, body }, 404);
-    await s.expectRefused('searchSiteContent', 'POST', `/v1/orgs/${other.orgId}/sites/${siteId}/search`, { token: other.owner.token, body }, 404);
+    await s.expectRefused(
+      'searchSiteContent',
+      'POST',
+      `/v1/orgs/${other.orgId}/sites/${siteId}/search`,
+      { token: other.owner.token, body },
+      404,
+    );
     await s.expectRefused('searchSiteContent', 'POST', `${path}/search`, { token: null, body }, 401);
   });
 
   it('an unpublished site searches only the spaces the caller may read', async () => {
     const secret = await s.space(t.owner, 'Secret');
-    await writeLive(h, t.owner.token, secret.id, [{ operation: 'insert_page', title: 'Hidden quasar', document: { markdown: 'quasar inside' } }]);
+    await writeLive(h, t.owner.token, secret.id, [
+      { operation: 'insert_page', title: 'Hidden quasar', document: { markdown: 'quasar inside' } },
+    ]);
     // A guest reads no space without a grant.
     const draft = await s.site(t.owner, t.orgId, { title: 'Draft' });
     await s.section(t.owner, t.orgId, draft.id, { spaceId: secret.id, title: 'Secret' });
     const draftPath = s.sitePath(t.orgId, draft.id);
-    const asOwner = await h.rest('searchSiteContent', 'POST', `${draftPath}/search`, { token: t.owner.token, body: { query: 'quasar', mode: 'all' } });
+    const asOwner = await h.rest('searchSiteContent', 'POST', `${draftPath}/search`, {
+      token: t.owner.token,
+      body: { query: 'quasar', mode: 'all' },
+    });
     expect(spacesOf(asOwner)).toEqual([secret.id]);
-    const asGuest = await h.rest('searchSiteContent', 'POST', `${draftPath}/search`, { token: t.guest.token, body: { query: 'quasar', mode: 'all' } });
+    const asGuest = await h.rest('searchSiteContent', 'POST', `${draftPath}/search`, {
+      token: t.guest.token,
+      body: { query: 'quasar', mode: 'all' },
+    });
     expect(asGuest.status).toBe(200);
     expect(asGuest.body.items).toEqual([]);
   });
@@ -180,7 +213,13 @@ describe('sortSiteStructure', () => {
       [{ item: { type: 'site-section', id: first } }, 'position'],
       [{ item: { type: 'site-section', id: first }, position: { before: { type: 'site-section', id: 'nope' } } }, 'position.before.id'],
       [{ item: { type: 'site-space', id: ssApi }, position: { after: { type: 'site-section', id: first } } }, 'position.after.type'],
-      [{ item: { type: 'site-section', id: first }, position: { before: { type: 'site-section', id: first }, after: { type: 'site-section', id: first } } }, 'position'],
+      [
+        {
+          item: { type: 'site-section', id: first },
+          position: { before: { type: 'site-section', id: first }, after: { type: 'site-section', id: first } },
+        },
+        'position',
+      ],
     ];
     for (const [body, field] of cases) {
       const before = await s.snapshot();
@@ -190,8 +229,20 @@ describe('sortSiteStructure', () => {
       expect(await s.snapshot()).toBe(before);
     }
     const body = { item: { type: 'site-section', id: first }, position: {} };
-    await s.expectRefused('sortSiteStructure', 'PATCH', `${path}/structure/sort`, { token: t.owner.token, body: { item: { type: 'site-section', id: 'nope' }, position: {} } }, 404);
-    await s.expectRefused('sortSiteStructure', 'PATCH', `${path}/structure/sort`, { token: t.owner.token, body: { item: { type: 'site-external-link', id: 'nope' }, position: {} } }, 404);
+    await s.expectRefused(
+      'sortSiteStructure',
+      'PATCH',
+      `${path}/structure/sort`,
+      { token: t.owner.token, body: { item: { type: 'site-section', id: 'nope' }, position: {} } },
+      404,
+    );
+    await s.expectRefused(
+      'sortSiteStructure',
+      'PATCH',
+      `${path}/structure/sort`,
+      { token: t.owner.token, body: { item: { type: 'site-external-link', id: 'nope' }, position: {} } },
+      404,
+    );
     await s.expectRefused('sortSiteStructure', 'PATCH', `${path}/structure/sort`, { token: t.reader.token, body }, 403);
     await s.expectRefused('sortSiteStructure', 'PATCH', `${path}/structure/sort`, { token: t.outsider.token, body }, 404);
   });
@@ -199,7 +250,10 @@ describe('sortSiteStructure', () => {
 
 describe('duplicateSiteSpace', () => {
   it('copies the space and puts it right after the original, searchable at once', async () => {
-    const res = await h.rest('duplicateSiteSpace', 'POST', `${path}/site-spaces/${ssApi}/duplicate`, { token: t.owner.token, body: { draft: false } });
+    const res = await h.rest('duplicateSiteSpace', 'POST', `${path}/site-spaces/${ssApi}/duplicate`, {
+      token: t.owner.token,
+      body: { draft: false },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({ object: 'site-space', space: { title: 'API EN (copy)' } });
     expect(res.body.space.id).not.toBe(spaceApi);
@@ -210,7 +264,11 @@ describe('duplicateSiteSpace', () => {
   });
 
   it('bad input 400 naming the field; unknown site space 404; readers 403, outsiders 404; nothing changes', async () => {
-    for (const [body, field] of [[{ draft: true }, 'draft'], [{ draft: 'yes' }, 'draft'], [{ title: 'x' }, 'title']] as const) {
+    for (const [body, field] of [
+      [{ draft: true }, 'draft'],
+      [{ draft: 'yes' }, 'draft'],
+      [{ title: 'x' }, 'title'],
+    ] as const) {
       const before = await s.snapshot();
       const res = await h.call('POST', `${path}/site-spaces/${ssApi}/duplicate`, { token: t.owner.token, body });
       expect(res.status).toBe(400);
@@ -219,6 +277,12 @@ describe('duplicateSiteSpace', () => {
     }
     await s.expectRefused('duplicateSiteSpace', 'POST', `${path}/site-spaces/nope/duplicate`, { token: t.owner.token, body: {} }, 404);
     await s.expectRefused('duplicateSiteSpace', 'POST', `${path}/site-spaces/${ssApi}/duplicate`, { token: t.reader.token, body: {} }, 403);
-    await s.expectRefused('duplicateSiteSpace', 'POST', `${path}/site-spaces/${ssApi}/duplicate`, { token: t.outsider.token, body: {} }, 404);
+    await s.expectRefused(
+      'duplicateSiteSpace',
+      'POST',
+      `${path}/site-spaces/${ssApi}/duplicate`,
+      { token: t.outsider.token, body: {} },
+      404,
+    );
   });
 });

@@ -48,17 +48,25 @@ async function orgWithSite(sections: number, spaceCount: number, groups: number)
     const space = await s.space(owner, `Space ${i}`);
     const res = await h.call('POST', `/v1/spaces/${space.id}/content`, {
       token: owner.token,
-      body: { changes: [{ operation: 'insert_page', title: 'Intro', document: { markdown: 'Hello' } }, { operation: 'insert_page', title: 'Usage', document: { markdown: 'Use it' } }] },
+      body: {
+        changes: [
+          { operation: 'insert_page', title: 'Intro', document: { markdown: 'Hello' } },
+          { operation: 'insert_page', title: 'Usage', document: { markdown: 'Use it' } },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     spaces.push(space.id);
   }
   const site = await s.site(owner, owner.orgId, { title: 'Docs' });
   const sectionIds: string[] = [];
-  for (let i = 0; i < sections; i++) sectionIds.push((await s.section(owner, owner.orgId, site.id, { spaceId: spaces[0], title: `Section ${i}` })).id);
+  for (let i = 0; i < sections; i++)
+    sectionIds.push((await s.section(owner, owner.orgId, site.id, { spaceId: spaces[0], title: `Section ${i}` })).id);
   // The other site spaces straight into the table (the API path is covered by the route tests).
   await h.db.prisma.siteSpace.createMany({
-    data: sectionIds.flatMap((sectionId) => spaces.slice(1).map((spaceId, i) => ({ id: newId(), siteId: site.id, sectionId, spaceId, path: `space-${i + 1}`, position: i + 2 }))),
+    data: sectionIds.flatMap((sectionId) =>
+      spaces.slice(1).map((spaceId, i) => ({ id: newId(), siteId: site.id, sectionId, spaceId, path: `space-${i + 1}`, position: i + 2 })),
+    ),
   });
   for (let g = 0; g < groups; g++) await s.group(owner, owner.orgId, site.id, { title: `Group ${g}`, sections: [sectionIds[g]] });
   await s.ok('publishSite', 'POST', `${s.sitePath(owner.orgId, site.id)}/publish`, { token: owner.token });

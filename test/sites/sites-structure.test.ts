@@ -47,7 +47,15 @@ describe('sections', () => {
       icon: 'book',
       draft: false,
       urls: {},
-      siteSpaces: [expect.objectContaining({ object: 'site-space', path: 'guides', section: section.id, default: true, space: expect.objectContaining({ id: space.id }) })],
+      siteSpaces: [
+        expect.objectContaining({
+          object: 'site-space',
+          path: 'guides',
+          section: section.id,
+          default: true,
+          space: expect.objectContaining({ id: space.id }),
+        }),
+      ],
     });
     const second = await s.section(t.owner, t.orgId, site.id, { spaceId: space.id, title: 'Guides' });
     expect(second).toMatchObject({ title: 'Guides', path: 'guides-2', default: false });
@@ -77,7 +85,9 @@ describe('sections', () => {
     const page = await s.ok('listSiteSections', 'GET', `${path}/sections?limit=2`, { token: t.reader.token });
     expect(page.items).toHaveLength(2);
     expect(page.count).toBe(3);
-    const rest = await s.ok('listSiteSections', 'GET', `${path}/sections?limit=2&page=${encodeURIComponent(page.next.page)}`, { token: t.reader.token });
+    const rest = await s.ok('listSiteSections', 'GET', `${path}/sections?limit=2&page=${encodeURIComponent(page.next.page)}`, {
+      token: t.reader.token,
+    });
     expect(rest.items).toHaveLength(1);
     const base = `${h.config.publicUrl}/public/${t.orgId}/sites/${site.id}`;
     expect(page.items.map((x: any) => x.urls.published)).toEqual([base, `${base}/section-1`]);
@@ -101,25 +111,51 @@ describe('sections', () => {
     await s.expectRefused('addSectionToSite', 'POST', path, { token, body: { spaceId: space.id, icon: 'i'.repeat(51) } }, 400, /icon/);
     await s.expectRefused('addSectionToSite', 'POST', path, { token, body: { spaceId: space.id, extra: true } }, 400, /extra/);
     await s.expectRefused('addSectionToSite', 'POST', path, { token, body: { spaceId: 'missing' } }, 404, /Space/);
-    await s.expectRefused('addSectionToSite', 'POST', `${s.sitePath(t.orgId, 'missing')}/sections`, { token, body: { spaceId: space.id } }, 404, /Site/);
+    await s.expectRefused(
+      'addSectionToSite',
+      'POST',
+      `${s.sitePath(t.orgId, 'missing')}/sections`,
+      { token, body: { spaceId: space.id } },
+      404,
+      /Site/,
+    );
   });
 
   it('update: title, path, icon, description, condition (unset keeps, null removes) and the default site space', async () => {
     const { site, sections, path } = await siteWithSections(t, 2);
     const url = `${path}/sections/${sections[1].id}`;
-    const second = await s.siteSpace(t.owner, t.orgId, site.id, { spaceId: (await s.space(t.owner, 'Other')).id, sectionId: sections[1].id });
+    const second = await s.siteSpace(t.owner, t.orgId, site.id, {
+      spaceId: (await s.space(t.owner, 'Other')).id,
+      sectionId: sections[1].id,
+    });
     const updated = await s.ok('updateSiteSectionById', 'PATCH', url, {
       token: t.creator.token,
-      body: { title: 'Renamed', path: 'renamed/v2', icon: 'gear', description: 'About', condition: 'visitor.claims.unsigned.beta == true', defaultSiteSpace: second.id },
+      body: {
+        title: 'Renamed',
+        path: 'renamed/v2',
+        icon: 'gear',
+        description: 'About',
+        condition: 'visitor.claims.unsigned.beta == true',
+        defaultSiteSpace: second.id,
+      },
     });
-    expect(updated).toMatchObject({ title: 'Renamed', path: 'renamed/v2', icon: 'gear', description: 'About', condition: 'visitor.claims.unsigned.beta == true' });
+    expect(updated).toMatchObject({
+      title: 'Renamed',
+      path: 'renamed/v2',
+      icon: 'gear',
+      description: 'About',
+      condition: 'visitor.claims.unsigned.beta == true',
+    });
     expect(updated.siteSpaces.map((x: any) => [x.id, x.default])).toEqual([
       [sections[1].siteSpaces[0].id, false],
       [second.id, true],
     ]);
     const kept = await s.ok('updateSiteSectionById', 'PATCH', url, { token: t.owner.token, body: { title: 'Again' } });
     expect(kept.condition).toBe('visitor.claims.unsigned.beta == true');
-    const removed = await s.ok('updateSiteSectionById', 'PATCH', url, { token: t.owner.token, body: { condition: null, icon: null, description: null } });
+    const removed = await s.ok('updateSiteSectionById', 'PATCH', url, {
+      token: t.owner.token,
+      body: { condition: null, icon: null, description: null },
+    });
     expect(removed.condition).toBeUndefined();
     expect(removed.icon).toBeUndefined();
     expect(removed.description).toBeUndefined();
@@ -157,8 +193,22 @@ describe('sections', () => {
     expect(await h.db.prisma.siteSpace.count({ where: { sectionId: sections[0].id } })).toBe(0);
     const left = (await s.ok('listSiteSections', 'GET', `${path}/sections`, { token: t.owner.token })).items;
     expect(left.map((x: any) => [x.id, x.default])).toEqual([[sections[1].id, true]]);
-    await s.expectRefused('deleteSiteSectionById', 'DELETE', `${path}/sections/${sections[0].id}`, { token: t.owner.token }, 404, /^Site section not found$/);
-    await s.expectRefused('deleteSiteSectionById', 'DELETE', `${s.sitePath(t.orgId, 'missing')}/sections/x`, { token: t.owner.token }, 404, /^Site not found$/);
+    await s.expectRefused(
+      'deleteSiteSectionById',
+      'DELETE',
+      `${path}/sections/${sections[0].id}`,
+      { token: t.owner.token },
+      404,
+      /^Site section not found$/,
+    );
+    await s.expectRefused(
+      'deleteSiteSectionById',
+      'DELETE',
+      `${s.sitePath(t.orgId, 'missing')}/sections/x`,
+      { token: t.owner.token },
+      404,
+      /^Site not found$/,
+    );
     expect((await s.ok('getSiteById', 'GET', s.sitePath(t.orgId, site.id), { token: t.owner.token })).siteSpaces).toBe(1);
   });
 });
@@ -169,14 +219,16 @@ describe('moving sections', () => {
     t = await s.team();
   });
 
-  const move = (path: string, id: string, body: unknown, token = t.owner.token) => s.ok('moveSiteSection', 'POST', `${path}/sections/${id}/move`, { token, body });
+  const move = (path: string, id: string, body: unknown, token = t.owner.token) =>
+    s.ok('moveSiteSection', 'POST', `${path}/sections/${id}/move`, { token, body });
   const before = (id: string) => ({ position: { before: { type: 'site-section', siteSection: id } } });
   const after = (id: string) => ({ position: { after: { type: 'site-section', siteSection: id } } });
 
   it('moves before / after another section and to the end, writing only the moved row', async () => {
     const { site, sections, path } = await siteWithSections(t, 4);
     const [a, b, c, d] = sections.map((x) => x.id);
-    const positions = async () => Object.fromEntries((await h.db.prisma.siteSection.findMany({ where: { siteId: site.id } })).map((x) => [x.id, x.position]));
+    const positions = async () =>
+      Object.fromEntries((await h.db.prisma.siteSection.findMany({ where: { siteId: site.id } })).map((x) => [x.id, x.position]));
     const start = await positions();
     const moved = await move(path, d, before(b), t.creator.token);
     expect(moved.id).toBe(d);
@@ -208,22 +260,74 @@ describe('moving sections', () => {
     const other = await siteWithSections(t, 1);
     const url = `${path}/sections/${sections[0].id}/move`;
     const token = t.owner.token;
-    await s.expectRefused('moveSiteSection', 'POST', url, { token, body: before(sections[0].id) }, 400, /position\.before\.siteSection: cannot be the section/);
-    await s.expectRefused('moveSiteSection', 'POST', url, { token, body: after('missing') }, 400, /position\.after\.siteSection: is not a section of this site/);
-    await s.expectRefused('moveSiteSection', 'POST', url, { token, body: after(other.sections[0].id) }, 400, /is not a section of this site/);
-    await s.expectRefused('moveSiteSection', 'POST', url, { token, body: { position: { ...before(sections[1].id).position, ...after(sections[1].id).position } } }, 400, /before or after/);
-    await s.expectRefused('moveSiteSection', 'POST', url, { token, body: { position: { before: { type: 'site-space', siteSection: sections[1].id } } } }, 400, /type/);
-    await s.expectRefused('moveSiteSection', 'POST', url, { token, body: { position: { before: { type: 'site-section' } } } }, 400, /siteSection/);
+    await s.expectRefused(
+      'moveSiteSection',
+      'POST',
+      url,
+      { token, body: before(sections[0].id) },
+      400,
+      /position\.before\.siteSection: cannot be the section/,
+    );
+    await s.expectRefused(
+      'moveSiteSection',
+      'POST',
+      url,
+      { token, body: after('missing') },
+      400,
+      /position\.after\.siteSection: is not a section of this site/,
+    );
+    await s.expectRefused(
+      'moveSiteSection',
+      'POST',
+      url,
+      { token, body: after(other.sections[0].id) },
+      400,
+      /is not a section of this site/,
+    );
+    await s.expectRefused(
+      'moveSiteSection',
+      'POST',
+      url,
+      { token, body: { position: { ...before(sections[1].id).position, ...after(sections[1].id).position } } },
+      400,
+      /before or after/,
+    );
+    await s.expectRefused(
+      'moveSiteSection',
+      'POST',
+      url,
+      { token, body: { position: { before: { type: 'site-space', siteSection: sections[1].id } } } },
+      400,
+      /type/,
+    );
+    await s.expectRefused(
+      'moveSiteSection',
+      'POST',
+      url,
+      { token, body: { position: { before: { type: 'site-section' } } } },
+      400,
+      /siteSection/,
+    );
     await s.expectRefused('moveSiteSection', 'POST', `${path}/sections/missing/move`, { token, body: {} }, 404);
     // A section of another site named in this site's path is not found here.
-    await s.expectRefused('moveSiteSection', 'POST', `${path}/sections/${other.sections[0].id}/move`, { token, body: before(sections[0].id) }, 404);
+    await s.expectRefused(
+      'moveSiteSection',
+      'POST',
+      `${path}/sections/${other.sections[0].id}/move`,
+      { token, body: before(sections[0].id) },
+      404,
+    );
   });
 
   it('concurrent moves never lose a section (they queue on the site lock)', async () => {
     const { site, sections, path } = await siteWithSections(t, 12);
     const ids = sections.map((x) => x.id);
     const results = await Promise.all(
-      ids.slice(1).map((id, i) => h.call('POST', `${path}/sections/${id}/move`, { token: t.owner.token, body: i % 2 ? before(ids[0]) : after(ids[0]) })),
+      ids
+        .slice(1)
+        .map((id, i) =>
+          h.call('POST', `${path}/sections/${id}/move`, { token: t.owner.token, body: i % 2 ? before(ids[0]) : after(ids[0]) }),
+        ),
     );
     expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
     const order = await s.sectionIds(t.owner.token, t.orgId, site.id);
@@ -285,13 +389,34 @@ describe('section groups', () => {
     await s.expectRefused('addSectionGroupToSite', 'POST', url, { token, body: { title: '' } }, 400, /title/);
     await s.expectRefused('addSectionGroupToSite', 'POST', url, { token, body: { title: 'x'.repeat(101) } }, 400, /title/);
     await s.expectRefused('addSectionGroupToSite', 'POST', url, { token, body: { title: 'G', icon: 'i'.repeat(51) } }, 400, /icon/);
-    await s.expectRefused('addSectionGroupToSite', 'POST', url, { token, body: { title: 'G', sections: ['missing'] } }, 400, /sections\[0\]/);
-    await s.expectRefused('addSectionGroupToSite', 'POST', url, { token, body: { title: 'G', sections: [sections[0].id, sections[0].id] } }, 400, /sections\[1\]/);
+    await s.expectRefused(
+      'addSectionGroupToSite',
+      'POST',
+      url,
+      { token, body: { title: 'G', sections: ['missing'] } },
+      400,
+      /sections\[0\]/,
+    );
+    await s.expectRefused(
+      'addSectionGroupToSite',
+      'POST',
+      url,
+      { token, body: { title: 'G', sections: [sections[0].id, sections[0].id] } },
+      400,
+      /sections\[1\]/,
+    );
     await s.expectRefused('addSectionGroupToSite', 'POST', url, { token, body: { title: 'G', parent: 'missing' } }, 400, /parent/);
     const g1 = await s.group(t.owner, t.orgId, site.id, { title: 'L1' });
     const g2 = await s.group(t.owner, t.orgId, site.id, { title: 'L2', parent: g1.id });
     const g3 = await s.group(t.owner, t.orgId, site.id, { title: 'L3', parent: g2.id });
-    await s.expectRefused('addSectionGroupToSite', 'POST', url, { token, body: { title: 'L4', parent: g3.id } }, 400, /parent: section groups nest at most 3/);
+    await s.expectRefused(
+      'addSectionGroupToSite',
+      'POST',
+      url,
+      { token, body: { title: 'L4', parent: g3.id } },
+      400,
+      /parent: section groups nest at most 3/,
+    );
   });
 
   it('update (title, icon), add a section (201), remove a section (205, then 204: both still there), delete (children take its place; then 404)', async () => {
@@ -301,7 +426,10 @@ describe('section groups', () => {
     // The group was appended at the root: a, d, G(b, c).
     expect(await s.sectionIds(t.owner.token, t.orgId, site.id)).toEqual([a, d, b, c]);
     const url = `${path}/section-groups/${group.id}`;
-    const renamed = await s.ok('updateSiteSectionGroupById', 'PATCH', url, { token: t.creator.token, body: { title: 'Renamed', icon: 'star' } });
+    const renamed = await s.ok('updateSiteSectionGroupById', 'PATCH', url, {
+      token: t.creator.token,
+      body: { title: 'Renamed', icon: 'star' },
+    });
     expect(renamed).toMatchObject({ title: 'Renamed', icon: 'star' });
     expect((await s.ok('updateSiteSectionGroupById', 'PATCH', url, { token: t.owner.token, body: { icon: null } })).icon).toBeUndefined();
     const added = await s.ok('addSectionToGroup', 'POST', `${url}/sections`, { token: t.owner.token, body: { sectionId: a } }, 201);
@@ -315,7 +443,14 @@ describe('section groups', () => {
     const left = await s.ok('listSiteSections', 'GET', `${path}/sections`, { token: t.owner.token });
     expect(left.items.every((x: any) => x.sectionGroup === undefined)).toBe(true);
     await s.expectRefused('deleteSiteSectionGroupById', 'DELETE', url, { token: t.owner.token }, 404, /^Site section group not found$/);
-    await s.expectRefused('removeSectionFromGroup', 'DELETE', `${url}/sections/${c}`, { token: t.owner.token }, 404, /^Site section group not found$/);
+    await s.expectRefused(
+      'removeSectionFromGroup',
+      'DELETE',
+      `${url}/sections/${c}`,
+      { token: t.owner.token },
+      404,
+      /^Site section group not found$/,
+    );
   });
 
   it('move: before / after a section or a group (joining its parent), to the end; refuses cycles, depth, itself, strangers', async () => {
@@ -335,16 +470,44 @@ describe('section groups', () => {
     expect(nested.sectionGroup).toBe(g1.id);
     expect(await s.sectionIds(token, t.orgId, site.id)).toEqual([a, b, c]);
     // G1 cannot go inside itself (after G2, which is inside G1), nor before itself.
-    await s.expectRefused('moveSiteSectionGroup', 'POST', url(g1.id), { token, body: to('after', 'site-section-group', g2.id) }, 400, /inside the group/);
-    await s.expectRefused('moveSiteSectionGroup', 'POST', url(g1.id), { token, body: to('before', 'site-section-group', g1.id) }, 400, /cannot be the group/);
-    await s.expectRefused('moveSiteSectionGroup', 'POST', url(g1.id), { token, body: to('before', 'site-section', 'missing') }, 400, /is not a section of this site/);
+    await s.expectRefused(
+      'moveSiteSectionGroup',
+      'POST',
+      url(g1.id),
+      { token, body: to('after', 'site-section-group', g2.id) },
+      400,
+      /inside the group/,
+    );
+    await s.expectRefused(
+      'moveSiteSectionGroup',
+      'POST',
+      url(g1.id),
+      { token, body: to('before', 'site-section-group', g1.id) },
+      400,
+      /cannot be the group/,
+    );
+    await s.expectRefused(
+      'moveSiteSectionGroup',
+      'POST',
+      url(g1.id),
+      { token, body: to('before', 'site-section', 'missing') },
+      400,
+      /is not a section of this site/,
+    );
     await s.expectRefused('moveSiteSectionGroup', 'POST', url(g1.id), { token, body: to('before', 'site-space', a) }, 400, /type/);
     await s.expectRefused('moveSiteSectionGroup', 'POST', `${path}/section-groups/missing/move`, { token, body: {} }, 404);
     // Depth: G3 inside G2 inside G1 is 3 levels; G4 (holding G5) cannot go beside G3.
     const g3 = await s.group(t.owner, t.orgId, site.id, { title: 'G3', parent: g2.id });
     const g4 = await s.group(t.owner, t.orgId, site.id, { title: 'G4' });
     await s.group(t.owner, t.orgId, site.id, { title: 'G5', parent: g4.id });
-    await s.expectRefused('moveSiteSectionGroup', 'POST', url(g4.id), { token, body: to('after', 'site-section-group', g3.id) }, 400, /at most 3 levels/);
+    await s.expectRefused(
+      'moveSiteSectionGroup',
+      'POST',
+      url(g4.id),
+      { token, body: to('after', 'site-section-group', g3.id) },
+      400,
+      /at most 3 levels/,
+    );
     // Without a position: the end of the root.
     const end = await s.ok('moveSiteSectionGroup', 'POST', url(g2.id), { token });
     expect(end.sectionGroup).toBeUndefined();
@@ -362,8 +525,21 @@ describe('section groups', () => {
     await s.expectRefused('updateSiteSectionGroupById', 'PATCH', url, { token, body: { title: null } }, 400, /title/);
     await s.expectRefused('updateSiteSectionGroupById', 'PATCH', `${path}/section-groups/missing`, { token, body: { title: 'T' } }, 404);
     await s.expectRefused('addSectionToGroup', 'POST', `${url}/sections`, { token, body: {} }, 400, /sectionId/);
-    await s.expectRefused('addSectionToGroup', 'POST', `${url}/sections`, { token, body: { sectionId: other.sections[0].id } }, 400, /sectionId/);
-    await s.expectRefused('addSectionToGroup', 'POST', `${path}/section-groups/missing/sections`, { token, body: { sectionId: sections[0].id } }, 404);
+    await s.expectRefused(
+      'addSectionToGroup',
+      'POST',
+      `${url}/sections`,
+      { token, body: { sectionId: other.sections[0].id } },
+      400,
+      /sectionId/,
+    );
+    await s.expectRefused(
+      'addSectionToGroup',
+      'POST',
+      `${path}/section-groups/missing/sections`,
+      { token, body: { sectionId: sections[0].id } },
+      404,
+    );
   });
 });
 
@@ -378,7 +554,15 @@ describe('site spaces', () => {
     const a = await s.space(t.owner, 'Alpha');
     const b = await s.space(t.owner, 'Beta');
     const root = await s.siteSpace(t.creator, t.orgId, site.id, { spaceId: a.id });
-    expect(root).toMatchObject({ object: 'site-space', path: 'alpha', title: 'Alpha', default: true, hidden: false, hasAdvancedCustomizationFeature: false, urls: {} });
+    expect(root).toMatchObject({
+      object: 'site-space',
+      path: 'alpha',
+      title: 'Alpha',
+      default: true,
+      hidden: false,
+      hasAdvancedCustomizationFeature: false,
+      urls: {},
+    });
     expect(root.section).toBeUndefined();
     const { sections } = { sections: [await s.section(t.owner, t.orgId, site.id, { spaceId: b.id, title: 'Second' })] };
     const toDefault = await s.siteSpace(t.owner, t.orgId, site.id, { spaceId: b.id });
@@ -390,7 +574,10 @@ describe('site spaces', () => {
 
   it('list: structure order, the default filter, pages', async () => {
     const { site, sections, path } = await siteWithSections(t, 2);
-    const extra = await s.siteSpace(t.owner, t.orgId, site.id, { spaceId: (await s.space(t.owner, 'Extra')).id, sectionId: sections[0].id });
+    const extra = await s.siteSpace(t.owner, t.orgId, site.id, {
+      spaceId: (await s.space(t.owner, 'Extra')).id,
+      sectionId: sections[0].id,
+    });
     const all = await s.ok('listSiteSpaces', 'GET', `${path}/site-spaces`, { token: t.reader.token });
     expect(all.items.map((x: any) => x.id)).toEqual([sections[0].siteSpaces[0].id, extra.id, sections[1].siteSpaces[0].id]);
     const defaults = await s.ok('listSiteSpaces', 'GET', `${path}/site-spaces?default=true`, { token: t.reader.token });
@@ -421,23 +608,43 @@ describe('site spaces', () => {
     const other = await s.site(t.owner, t.orgId);
     const foreignSection = await s.section(t.owner, t.orgId, other.id, { spaceId: (await s.space(t.owner, 'F')).id });
     await s.expectRefused('addSpaceToSite', 'POST', url, { token, body: {} }, 400, /spaceId/);
-    await s.expectRefused('addSpaceToSite', 'POST', url, { token, body: { spaceId: (await s.space(t.owner, 'N')).id, sectionId: foreignSection.id } }, 400, /sectionId/);
+    await s.expectRefused(
+      'addSpaceToSite',
+      'POST',
+      url,
+      { token, body: { spaceId: (await s.space(t.owner, 'N')).id, sectionId: foreignSection.id } },
+      400,
+      /sectionId/,
+    );
     await s.expectRefused('addSpaceToSite', 'POST', url, { token, body: { spaceId: sections[0].siteSpaces[0].space.id } }, 409, /already/);
     await s.expectRefused('addSpaceToSite', 'POST', url, { token, body: { spaceId: 'missing' } }, 404);
   });
 
   it('update: path, condition (unset keeps, null removes), spaceId, hidden; conflicts 409; bad input 400', async () => {
     const { site, sections, path } = await siteWithSections(t, 1);
-    const extra = await s.siteSpace(t.owner, t.orgId, site.id, { spaceId: (await s.space(t.owner, 'Extra')).id, sectionId: sections[0].id });
+    const extra = await s.siteSpace(t.owner, t.orgId, site.id, {
+      spaceId: (await s.space(t.owner, 'Extra')).id,
+      sectionId: sections[0].id,
+    });
     const url = `${path}/site-spaces/${extra.id}`;
     const target = await s.space(t.owner, 'Target');
     const updated = await s.ok('updateSiteSpaceById', 'PATCH', url, {
       token: t.creator.token,
       body: { path: 'v2', condition: '!visitor.claims.unsigned.legacy', spaceId: target.id, hidden: true },
     });
-    expect(updated).toMatchObject({ path: 'v2', condition: '!visitor.claims.unsigned.legacy', hidden: true, title: 'Target', space: { id: target.id } });
-    expect((await s.ok('updateSiteSpaceById', 'PATCH', url, { token: t.owner.token, body: { hidden: false } })).condition).toBe('!visitor.claims.unsigned.legacy');
-    expect((await s.ok('updateSiteSpaceById', 'PATCH', url, { token: t.owner.token, body: { condition: null } })).condition).toBeUndefined();
+    expect(updated).toMatchObject({
+      path: 'v2',
+      condition: '!visitor.claims.unsigned.legacy',
+      hidden: true,
+      title: 'Target',
+      space: { id: target.id },
+    });
+    expect((await s.ok('updateSiteSpaceById', 'PATCH', url, { token: t.owner.token, body: { hidden: false } })).condition).toBe(
+      '!visitor.claims.unsigned.legacy',
+    );
+    expect(
+      (await s.ok('updateSiteSpaceById', 'PATCH', url, { token: t.owner.token, body: { condition: null } })).condition,
+    ).toBeUndefined();
     const token = t.owner.token;
     await s.expectRefused('updateSiteSpaceById', 'PATCH', url, { token, body: { path: sections[0].siteSpaces[0].path } }, 409, /path/);
     await s.expectRefused('updateSiteSpaceById', 'PATCH', url, { token, body: { condition: '(' } }, 400, /condition/);
@@ -489,7 +696,10 @@ describe('moving site spaces', () => {
     const one = await s.section(t.owner, t.orgId, site.id, { spaceId: space.id, title: 'One' });
     const two = await s.section(t.owner, t.orgId, site.id, { spaceId: space.id, title: 'Two' });
     const path = s.sitePath(t.orgId, site.id);
-    const moved = await s.ok('moveSiteSpace', 'POST', `${path}/site-spaces/${one.siteSpaces[0].id}/move`, { token: t.owner.token, body: after(two.siteSpaces[0].id) });
+    const moved = await s.ok('moveSiteSpace', 'POST', `${path}/site-spaces/${one.siteSpaces[0].id}/move`, {
+      token: t.owner.token,
+      body: after(two.siteSpaces[0].id),
+    });
     expect(moved).toMatchObject({ section: two.id, path: 'same-2', default: false });
     const sections = (await s.ok('listSiteSections', 'GET', `${path}/sections`, { token: t.owner.token })).items;
     expect(sections.map((x: any) => x.siteSpaces.map((ss: any) => ss.id))).toEqual([[], [two.siteSpaces[0].id, one.siteSpaces[0].id]]);
@@ -501,16 +711,36 @@ describe('moving site spaces', () => {
     const url = `${path}/site-spaces/${ids[0]}/move`;
     const token = t.owner.token;
     await s.expectRefused('moveSiteSpace', 'POST', url, { token, body: before(ids[0]!) }, 400, /cannot be the site space/);
-    await s.expectRefused('moveSiteSpace', 'POST', url, { token, body: after('missing') }, 400, /position\.after\.siteSpace: is not a site space of this site/);
+    await s.expectRefused(
+      'moveSiteSpace',
+      'POST',
+      url,
+      { token, body: after('missing') },
+      400,
+      /position\.after\.siteSpace: is not a site space of this site/,
+    );
     await s.expectRefused('moveSiteSpace', 'POST', url, { token, body: before(other.ids[0]!) }, 400, /is not a site space of this site/);
-    await s.expectRefused('moveSiteSpace', 'POST', url, { token, body: { position: { after: { type: 'site-section', siteSpace: ids[1] } } } }, 400, /type/);
+    await s.expectRefused(
+      'moveSiteSpace',
+      'POST',
+      url,
+      { token, body: { position: { after: { type: 'site-section', siteSpace: ids[1] } } } },
+      400,
+      /type/,
+    );
     await s.expectRefused('moveSiteSpace', 'POST', `${path}/site-spaces/missing/move`, { token, body: {} }, 404);
     await s.expectRefused('moveSiteSpace', 'POST', `${path}/site-spaces/${other.ids[0]}/move`, { token, body: before(ids[0]!) }, 404);
   });
 
   it('concurrent moves never lose a site space', async () => {
     const { site, path, ids } = await rootSite(10);
-    const results = await Promise.all(ids.slice(1).map((id, i) => h.call('POST', `${path}/site-spaces/${id}/move`, { token: t.owner.token, body: i % 2 ? before(ids[0]!) : after(ids[0]!) })));
+    const results = await Promise.all(
+      ids
+        .slice(1)
+        .map((id, i) =>
+          h.call('POST', `${path}/site-spaces/${id}/move`, { token: t.owner.token, body: i % 2 ? before(ids[0]!) : after(ids[0]!) }),
+        ),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     const order = await s.siteSpaceIds(t.owner.token, t.orgId, site.id);
     expect([...order].sort()).toEqual([...ids].sort());
@@ -528,13 +758,27 @@ describe('rights on every site route', () => {
     const site = await s.site(t.owner, t.orgId, { spaces: [a.id] });
     const section = await s.section(t.owner, t.orgId, site.id, { spaceId: a.id });
     const group = await s.group(t.owner, t.orgId, site.id, { title: 'G', sections: [section.id] });
-    const link = await s.ok('createSiteShareLink', 'POST', `${s.sitePath(t.orgId, site.id)}/share-links`, { token: t.owner.token, body: { name: 'x' } }, 201);
+    const link = await s.ok(
+      'createSiteShareLink',
+      'POST',
+      `${s.sitePath(t.orgId, site.id)}/share-links`,
+      { token: t.owner.token, body: { name: 'x' } },
+      201,
+    );
     await s.ok('updateSiteAdaptiveSchema', 'PUT', `${s.sitePath(t.orgId, site.id)}/adaptive-schema`, {
       token: t.owner.token,
       body: { jsonSchema: { type: 'object', additionalProperties: false, properties: { beta: { type: 'boolean', description: 'Beta' } } } },
     });
     const b = await s.space(t.owner, 'B');
-    ids = { site: site.id, section: section.id, group: group.id, siteSpace: section.siteSpaces[0].id, link: link.id, space: a.id, other: b.id };
+    ids = {
+      site: site.id,
+      section: section.id,
+      group: group.id,
+      siteSpace: section.siteSpaces[0].id,
+      link: link.id,
+      space: a.id,
+      other: b.id,
+    };
   });
 
   const routes = () => {
@@ -556,7 +800,12 @@ describe('rights on every site route', () => {
         ['updateSiteById', 'PATCH', site, { title: 'Changed' }],
         ['publishSite', 'POST', `${site}/publish`, undefined],
         ['unpublishSite', 'POST', `${site}/unpublish`, undefined],
-        ['updateSiteAdaptiveSchema', 'PUT', `${site}/adaptive-schema`, { jsonSchema: { type: 'object', additionalProperties: false, properties: {} } }],
+        [
+          'updateSiteAdaptiveSchema',
+          'PUT',
+          `${site}/adaptive-schema`,
+          { jsonSchema: { type: 'object', additionalProperties: false, properties: {} } },
+        ],
         ['addSectionToSite', 'POST', `${site}/sections`, { spaceId: ids.space }],
         ['updateSiteSectionById', 'PATCH', `${site}/sections/${ids.section}`, { title: 'Changed' }],
         ['moveSiteSection', 'POST', `${site}/sections/${ids.section}/move`, {}],
@@ -581,7 +830,8 @@ describe('rights on every site route', () => {
 
   it('reads: members (guests too) 200; no token 401; outsiders 404', async () => {
     for (const [operationId, method, path] of routes().reads) {
-      for (const who of [t.reader, t.guest]) expect((await h.rest(operationId, method, path, { token: who.token })).status, operationId).toBe(200);
+      for (const who of [t.reader, t.guest])
+        expect((await h.rest(operationId, method, path, { token: who.token })).status, operationId).toBe(200);
       await s.expectRefused(operationId, method, path, { token: null }, 401);
       await s.expectRefused(operationId, method, path, { token: t.outsider.token }, 404);
     }

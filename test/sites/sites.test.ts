@@ -44,7 +44,16 @@ describe('POST /orgs/:organizationId/sites (createSite)', () => {
       agentsContext: 'included',
       features: [],
       // The caller's rights: the owner is an organization admin.
-      permissions: { view: true, access: true, edit: true, create: true, admin: true, installIntegration: true, viewAdaptiveSchema: true, editAdaptiveSchema: true },
+      permissions: {
+        view: true,
+        access: true,
+        edit: true,
+        create: true,
+        admin: true,
+        installIntegration: true,
+        viewAdaptiveSchema: true,
+        editAdaptiveSchema: true,
+      },
       urls: {
         location: `${h.config.publicUrl}/v1/orgs/${t.orgId}/sites/${site.id}`,
         app: expect.stringContaining(site.id),
@@ -53,7 +62,16 @@ describe('POST /orgs/:organizationId/sites (createSite)', () => {
     });
     const got = await s.ok('getSiteById', 'GET', s.sitePath(t.orgId, site.id), { token: t.reader.token });
     // A reader reads the site and changes nothing in it; a creator changes it, but installs nothing.
-    const readOnly = { view: true, access: true, edit: false, create: false, admin: false, installIntegration: false, viewAdaptiveSchema: true, editAdaptiveSchema: false };
+    const readOnly = {
+      view: true,
+      access: true,
+      edit: false,
+      create: false,
+      admin: false,
+      installIntegration: false,
+      viewAdaptiveSchema: true,
+      editAdaptiveSchema: false,
+    };
     expect(got).toEqual({ ...site, permissions: readOnly });
     expect((await s.ok('getSiteById', 'GET', s.sitePath(t.orgId, site.id), { token: t.creator.token })).permissions).toEqual({
       ...readOnly,
@@ -98,11 +116,24 @@ describe('POST /orgs/:organizationId/sites (createSite)', () => {
     const other = await h.owner('Other');
     await h.addMember(other.orgId, t.owner.id, 'admin');
     const foreign = await s.space(other as any, 'Foreign');
-    await s.expectRefused('createSite', 'POST', `/v1/orgs/${t.orgId}/sites`, { token: t.owner.token, body: { spaces: [foreign.id] } }, 400, /spaces\[0\].*another organization/);
+    await s.expectRefused(
+      'createSite',
+      'POST',
+      `/v1/orgs/${t.orgId}/sites`,
+      { token: t.owner.token, body: { spaces: [foreign.id] } },
+      400,
+      /spaces\[0\].*another organization/,
+    );
     const hidden = await s.space(other as any, 'Hidden');
     await h.addMember(other.orgId, t.creator.id, 'create');
     await h.db.prisma.space.update({ where: { id: hidden.id }, data: { defaultLevel: null } });
-    await s.expectRefused('createSite', 'POST', `/v1/orgs/${other.orgId}/sites`, { token: t.creator.token, body: { spaces: [hidden.id] } }, 404);
+    await s.expectRefused(
+      'createSite',
+      'POST',
+      `/v1/orgs/${other.orgId}/sites`,
+      { token: t.creator.token, body: { spaces: [hidden.id] } },
+      404,
+    );
   });
 
   it('refuses callers without rights: no token 401, outsider 404, reader and guest 403', async () => {
@@ -212,12 +243,17 @@ describe('GET, PATCH, DELETE /orgs/:organizationId/sites/:siteId', () => {
     await s.ok('publishSite', 'POST', `${s.sitePath(t.orgId, site.id)}/publish`, { token: t.owner.token });
     const published = await s.ok('getSiteById', 'GET', s.sitePath(t.orgId, site.id), { token: t.owner.token });
     expect(published.urls.published).toBe('https://example.com/docs/v2');
-    const cleared = await s.ok('updateSiteById', 'PATCH', s.sitePath(t.orgId, site.id), { token: t.owner.token, body: { proxy: null, hostname: null } });
+    const cleared = await s.ok('updateSiteById', 'PATCH', s.sitePath(t.orgId, site.id), {
+      token: t.owner.token,
+      body: { proxy: null, hostname: null },
+    });
     expect(cleared.proxy).toBeUndefined();
     expect(cleared.hostname).toBeUndefined();
     expect(cleared.urls.published).toBe(`${h.config.publicUrl}/public/${t.orgId}/sites/api`);
     // Unset fields keep their value.
-    expect((await s.ok('updateSiteById', 'PATCH', s.sitePath(t.orgId, site.id), { token: t.owner.token, body: {} })).title).toBe('New title');
+    expect((await s.ok('updateSiteById', 'PATCH', s.sitePath(t.orgId, site.id), { token: t.owner.token, body: {} })).title).toBe(
+      'New title',
+    );
   });
 
   it('PATCH sets the default site space (root) and the default section', async () => {
@@ -229,7 +265,11 @@ describe('GET, PATCH, DELETE /orgs/:organizationId/sites/:siteId', () => {
     await s.ok('updateSiteById', 'PATCH', path, { token: t.owner.token, body: { defaultSiteSpace: ssB.id } });
     const defaults = await s.ok('listSiteSpaces', 'GET', `${path}/site-spaces?default=true`, { token: t.owner.token });
     expect(defaults.items.map((x: any) => x.id)).toEqual([ssB.id]);
-    expect((await s.ok('listSiteSpaces', 'GET', `${path}/site-spaces?default=false`, { token: t.owner.token })).items.map((x: any) => x.space.id)).toEqual([a.id]);
+    expect(
+      (await s.ok('listSiteSpaces', 'GET', `${path}/site-spaces?default=false`, { token: t.owner.token })).items.map(
+        (x: any) => x.space.id,
+      ),
+    ).toEqual([a.id]);
 
     // With sections: the default section, then a default site space inside it.
     const s1 = await s.section(t.owner, t.orgId, site.id, { spaceId: a.id, title: 'One' });
@@ -248,8 +288,22 @@ describe('GET, PATCH, DELETE /orgs/:organizationId/sites/:siteId', () => {
       [s1.id, true],
     ]);
     expect(sections[1].urls).toEqual({});
-    await s.expectRefused('updateSiteById', 'PATCH', path, { token: t.owner.token, body: { defaultSiteSpace: ssB.id } }, 400, /defaultSiteSpace/);
-    await s.expectRefused('updateSiteById', 'PATCH', path, { token: t.owner.token, body: { defaultSiteSection: 'nope' } }, 400, /defaultSiteSection/);
+    await s.expectRefused(
+      'updateSiteById',
+      'PATCH',
+      path,
+      { token: t.owner.token, body: { defaultSiteSpace: ssB.id } },
+      400,
+      /defaultSiteSpace/,
+    );
+    await s.expectRefused(
+      'updateSiteById',
+      'PATCH',
+      path,
+      { token: t.owner.token, body: { defaultSiteSection: 'nope' } },
+      400,
+      /defaultSiteSection/,
+    );
   });
 
   it('PATCH refuses bad input with 400 (or 409 for a hostname in use), changing nothing', async () => {
@@ -285,7 +339,13 @@ describe('GET, PATCH, DELETE /orgs/:organizationId/sites/:siteId', () => {
     await s.expectRefused('updateSiteById', 'PATCH', path, { token: null, body: { title: 'Hi there' } }, 401);
     await s.expectRefused('updateSiteById', 'PATCH', path, { token: t.outsider.token, body: { title: 'Hi there' } }, 404);
     await s.expectRefused('updateSiteById', 'PATCH', path, { token: t.reader.token, body: { title: 'Hi there' } }, 403);
-    await s.expectRefused('updateSiteById', 'PATCH', s.sitePath(t.orgId, 'missing'), { token: t.owner.token, body: { title: 'Hi there' } }, 404);
+    await s.expectRefused(
+      'updateSiteById',
+      'PATCH',
+      s.sitePath(t.orgId, 'missing'),
+      { token: t.owner.token, body: { title: 'Hi there' } },
+      404,
+    );
   });
 
   it('DELETE answers 205 and removes the site with its structure and share links; 404 when there is nothing', async () => {
@@ -313,7 +373,13 @@ describe('GET, PATCH, DELETE /orgs/:organizationId/sites/:siteId', () => {
     await s.expectRefused('deleteSiteById', 'DELETE', path, { token: t.reader.token }, 403);
     const other = await h.owner('Other');
     const foreign = await s.expectRefused('deleteSiteById', 'DELETE', s.sitePath(other.orgId, site.id), { token: other.token }, 404);
-    const missing = await s.expectRefused('deleteSiteById', 'DELETE', s.sitePath(other.orgId, 'never-existed'), { token: other.token }, 404);
+    const missing = await s.expectRefused(
+      'deleteSiteById',
+      'DELETE',
+      s.sitePath(other.orgId, 'never-existed'),
+      { token: other.token },
+      404,
+    );
     expect(foreign.body).toEqual(missing.body);
   });
 });
@@ -364,20 +430,34 @@ describe('GET .../published (getPublishedContentSite)', () => {
       }
     }
     const keyOf = async (siteId: string) => {
-      const link = await s.ok('createSiteShareLink', 'POST', `${s.sitePath(t.orgId, siteId)}/share-links`, { token: t.owner.token, body: { name: 'k' } }, 201);
+      const link = await s.ok(
+        'createSiteShareLink',
+        'POST',
+        `${s.sitePath(t.orgId, siteId)}/share-links`,
+        { token: t.owner.token, body: { name: 'k' } },
+        201,
+      );
       return { id: link.id, key: new URL(link.urls.published).searchParams.get('share')! };
     };
     // Every site gets an active key (the matrix uses the one of its own site).
     const active: Record<string, string> = {};
     for (const [k, site] of Object.entries(sites)) active[k] = (await keyOf(site.id)).key;
     const inactive = await keyOf(sites['share-link:true']!.id);
-    await s.ok('updateSiteShareLinkById', 'PATCH', `${s.sitePath(t.orgId, sites['share-link:true']!.id)}/share-links/${inactive.id}`, { token: t.owner.token, body: { active: false } });
+    await s.ok('updateSiteShareLinkById', 'PATCH', `${s.sitePath(t.orgId, sites['share-link:true']!.id)}/share-links/${inactive.id}`, {
+      token: t.owner.token,
+      body: { active: false },
+    });
     keys = { active: active['share-link:true']!, inactive: inactive.key, otherSite: active['public:true']! };
     (keys as any).all = active;
   });
 
   const get = (siteId: string, token: string | null, shareKey?: string) =>
-    h.rest('getPublishedContentSite', 'GET', `${s.sitePath(t.orgId, siteId)}/published${shareKey ? `?shareKey=${encodeURIComponent(shareKey)}` : ''}`, { token });
+    h.rest(
+      'getPublishedContentSite',
+      'GET',
+      `${s.sitePath(t.orgId, siteId)}/published${shareKey ? `?shareKey=${encodeURIComponent(shareKey)}` : ''}`,
+      { token },
+    );
 
   it('answers the profile: site, structure, customizations, scripts (official schema)', async () => {
     const res = await get(sites['public:true']!.id, t.outsider.token);
@@ -395,7 +475,15 @@ describe('GET .../published (getPublishedContentSite)', () => {
   });
 
   // Who sees what: the visibility × who is asking × which key × published matrix.
-  const callers = ['member', 'guest', 'outsider', 'outsider+key', 'outsider+inactive key', "outsider+another site's key", 'no token'] as const;
+  const callers = [
+    'member',
+    'guest',
+    'outsider',
+    'outsider+key',
+    'outsider+inactive key',
+    "outsider+another site's key",
+    'no token',
+  ] as const;
   const expected = (visibility: (typeof VISIBILITIES)[number], published: boolean, caller: (typeof callers)[number]) => {
     if (caller === 'no token') return 401;
     if (!published) return 404;
@@ -410,10 +498,21 @@ describe('GET .../published (getPublishedContentSite)', () => {
         const site = sites[`${visibility}:${published}`]!;
         const own = (keys as any).all[`${visibility}:${published}`] as string;
         for (const caller of callers) {
-          const token = caller === 'no token' ? null : caller === 'member' ? t.reader.token : caller === 'guest' ? t.guest.token : t.outsider.token;
-          const key = caller === 'outsider+key' ? own : caller === 'outsider+inactive key' ? keys.inactive : caller === "outsider+another site's key" ? keys.otherSite : undefined;
+          const token =
+            caller === 'no token' ? null : caller === 'member' ? t.reader.token : caller === 'guest' ? t.guest.token : t.outsider.token;
+          const key =
+            caller === 'outsider+key'
+              ? own
+              : caller === 'outsider+inactive key'
+                ? keys.inactive
+                : caller === "outsider+another site's key"
+                  ? keys.otherSite
+                  : undefined;
           // The inactive key belongs to the published share-link site; elsewhere it is simply unknown there.
-          const res = caller === 'no token' ? await h.call('GET', `${s.sitePath(t.orgId, site.id)}/published`, { token: null }) : await get(site.id, token, key);
+          const res =
+            caller === 'no token'
+              ? await h.call('GET', `${s.sitePath(t.orgId, site.id)}/published`, { token: null })
+              : await get(site.id, token, key);
           expect(res.status, `${caller}: ${JSON.stringify(res.body)}`).toBe(expected(visibility, published, caller));
           if (res.status === 200) expect(res.body.site.id).toBe(site.id);
         }
@@ -433,7 +532,13 @@ describe('GET .../published (getPublishedContentSite)', () => {
 
   it('a deleted share link stops opening the site', async () => {
     const site = sites['share-link:true']!;
-    const link = await s.ok('createSiteShareLink', 'POST', `${s.sitePath(t.orgId, site.id)}/share-links`, { token: t.owner.token, body: { name: 'temp' } }, 201);
+    const link = await s.ok(
+      'createSiteShareLink',
+      'POST',
+      `${s.sitePath(t.orgId, site.id)}/share-links`,
+      { token: t.owner.token, body: { name: 'temp' } },
+      201,
+    );
     const key = new URL(link.urls.published).searchParams.get('share')!;
     expect((await get(site.id, t.outsider.token, key)).status).toBe(200);
     await h.rest('deleteSiteShareLinkById', 'DELETE', `${s.sitePath(t.orgId, site.id)}/share-links/${link.id}`, { token: t.owner.token });
@@ -443,7 +548,9 @@ describe('GET .../published (getPublishedContentSite)', () => {
   it('answers 404 for a missing site and for a site under another organization', async () => {
     expect((await get('missing', t.owner.token)).status).toBe(404);
     const other = await h.owner('Elsewhere');
-    const res = await h.rest('getPublishedContentSite', 'GET', `/v1/orgs/${other.orgId}/sites/${sites['public:true']!.id}/published`, { token: other.token });
+    const res = await h.rest('getPublishedContentSite', 'GET', `/v1/orgs/${other.orgId}/sites/${sites['public:true']!.id}/published`, {
+      token: other.token,
+    });
     expect(res.status).toBe(404);
   });
 });
@@ -472,7 +579,9 @@ describe('adaptive schema', () => {
 
   it('GET answers 404 before any schema is set, and template conditions are empty', async () => {
     await s.expectRefused('getSiteAdaptiveSchema', 'GET', path, { token: t.owner.token }, 404);
-    expect(await s.ok('listSiteAdaptiveTemplateConditions', 'GET', `${path}/template-conditions`, { token: t.reader.token })).toEqual({ items: [] });
+    expect(await s.ok('listSiteAdaptiveTemplateConditions', 'GET', `${path}/template-conditions`, { token: t.reader.token })).toEqual({
+      items: [],
+    });
   });
 
   it('PUT sets a valid schema (200); GET reads it back; template conditions come from its claims', async () => {
@@ -488,20 +597,30 @@ describe('adaptive schema', () => {
     const space = await s.space(t.owner, 'Beta');
     const site = path.split('/')[5]!;
     const section = await s.section(t.owner, t.orgId, site, { spaceId: space.id });
-    const updated = await s.ok('updateSiteSectionById', 'PATCH', `${s.sitePath(t.orgId, site)}/sections/${section.id}`, { token: t.owner.token, body: { condition: conditions.items[0].condition } });
+    const updated = await s.ok('updateSiteSectionById', 'PATCH', `${s.sitePath(t.orgId, site)}/sections/${section.id}`, {
+      token: t.owner.token,
+      body: { condition: conditions.items[0].condition },
+    });
     expect(updated.condition).toBe(conditions.items[0].condition);
   });
 
   it('PUT refuses what is not a valid adaptive schema with 400 naming what is wrong, changing nothing', async () => {
-    const put = (jsonSchema: unknown, message: RegExp) => s.expectRefused('updateSiteAdaptiveSchema', 'PUT', path, { token: t.owner.token, body: { jsonSchema } }, 400, message);
+    const put = (jsonSchema: unknown, message: RegExp) =>
+      s.expectRefused('updateSiteAdaptiveSchema', 'PUT', path, { token: t.owner.token, body: { jsonSchema } }, 400, message);
     const { additionalProperties: _a, ...open } = schema;
     await put(open, /jsonSchema\.additionalProperties: is required/);
     await put({ ...schema, additionalProperties: true }, /jsonSchema\.additionalProperties: must be false/);
     await put({ ...schema, type: 'array' }, /jsonSchema\.type: must be "object"/);
     await put({ ...schema, $schema: 'https://json-schema.org/draft/2020-12/schema' }, /jsonSchema\.\$schema/);
-    await put({ ...schema, properties: { plan: { type: 'string', description: 'Plan' } } }, /jsonSchema\.properties\.plan\.type: must be "boolean"/);
+    await put(
+      { ...schema, properties: { plan: { type: 'string', description: 'Plan' } } },
+      /jsonSchema\.properties\.plan\.type: must be "boolean"/,
+    );
     await put({ ...schema, properties: { beta: { type: 'boolean' } } }, /jsonSchema\.properties\.beta\.description: is required/);
-    await put({ ...schema, properties: { 'not-an-id': { type: 'boolean', description: 'x' } } }, /jsonSchema\.properties\.not-an-id: claim names must be identifiers/);
+    await put(
+      { ...schema, properties: { 'not-an-id': { type: 'boolean', description: 'x' } } },
+      /jsonSchema\.properties\.not-an-id: claim names must be identifiers/,
+    );
     await put(
       { ...schema, properties: { unsigned: { ...schema.properties.unsigned, additionalProperties: true } } },
       /jsonSchema\.properties\.unsigned\.additionalProperties: must be false/,
@@ -510,7 +629,10 @@ describe('adaptive schema', () => {
       { ...schema, properties: { unsigned: { ...schema.properties.unsigned, properties: { x: { type: 'number', description: 'x' } } } } },
       /jsonSchema\.properties\.unsigned\.properties\.x\.type: must be "boolean"/,
     );
-    await put({ ...schema, properties: { unsigned: { ...schema.properties.unsigned, description: 'Mine' } } }, /jsonSchema\.properties\.unsigned\.description/);
+    await put(
+      { ...schema, properties: { unsigned: { ...schema.properties.unsigned, description: 'Mine' } } },
+      /jsonSchema\.properties\.unsigned\.description/,
+    );
     await put('not an object', /jsonSchema/);
     await s.expectRefused('updateSiteAdaptiveSchema', 'PUT', path, { token: t.owner.token, body: {} }, 400, /jsonSchema/);
   });
@@ -520,7 +642,13 @@ describe('adaptive schema', () => {
     await s.expectRefused('updateSiteAdaptiveSchema', 'PUT', path, { token: t.outsider.token, body: { jsonSchema: schema } }, 404);
     await s.expectRefused('updateSiteAdaptiveSchema', 'PUT', path, { token: t.reader.token, body: { jsonSchema: schema } }, 403);
     await s.expectRefused('getSiteAdaptiveSchema', 'GET', path, { token: t.outsider.token }, 404);
-    await s.expectRefused('getSiteAdaptiveSchema', 'GET', `${s.sitePath(t.orgId, 'missing')}/adaptive-schema`, { token: t.owner.token }, 404);
+    await s.expectRefused(
+      'getSiteAdaptiveSchema',
+      'GET',
+      `${s.sitePath(t.orgId, 'missing')}/adaptive-schema`,
+      { token: t.owner.token },
+      404,
+    );
   });
 });
 
@@ -534,7 +662,14 @@ describe('share links', () => {
 
   it('create (201) makes an active link whose secret key is unguessable and only in urls.published', async () => {
     const link = await s.ok('createSiteShareLink', 'POST', path, { token: t.creator.token, body: { name: 'Partners' } }, 201);
-    expect(link).toEqual({ object: 'share-link', id: expect.any(String), createdAt: expect.any(String), name: 'Partners', active: true, urls: { published: expect.any(String) } });
+    expect(link).toEqual({
+      object: 'share-link',
+      id: expect.any(String),
+      createdAt: expect.any(String),
+      name: 'Partners',
+      active: true,
+      urls: { published: expect.any(String) },
+    });
     const key = new URL(link.urls.published).searchParams.get('share')!;
     expect(key).toMatch(/^[0-9A-Za-z]{32}$/);
     expect(key).not.toBe(link.id);
@@ -557,20 +692,58 @@ describe('share links', () => {
 
   it('PATCH renames and deactivates; DELETE answers 205 then 404', async () => {
     const link = await s.ok('createSiteShareLink', 'POST', path, { token: t.owner.token, body: { name: 'Temp' } }, 201);
-    const updated = await s.ok('updateSiteShareLinkById', 'PATCH', `${path}/${link.id}`, { token: t.creator.token, body: { active: false, name: 'Old' } });
+    const updated = await s.ok('updateSiteShareLinkById', 'PATCH', `${path}/${link.id}`, {
+      token: t.creator.token,
+      body: { active: false, name: 'Old' },
+    });
     expect(updated).toMatchObject({ id: link.id, active: false, name: 'Old' });
     expect((await h.rest('deleteSiteShareLinkById', 'DELETE', `${path}/${link.id}`, { token: t.owner.token })).status).toBe(205);
-    await s.expectRefused('deleteSiteShareLinkById', 'DELETE', `${path}/${link.id}`, { token: t.owner.token }, 404, /^Share link not found$/);
+    await s.expectRefused(
+      'deleteSiteShareLinkById',
+      'DELETE',
+      `${path}/${link.id}`,
+      { token: t.owner.token },
+      404,
+      /^Share link not found$/,
+    );
   });
 
   it('refuses bad input with 400, a missing link with 404, changing nothing', async () => {
     const link = await s.ok('createSiteShareLink', 'POST', path, { token: t.owner.token, body: { name: 'Keep' } }, 201);
     await s.expectRefused('createSiteShareLink', 'POST', path, { token: t.owner.token, body: { name: 'x'.repeat(51) } }, 400, /name/);
     await s.expectRefused('createSiteShareLink', 'POST', path, { token: t.owner.token, body: {} }, 400, /name/);
-    await s.expectRefused('updateSiteShareLinkById', 'PATCH', `${path}/${link.id}`, { token: t.owner.token, body: {} }, 400, /active or name/);
-    await s.expectRefused('updateSiteShareLinkById', 'PATCH', `${path}/${link.id}`, { token: t.owner.token, body: { active: 'no' } }, 400, /active/);
-    await s.expectRefused('updateSiteShareLinkById', 'PATCH', `${path}/${link.id}`, { token: t.owner.token, body: { active: null } }, 400, /active/);
-    await s.expectRefused('updateSiteShareLinkById', 'PATCH', `${path}/${link.id}`, { token: t.owner.token, body: { name: 'y'.repeat(51) } }, 400, /name/);
+    await s.expectRefused(
+      'updateSiteShareLinkById',
+      'PATCH',
+      `${path}/${link.id}`,
+      { token: t.owner.token, body: {} },
+      400,
+      /active or name/,
+    );
+    await s.expectRefused(
+      'updateSiteShareLinkById',
+      'PATCH',
+      `${path}/${link.id}`,
+      { token: t.owner.token, body: { active: 'no' } },
+      400,
+      /active/,
+    );
+    await s.expectRefused(
+      'updateSiteShareLinkById',
+      'PATCH',
+      `${path}/${link.id}`,
+      { token: t.owner.token, body: { active: null } },
+      400,
+      /active/,
+    );
+    await s.expectRefused(
+      'updateSiteShareLinkById',
+      'PATCH',
+      `${path}/${link.id}`,
+      { token: t.owner.token, body: { name: 'y'.repeat(51) } },
+      400,
+      /name/,
+    );
     await s.expectRefused('updateSiteShareLinkById', 'PATCH', `${path}/missing`, { token: t.owner.token, body: { active: true } }, 404);
   });
 
@@ -595,12 +768,34 @@ describe('GraphQL', () => {
     const space = await s.space(t.owner, 'Public guide');
     const site = await s.site(t.owner, t.orgId, { spaces: [space.id] });
     await s.ok('publishSite', 'POST', `${s.sitePath(t.orgId, site.id)}/publish`, { token: t.owner.token });
-    await s.ok('createSiteShareLink', 'POST', `${s.sitePath(t.orgId, site.id)}/share-links`, { token: t.owner.token, body: { name: 'Secret partner' } }, 201);
-    const q = (fields: string) => h.graphql(t.outsider.token, `query($o: ID!, $id: ID!) { publishedSite(organizationId: $o, id: $id) { site { title ${fields} } } }`, { o: t.orgId, id: site.id });
+    await s.ok(
+      'createSiteShareLink',
+      'POST',
+      `${s.sitePath(t.orgId, site.id)}/share-links`,
+      { token: t.owner.token, body: { name: 'Secret partner' } },
+      201,
+    );
+    const q = (fields: string) =>
+      h.graphql(t.outsider.token, `query($o: ID!, $id: ID!) { publishedSite(organizationId: $o, id: $id) { site { title ${fields} } } }`, {
+        o: t.orgId,
+        id: site.id,
+      });
     expect((await q('')).body.data.publishedSite.site.title).toBe('Docs');
-    const published = await h.graphql(t.outsider.token, `query($o: ID!, $id: ID!) { publishedSite(organizationId: $o, id: $id) { structure { type structure { ... on SiteSpace { title } } } } }`, { o: t.orgId, id: site.id });
+    const published = await h.graphql(
+      t.outsider.token,
+      `query($o: ID!, $id: ID!) { publishedSite(organizationId: $o, id: $id) { structure { type structure { ... on SiteSpace { title } } } } }`,
+      { o: t.orgId, id: site.id },
+    );
     expect(published.body.data.publishedSite.structure.structure).toEqual([{ title: 'Public guide' }]);
-    for (const field of ['shareLinks { items { name } }', 'adaptiveSchema { updatedAt }', 'adaptiveTemplateConditions { condition }', 'sections { count }', 'sectionGroups { count }', 'siteSpaces { count }', 'structure { type }']) {
+    for (const field of [
+      'shareLinks { items { name } }',
+      'adaptiveSchema { updatedAt }',
+      'adaptiveTemplateConditions { condition }',
+      'sections { count }',
+      'sectionGroups { count }',
+      'siteSpaces { count }',
+      'structure { type }',
+    ]) {
       const res = await q(field);
       expect(res.body.errors?.[0]?.extensions?.code, field).toBe('NOT_FOUND');
       expect(JSON.stringify(res.body)).not.toContain('Secret partner');
@@ -610,11 +805,25 @@ describe('GraphQL', () => {
   it('reads the same sites and refuses a reader’s mutation with FORBIDDEN', async () => {
     const t = await s.team();
     const site = await s.site(t.owner, t.orgId, { title: 'Via REST' });
-    const res = await h.graphql(t.reader.token, `query($id: ID!) { organization(id: $id) { sites { count items { id title visibility type siteSpaceCount shareLinks { count } } } } }`, { id: t.orgId });
-    expect(res.body.data.organization.sites).toEqual({ count: 1, items: [{ id: site.id, title: 'Via REST', visibility: 'public', type: 'basic', siteSpaceCount: 0, shareLinks: { count: 0 } }] });
-    const mutation = await h.graphql(t.reader.token, `mutation($o: ID!, $id: ID!) { publishSite(organizationId: $o, id: $id) { id } }`, { o: t.orgId, id: site.id });
+    const res = await h.graphql(
+      t.reader.token,
+      `query($id: ID!) { organization(id: $id) { sites { count items { id title visibility type siteSpaceCount shareLinks { count } } } } }`,
+      { id: t.orgId },
+    );
+    expect(res.body.data.organization.sites).toEqual({
+      count: 1,
+      items: [{ id: site.id, title: 'Via REST', visibility: 'public', type: 'basic', siteSpaceCount: 0, shareLinks: { count: 0 } }],
+    });
+    const mutation = await h.graphql(t.reader.token, `mutation($o: ID!, $id: ID!) { publishSite(organizationId: $o, id: $id) { id } }`, {
+      o: t.orgId,
+      id: site.id,
+    });
     expect(mutation.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const created = await h.graphql(t.owner.token, `mutation($o: ID!) { createSite(organizationId: $o, input: { title: "By GraphQL", visibility: share_link, type: legacy_basic }) { id visibility type } }`, { o: t.orgId });
+    const created = await h.graphql(
+      t.owner.token,
+      `mutation($o: ID!) { createSite(organizationId: $o, input: { title: "By GraphQL", visibility: share_link, type: legacy_basic }) { id visibility type } }`,
+      { o: t.orgId },
+    );
     expect(created.body.data.createSite).toMatchObject({ visibility: 'share_link', type: 'legacy_basic' });
   });
 });

@@ -57,7 +57,8 @@ export async function freshOrg(title = 'Fresh Org') {
   return { admin, member };
 }
 
-export const getSpace = (id: string, user: { token: string } | null = owner) => h.call('GET', `/v1/spaces/${id}`, { token: user?.token ?? null });
+export const getSpace = (id: string, user: { token: string } | null = owner) =>
+  h.call('GET', `/v1/spaces/${id}`, { token: user?.token ?? null });
 
 /** Every id of a list route, paging through it (and checking `count` against what the pages hold). */
 export async function allIds(operationId: string, path: string, user: { token: string }) {
@@ -75,7 +76,8 @@ export async function allIds(operationId: string, path: string, user: { token: s
   return ids;
 }
 
-export const orgSpaceIds = (org: Owner, user: { token: string } = org) => allIds('listSpacesInOrganizationById', `/v1/orgs/${org.orgId}/spaces`, user);
+export const orgSpaceIds = (org: Owner, user: { token: string } = org) =>
+  allIds('listSpacesInOrganizationById', `/v1/orgs/${org.orgId}/spaces`, user);
 export const collectionSpaceIds = (collectionId: string, user: { token: string } = owner) =>
   allIds('listSpacesInCollectionById', `/v1/collections/${collectionId}/spaces`, user);
 
@@ -86,4 +88,5 @@ export const collectionSpaceIds = (collectionId: string, user: { token: string }
 export const refused = refusalChecker(() => h.snapshot());
 
 export const spaceRow = (id: string) => h.db.prisma.space.findUnique({ where: { id } });
-export const deletedAgo = (id: string, ms: number) => h.db.prisma.space.update({ where: { id }, data: { deletedAt: new Date(Date.now() - ms) } });
+export const deletedAgo = (id: string, ms: number) =>
+  h.db.prisma.space.update({ where: { id }, data: { deletedAt: new Date(Date.now() - ms) } });

@@ -3,15 +3,46 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BASE } from '../support/harness.js';
 import { spaceRoutes } from '../../src/modules/spaces/routes.js';
 import { newId } from '../../src/ids.js';
-import { h, owner, reader, creator, editor, guest, outsider, DAY, SPACE_OPERATIONS, setupSpaces, newSpace, newCollection, freshOrg, getSpace, orgSpaceIds, collectionSpaceIds, refused, spaceRow, deletedAgo } from './fixtures.js';
+import {
+  h,
+  owner,
+  reader,
+  creator,
+  editor,
+  guest,
+  outsider,
+  DAY,
+  SPACE_OPERATIONS,
+  setupSpaces,
+  newSpace,
+  newCollection,
+  freshOrg,
+  getSpace,
+  orgSpaceIds,
+  collectionSpaceIds,
+  refused,
+  spaceRow,
+  deletedAgo,
+} from './fixtures.js';
 
 beforeAll(setupSpaces);
 
 describe('POST /orgs/:organizationId/spaces', () => {
   it('creates a space (201) matching the official schema', async () => {
-    const res = await h.rest('createSpace', 'POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Guide', emoji: '📘' } });
+    const res = await h.rest('createSpace', 'POST', `/v1/orgs/${owner.orgId}/spaces`, {
+      token: owner.token,
+      body: { title: 'Guide', emoji: '📘' },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ object: 'space', title: 'Guide', emoji: '📘', organization: owner.orgId, visibility: 'private', comments: 0, changeRequests: 0 });
+    expect(res.body).toMatchObject({
+      object: 'space',
+      title: 'Guide',
+      emoji: '📘',
+      organization: owner.orgId,
+      visibility: 'private',
+      comments: 0,
+      changeRequests: 0,
+    });
     expect(res.body.permissions.admin).toBe(true);
   });
 
@@ -29,7 +60,16 @@ describe('POST /orgs/:organizationId/spaces', () => {
     for (const absent of ['parent', 'language', 'deletedAt', 'gitSync', 'visitorAuth']) expect(space).not.toHaveProperty(absent);
     expect(space.urls).not.toHaveProperty('published');
     expect(space.permissions).toEqual({
-      view: true, access: true, admin: true, viewInviteLinks: true, edit: true, triggerGitSync: true, comment: true, merge: true, review: true, installIntegration: true,
+      view: true,
+      access: true,
+      admin: true,
+      viewInviteLinks: true,
+      edit: true,
+      triggerGitSync: true,
+      comment: true,
+      merge: true,
+      review: true,
+      installIntegration: true,
     });
     const revision = await h.db.prisma.revision.findUnique({ where: { id: space.revision } });
     expect(revision).toMatchObject({ spaceId: space.id, parents: [] });
@@ -89,12 +129,20 @@ describe('POST /orgs/:organizationId/spaces', () => {
 
   it('refuses an unknown organization or parent collection (404) and a parent of another organization (400)', async () => {
     await refused(404, () => h.call('POST', `/v1/orgs/${newId()}/spaces`, { token: owner.token, body: { title: 'x' } }), /Organization/);
-    await refused(404, () => h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { parent: newId() } }), /collection/i);
+    await refused(
+      404,
+      () => h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { parent: newId() } }),
+      /collection/i,
+    );
     await refused(404, () => h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { parent: '' } }), /collection/i);
     const other = await h.owner('Elsewhere');
     await h.addMember(other.orgId, owner.id, 'admin');
     const foreign = await newCollection({ title: 'Foreign' }, other);
-    await refused(400, () => h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { parent: foreign.id } }), /^parent\b/);
+    await refused(
+      400,
+      () => h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { parent: foreign.id } }),
+      /^parent\b/,
+    );
   });
 
   it('refuses an outsider (404) and a reader (403)', async () => {
@@ -116,7 +164,10 @@ describe('POST /orgs/:organizationId/spaces', () => {
   });
 
   it('lets a create member create, but not in a collection where they can only read (403)', async () => {
-    const res = await h.rest('createSpace', 'POST', `/v1/orgs/${owner.orgId}/spaces`, { token: creator.token, body: { title: 'By creator' } });
+    const res = await h.rest('createSpace', 'POST', `/v1/orgs/${owner.orgId}/spaces`, {
+      token: creator.token,
+      body: { title: 'By creator' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.permissions.admin).toBe(false);
     const readOnly = await newCollection({ title: 'Read only' });
@@ -130,7 +181,9 @@ describe('GET /orgs/:organizationId/spaces', () => {
     const res = await h.rest('listSpacesInOrganizationById', 'GET', `/v1/orgs/${owner.orgId}/spaces?limit=1`, { token: owner.token });
     expect(res.body.items).toHaveLength(1);
     expect(res.body.next.page).toEqual(expect.any(String));
-    const next = await h.rest('listSpacesInOrganizationById', 'GET', `/v1/orgs/${owner.orgId}/spaces?limit=1&page=${res.body.next.page}`, { token: owner.token });
+    const next = await h.rest('listSpacesInOrganizationById', 'GET', `/v1/orgs/${owner.orgId}/spaces?limit=1&page=${res.body.next.page}`, {
+      token: owner.token,
+    });
     expect(next.body.items[0].id).not.toBe(res.body.items[0].id);
   });
 
@@ -144,7 +197,12 @@ describe('GET /orgs/:organizationId/spaces', () => {
     const seen: string[] = [];
     let page: string | undefined;
     do {
-      const res = await h.rest('listSpacesInOrganizationById', 'GET', `/v1/orgs/${admin.orgId}/spaces?limit=2${page ? `&page=${page}` : ''}`, { token: admin.token });
+      const res = await h.rest(
+        'listSpacesInOrganizationById',
+        'GET',
+        `/v1/orgs/${admin.orgId}/spaces?limit=2${page ? `&page=${page}` : ''}`,
+        { token: admin.token },
+      );
       expect(res.body.count).toBe(4);
       seen.push(...res.body.items.map((s: { id: string }) => s.id));
       page = res.body.next?.page;
@@ -202,9 +260,16 @@ describe('GET /collections/:collectionId/spaces', () => {
     const c = await newSpace({ title: 'C', parent: collection.id }, admin);
     expect(await collectionSpaceIds(collection.id, admin)).toEqual([a.id, b.id, c.id]);
     expect((await h.call('DELETE', `/v1/spaces/${b.id}`, { token: admin.token })).status).toBe(205);
-    const res = await h.rest('listSpacesInCollectionById', 'GET', `/v1/collections/${collection.id}/spaces?limit=1`, { token: admin.token });
+    const res = await h.rest('listSpacesInCollectionById', 'GET', `/v1/collections/${collection.id}/spaces?limit=1`, {
+      token: admin.token,
+    });
     expect(res.body).toMatchObject({ count: 2, items: [{ id: a.id, parent: collection.id }], next: { page: expect.any(String) } });
-    const next = await h.rest('listSpacesInCollectionById', 'GET', `/v1/collections/${collection.id}/spaces?limit=1&page=${res.body.next.page}`, { token: admin.token });
+    const next = await h.rest(
+      'listSpacesInCollectionById',
+      'GET',
+      `/v1/collections/${collection.id}/spaces?limit=1&page=${res.body.next.page}`,
+      { token: admin.token },
+    );
     expect(next.body.items.map((s: { id: string }) => s.id)).toEqual([c.id]);
     expect(next.body.next).toBeUndefined();
   });
@@ -241,7 +306,16 @@ describe('GET /spaces/:spaceId', () => {
     const res = await h.rest('getSpaceById', 'GET', `/v1/spaces/${space.id}`, { token: reader.token });
     expect(res.status).toBe(200);
     expect(res.body.permissions).toEqual({
-      view: true, access: true, admin: false, viewInviteLinks: false, edit: false, triggerGitSync: false, comment: false, merge: false, review: false, installIntegration: false,
+      view: true,
+      access: true,
+      admin: false,
+      viewInviteLinks: false,
+      edit: false,
+      triggerGitSync: false,
+      comment: false,
+      merge: false,
+      review: false,
+      installIntegration: false,
     });
     await h.db.prisma.space.update({ where: { id: space.id }, data: { defaultLevel: null } });
     await refused(404, () => getSpace(space.id, reader), /Space not found/);
@@ -264,7 +338,7 @@ describe('GET /spaces/:spaceId', () => {
     await refused(404, () => getSpace(inside.id, reader));
   });
 
-  it('lets any signed-in user read a public space (not an unlisted one\'s public URL), without admin rights', async () => {
+  it("lets any signed-in user read a public space (not an unlisted one's public URL), without admin rights", async () => {
     const space = await newSpace({ title: 'Public' });
     await h.db.prisma.space.update({ where: { id: space.id }, data: { visibility: 'public', defaultLevel: null } });
     const res = await h.rest('getSpaceById', 'GET', `/v1/spaces/${space.id}`, { token: outsider.token });
@@ -304,9 +378,18 @@ describe('space counts', () => {
     const space = await newSpace({ title: 'Busy' });
     const quiet = await newSpace({ title: 'Quiet' });
     const statuses = ['open', 'open', 'open', 'draft', 'draft', 'merged', 'archived'];
-    await h.db.prisma.changeRequest.createMany({ data: statuses.map((status, i) => ({ id: newId(), spaceId: space.id, number: i + 1, status })) });
+    await h.db.prisma.changeRequest.createMany({
+      data: statuses.map((status, i) => ({ id: newId(), spaceId: space.id, number: i + 1, status })),
+    });
     await h.db.prisma.changeRequest.create({ data: { id: newId(), spaceId: quiet.id, number: 1, status: 'draft' } });
-    const comment = (spaceId: string, revisionId: string, status: string) => ({ id: newId(), spaceId, status, postedById: owner.id, markdown: 'Note', revisionId });
+    const comment = (spaceId: string, revisionId: string, status: string) => ({
+      id: newId(),
+      spaceId,
+      status,
+      postedById: owner.id,
+      markdown: 'Note',
+      revisionId,
+    });
     await h.db.prisma.comment.createMany({
       data: [
         comment(space.id, space.revision, 'open'),
@@ -321,10 +404,18 @@ describe('space counts', () => {
     expect((await getSpace(quiet.id)).body).toMatchObject(quietExpected);
     // The list batches the counts of every space of the page: each still gets its own.
     const collection = await newCollection({ title: 'Counted' });
-    for (const id of [space.id, quiet.id]) await h.rest('moveSpace', 'POST', `/v1/spaces/${id}/move`, { token: owner.token, body: { parent: collection.id } });
+    for (const id of [space.id, quiet.id])
+      await h.rest('moveSpace', 'POST', `/v1/spaces/${id}/move`, { token: owner.token, body: { parent: collection.id } });
     const list = await h.rest('listSpacesInCollectionById', 'GET', `/v1/collections/${collection.id}/spaces`, { token: owner.token });
-    expect(list.body.items).toMatchObject([{ id: space.id, ...expected }, { id: quiet.id, ...quietExpected }]);
-    const gql = await h.graphql(owner.token, `query($id: ID!) { space(id: $id) { comments changeRequests changeRequestsOpen changeRequestsDraft } }`, { id: space.id });
+    expect(list.body.items).toMatchObject([
+      { id: space.id, ...expected },
+      { id: quiet.id, ...quietExpected },
+    ]);
+    const gql = await h.graphql(
+      owner.token,
+      `query($id: ID!) { space(id: $id) { comments changeRequests changeRequestsOpen changeRequestsDraft } }`,
+      { id: space.id },
+    );
     expect(gql.body.data.space).toEqual(expected);
     // A duplicate starts with none.
     const copy = await h.rest('duplicateSpace', 'POST', `/v1/spaces/${space.id}/duplicate`, { token: owner.token });
@@ -341,7 +432,15 @@ describe('PATCH /spaces/:spaceId', () => {
       body: { title: 'After', emoji: '🎉', editMode: 'locked', defaultLevel: 'comment', language: 'fr', mergeRules: { type: 'none' } },
     });
     expect(res.status).toBe(200);
-    const expected = { id: space.id, title: 'After', emoji: '🎉', editMode: 'locked', defaultLevel: 'comment', language: 'fr', mergeRules: { type: 'none' } };
+    const expected = {
+      id: space.id,
+      title: 'After',
+      emoji: '🎉',
+      editMode: 'locked',
+      defaultLevel: 'comment',
+      language: 'fr',
+      mergeRules: { type: 'none' },
+    };
     expect(res.body).toMatchObject(expected);
     expect(Date.parse(res.body.updatedAt)).toBeGreaterThan(Date.parse(space.updatedAt));
     expect(res.body.createdAt).toBe(space.createdAt);
@@ -351,7 +450,14 @@ describe('PATCH /spaces/:spaceId', () => {
   it('leaves absent fields alone and accepts an empty patch', async () => {
     const space = await newSpace({ title: 'Keep', emoji: '📘', language: 'de' });
     const res = await h.rest('updateSpaceById', 'PATCH', `/v1/spaces/${space.id}`, { token: owner.token, body: { editMode: 'locked' } });
-    expect(res.body).toMatchObject({ title: 'Keep', emoji: '📘', language: 'de', editMode: 'locked', defaultLevel: 'inherit', mergeRules: { type: 'inherit' } });
+    expect(res.body).toMatchObject({
+      title: 'Keep',
+      emoji: '📘',
+      language: 'de',
+      editMode: 'locked',
+      defaultLevel: 'inherit',
+      mergeRules: { type: 'inherit' },
+    });
     const empty = await h.rest('updateSpaceById', 'PATCH', `/v1/spaces/${space.id}`, { token: owner.token, body: {} });
     expect(empty.body).toMatchObject({ title: 'Keep', editMode: 'locked' });
   });
@@ -365,13 +471,16 @@ describe('PATCH /spaces/:spaceId', () => {
     }
   });
 
-  it.each([['read'], ['comment'], ['edit'], ['review'], ['create'], ['admin'], ['inherit'], [null]])('sets defaultLevel %j', async (level) => {
-    const space = await newSpace();
-    const res = await h.rest('updateSpaceById', 'PATCH', `/v1/spaces/${space.id}`, { token: owner.token, body: { defaultLevel: level } });
-    expect(res.body).toHaveProperty('defaultLevel', level);
-    expect((await spaceRow(space.id))!.defaultLevel).toBe(level);
-    expect((await getSpace(space.id)).body).toHaveProperty('defaultLevel', level);
-  });
+  it.each([['read'], ['comment'], ['edit'], ['review'], ['create'], ['admin'], ['inherit'], [null]])(
+    'sets defaultLevel %j',
+    async (level) => {
+      const space = await newSpace();
+      const res = await h.rest('updateSpaceById', 'PATCH', `/v1/spaces/${space.id}`, { token: owner.token, body: { defaultLevel: level } });
+      expect(res.body).toHaveProperty('defaultLevel', level);
+      expect((await spaceRow(space.id))!.defaultLevel).toBe(level);
+      expect((await getSpace(space.id)).body).toHaveProperty('defaultLevel', level);
+    },
+  );
 
   it('round-trips the language pt-br, and null clears it', async () => {
     const space = await newSpace();
@@ -428,7 +537,11 @@ describe('PATCH /spaces/:spaceId', () => {
 
   it('rejects a field that does not exist with 400 naming it', async () => {
     const space = await newSpace({ title: 'Untouched' });
-    await refused(400, () => h.call('PATCH', `/v1/spaces/${space.id}`, { token: owner.token, body: { title: 'x', visibility: 'public' } }), /^visibility: is not a known field/);
+    await refused(
+      400,
+      () => h.call('PATCH', `/v1/spaces/${space.id}`, { token: owner.token, body: { title: 'x', visibility: 'public' } }),
+      /^visibility: is not a known field/,
+    );
     await refused(400, () => h.call('PATCH', `/v1/spaces/${space.id}`, { token: owner.token, rawBody: 'title=x' }), /^body\b/);
   });
 
@@ -441,7 +554,8 @@ describe('PATCH /spaces/:spaceId', () => {
 
   it('refuses without a token (401), an outsider (404), members below admin on the space (403)', async () => {
     const space = await newSpace({ title: 'Guarded' });
-    const patch = (user: { token: string } | null) => () => h.call('PATCH', `/v1/spaces/${space.id}`, { token: user?.token ?? null, body: { title: 'Hacked' } });
+    const patch = (user: { token: string } | null) => () =>
+      h.call('PATCH', `/v1/spaces/${space.id}`, { token: user?.token ?? null, body: { title: 'Hacked' } });
     await refused(401, patch(null));
     await refused(404, patch(outsider));
     for (const member of [reader, editor, creator]) await refused(403, patch(member), /admin/);
@@ -460,38 +574,76 @@ describe('PATCH /spaces/:spaceId', () => {
 });
 
 describe('GraphQL', () => {
-  const FIELDS = 'id title emoji editMode language defaultLevel mergeRules { ... on MergeRulesPlain { type } ... on MergeRulesList { type rules { ... on MergeRulePlain { rule } } } } parent organization deletedAt permissions { admin view }';
+  const FIELDS =
+    'id title emoji editMode language defaultLevel mergeRules { ... on MergeRulesPlain { type } ... on MergeRulesList { type rules { ... on MergeRulePlain { rule } } } } parent organization deletedAt permissions { admin view }';
 
   it('creates, reads, updates, lists, duplicates, moves, deletes and restores a space', async () => {
     const { admin } = await freshOrg('GraphQL Org');
-    const created = await h.graphql(admin.token, `mutation($org: ID!, $input: CreateSpaceInput) { createSpace(organizationId: $org, input: $input) { ${FIELDS} } }`, {
-      org: admin.orgId,
-      input: { title: 'Via GraphQL', language: 'pt_br', editMode: 'locked' },
-    });
+    const created = await h.graphql(
+      admin.token,
+      `mutation($org: ID!, $input: CreateSpaceInput) { createSpace(organizationId: $org, input: $input) { ${FIELDS} } }`,
+      {
+        org: admin.orgId,
+        input: { title: 'Via GraphQL', language: 'pt_br', editMode: 'locked' },
+      },
+    );
     expect(created.body.errors).toBeUndefined();
     const space = created.body.data.createSpace;
-    expect(space).toMatchObject({ title: 'Via GraphQL', language: 'pt_br', editMode: 'locked', defaultLevel: 'inherit', mergeRules: { type: 'inherit' }, parent: null, deletedAt: null, organization: admin.orgId });
+    expect(space).toMatchObject({
+      title: 'Via GraphQL',
+      language: 'pt_br',
+      editMode: 'locked',
+      defaultLevel: 'inherit',
+      mergeRules: { type: 'inherit' },
+      parent: null,
+      deletedAt: null,
+      organization: admin.orgId,
+    });
     expect((await spaceRow(space.id))!.language).toBe('pt-br');
 
-    const updated = await h.graphql(admin.token, `mutation($id: ID!, $input: UpdateSpaceInput!) { updateSpace(id: $id, input: $input) { ${FIELDS} } }`, {
-      id: space.id,
-      input: { title: 'Renamed', defaultLevel: null, mergeRules: { type: 'none' }, editMode: 'live' },
+    const updated = await h.graphql(
+      admin.token,
+      `mutation($id: ID!, $input: UpdateSpaceInput!) { updateSpace(id: $id, input: $input) { ${FIELDS} } }`,
+      {
+        id: space.id,
+        input: { title: 'Renamed', defaultLevel: null, mergeRules: { type: 'none' }, editMode: 'live' },
+      },
+    );
+    expect(updated.body.data.updateSpace).toMatchObject({
+      title: 'Renamed',
+      defaultLevel: null,
+      mergeRules: { type: 'none' },
+      editMode: 'live',
+      language: 'pt_br',
     });
-    expect(updated.body.data.updateSpace).toMatchObject({ title: 'Renamed', defaultLevel: null, mergeRules: { type: 'none' }, editMode: 'live', language: 'pt_br' });
 
     const got = await h.graphql(admin.token, `query($id: ID!) { space(id: $id) { ${FIELDS} } }`, { id: space.id });
     expect(got.body.data.space).toEqual(updated.body.data.updateSpace);
 
     const collection = await newCollection({ title: 'GQL box' }, admin);
-    const moved = await h.graphql(admin.token, `mutation($id: ID!, $input: MoveSpaceInput!) { moveSpace(id: $id, input: $input) { parent } }`, { id: space.id, input: { parent: collection.id } });
+    const moved = await h.graphql(
+      admin.token,
+      `mutation($id: ID!, $input: MoveSpaceInput!) { moveSpace(id: $id, input: $input) { parent } }`,
+      { id: space.id, input: { parent: collection.id } },
+    );
     expect(moved.body.data.moveSpace.parent).toBe(collection.id);
-    const listed = await h.graphql(admin.token, `query($id: ID!) { collection(id: $id) { spaces { count items { id } } } }`, { id: collection.id });
+    const listed = await h.graphql(admin.token, `query($id: ID!) { collection(id: $id) { spaces { count items { id } } } }`, {
+      id: collection.id,
+    });
     expect(listed.body.data.collection.spaces).toEqual({ count: 1, items: [{ id: space.id }] });
 
     const dup = await h.graphql(admin.token, `mutation($id: ID!) { duplicateSpace(id: $id) { id title parent } }`, { id: space.id });
     expect(dup.body.data.duplicateSpace).toMatchObject({ title: 'Renamed (copy)', parent: collection.id });
-    const orgList = await h.graphql(admin.token, `query($id: ID!) { organization(id: $id) { spaces(limit: 1) { count items { id } next { page } } } }`, { id: admin.orgId });
-    expect(orgList.body.data.organization.spaces).toMatchObject({ count: 2, items: [{ id: space.id }], next: { page: expect.any(String) } });
+    const orgList = await h.graphql(
+      admin.token,
+      `query($id: ID!) { organization(id: $id) { spaces(limit: 1) { count items { id } next { page } } } }`,
+      { id: admin.orgId },
+    );
+    expect(orgList.body.data.organization.spaces).toMatchObject({
+      count: 2,
+      items: [{ id: space.id }],
+      next: { page: expect.any(String) },
+    });
 
     const del = `mutation($id: ID!) { deleteSpace(id: $id) }`;
     expect((await h.graphql(admin.token, del, { id: space.id })).body.data.deleteSpace).toBe(true);
@@ -520,11 +672,17 @@ describe('GraphQL', () => {
     await h.db.prisma.space.update({ where: { id: hiddenSpace }, data: { defaultLevel: null } });
     const hidden = await h.graphql(member.token, `query($id: ID!) { space(id: $id) { id } }`, { id: hiddenSpace });
     expect(hidden.body).toMatchObject({ data: null, errors: [{ message: 'Space not found', extensions: { code: 'NOT_FOUND' } }] });
-    const readerList = await h.graphql(member.token, `query($id: ID!) { organization(id: $id) { spaces { count items { id } } } }`, { id: admin.orgId });
+    const readerList = await h.graphql(member.token, `query($id: ID!) { organization(id: $id) { spaces { count items { id } } } }`, {
+      id: admin.orgId,
+    });
     expect(readerList.body.data.organization.spaces).toEqual({ count: 0, items: [] });
     const missing = await h.graphql(admin.token, `query($id: ID!) { space(id: $id) { id } }`, { id: newId() });
     expect(missing.body.errors[0]).toMatchObject({ message: 'Space not found', extensions: { code: 'NOT_FOUND' } });
-    const tooLong = await h.graphql(other.token, `mutation($id: ID!) { updateSpace(id: $id, input: { title: "${'x'.repeat(51)}" }) { id } }`, { id: space });
+    const tooLong = await h.graphql(
+      other.token,
+      `mutation($id: ID!) { updateSpace(id: $id, input: { title: "${'x'.repeat(51)}" }) { id } }`,
+      { id: space },
+    );
     expect(tooLong.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^title\b/), extensions: { code: 'BAD_REQUEST' } });
     const badMove = await h.graphql(other.token, `mutation($id: ID!) { moveSpace(id: $id, input: {}) { id } }`, { id: space });
     expect(badMove.body.errors[0].extensions.code).toBe('BAD_REQUEST');

@@ -2,7 +2,27 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { purgeDeletedSpaces } from '../../src/modules/spaces/service.js';
 import { newId } from '../../src/ids.js';
-import { type Owner, h, owner, reader, creator, editor, outsider, DAY, SPACE_OPERATIONS, setupSpaces, newSpace, newCollection, freshOrg, getSpace, orgSpaceIds, collectionSpaceIds, refused, spaceRow, deletedAgo } from './fixtures.js';
+import {
+  type Owner,
+  h,
+  owner,
+  reader,
+  creator,
+  editor,
+  outsider,
+  DAY,
+  SPACE_OPERATIONS,
+  setupSpaces,
+  newSpace,
+  newCollection,
+  freshOrg,
+  getSpace,
+  orgSpaceIds,
+  collectionSpaceIds,
+  refused,
+  spaceRow,
+  deletedAgo,
+} from './fixtures.js';
 
 beforeAll(setupSpaces);
 
@@ -34,7 +54,10 @@ describe('DELETE /spaces/:spaceId', () => {
 
   it('refuses without a token (401), members below admin (403); an outsider gets the 404 of a missing id; changing nothing', async () => {
     const space = await newSpace({ title: 'Kept' });
-    const del = (user: { token: string } | null, id = space.id) => () => h.call('DELETE', `/v1/spaces/${id}`, { token: user?.token ?? null });
+    const del =
+      (user: { token: string } | null, id = space.id) =>
+      () =>
+        h.call('DELETE', `/v1/spaces/${id}`, { token: user?.token ?? null });
     await refused(401, del(null));
     // The same answer as for an id that never existed: the outsider learns nothing.
     const unseen = await refused(404, del(outsider));
@@ -59,7 +82,10 @@ describe('POST /spaces/:spaceId/duplicate', () => {
       token: owner.token,
       body: { defaultLevel: 'review', mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] } },
     });
-    await h.db.prisma.space.update({ where: { id: source.id }, data: { gitSync: { repoName: 'acme/docs', installationProvider: 'github', installationId: 'inst-1', installationStatus: 'active' } } });
+    await h.db.prisma.space.update({
+      where: { id: source.id },
+      data: { gitSync: { repoName: 'acme/docs', installationProvider: 'github', installationId: 'inst-1', installationStatus: 'active' } },
+    });
     const res = await h.rest('duplicateSpace', 'POST', `/v1/spaces/${source.id}/duplicate`, { token: owner.token });
     expect(res.status).toBe(201);
     const copy = res.body;
@@ -76,7 +102,10 @@ describe('POST /spaces/:spaceId/duplicate', () => {
       mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] },
     });
     expect(copy).not.toHaveProperty('gitSync');
-    expect(await h.db.prisma.revision.findUnique({ where: { id: copy.revision } })).toMatchObject({ spaceId: copy.id, parents: [source.revision] });
+    expect(await h.db.prisma.revision.findUnique({ where: { id: copy.revision } })).toMatchObject({
+      spaceId: copy.id,
+      parents: [source.revision],
+    });
     expect(await collectionSpaceIds(collection.id)).toEqual([source.id, copy.id]);
     // The source is unchanged.
     expect((await getSpace(source.id)).body).toMatchObject({ title: 'Original', gitSync: { repoName: 'acme/docs' } });
@@ -98,7 +127,8 @@ describe('POST /spaces/:spaceId/duplicate', () => {
 
   it('refuses without a token (401), an outsider (404), a read or edit member (403)', async () => {
     const space = await newSpace({ title: 'Precious' });
-    const dup = (user: { token: string } | null) => () => h.call('POST', `/v1/spaces/${space.id}/duplicate`, { token: user?.token ?? null });
+    const dup = (user: { token: string } | null) => () =>
+      h.call('POST', `/v1/spaces/${space.id}/duplicate`, { token: user?.token ?? null });
     await refused(401, dup(null));
     await refused(404, dup(outsider));
     await refused(403, dup(reader), /create/);
@@ -171,7 +201,8 @@ describe('POST /spaces/:spaceId/restore', () => {
   it('refuses without a token (401), an outsider (404), a member below admin (403)', async () => {
     const space = await newSpace({ title: 'Deleted' });
     await h.call('DELETE', `/v1/spaces/${space.id}`, { token: owner.token });
-    const restore = (user: { token: string } | null) => () => h.call('POST', `/v1/spaces/${space.id}/restore`, { token: user?.token ?? null });
+    const restore = (user: { token: string } | null) => () =>
+      h.call('POST', `/v1/spaces/${space.id}/restore`, { token: user?.token ?? null });
     await refused(401, restore(null));
     await refused(404, restore(outsider));
     for (const member of [reader, creator]) await refused(403, restore(member));
@@ -180,7 +211,8 @@ describe('POST /spaces/:spaceId/restore', () => {
 });
 
 describe('POST /spaces/:spaceId/move', () => {
-  const move = (id: string, body: unknown, user: { token: string } | null = owner) => h.call('POST', `/v1/spaces/${id}/move`, { token: user?.token ?? null, body });
+  const move = (id: string, body: unknown, user: { token: string } | null = owner) =>
+    h.call('POST', `/v1/spaces/${id}/move`, { token: user?.token ?? null, body });
   const moveOk = async (id: string, body: unknown, user: { token: string } = owner) => {
     const res = await h.rest('moveSpace', 'POST', `/v1/spaces/${id}/move`, { token: user.token, body });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -203,7 +235,12 @@ describe('POST /spaces/:spaceId/move', () => {
 
   it('reorders with before/after pointers, as the lists show', async () => {
     const { admin } = await freshOrg();
-    const [a, b, c, d] = [await newSpace({ title: 'A' }, admin), await newSpace({ title: 'B' }, admin), await newSpace({ title: 'C' }, admin), await newSpace({ title: 'D' }, admin)];
+    const [a, b, c, d] = [
+      await newSpace({ title: 'A' }, admin),
+      await newSpace({ title: 'B' }, admin),
+      await newSpace({ title: 'C' }, admin),
+      await newSpace({ title: 'D' }, admin),
+    ];
     const order = async () => (await orgSpaceIds(admin)).map((id) => ({ [a.id]: 'A', [b.id]: 'B', [c.id]: 'C', [d.id]: 'D' })[id]).join('');
     expect(await order()).toBe('ABCD');
     await moveOk(d.id, { position: { before: { type: 'space', space: a.id } } }, admin);
@@ -241,7 +278,8 @@ describe('POST /spaces/:spaceId/move', () => {
     const a = await newSpace({ title: 'A', parent: collection.id }, admin);
     const b = await newSpace({ title: 'B', parent: collection.id }, admin);
     const c = await newSpace({ title: 'C', parent: collection.id }, admin);
-    const conflict = (id: string, body: unknown) => refused(409, () => h.rest('moveSpace', 'POST', `/v1/spaces/${id}/move`, { token: admin.token, body }));
+    const conflict = (id: string, body: unknown) =>
+      refused(409, () => h.rest('moveSpace', 'POST', `/v1/spaces/${id}/move`, { token: admin.token, body }));
     await conflict(b.id, { position: { after: { type: 'space', space: a.id } } });
     await conflict(b.id, { position: { before: { type: 'space', space: c.id } } });
     await conflict(a.id, { position: { before: { type: 'space', space: b.id } } });
@@ -253,30 +291,62 @@ describe('POST /spaces/:spaceId/move', () => {
   });
 
   it.each([
-    ['a pointer to a space of another parent', (s: Ctx) => ({ position: { before: { type: 'space', space: s.elsewhere } } }), 'position.before'],
-    ['a pointer to a collection that is not a sibling', (s: Ctx) => ({ position: { after: { type: 'collection', collection: s.subCollection } } }), 'position.after'],
+    [
+      'a pointer to a space of another parent',
+      (s: Ctx) => ({ position: { before: { type: 'space', space: s.elsewhere } } }),
+      'position.before',
+    ],
+    [
+      'a pointer to a collection that is not a sibling',
+      (s: Ctx) => ({ position: { after: { type: 'collection', collection: s.subCollection } } }),
+      'position.after',
+    ],
     ['a pointer to the space itself', (s: Ctx) => ({ position: { before: { type: 'space', space: s.space } } }), 'position.before'],
     ['a pointer to an unknown space', () => ({ position: { after: { type: 'space', space: newId() } } }), 'position.after'],
     ['a pointer without its id', () => ({ position: { before: { type: 'space' } } }), 'position.before'],
     ['a pointer of an unknown type', (s: Ctx) => ({ position: { before: { type: 'page', space: s.sibling } } }), 'position.before'],
     ['a pointer without a type', (s: Ctx) => ({ position: { before: { space: s.sibling } } }), 'position.before'],
-    ['a pointer into the new parent that stays in the old one', (s: Ctx) => ({ parent: s.collection, position: { before: { type: 'space', space: s.sibling } } }), 'position.before'],
+    [
+      'a pointer into the new parent that stays in the old one',
+      (s: Ctx) => ({ parent: s.collection, position: { before: { type: 'space', space: s.sibling } } }),
+      'position.before',
+    ],
     ['an empty body', () => ({}), 'body'],
     ['a parent of another organization', (s: Ctx) => ({ parent: s.foreign }), 'parent'],
     ['a parent that is not a string', () => ({ parent: { id: 'x' } }), 'parent'],
   ])('answers 400 for %s, naming the field, changing nothing', async (_name, body, field) => {
     const s = await moveFixture();
     const escaped = field.replace(/[.[\]]/g, '\\$&');
-    await refused(400, () => h.rest('moveSpace', 'POST', `/v1/spaces/${s.space}/move`, { token: s.admin.token, body: body(s) }), new RegExp(`^${escaped}\\b`));
+    await refused(
+      400,
+      () => h.rest('moveSpace', 'POST', `/v1/spaces/${s.space}/move`, { token: s.admin.token, body: body(s) }),
+      new RegExp(`^${escaped}\\b`),
+    );
   });
 
   it('answers 404 for an unknown parent collection, an unknown or deleted space', async () => {
     const s = await moveFixture();
-    await refused(404, () => h.rest('moveSpace', 'POST', `/v1/spaces/${s.space}/move`, { token: s.admin.token, body: { parent: newId() } }), /collection/i);
-    await refused(404, () => h.rest('moveSpace', 'POST', `/v1/spaces/${s.space}/move`, { token: s.admin.token, body: { parent: '' } }), /collection/i);
-    await refused(404, () => h.rest('moveSpace', 'POST', `/v1/spaces/${newId()}/move`, { token: s.admin.token, body: { parent: null } }), /Space not found/);
+    await refused(
+      404,
+      () => h.rest('moveSpace', 'POST', `/v1/spaces/${s.space}/move`, { token: s.admin.token, body: { parent: newId() } }),
+      /collection/i,
+    );
+    await refused(
+      404,
+      () => h.rest('moveSpace', 'POST', `/v1/spaces/${s.space}/move`, { token: s.admin.token, body: { parent: '' } }),
+      /collection/i,
+    );
+    await refused(
+      404,
+      () => h.rest('moveSpace', 'POST', `/v1/spaces/${newId()}/move`, { token: s.admin.token, body: { parent: null } }),
+      /Space not found/,
+    );
     await h.call('DELETE', `/v1/spaces/${s.sibling}`, { token: s.admin.token });
-    await refused(404, () => h.rest('moveSpace', 'POST', `/v1/spaces/${s.sibling}/move`, { token: s.admin.token, body: { parent: s.collection } }), /Space not found/);
+    await refused(
+      404,
+      () => h.rest('moveSpace', 'POST', `/v1/spaces/${s.sibling}/move`, { token: s.admin.token, body: { parent: s.collection } }),
+      /Space not found/,
+    );
   });
 
   it('refuses without a token (401), an outsider (404), members below admin (403)', async () => {
@@ -323,7 +393,15 @@ async function moveFixture(): Promise<Ctx> {
   const other = await h.owner('Foreign');
   await h.addMember(other.orgId, admin.id, 'admin');
   const foreign = await newCollection({ title: 'Foreign' }, other);
-  return { admin, space: space.id, sibling: sibling.id, collection: collection.id, subCollection: subCollection.id, elsewhere: elsewhere.id, foreign: foreign.id };
+  return {
+    admin,
+    space: space.id,
+    sibling: sibling.id,
+    collection: collection.id,
+    subCollection: subCollection.id,
+    elsewhere: elsewhere.id,
+    foreign: foreign.id,
+  };
 }
 
 describe('POST /spaces/:spaceId/transfer', () => {
@@ -341,7 +419,10 @@ describe('POST /spaces/:spaceId/transfer', () => {
     const existing = await newSpace({ title: 'Already there' }, other);
     const collection = await newCollection();
     const space = await newSpace({ title: 'Traveller', parent: collection.id });
-    const res = await h.rest('transferSpace', 'POST', `/v1/spaces/${space.id}/transfer`, { token: owner.token, body: { organization: other.orgId } });
+    const res = await h.rest('transferSpace', 'POST', `/v1/spaces/${space.id}/transfer`, {
+      token: owner.token,
+      body: { organization: other.orgId },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: space.id, organization: other.orgId, title: 'Traveller' });
     expect(res.body).not.toHaveProperty('parent');
@@ -356,21 +437,38 @@ describe('POST /spaces/:spaceId/transfer', () => {
 
   it('answers 409 for a transfer to its own organization', async () => {
     const space = await newSpace();
-    await refused(409, () => h.rest('transferSpace', 'POST', `/v1/spaces/${space.id}/transfer`, { token: owner.token, body: { organization: owner.orgId } }));
+    await refused(409, () =>
+      h.rest('transferSpace', 'POST', `/v1/spaces/${space.id}/transfer`, { token: owner.token, body: { organization: owner.orgId } }),
+    );
   });
 
   it('answers 412 for a space synchronised with Git', async () => {
     const other = await target();
     const space = await newSpace({ title: 'Synced' });
-    await h.db.prisma.space.update({ where: { id: space.id }, data: { gitSync: { repoName: 'acme/docs', installationProvider: 'github', installationId: 'inst-1', installationStatus: 'active' } } });
-    await refused(412, () => h.rest('transferSpace', 'POST', `/v1/spaces/${space.id}/transfer`, { token: owner.token, body: { organization: other.orgId } }), /Git/);
+    await h.db.prisma.space.update({
+      where: { id: space.id },
+      data: { gitSync: { repoName: 'acme/docs', installationProvider: 'github', installationId: 'inst-1', installationStatus: 'active' } },
+    });
+    await refused(
+      412,
+      () => h.rest('transferSpace', 'POST', `/v1/spaces/${space.id}/transfer`, { token: owner.token, body: { organization: other.orgId } }),
+      /Git/,
+    );
   });
 
   it('answers 404 for an unknown space or organization, 400 without an organization', async () => {
     const space = await newSpace();
     const other = await target();
-    await refused(404, () => h.rest('transferSpace', 'POST', `/v1/spaces/${newId()}/transfer`, { token: owner.token, body: { organization: other.orgId } }), /Space/);
-    await refused(404, () => h.rest('transferSpace', 'POST', `/v1/spaces/${space.id}/transfer`, { token: owner.token, body: { organization: newId() } }), /Organization/);
+    await refused(
+      404,
+      () => h.rest('transferSpace', 'POST', `/v1/spaces/${newId()}/transfer`, { token: owner.token, body: { organization: other.orgId } }),
+      /Space/,
+    );
+    await refused(
+      404,
+      () => h.rest('transferSpace', 'POST', `/v1/spaces/${space.id}/transfer`, { token: owner.token, body: { organization: newId() } }),
+      /Organization/,
+    );
     await refused(400, () => transfer(space.id, {}), /organization/);
     await refused(400, () => transfer(space.id, { organization: null }), /organization/);
     await refused(400, () => transfer(space.id, { organization: ['x'] }), /organization/);

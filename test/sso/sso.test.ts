@@ -12,7 +12,9 @@ let h: Harness;
 /** Posts the HTTP-POST binding form to an ACS URL, as a browser would. */
 async function postAcs(acsURL: string, samlResponse: string, relayState?: string) {
   const form = new URLSearchParams({ SAMLResponse: samlResponse, ...(relayState !== undefined ? { RelayState: relayState } : {}) });
-  const response = await h.app.fetch(new Request(acsURL, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() }));
+  const response = await h.app.fetch(
+    new Request(acsURL, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() }),
+  );
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
@@ -27,7 +29,6 @@ beforeAll(async () => {
 });
 
 type Owner = TestUser & { orgId: string };
-
 
 async function state() {
   const [base, providers, identities, teamMembers, users, tokens] = await Promise.all([
@@ -70,7 +71,8 @@ async function createTeam(orgId: string, token: string, title = 'Newcomers') {
   return (await h.rest('createOrganizationTeam', 'PUT', `/v1/orgs/${orgId}/teams`, { token, body: { title } })).body;
 }
 
-const member = (orgId: string, userId: string) => h.db.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: orgId, userId } } });
+const member = (orgId: string, userId: string) =>
+  h.db.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: orgId, userId } } });
 
 // ---------------------------------------------------------------------------------------------
 describe('POST /orgs/:organizationId/saml (create)', () => {
@@ -96,7 +98,10 @@ describe('POST /orgs/:organizationId/saml (create)', () => {
       },
       urls: { location: `${BASE}/v1/orgs/${orgId}/saml/${p.id}` },
     });
-    expect(await h.db.prisma.samlProvider.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({ organizationId: orgId, defaultTeamId: team.id });
+    expect(await h.db.prisma.samlProvider.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({
+      organizationId: orgId,
+      defaultTeamId: team.id,
+    });
   });
 
   it('defaultRole: the organization’s default role when absent; null makes guests', async () => {
@@ -192,7 +197,10 @@ describe('PATCH /orgs/:organizationId/saml/:samlProviderId', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...p, label: 'Renamed', certificate: otherIdp.certPem.trim(), defaultRole: 'review' });
-    const cleared = await h.rest('updateOrganizationSAMLProvider', 'PATCH', path, { token: owner.token, body: { defaultTeam: null, defaultRole: null } });
+    const cleared = await h.rest('updateOrganizationSAMLProvider', 'PATCH', path, {
+      token: owner.token,
+      body: { defaultTeam: null, defaultRole: null },
+    });
     expect(cleared.body).not.toHaveProperty('defaultTeam');
     expect(cleared.body.defaultRole).toBeNull();
     expect((await h.rest('updateOrganizationSAMLProvider', 'PATCH', path, { token: owner.token, body: {} })).body).toEqual(cleared.body);
@@ -272,7 +280,10 @@ describe('single sign-on', () => {
     const provider = await createProvider(w.orgId, w.owner.token, providerBody({ defaultTeam: team.id, defaultRole: 'edit', ...extra }));
     // The reader consents, signed in as itself, to the organization's single sign-on by accepting an
     // invitation (issue 13, finding 9): only then may the identity provider link it by email.
-    await h.rest('inviteUsersToOrganization', 'POST', `/v1/orgs/${w.orgId}/invites`, { token: w.owner.token, body: { emails: [w.reader.email] } });
+    await h.rest('inviteUsersToOrganization', 'POST', `/v1/orgs/${w.orgId}/invites`, {
+      token: w.owner.token,
+      body: { emails: [w.reader.email] },
+    });
     expect((await h.call('POST', `/v1/orgs/${w.orgId}/invitation/accept`, { token: w.reader.token })).status).toBe(204);
     const assertion = (o: Partial<AssertionOptions> & { nameID: string }) =>
       samlResponse(idp, { audience: provider.service.entityID, recipient: provider.service.acsURL, ...o });
@@ -281,7 +292,10 @@ describe('single sign-on', () => {
 
   it('IdP-initiated: a valid assertion signs a newcomer in (user, membership with defaultRole, defaultTeam, token)', async () => {
     const { orgId, team, provider, assertion } = await ssoWorld();
-    const res = await postAcs(provider.service.acsURL, assertion({ nameID: 'ada-123', email: 'Ada@Acme.example', displayName: 'Ada Lovelace' }));
+    const res = await postAcs(
+      provider.service.acsURL,
+      assertion({ nameID: 'ada-123', email: 'Ada@Acme.example', displayName: 'Ada Lovelace' }),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.body).toEqual({
@@ -296,8 +310,12 @@ describe('single sign-on', () => {
     const userId = res.body.user.id;
     expect(await h.db.prisma.user.findUniqueOrThrow({ where: { id: userId } })).toMatchObject({ emailVerified: false });
     expect(await member(orgId, userId)).toMatchObject({ role: 'edit', sso: true, disabled: false, lastSeenAt: expect.any(Date) });
-    expect(await h.db.prisma.teamMember.findMany({ where: { userId }, select: { teamId: true, role: true } })).toEqual([{ teamId: team.id, role: 'member' }]);
-    expect(await h.db.prisma.samlIdentity.findMany({ where: { userId }, select: { providerId: true, nameID: true } })).toEqual([{ providerId: provider.id, nameID: 'ada-123' }]);
+    expect(await h.db.prisma.teamMember.findMany({ where: { userId }, select: { teamId: true, role: true } })).toEqual([
+      { teamId: team.id, role: 'member' },
+    ]);
+    expect(await h.db.prisma.samlIdentity.findMany({ where: { userId }, select: { providerId: true, nameID: true } })).toEqual([
+      { providerId: provider.id, nameID: 'ada-123' },
+    ]);
     const token = await h.db.prisma.apiToken.findFirstOrThrow({ where: { userId } });
     expect(token).toMatchObject({ ssoOrganizationId: orgId, label: 'SSO: Acme IdP' });
 
@@ -322,10 +340,19 @@ describe('single sign-on', () => {
     const requestId = request.match(/ID="([^"]+)"/)![1]!;
 
     // An answer to a request this server never made is refused.
-    await acsRefused(401, provider.service.acsURL, assertion({ nameID: 'bob', email: 'bob@acme.example', inResponseTo: '_not-ours' }), /InResponseTo/);
+    await acsRefused(
+      401,
+      provider.service.acsURL,
+      assertion({ nameID: 'bob', email: 'bob@acme.example', inResponseTo: '_not-ours' }),
+      /InResponseTo/,
+    );
 
     // The answer, posted with the RelayState (a page outside the app, e.g. a tool's): a redirect back with the token in the fragment. (Pages of the app get the session cookie: test/sessions/saml.test.ts.)
-    const done = await postAcs(provider.service.acsURL, assertion({ nameID: 'bob', email: 'bob@acme.example', inResponseTo: requestId }), `${BASE}/cli/welcome`);
+    const done = await postAcs(
+      provider.service.acsURL,
+      assertion({ nameID: 'bob', email: 'bob@acme.example', inResponseTo: requestId }),
+      `${BASE}/cli/welcome`,
+    );
     expect(done.status).toBe(303);
     const back = new URL(done.headers.get('location')!);
     expect(`${back.origin}${back.pathname}`).toBe(`${BASE}/cli/welcome`);
@@ -335,7 +362,12 @@ describe('single sign-on', () => {
     expect((await h.rest('getOrganizationById', 'GET', `/v1/orgs/${orgId}`, { token })).status).toBe(200);
 
     // The request id is used up: a second answer to it is refused.
-    await acsRefused(401, provider.service.acsURL, assertion({ nameID: 'bob', email: 'bob@acme.example', inResponseTo: requestId }), /InResponseTo/);
+    await acsRefused(
+      401,
+      provider.service.acsURL,
+      assertion({ nameID: 'bob', email: 'bob@acme.example', inResponseTo: requestId }),
+      /InResponseTo/,
+    );
   });
 
   it('refuses a tampered assertion, another audience, another signer, another issuer, another recipient, an expired one and a replay', async () => {
@@ -373,13 +405,19 @@ describe('single sign-on', () => {
     expect((await h.app.fetch(new Request(provider.service.startURL, { method: 'POST' }))).status).toBe(405);
     expect((await h.app.fetch(new Request(`${BASE}/sso/elsewhere`))).status).toBe(404);
     // The start URL only redirects back to this server.
-    const evil = await h.app.fetch(new Request(`${provider.service.startURL}?redirect=${encodeURIComponent('https://evil.example/steal')}`));
+    const evil = await h.app.fetch(
+      new Request(`${provider.service.startURL}?redirect=${encodeURIComponent('https://evil.example/steal')}`),
+    );
     expect(evil.status).toBe(400);
   });
 
   it('a RelayState on another origin is ignored: the answer stays JSON', async () => {
     const { provider, assertion } = await ssoWorld();
-    const res = await postAcs(provider.service.acsURL, assertion({ nameID: 'dan', email: 'dan@acme.example' }), 'https://evil.example/steal');
+    const res = await postAcs(
+      provider.service.acsURL,
+      assertion({ nameID: 'dan', email: 'dan@acme.example' }),
+      'https://evil.example/steal',
+    );
     expect(res.status).toBe(200);
     expect(res.body.token).toMatch(/^lct_/);
   });
@@ -422,7 +460,10 @@ describe('single sign-on', () => {
     const stranger = await h.user('Stranger');
     await acsRefused(403, provider.service.acsURL, assertion({ nameID: 'stranger', email: stranger.email }), /cannot sign this person in/);
     // Once invited, and the invitation accepted by the account itself, it can.
-    await h.rest('inviteUsersToOrganization', 'POST', `/v1/orgs/${orgId}/invites`, { token: owner.token, body: { emails: [stranger.email] } });
+    await h.rest('inviteUsersToOrganization', 'POST', `/v1/orgs/${orgId}/invites`, {
+      token: owner.token,
+      body: { emails: [stranger.email] },
+    });
     expect((await h.call('POST', `/v1/orgs/${orgId}/invitation/accept`, { token: stranger.token })).status).toBe(204);
     const after = await postAcs(provider.service.acsURL, assertion({ nameID: 'stranger', email: stranger.email }));
     expect(after.status).toBe(200);
@@ -431,7 +472,10 @@ describe('single sign-on', () => {
 
   it('refuses a disabled member (403)', async () => {
     const { orgId, reader, provider, assertion } = await ssoWorld();
-    await h.db.prisma.member.update({ where: { organizationId_userId: { organizationId: orgId, userId: reader.id } }, data: { disabled: true } });
+    await h.db.prisma.member.update({
+      where: { organizationId_userId: { organizationId: orgId, userId: reader.id } },
+      data: { disabled: true },
+    });
     await acsRefused(403, provider.service.acsURL, assertion({ nameID: 'r', email: reader.email }), /disabled/);
   });
 
@@ -439,7 +483,8 @@ describe('single sign-on', () => {
     const { orgId, reader, provider, assertion } = await ssoWorld();
     const other = await h.owner('Other Org');
     await h.addMember(other.orgId, reader.id, 'admin');
-    const space = (await h.rest('createSpace', 'POST', `/v1/orgs/${other.orgId}/spaces`, { token: other.token, body: { title: 'Theirs' } })).body;
+    const space = (await h.rest('createSpace', 'POST', `/v1/orgs/${other.orgId}/spaces`, { token: other.token, body: { title: 'Theirs' } }))
+      .body;
     const res = await postAcs(provider.service.acsURL, assertion({ nameID: 'reader', email: reader.email }));
     const token = res.body.token;
     expect((await h.call('GET', `/v1/orgs/${orgId}`, { token })).status).toBe(200);
@@ -451,13 +496,17 @@ describe('single sign-on', () => {
     // The reader's ordinary token still reaches both.
     expect((await h.call('GET', `/v1/orgs/${other.orgId}`, { token: reader.token })).status).toBe(200);
 
-    await h.db.prisma.apiToken.updateMany({ where: { ssoOrganizationId: orgId, userId: reader.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await h.db.prisma.apiToken.updateMany({
+      where: { ssoOrganizationId: orgId, userId: reader.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     expect((await h.call('GET', `/v1/orgs/${orgId}`, { token })).status).toBe(401);
   });
 
   it('with sso on, members other than admins must use a token from the organization’s SSO', async () => {
     const { owner, orgId, reader, provider, assertion } = await ssoWorld();
-    const space = (await h.rest('createSpace', 'POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Internal' } })).body;
+    const space = (await h.rest('createSpace', 'POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Internal' } }))
+      .body;
     await h.rest('updateOrganizationById', 'PATCH', `/v1/orgs/${orgId}`, { token: owner.token, body: { sso: true } });
 
     const blocked = await refused(403, 'GET', `/v1/orgs/${orgId}`, { token: reader.token });

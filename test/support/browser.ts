@@ -16,7 +16,13 @@ import type { Harness } from './harness.js';
  *
  * Without a Chromium: in CI (`CI` set) the tests fail; elsewhere they are skipped, saying so.
  */
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/lib/chromium/chromium', '/snap/bin/chromium'].filter((p): p is string => !!p);
+const CANDIDATES = [
+  process.env.CHROMIUM_PATH,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/lib/chromium/chromium',
+  '/snap/bin/chromium',
+].filter((p): p is string => !!p);
 export const chromiumPath = CANDIDATES.find((p) => existsSync(p));
 export const MISSING_CHROMIUM = `no Chromium found (looked at ${CANDIDATES.join(', ')}): install the Debian package \`chromium\` (apt-get install -y chromium) or set CHROMIUM_PATH`;
 /** Skip the file's tests (outside CI only) when there is no Chromium. */
@@ -24,7 +30,11 @@ export const skipBrowser = !chromiumPath && !process.env.CI;
 
 export async function launchChromium(): Promise<Browser> {
   if (!chromiumPath) throw new Error(`CI: ${MISSING_CHROMIUM}`);
-  return chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
 }
 
 /** The app on 127.0.0.1 (an ephemeral port), its public URL that address: the page's links, files and assets point there. */
@@ -56,7 +66,12 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
   });
 }
 
@@ -89,7 +104,8 @@ export function summarizePng(png: Buffer): PngSummary {
       width = data.readUInt32BE(0);
       height = data.readUInt32BE(4);
       const [depth, colorType, , , interlace] = [data[8], data[9], data[10], data[11], data[12]];
-      if (depth !== 8 || interlace !== 0 || (colorType !== 2 && colorType !== 6)) throw new Error(`unsupported PNG: depth ${depth}, color type ${colorType}, interlace ${interlace}`);
+      if (depth !== 8 || interlace !== 0 || (colorType !== 2 && colorType !== 6))
+        throw new Error(`unsupported PNG: depth ${depth}, color type ${colorType}, interlace ${interlace}`);
       channels = colorType === 6 ? 4 : 3;
     } else if (type === 'IDAT') idat.push(data);
     else if (type === 'IEND') break;
@@ -128,5 +144,10 @@ export function summarizePng(png: Buffer): PngSummary {
   let top = 0;
   let topCount = -1;
   for (const [rgb, n] of counts) if (n > topCount) [top, topCount] = [rgb, n];
-  return { width, height, colors: counts.size, dominant: { rgb: `rgb(${top >> 16}, ${(top >> 8) & 0xff}, ${top & 0xff})`, share: topCount / (width * height) } };
+  return {
+    width,
+    height,
+    colors: counts.size,
+    dominant: { rgb: `rgb(${top >> 16}, ${(top >> 8) & 0xff}, ${top & 0xff})`, share: topCount / (width * height) },
+  };
 }

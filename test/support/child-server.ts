@@ -53,7 +53,12 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startChildServer(env: NodeJS.ProcessEnv, opts: Pick<SpawnOptions, 'detached'> = {}): Promise<ChildServer> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: { PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached });
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    cwd: ROOT,
+    env: { PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.detached,
+  });
   let output = '';
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
   const url = await new Promise<string>((resolve, reject) => {

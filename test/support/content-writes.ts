@@ -40,15 +40,26 @@ function failed(what: string, res: { status: number; body: unknown }): never {
  * against the official schema. `compat` defaults to false here (so created page ids come back);
  * pass `{ compat: true }` to get the official default answer (the change request alone).
  */
-export async function writeCr(h: Harness, token: string, spaceId: string, crIdOrNumber: string | number, changes: Change[], opts: { compat?: boolean } = {}): Promise<WriteResult> {
+export async function writeCr(
+  h: Harness,
+  token: string,
+  spaceId: string,
+  crIdOrNumber: string | number,
+  changes: Change[],
+  opts: { compat?: boolean } = {},
+): Promise<WriteResult> {
   const compat = opts.compat ?? false;
-  const res = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crIdOrNumber}/content?compat=${compat}`, { token, body: { changes } });
+  const res = await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crIdOrNumber}/content?compat=${compat}`, {
+    token,
+    body: { changes },
+  });
   if (res.status !== 200) failed('updateChangeRequestContent', res);
   assertMatchesSpec('updateChangeRequestContent', res.status, res.body);
   // Lectern's own operation (update_variables) is outside the official request body: only official batches are checked.
   // Lectern also takes an insert_page without `document` (an empty page, or a group or link page): checked as `document: {}`.
   const asOfficial = changes.map((c) => (c.operation === 'insert_page' && c.document === undefined ? { ...c, document: {} } : c));
-  if (changes.every((c) => c.operation !== 'update_variables')) assertRequestMatchesSpec('updateChangeRequestContent', { changes: asOfficial });
+  if (changes.every((c) => c.operation !== 'update_variables'))
+    assertRequestMatchesSpec('updateChangeRequestContent', { changes: asOfficial });
   h.coveredOperations.add('updateChangeRequestContent');
   const revision = compat ? res.body.revision : res.body.changeRequest.revision;
   return { revision, ...idsOf(res.body), body: res.body };
@@ -63,6 +74,11 @@ export async function writeLive(h: Harness, token: string, spaceId: string, chan
 
 /** Shorthands for the most common changes. */
 export const md = (markdown: string) => ({ markdown });
-export const insertPage = (title: string, markdown = '', more: Record<string, unknown> = {}): Change => ({ operation: 'insert_page', title, document: { markdown }, ...more });
+export const insertPage = (title: string, markdown = '', more: Record<string, unknown> = {}): Change => ({
+  operation: 'insert_page',
+  title,
+  document: { markdown },
+  ...more,
+});
 export const updatePage = (page: string, more: Record<string, unknown>): Change => ({ operation: 'update_page', page, ...more });
 export const base64 = (data: string | Buffer) => Buffer.from(data).toString('base64');

@@ -39,7 +39,9 @@ export async function txtServer(records: Map<string, string[]>): Promise<{ addre
   return { address: `127.0.0.1:${socket.address().port}`, close: () => new Promise((resolve) => socket.close(() => resolve())) };
 }
 
-type Caller = { call(method: string, path: string, opts?: { token?: string | null; body?: unknown }): Promise<{ status: number; body: any }> };
+type Caller = {
+  call(method: string, path: string, opts?: { token?: string | null; body?: unknown }): Promise<{ status: number; body: any }>;
+};
 
 /**
  * Gives a site a custom hostname the way a user does (issue 13): claim it (PATCH the site), publish

@@ -23,17 +23,36 @@ export interface Harness {
   app: App;
   config: Config;
   /** Calls the app in-process (the same fetch handler the HTTP server runs). */
-  call(method: string, path: string, opts?: { token?: string | null; body?: unknown; rawBody?: string }): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    opts?: { token?: string | null; body?: unknown; rawBody?: string },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** Operations answered with a success through `rest()`, for "every operation was exercised" checks. */
   coveredOperations: Set<string>;
   /** A REST call whose body must match the official schema of `operationId` for its status. */
-  rest(operationId: string, method: string, path: string, opts?: { token?: string | null; body?: unknown }): Promise<{ status: number; body: any }>;
+  rest(
+    operationId: string,
+    method: string,
+    path: string,
+    opts?: { token?: string | null; body?: unknown },
+  ): Promise<{ status: number; body: any }>;
   graphql(token: string, query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: any }>;
   user(name?: string, email?: string): Promise<TestUser>;
   /** A user and an organization they administer. */
   owner(title?: string): Promise<TestUser & { orgId: string }>;
   /** A fresh organization with its admin owner, a reader, a creator, a guest and an outsider. */
-  world(title?: string, opts?: { creator?: boolean }): Promise<{ owner: TestUser & { orgId: string }; orgId: string; reader: TestUser; creator: TestUser; guest: TestUser; outsider: TestUser }>;
+  world(
+    title?: string,
+    opts?: { creator?: boolean },
+  ): Promise<{
+    owner: TestUser & { orgId: string };
+    orgId: string;
+    reader: TestUser;
+    creator: TestUser;
+    guest: TestUser;
+    outsider: TestUser;
+  }>;
   /** Adds a user to an organization with a role (null: guest). */
   addMember(orgId: string, userId: string, role: string | null): Promise<void>;
   /** Everything in the tables that matter, to prove a refused request changed nothing. */
@@ -94,7 +113,9 @@ export async function setupHarness(): Promise<Harness> {
         const location = result.headers.get('location');
         const expected: string | undefined = result.body?.urls?.location;
         if (!location || (expected ? location !== expected : !location.startsWith(`${BASE}/v1/`))) {
-          throw new Error(`${operationId} ${result.status}: Location header ${location} is not the new resource's URL (${expected ?? 'an API URL'})`);
+          throw new Error(
+            `${operationId} ${result.status}: Location header ${location} is not the new resource's URL (${expected ?? 'an API URL'})`,
+          );
         }
       }
       if (result.status < 300) harness.coveredOperations.add(operationId);
@@ -114,7 +135,12 @@ export async function setupHarness(): Promise<Harness> {
     },
     async world(title = 'Acme Docs', opts = {}) {
       const owner = await harness.owner(title);
-      const [reader, creator, guest, outsider] = [await harness.user('Reader'), await harness.user('Creator'), await harness.user('Guest'), await harness.user('Outsider')];
+      const [reader, creator, guest, outsider] = [
+        await harness.user('Reader'),
+        await harness.user('Creator'),
+        await harness.user('Guest'),
+        await harness.user('Outsider'),
+      ];
       await harness.addMember(owner.orgId, reader.id, 'read');
       // `creator: false` leaves the creator outside the organization (for files that count members).
       if (opts.creator !== false) await harness.addMember(owner.orgId, creator.id, 'create');

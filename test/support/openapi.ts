@@ -77,7 +77,8 @@ function describing(operationId: string) {
     const operation = d.operations.get(operationId);
     return operation ? [{ description: d, ...operation }] : [];
   });
-  if (!found.length) throw new Error(`no operation ${operationId} in the official descriptions (${descriptions.map((d) => d.version).join(', ')})`);
+  if (!found.length)
+    throw new Error(`no operation ${operationId} in the official descriptions (${descriptions.map((d) => d.version).join(', ')})`);
   return found;
 }
 
@@ -116,12 +117,16 @@ export function assertMatchesSpec(operationId: string, status: number, body: unk
   const found = describing(operationId);
   const documenting = found.filter(({ op }) => op.responses[String(status)]);
   if (!documenting.length) {
-    throw new Error(`${operationId} does not document status ${status} (${found.map(({ description, op }) => `${description.version} has ${Object.keys(op.responses).join(', ')}`).join('; ')})`);
+    throw new Error(
+      `${operationId} does not document status ${status} (${found.map(({ description, op }) => `${description.version} has ${Object.keys(op.responses).join(', ')}`).join('; ')})`,
+    );
   }
   for (const { description, path, method, op } of documenting) {
     const validate = responseValidator(description, path, method, op, String(status));
     if (!validate(body)) {
-      throw new Error(`${operationId} ${status}: body does not match the official schema of @gitbook/api@${description.version}:\n${JSON.stringify(validate.errors?.slice(0, 8), null, 2)}\nbody: ${JSON.stringify(body).slice(0, 1500)}`);
+      throw new Error(
+        `${operationId} ${status}: body does not match the official schema of @gitbook/api@${description.version}:\n${JSON.stringify(validate.errors?.slice(0, 8), null, 2)}\nbody: ${JSON.stringify(body).slice(0, 1500)}`,
+      );
     }
   }
 }
@@ -173,10 +178,15 @@ const REQUEST_ADDITIONS: Record<string, (body: Record<string, unknown>) => Recor
 /** Throws with Ajv's errors when a request body the server accepted is not one the official descriptions allow. */
 export function assertRequestMatchesSpec(operationId: string, requestBody: unknown) {
   const addition = REQUEST_ADDITIONS[operationId];
-  const body = addition && requestBody && typeof requestBody === 'object' && !Array.isArray(requestBody) ? addition(requestBody as Record<string, unknown>) : requestBody;
+  const body =
+    addition && requestBody && typeof requestBody === 'object' && !Array.isArray(requestBody)
+      ? addition(requestBody as Record<string, unknown>)
+      : requestBody;
   for (const { version, validate } of requestValidators(operationId)) {
     if (!validate(body)) {
-      throw new Error(`${operationId}: request body does not match the official schema of @gitbook/api@${version}:\n${JSON.stringify(validate.errors?.slice(0, 8), null, 2)}\nbody: ${JSON.stringify(body).slice(0, 1500)}`);
+      throw new Error(
+        `${operationId}: request body does not match the official schema of @gitbook/api@${version}:\n${JSON.stringify(validate.errors?.slice(0, 8), null, 2)}\nbody: ${JSON.stringify(body).slice(0, 1500)}`,
+      );
     }
   }
 }

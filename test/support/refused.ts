@@ -33,9 +33,16 @@ type Caller = {
  * unchanged. With `operationId` the error body is also checked against the official schema.
  */
 export function requestRefusalChecker(h: Caller, state: () => Promise<string>) {
-  return async function refused(status: number, method: string, path: string, opts: { token?: string | null; body?: unknown; field?: string; operationId?: string } = {}): Promise<Res> {
+  return async function refused(
+    status: number,
+    method: string,
+    path: string,
+    opts: { token?: string | null; body?: unknown; field?: string; operationId?: string } = {},
+  ): Promise<Res> {
     const before = await state();
-    const res = opts.operationId ? await h.rest(opts.operationId, method, path, opts) : await h.call(method, path, { token: opts.token, body: opts.body });
+    const res = opts.operationId
+      ? await h.rest(opts.operationId, method, path, opts)
+      : await h.call(method, path, { token: opts.token, body: opts.body });
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
     if (opts.field !== undefined) expect(res.body.error.message).toMatch(new RegExp(`^${escapeRegExp(opts.field)}(:|\\[| |\\.)`));

@@ -25,7 +25,12 @@ export function makeIdp(name: string): Idp {
   cert.setSubject(subject);
   cert.setIssuer(subject);
   cert.sign(forge.pki.privateKeyFromPem(keyPem), forge.md.sha256.create());
-  return { entityID: `https://${name.toLowerCase()}.idp.example/saml`, ssoURL: `https://${name.toLowerCase()}.idp.example/sso`, keyPem, certPem: forge.pki.certificateToPem(cert) };
+  return {
+    entityID: `https://${name.toLowerCase()}.idp.example/saml`,
+    ssoURL: `https://${name.toLowerCase()}.idp.example/sso`,
+    keyPem,
+    certPem: forge.pki.certificateToPem(cert),
+  };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -85,4 +90,3 @@ export function samlResponse(idp: Idp, o: AssertionOptions): string {
     `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${signed}</samlp:Response>`;
   return Buffer.from(response).toString('base64');
 }
-

@@ -47,10 +47,16 @@ export function siteHelpers(h: () => Harness) {
   }
 
   const space = async (who: Owner, title = 'Space', body: Record<string, unknown> = {}) =>
-    (await ok('createSpace', 'POST', `/v1/orgs/${who.orgId}/spaces`, { token: who.token, body: { title, ...body } }, 201)) as { id: string; title: string };
+    (await ok('createSpace', 'POST', `/v1/orgs/${who.orgId}/spaces`, { token: who.token, body: { title, ...body } }, 201)) as {
+      id: string;
+      title: string;
+    };
 
   const site = async (who: { token: string }, orgId: string, body: Record<string, unknown> = {}) =>
-    (await ok('createSite', 'POST', `/v1/orgs/${orgId}/sites`, { token: who.token, body: { title: 'Docs', ...body } }, 201)) as { id: string; [k: string]: any };
+    (await ok('createSite', 'POST', `/v1/orgs/${orgId}/sites`, { token: who.token, body: { title: 'Docs', ...body } }, 201)) as {
+      id: string;
+      [k: string]: any;
+    };
 
   const sitePath = (orgId: string, siteId: string) => `/v1/orgs/${orgId}/sites/${siteId}`;
 
@@ -65,9 +71,13 @@ export function siteHelpers(h: () => Harness) {
 
   /** Ids of a site's sections / site spaces in list order. */
   const sectionIds = async (token: string, orgId: string, siteId: string) =>
-    ((await ok('listSiteSections', 'GET', `${sitePath(orgId, siteId)}/sections?limit=1000`, { token })).items as { id: string }[]).map((s) => s.id);
+    ((await ok('listSiteSections', 'GET', `${sitePath(orgId, siteId)}/sections?limit=1000`, { token })).items as { id: string }[]).map(
+      (s) => s.id,
+    );
   const siteSpaceIds = async (token: string, orgId: string, siteId: string) =>
-    ((await ok('listSiteSpaces', 'GET', `${sitePath(orgId, siteId)}/site-spaces?limit=1000`, { token })).items as { id: string }[]).map((s) => s.id);
+    ((await ok('listSiteSpaces', 'GET', `${sitePath(orgId, siteId)}/site-spaces?limit=1000`, { token })).items as { id: string }[]).map(
+      (s) => s.id,
+    );
 
   return { snapshot, expectRefused, team, ok, space, site, sitePath, section, siteSpace, group, sectionIds, siteSpaceIds };
 }

@@ -26,7 +26,7 @@ const { Server, utils } = ssh2;
 
 export async function startSshGitServer(root: string): Promise<SshGitServer> {
   const host = utils.generateKeyPairSync('ed25519');
-  const hostKey = (utils.parseKey(host.private) as ssh2.ParsedKey);
+  const hostKey = utils.parseKey(host.private) as ssh2.ParsedKey;
   const allowed: ssh2.ParsedKey[] = [];
   const log: string[] = [];
   const base = resolve(root);
@@ -71,7 +71,9 @@ export async function startSshGitServer(root: string): Promise<SshGitServer> {
           if (!match || !path.startsWith(base + sep)) return reject?.();
           state.onExec?.(info.command);
           const channel = accept();
-          const child = spawn('git', [match[1]!.slice('git-'.length), path], { env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...env } });
+          const child = spawn('git', [match[1]!.slice('git-'.length), path], {
+            env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...env },
+          });
           channel.pipe(child.stdin);
           child.stdout.pipe(channel, { end: false });
           child.stderr.pipe(channel.stderr, { end: false });

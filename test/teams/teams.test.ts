@@ -11,7 +11,6 @@ beforeAll(async () => {
 
 type Owner = TestUser & { orgId: string };
 
-
 /** Everything, teams included, to prove a refused request changed nothing. */
 async function state() {
   const [base, teams, members, grants] = await Promise.all([
@@ -31,7 +30,8 @@ const createTeam = async (orgId: string, token: string, body: unknown) => {
   return res.body;
 };
 
-const sorted = <T extends { userId: string }>(rows: T[]) => [...rows].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+const sorted = <T extends { userId: string }>(rows: T[]) =>
+  [...rows].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
 
 const teamRows = async (teamId: string) =>
   sorted(await h.db.prisma.teamMember.findMany({ where: { teamId }, select: { userId: true, role: true } }));
@@ -52,7 +52,12 @@ describe('PUT /orgs/:organizationId/teams (create)', () => {
     });
     const row = await h.db.prisma.team.findUniqueOrThrow({ where: { id: team.id } });
     expect(row).toMatchObject({ organizationId: orgId, title: 'Writers' });
-    expect(await teamRows(team.id)).toEqual(sorted([{ userId: reader.id, role: 'member' }, { userId: guest.id, role: 'member' }]));
+    expect(await teamRows(team.id)).toEqual(
+      sorted([
+        { userId: reader.id, role: 'member' },
+        { userId: guest.id, role: 'member' },
+      ]),
+    );
   });
 
   it('creates an empty team; titles of 1 and 64 characters pass', async () => {
@@ -87,7 +92,8 @@ describe('PUT /orgs/:organizationId/teams (create)', () => {
 
 // ---------------------------------------------------------------------------------------------
 describe('GET /orgs/:organizationId/teams', () => {
-  const list = (orgId: string, token: string, query = '') => h.rest('listTeamsInOrganizationById', 'GET', `/v1/orgs/${orgId}/teams${query}`, { token });
+  const list = (orgId: string, token: string, query = '') =>
+    h.rest('listTeamsInOrganizationById', 'GET', `/v1/orgs/${orgId}/teams${query}`, { token });
 
   it('lists the teams in creation order with real counts (official schema)', async () => {
     const { owner, orgId, reader, creator } = await h.world('Team Org');
@@ -127,8 +133,14 @@ describe('GET /orgs/:organizationId/teams', () => {
     const { owner, orgId, reader, creator, outsider } = await h.world('Team Org');
     const a = await createTeam(orgId, owner.token, { title: 'A' });
     const b = await createTeam(orgId, owner.token, { title: 'B' });
-    await h.rest('addMemberToOrganizationTeamById', 'PUT', `/v1/orgs/${orgId}/teams/${a.id}/members/${reader.id}`, { token: owner.token, body: { role: 'owner' } });
-    await h.rest('addMemberToOrganizationTeamById', 'PUT', `/v1/orgs/${orgId}/teams/${b.id}/members/${reader.id}`, { token: owner.token, body: { role: 'member' } });
+    await h.rest('addMemberToOrganizationTeamById', 'PUT', `/v1/orgs/${orgId}/teams/${a.id}/members/${reader.id}`, {
+      token: owner.token,
+      body: { role: 'owner' },
+    });
+    await h.rest('addMemberToOrganizationTeamById', 'PUT', `/v1/orgs/${orgId}/teams/${b.id}/members/${reader.id}`, {
+      token: owner.token,
+      body: { role: 'member' },
+    });
     expect((await list(orgId, creator.token, `?owner=${reader.id}`)).body.items.map((t: any) => t.id)).toEqual([a.id]);
     // An admin can manage every team.
     expect((await list(orgId, reader.token, `?owner=${owner.id}`)).body.items.map((t: any) => t.id)).toEqual([a.id, b.id]);
@@ -259,13 +271,24 @@ describe('GET /orgs/:organizationId/teams/:teamId/members', () => {
     const { owner, orgId, reader, creator } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Listed', members: [reader.id] });
     const second = await createTeam(orgId, owner.token, { title: 'Second', members: [reader.id] });
-    await h.rest('addMemberToOrganizationTeamById', 'PUT', `/v1/orgs/${orgId}/teams/${team.id}/members/${creator.id}`, { token: owner.token, body: { role: 'owner' } });
-    const res = await h.rest('listTeamMembersInOrganizationById', 'GET', `/v1/orgs/${orgId}/teams/${team.id}/members`, { token: reader.token });
+    await h.rest('addMemberToOrganizationTeamById', 'PUT', `/v1/orgs/${orgId}/teams/${team.id}/members/${creator.id}`, {
+      token: owner.token,
+      body: { role: 'owner' },
+    });
+    const res = await h.rest('listTeamMembersInOrganizationById', 'GET', `/v1/orgs/${orgId}/teams/${team.id}/members`, {
+      token: reader.token,
+    });
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(2);
     expect(res.body.items).toEqual([
       {
-        organization: expect.objectContaining({ object: 'member', id: reader.id, role: 'read', teams: 2, user: expect.objectContaining({ id: reader.id }) }),
+        organization: expect.objectContaining({
+          object: 'member',
+          id: reader.id,
+          role: 'read',
+          teams: 2,
+          user: expect.objectContaining({ id: reader.id }),
+        }),
         team: { role: 'member' },
         permissions: { view: true },
       },
@@ -284,8 +307,15 @@ describe('GET /orgs/:organizationId/teams/:teamId/members', () => {
     const path = `/v1/orgs/${orgId}/teams/${team.id}/members`;
     const first = await h.rest('listTeamMembersInOrganizationById', 'GET', `${path}?limit=2`, { token: owner.token });
     expect(first.body).toMatchObject({ count: 3, next: { page: expect.any(String) } });
-    const second = await h.rest('listTeamMembersInOrganizationById', 'GET', `${path}?limit=2&page=${encodeURIComponent(first.body.next.page)}`, { token: owner.token });
-    expect([...first.body.items, ...second.body.items].map((m: any) => m.organization.id).sort()).toEqual([owner.id, reader.id, creator.id].sort());
+    const second = await h.rest(
+      'listTeamMembersInOrganizationById',
+      'GET',
+      `${path}?limit=2&page=${encodeURIComponent(first.body.next.page)}`,
+      { token: owner.token },
+    );
+    expect([...first.body.items, ...second.body.items].map((m: any) => m.organization.id).sort()).toEqual(
+      [owner.id, reader.id, creator.id].sort(),
+    );
     await refused(400, 'GET', `${path}?limit=1001`, { token: owner.token, field: 'limit' });
     await refused(401, 'GET', path);
     await refused(404, 'GET', path, { token: outsider.token });
@@ -308,11 +338,20 @@ describe('PUT /orgs/:organizationId/teams/:teamId/members (add, remove, membersh
     });
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
-    expect(await teamRows(team.id)).toEqual(sorted([{ userId: reader.id, role: 'member' }, { userId: creator.id, role: 'owner' }]));
+    expect(await teamRows(team.id)).toEqual(
+      sorted([
+        { userId: reader.id, role: 'member' },
+        { userId: creator.id, role: 'owner' },
+      ]),
+    );
     // memberships alone changes a role, and adds a member of the organization not in the team yet.
     await update(orgId, team.id, owner.token, { memberships: { [reader.id]: { role: 'owner' }, [owner.id]: { role: 'member' } } });
     expect(await teamRows(team.id)).toEqual(
-      sorted([{ userId: reader.id, role: 'owner' }, { userId: creator.id, role: 'owner' }, { userId: owner.id, role: 'member' }]),
+      sorted([
+        { userId: reader.id, role: 'owner' },
+        { userId: creator.id, role: 'owner' },
+        { userId: owner.id, role: 'member' },
+      ]),
     );
     // Adding someone already in the team keeps their role.
     await update(orgId, team.id, owner.token, { add: [reader.id] });
@@ -325,7 +364,11 @@ describe('PUT /orgs/:organizationId/teams/:teamId/members (add, remove, membersh
   it('a user both added and removed is removed', async () => {
     const { owner, orgId, reader, creator } = await h.world('Team Org');
     const team = await createTeam(orgId, owner.token, { title: 'Both', members: [creator.id] });
-    await update(orgId, team.id, owner.token, { add: [reader.id, creator.id], remove: [reader.email, creator.id], memberships: { [reader.id]: { role: 'owner' } } });
+    await update(orgId, team.id, owner.token, {
+      add: [reader.id, creator.id],
+      remove: [reader.email, creator.id],
+      memberships: { [reader.id]: { role: 'owner' } },
+    });
     expect(await teamRows(team.id)).toEqual([]);
     const read = await h.rest('getTeamInOrganizationById', 'GET', `/v1/orgs/${orgId}/teams/${team.id}`, { token: owner.token });
     expect(read.body.members).toBe(0);
@@ -355,9 +398,21 @@ describe('PUT /orgs/:organizationId/teams/:teamId/members (add, remove, membersh
     await refused(400, 'PUT', path, { token: owner.token, body: { add: [reader.id, outsider.id] }, field: 'add[1]' });
     await refused(400, 'PUT', path, { token: owner.token, body: { add: ['nobody@nowhere.example'] }, field: 'add[0]' });
     await refused(400, 'PUT', path, { token: owner.token, body: { remove: [newId()] }, field: 'remove[0]' });
-    await refused(400, 'PUT', path, { token: owner.token, body: { memberships: { [reader.id]: { role: 'boss' } } }, field: `memberships.${reader.id}.role` });
-    await refused(400, 'PUT', path, { token: owner.token, body: { memberships: { [reader.id]: 'owner' } }, field: `memberships.${reader.id}` });
-    await refused(400, 'PUT', path, { token: owner.token, body: { memberships: { [outsider.id]: { role: 'owner' } } }, field: `memberships.${outsider.id}` });
+    await refused(400, 'PUT', path, {
+      token: owner.token,
+      body: { memberships: { [reader.id]: { role: 'boss' } } },
+      field: `memberships.${reader.id}.role`,
+    });
+    await refused(400, 'PUT', path, {
+      token: owner.token,
+      body: { memberships: { [reader.id]: 'owner' } },
+      field: `memberships.${reader.id}`,
+    });
+    await refused(400, 'PUT', path, {
+      token: owner.token,
+      body: { memberships: { [outsider.id]: { role: 'owner' } } },
+      field: `memberships.${outsider.id}`,
+    });
     await refused(400, 'PUT', path, { token: owner.token, body: { memberships: [] }, field: 'memberships' });
     await refused(400, 'PUT', path, { token: owner.token, body: { add: 'x' }, field: 'add' });
     await refused(400, 'PUT', path, { token: owner.token, body: { kick: [reader.id] } });
@@ -442,7 +497,9 @@ describe('counts', () => {
 
     expect((await h.call('DELETE', `/v1/orgs/${orgId}/members/${reader.id}`, { token: owner.token })).status).toBe(205);
     expect(await teamRows(a.id)).toEqual([]);
-    expect((await h.rest('getTeamInOrganizationById', 'GET', `/v1/orgs/${orgId}/teams/${a.id}`, { token: owner.token })).body.members).toBe(0);
+    expect((await h.rest('getTeamInOrganizationById', 'GET', `/v1/orgs/${orgId}/teams/${a.id}`, { token: owner.token })).body.members).toBe(
+      0,
+    );
   });
 
   it('a team’s `spaces` counts the live spaces it has access to', async () => {
@@ -475,7 +532,14 @@ describe('GraphQL', () => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.organization.teams).toEqual({
       count: 1,
-      items: [{ id: team.id, title: 'GQL', members: 1, memberships: { items: [{ team: { role: 'member' }, organization: { id: reader.id, teams: 1 } }] } }],
+      items: [
+        {
+          id: team.id,
+          title: 'GQL',
+          members: 1,
+          memberships: { items: [{ team: { role: 'member' }, organization: { id: reader.id, teams: 1 } }] },
+        },
+      ],
     });
   });
 });

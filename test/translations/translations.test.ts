@@ -34,7 +34,9 @@ let failWith: number | null = null;
 const received: { q: string[]; source: string; target: string; format: string; api_key?: string }[] = [];
 const translate = (text: string, target: string) => `⟦${target}⟧ ${text.toUpperCase()}`;
 
-const services = (translator: { url: string; apiKey?: string; timeoutMs: number } | null = { url: translatorUrl, apiKey: 'k3y', timeoutMs: 10_000 }) => ({
+const services = (
+  translator: { url: string; apiKey?: string; timeoutMs: number } | null = { url: translatorUrl, apiKey: 'k3y', timeoutMs: 10_000 },
+) => ({
   db: h.db,
   config: { ...h.config, translator },
   urls: createUrls(BASE),
@@ -58,7 +60,9 @@ beforeAll(async () => {
       const request = JSON.parse(body);
       received.push(request);
       const q: string | string[] = request.q;
-      res.end(JSON.stringify({ translatedText: Array.isArray(q) ? q.map((t) => translate(t, request.target)) : translate(q, request.target) }));
+      res.end(
+        JSON.stringify({ translatedText: Array.isArray(q) ? q.map((t) => translate(t, request.target)) : translate(q, request.target) }),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -106,14 +110,22 @@ async function handbook() {
     { operation: 'insert_page', into: group, title: 'Installation guide', description: 'How to install it', document: { markdown: GUIDE } },
     { operation: 'insert_page', type: 'link', title: 'Status page', href: 'https://status.example.com' },
   ]);
-  const [faq] = await write(spaceId, [{ operation: 'insert_page', into: guide, title: 'Frequently asked questions', document: { markdown: 'Where are the logs?\n\nThey are in `/var/log/lectern`.\n' } }]);
+  const [faq] = await write(spaceId, [
+    {
+      operation: 'insert_page',
+      into: guide,
+      title: 'Frequently asked questions',
+      document: { markdown: 'Where are the logs?\n\nThey are in `/var/log/lectern`.\n' },
+    },
+  ]);
   return { spaceId, group: group!, guide: guide!, link: link!, faq: faq! };
 }
 
 async function pages(spaceId: string) {
   const res = await h.rest('listPages', 'GET', `/v1/spaces/${spaceId}/content/pages`, { token: owner.token });
   const flat: any[] = [];
-  const walk = (list: any[], parent: string | null) => list.forEach((p) => (flat.push({ ...p, parentId: parent }), walk(p.pages ?? [], p.id)));
+  const walk = (list: any[], parent: string | null) =>
+    list.forEach((p) => (flat.push({ ...p, parentId: parent }), walk(p.pages ?? [], p.id)));
   walk(res.body.pages, null);
   return flat;
 }
@@ -140,7 +152,8 @@ async function get(id: string) {
   h.coveredOperations.add('getTranslation');
   return res.body;
 }
-const run = async (id: string, token = owner.token) => expect((await h.rest('runTranslation', 'POST', path(`/${id}/run`), { token })).status).toBe(204);
+const run = async (id: string, token = owner.token) =>
+  expect((await h.rest('runTranslation', 'POST', path(`/${id}/run`), { token })).status).toBe(204);
 
 describe('create, read, update, delete', () => {
   it('creates a translation (pending, no result yet) and reads it back', async () => {
@@ -169,7 +182,11 @@ describe('create, read, update, delete', () => {
     expect(list.body.count).toBe(2);
     const page = await h.rest('listTranslations', 'GET', path('?limit=1'), { token: owner.token });
     expect(page.body.items.map((x: any) => x.id)).toEqual([t.id]);
-    expect((await h.rest('listTranslations', 'GET', path(`?limit=1&page=${page.body.next.page}`), { token: owner.token })).body.items.map((x: any) => x.id)).toEqual([bare.id]);
+    expect(
+      (await h.rest('listTranslations', 'GET', path(`?limit=1&page=${page.body.next.page}`), { token: owner.token })).body.items.map(
+        (x: any) => x.id,
+      ),
+    ).toEqual([bare.id]);
     expect((await h.rest('getTranslation', 'GET', path(`/${newId()}`), { token: owner.token })).status).toBe(404);
     for (const q of ['?limit=0', '?page=bogus']) expect((await h.call('GET', path(q), { token: owner.token })).status).toBe(400);
   });
@@ -190,14 +207,23 @@ describe('create, read, update, delete', () => {
       [{ source: { space: foreign, language: 'en' }, language: 'fr' }, 'source.space'],
       [{ source: { space: spaceId, language: 'en' }, language: 'fr' }, 'language'],
       [{ source: { space: spaceId, language: 'en' }, language: 'es', instructions: 'be nice' }, 'instructions'],
-      [{ source: { space: spaceId, language: 'en' }, language: 'es', instructions: { object: 'document', data: {}, nodes: [{ object: 'paragraph' }] } }, 'instructions.nodes[0].object'],
+      [
+        {
+          source: { space: spaceId, language: 'en' },
+          language: 'es',
+          instructions: { object: 'document', data: {}, nodes: [{ object: 'paragraph' }] },
+        },
+        'instructions.nodes[0].object',
+      ],
       [{ source: { space: spaceId, language: 'en' }, language: 'es', colour: 'red' }, 'colour'],
     ];
     for (const [body, field] of cases) {
       const res = await h.rest('createTranslation', 'POST', path(), { token: owner.token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       // Fields the schema requires are named in GraphQL's message ("body: Field "language" … was not provided").
-      expect(res.body.error.message, JSON.stringify(body)).toMatch(new RegExp(`^${field.replace(/[.[\]]/g, '\\$&')}:|^body: Field "${field}"`));
+      expect(res.body.error.message, JSON.stringify(body)).toMatch(
+        new RegExp(`^${field.replace(/[.[\]]/g, '\\$&')}:|^body: Field "${field}"`),
+      );
     }
     expect(await h.db.prisma.translation.count()).toBe(before);
   });
@@ -236,7 +262,16 @@ describe('create, read, update, delete', () => {
       [{}, 'instructions'],
       [{ instructions: null }, 'instructions'],
       [{ instructions: { object: 'doc', data: {}, nodes: [] } }, 'instructions.object'],
-      [{ instructions: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text: 'x' }] }] }] } }, 'instructions.nodes[0].nodes[0].leaves[0].object'],
+      [
+        {
+          instructions: {
+            object: 'document',
+            data: {},
+            nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text: 'x' }] }] }],
+          },
+        },
+        'instructions.nodes[0].nodes[0].leaves[0].object',
+      ],
       [{ instructions, language: 'fr' }, 'language'],
     ] as const) {
       const res = await h.call('PUT', path(`/${t.id}`), { token: owner.token, body });
@@ -246,7 +281,10 @@ describe('create, read, update, delete', () => {
     expect((await h.call('PUT', path(`/${t.id}`), { token: null, body: { instructions } })).status).toBe(401);
     expect((await h.call('PUT', path(`/${t.id}`), { token: outsider.token, body: { instructions } })).status).toBe(404);
     expect((await h.call('PUT', path(`/${newId()}`), { token: owner.token, body: { instructions } })).status).toBe(404);
-    for (const member of [reader, guest]) expect((await h.call('PUT', path(`/${t.id}`), { token: member.token, body: { instructions: documentFromMarkdown('no') } })).status).toBe(403);
+    for (const member of [reader, guest])
+      expect(
+        (await h.call('PUT', path(`/${t.id}`), { token: member.token, body: { instructions: documentFromMarkdown('no') } })).status,
+      ).toBe(403);
     expect(await row()).toEqual(before);
   });
 
@@ -258,7 +296,9 @@ describe('create, read, update, delete', () => {
     for (const member of [reader, guest]) expect((await h.call('DELETE', path(`/${t.id}`), { token: member.token })).status).toBe(403);
     expect(await h.db.prisma.translation.count({ where: { id: t.id } })).toBe(1);
     expect((await h.rest('deleteTranslation', 'DELETE', path(`/${t.id}`), { token: creator.token })).status).toBe(205);
-    expect((await h.call('DELETE', path(`/${t.id}`), { token: creator.token })).body).toEqual({ error: { code: 404, message: 'Translation not found' } });
+    expect((await h.call('DELETE', path(`/${t.id}`), { token: creator.token })).body).toEqual({
+      error: { code: 404, message: 'Translation not found' },
+    });
     expect((await h.call('GET', path(`/${t.id}`), { token: owner.token })).status).toBe(404);
   });
 });
@@ -282,7 +322,11 @@ describe('runs', () => {
 
   it('translates the whole space into a new space, keeping structure, code, links and variables', async () => {
     book = await handbook();
-    translation = await createTranslation({ source: { space: book.spaceId, language: 'en' }, language: 'fr', instructions: documentFromMarkdown('Formal register.') });
+    translation = await createTranslation({
+      source: { space: book.spaceId, language: 'en' },
+      language: 'fr',
+      instructions: documentFromMarkdown('Formal register.'),
+    });
     await run(translation.id, creator.token);
     expect((await get(translation.id)).status).toBe('pending');
     received.length = 0;
@@ -300,8 +344,18 @@ describe('runs', () => {
     expect(received.every((r) => r.source === 'en' && r.target === 'fr' && r.format === 'text' && r.api_key === 'k3y')).toBe(true);
     const sent = received.flatMap((r) => r.q);
     // Code, URLs and variables never reach the translator.
-    for (const kept of ['npm install lectern', 'lectern serve', 'configure the server', 'https://', 'variables.product', '/var/log/lectern']) {
-      expect(sent.some((t) => t.includes(kept)), kept).toBe(false);
+    for (const kept of [
+      'npm install lectern',
+      'lectern serve',
+      'configure the server',
+      'https://',
+      'variables.product',
+      '/var/log/lectern',
+    ]) {
+      expect(
+        sent.some((t) => t.includes(kept)),
+        kept,
+      ).toBe(false);
     }
 
     // Same tree, same slugs, translated titles.
@@ -332,7 +386,12 @@ describe('runs', () => {
     expect(firstRun.stats.totalDuration).toBe(firstRun.stats.latestRunDuration);
     expect(Number.isInteger(firstRun.stats.latestRunDuration)).toBe(true);
     // The translated space is searchable.
-    const found = await h.rest('searchSpaceContent', 'GET', `/v1/spaces/${firstRun.result.space}/search?query=${encodeURIComponent('SETUP GUIDE')}`, { token: owner.token });
+    const found = await h.rest(
+      'searchSpaceContent',
+      'GET',
+      `/v1/spaces/${firstRun.result.space}/search?query=${encodeURIComponent('SETUP GUIDE')}`,
+      { token: owner.token },
+    );
     expect(found.body.items.length).toBeGreaterThan(0);
   });
 
@@ -364,9 +423,17 @@ describe('runs', () => {
     expect(second.stats.totalWords).toBe(firstRun.stats.totalWords + second.stats.latestWords);
 
     const dst = await pages(firstRun.result.space);
-    expect(dst.map((p) => p.title).sort()).toEqual([translate('Getting started', 'fr'), translate('Installation guide', 'fr'), translate('Release notes', 'fr'), translate('Status page', 'fr')].sort());
+    expect(dst.map((p) => p.title).sort()).toEqual(
+      [
+        translate('Getting started', 'fr'),
+        translate('Installation guide', 'fr'),
+        translate('Release notes', 'fr'),
+        translate('Status page', 'fr'),
+      ].sort(),
+    );
     // Unchanged pages are the same pages (same ids), the deleted one is gone.
-    for (const p of dst.filter((x) => x.title !== translate('Release notes', 'fr'))) expect(dstBefore.some((b) => b.id === p.id)).toBe(true);
+    for (const p of dst.filter((x) => x.title !== translate('Release notes', 'fr')))
+      expect(dstBefore.some((b) => b.id === p.id)).toBe(true);
     const guide = dst.find((p) => p.title === translate('Installation guide', 'fr'))!;
     expect(await markdownOf(firstRun.result.space, guide.id)).toContain(translate('A new closing paragraph.', 'fr'));
     expect(faqBefore).not.toBe((await h.db.prisma.revision.findUniqueOrThrow({ where: { id: second.result.revision } })).manifest);
@@ -390,7 +457,9 @@ describe('runs', () => {
     await runJobs();
     const after = await pages(firstRun.result.space);
     expect(after.find((p) => p.id === status.id)!.title).toBe('Page de statut');
-    expect(await markdownOf(firstRun.result.space, after.find((p) => p.title === translate('Installation guide', 'fr'))!.id)).toBe(`${translate('Short guide now.', 'fr')}\n`);
+    expect(await markdownOf(firstRun.result.space, after.find((p) => p.title === translate('Installation guide', 'fr'))!.id)).toBe(
+      `${translate('Short guide now.', 'fr')}\n`,
+    );
   });
 
   it('starts a new space when the translated one was deleted', async () => {
@@ -441,7 +510,10 @@ describe('runs', () => {
     const t = await createTranslation({ source: { space: spaceId, language: 'en' }, language: 'fi' });
     await run(t.id);
     await runJobs(services(null));
-    expect(await get(t.id)).toMatchObject({ status: 'completed', failureReason: expect.stringMatching(/No translator is configured: set LECTERN_TRANSLATOR_URL/) });
+    expect(await get(t.id)).toMatchObject({
+      status: 'completed',
+      failureReason: expect.stringMatching(/No translator is configured: set LECTERN_TRANSLATOR_URL/),
+    });
     expect((await h.call('DELETE', `/v1/spaces/${spaceId}`, { token: owner.token })).status).toBeLessThan(300);
     await run(t.id);
     await runJobs();

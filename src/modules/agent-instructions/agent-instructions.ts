@@ -10,7 +10,9 @@ export const AgentInstructionsType = builder.objectRef<AgentInstructionsView>('A
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     updatedBy: t.exposeString('updatedBy', { description: 'Id of the user who last changed them (empty: never changed)' }),
     urls: t.field({
-      type: builder.objectRef<{ location: string }>('AgentInstructionsUrls').implement({ fields: (u) => ({ location: u.exposeString('location') }) }),
+      type: builder
+        .objectRef<{ location: string }>('AgentInstructionsUrls')
+        .implement({ fields: (u) => ({ location: u.exposeString('location') }) }),
       resolve: (a, _args, ctx) => ctx.urls.agentInstructions(a.organizationId),
     }),
   }),

@@ -55,7 +55,9 @@ async function serveIndex(): Promise<Response> {
     files.delete('index.html');
     return errorResponse(503, 'The app is not built: run `npm run build:web` (npm ci does it)');
   }
-  return new Response(new Uint8Array(html), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS } });
+  return new Response(new Uint8Array(html), {
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS },
+  });
 }
 
 async function serveAsset(name: string): Promise<Response> {
@@ -64,7 +66,9 @@ async function serveAsset(name: string): Promise<Response> {
   const body = await distFile(path.join('assets', name));
   const type = TYPES[path.extname(name)];
   if (!body || !type) return errorResponse(404, 'Not found');
-  return new Response(new Uint8Array(body), { headers: { 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable', ...SECURITY_HEADERS } });
+  return new Response(new Uint8Array(body), {
+    headers: { 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable', ...SECURITY_HEADERS },
+  });
 }
 
 // Static files from memory: not charged to an anonymous address's budget (a page load is a few of them).

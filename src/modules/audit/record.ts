@@ -59,7 +59,21 @@ export async function appendAuditEvent(services: Pick<Services, 'db'>, e: AuditE
   await services.db.pool.query(
     `INSERT INTO "AuditEvent" (id, "organizationId", action, "actorType", "actorId", "actorLabel", "tokenId", source, "targetType", "targetId", "targetLabel", "clientAddress", payload)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [id, e.organizationId, e.action, e.actorType ?? 'user', e.actorId, e.actorLabel ?? null, e.tokenId ?? null, e.source, e.targetType, e.targetId, e.targetLabel ?? null, e.clientAddress ?? null, JSON.stringify(e.payload)],
+    [
+      id,
+      e.organizationId,
+      e.action,
+      e.actorType ?? 'user',
+      e.actorId,
+      e.actorLabel ?? null,
+      e.tokenId ?? null,
+      e.source,
+      e.targetType,
+      e.targetId,
+      e.targetLabel ?? null,
+      e.clientAddress ?? null,
+      JSON.stringify(e.payload),
+    ],
   );
   return id;
 }
@@ -67,7 +81,11 @@ export async function appendAuditEvent(services: Pick<Services, 'db'>, e: AuditE
 // --- what an event says about a mutation -------------------------------------------------------
 
 // OpenAPI is one word in the official objects (`openapi-spec`), as in ID_ARGS below.
-const kebab = (name: string) => name.replace(/OpenAPI/g, 'Openapi').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+const kebab = (name: string) =>
+  name
+    .replace(/OpenAPI/g, 'Openapi')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase();
 
 /** The noun of a mutation's name: `updateSiteSection` → site-section; `addSectionToSiteSectionGroup` → site-section-group. */
 function nounOf(field: string): string {
@@ -138,7 +156,10 @@ const MAX_BYTES = 4096;
 
 /** Strings that must never be stored: Lectern tokens, bearer headers, credentials in URLs. */
 function scrubString(value: string): string {
-  let s = value.replace(/lct_[A-Za-z0-9_-]+/g, '[redacted]').replace(/(Bearer\s+)\S+/gi, '$1[redacted]').replace(/(\/\/)[^/@\s:]+(:[^/@\s]*)?@/g, '$1[redacted]@');
+  let s = value
+    .replace(/lct_[A-Za-z0-9_-]+/g, '[redacted]')
+    .replace(/(Bearer\s+)\S+/gi, '$1[redacted]')
+    .replace(/(\/\/)[^/@\s:]+(:[^/@\s]*)?@/g, '$1[redacted]@');
   if (s.length > MAX_STRING) s = `${s.slice(0, MAX_STRING)}…`;
   return s;
 }
@@ -169,7 +190,10 @@ export function summarize(value: unknown, depth = 0): unknown {
 function afterOf(args: Record<string, unknown>): Record<string, unknown> | undefined {
   const rest = Object.fromEntries(Object.entries(args).filter(([k, v]) => !ID_ARG_NAMES.has(k) && v !== undefined));
   if (!Object.keys(rest).length) return undefined;
-  const plain = Object.keys(rest).length === 1 && rest.input && typeof rest.input === 'object' && !Array.isArray(rest.input) ? (rest.input as Record<string, unknown>) : rest;
+  const plain =
+    Object.keys(rest).length === 1 && rest.input && typeof rest.input === 'object' && !Array.isArray(rest.input)
+      ? (rest.input as Record<string, unknown>)
+      : rest;
   const small = summarize(plain) as Record<string, unknown>;
   if (JSON.stringify(small).length <= MAX_BYTES) return small;
   return { truncated: true, fields: Object.keys(small).slice(0, 50) };
@@ -192,17 +216,24 @@ function interfaceOf(ctx: Context): 'rest' | 'graphql' {
   }
 }
 
-async function recordMutation(ctx: Context, field: string, returnType: string | null, args: Record<string, unknown>, result: unknown, beforeRow: Promise<Loaded | null> | null) {
+async function recordMutation(
+  ctx: Context,
+  field: string,
+  returnType: string | null,
+  args: Record<string, unknown>,
+  result: unknown,
+  beforeRow: Promise<Loaded | null> | null,
+) {
   const target = targetOf(field, returnType, args, result, ctx.caller.id);
   const row = result && typeof result === 'object' ? (result as Loaded) : null;
   const targetRow = await (rowLoader(ctx, target.type, target.id) ?? Promise.resolve(null)).catch(() => null);
   const organizationId =
     target.type === 'organization'
       ? target.id
-      : (typeof row?.organizationId === 'string' ? row.organizationId : null) ??
+      : ((typeof row?.organizationId === 'string' ? row.organizationId : null) ??
         (typeof args.organizationId === 'string' ? args.organizationId : null) ??
         targetRow?.organizationId ??
-        (await orgOfArgs(ctx, args));
+        (await orgOfArgs(ctx, args)));
   const after = afterOf(args);
   const before = beforeOf(beforeRow ? await beforeRow.catch(() => null) : null, after);
   const label = row?.title ?? row?.displayName ?? targetRow?.title ?? targetRow?.displayName ?? null;
@@ -223,7 +254,11 @@ async function recordMutation(ctx: Context, field: string, returnType: string | 
 
 /** The organization of the content an argument names (a comment's space, a grant's collection…), from the loaders. */
 async function orgOfArgs(ctx: Context, args: Record<string, unknown>): Promise<string | null> {
-  for (const [name, type] of [['spaceId', 'space'], ['collectionId', 'collection'], ['siteId', 'site']] as const) {
+  for (const [name, type] of [
+    ['spaceId', 'space'],
+    ['collectionId', 'collection'],
+    ['siteId', 'site'],
+  ] as const) {
     const id = args[name];
     if (typeof id !== 'string') continue;
     const row = await (rowLoader(ctx, type, id) ?? Promise.resolve(null)).catch(() => null);

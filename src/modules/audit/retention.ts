@@ -40,6 +40,9 @@ export const auditPruneJob: JobDefinition = {
 
 /** Queues the prune job unless one is already waiting or running (idempotent: every process may call it). */
 export async function scheduleAuditPrune(prisma: PrismaClient): Promise<void> {
-  const waiting = await prisma.job.findFirst({ where: { kind: AUDIT_PRUNE, status: { in: ['pending', 'running'] } }, select: { id: true } });
+  const waiting = await prisma.job.findFirst({
+    where: { kind: AUDIT_PRUNE, status: { in: ['pending', 'running'] } },
+    select: { id: true },
+  });
   if (!waiting) await enqueueJob(prisma, AUDIT_PRUNE, {});
 }

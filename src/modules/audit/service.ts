@@ -32,7 +32,8 @@ function time(field: string, value: string | null | undefined): Date | undefined
 export async function listAuditEvents(ctx: Context, organizationId: string, args: PageArgs & AuditFilters) {
   await requireOrg(ctx, organizationId, 'admin');
   const limit = args.limit ?? AUDIT_DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_MAX_LIMIT) throw badRequest('limit', `must be an integer between 1 and ${AUDIT_MAX_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_MAX_LIMIT)
+    throw badRequest('limit', `must be an integer between 1 and ${AUDIT_MAX_LIMIT}`);
   const from = time('from', args.from);
   const to = time('to', args.to);
   if (from && to && from > to) throw badRequest('from', 'must not be after `to`');
@@ -67,7 +68,12 @@ export async function auditActions(ctx: Context, organizationId: string) {
 }
 
 const LABELS: Record<string, string> = { ssoSignIn: 'Sign in through SAML single sign-on', createApiToken: 'Create an API token' };
-export const labelOf = (action: string) => LABELS[action] ?? action.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().replace(/^./, (c) => c.toUpperCase());
+export const labelOf = (action: string) =>
+  LABELS[action] ??
+  action
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/^./, (c) => c.toUpperCase());
 
 /** The official `source` of an event by how it came: the API (REST and GraphQL), a sign-in page, or a script (the CLI). */
 export const officialSource = (source: string) => (source === 'sso' ? 'ui' : source === 'cli' || source === 'system' ? 'script' : 'api');

@@ -10,7 +10,9 @@ const AuditActor = builder.objectRef<{ type: string; id: string; label: string |
 const AuditTarget = builder.objectRef<{ type: string; id: string; label: string | null }>('AuditEventTarget').implement({
   fields: (t) => ({ type: t.exposeString('type'), id: t.exposeString('id'), label: t.exposeString('label', { nullable: true }) }),
 });
-const AuditUrls = builder.objectRef<{ location: string }>('AuditEventUrls').implement({ fields: (t) => ({ location: t.exposeString('location') }) });
+const AuditUrls = builder
+  .objectRef<{ location: string }>('AuditEventUrls')
+  .implement({ fields: (t) => ({ location: t.exposeString('location') }) });
 
 export const AuditEventType = builder.objectRef<Model<'AuditEvent'>>('AuditEvent').implement({
   fields: (t) => ({
@@ -22,7 +24,10 @@ export const AuditEventType = builder.objectRef<Model<'AuditEvent'>>('AuditEvent
     source: t.string({ description: 'ui | api | script (the official enum); see `interface`', resolve: (e) => officialSource(e.source) }),
     interface: t.exposeString('source', { description: 'How the write came: rest, graphql, sso (a sign-in), cli' }),
     target: t.field({ type: AuditTarget, resolve: (e) => ({ type: e.targetType, id: e.targetId, label: e.targetLabel }) }),
-    urls: t.field({ type: AuditUrls, resolve: (e, _a, ctx) => ({ location: ctx.urls.api(`/orgs/${e.organizationId}/audit-events/${e.id}`) }) }),
+    urls: t.field({
+      type: AuditUrls,
+      resolve: (e, _a, ctx) => ({ location: ctx.urls.api(`/orgs/${e.organizationId}/audit-events/${e.id}`) }),
+    }),
     organization: t.exposeString('organizationId', { nullable: true }),
     tokenId: t.exposeString('tokenId', { nullable: true, description: 'The id of the API token used (never the token)' }),
     clientAddress: t.exposeString('clientAddress', { nullable: true }),
@@ -58,5 +63,3 @@ builder.objectFields(OrganizationType, (t) => ({
   }),
   auditEventActions: t.field({ type: [AuditEventAction], resolve: (org, _a, ctx) => auditActions(ctx, org.id) }),
 }));
-
-

@@ -1,5 +1,5 @@
 import type { ArgBuilder, SchemaTypes } from '@pothos/core';
-import { builder, } from '../../graphql/builder.js';
+import { builder } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import type { ChangeRequest } from '../../generated/prisma/client.js';
 import { UserType, userLoaders } from '../users/index.js';
@@ -53,7 +53,8 @@ export const ChangeRequestType = builder.prismaObject('ChangeRequest', {
     }),
     outdated: t.boolean({
       description: 'True when main moved since it last merged main in',
-      resolve: async (cr, _a, ctx) => cr.status !== 'merged' && (await accessRows(ctx).space.load(cr.spaceId))?.revisionId !== cr.revisionMergedAncestor,
+      resolve: async (cr, _a, ctx) =>
+        cr.status !== 'merged' && (await accessRows(ctx).space.load(cr.spaceId))?.revisionId !== cr.revisionMergedAncestor,
     }),
     conversationsIssuesCluster: t.exposeString('conversationsIssuesCluster', { nullable: true }),
     urls: t.field({ type: ChangeRequestUrls, resolve: (cr, _a, ctx) => ctx.urls.changeRequest(cr.spaceId, cr.id, cr.number) }),
@@ -99,7 +100,11 @@ const ContentUpdateChange = builder.objectRef<ContentWriteResultData['changes'][
   description: 'What a content write did to one page (created_page, updated_page or deleted_page)',
   fields: (t) => ({
     object: t.string({ resolve: (c) => c.object }),
-    ref: t.string({ nullable: true, description: 'The batch-local ref of a created page, when it had one', resolve: (c) => ('ref' in c ? (c.ref ?? null) : null) }),
+    ref: t.string({
+      nullable: true,
+      description: 'The batch-local ref of a created page, when it had one',
+      resolve: (c) => ('ref' in c ? (c.ref ?? null) : null),
+    }),
     page: t.id({ description: 'The page id', resolve: (c) => c.page }),
     location: t.string({ description: 'API URL of the page where it was written', resolve: (c) => c.location }),
   }),
@@ -107,8 +112,17 @@ const ContentUpdateChange = builder.objectRef<ContentWriteResultData['changes'][
 const ContentWriteResult = builder.objectRef<ContentWriteResultData>('ContentWriteResult').implement({
   fields: (t) => ({
     revision: t.exposeString('revision', { description: 'The new head revision (of the change request, or of main for live edits)' }),
-    changeRequest: t.field({ type: ChangeRequestType, nullable: true, description: 'The change request after the batch', resolve: (r) => r.changeRequest ?? null }),
-    changes: t.field({ type: [ContentUpdateChange], description: 'One entry per affected page, in the order the batch first touched it', resolve: (r) => r.changes }),
+    changeRequest: t.field({
+      type: ChangeRequestType,
+      nullable: true,
+      description: 'The change request after the batch',
+      resolve: (r) => r.changeRequest ?? null,
+    }),
+    changes: t.field({
+      type: [ContentUpdateChange],
+      description: 'One entry per affected page, in the order the batch first touched it',
+      resolve: (r) => r.changes,
+    }),
     insertedFiles: t.field({ type: [FileType], description: 'The files inserted, in order', resolve: (r) => r.insertedFiles }),
   }),
 });
@@ -138,7 +152,10 @@ const ApplySpaceTemplateInput = builder.inputType('ApplySpaceTemplateInput', {
 // input type carries every operation's fields; which fields an operation takes is checked when
 // the batch is applied (src/modules/content/changes.ts).
 const ContentChangeOperation = builder.enumType('ContentChangeOperation', {
-  values: Object.fromEntries(OPERATIONS.map((op) => [op, { value: op }])) as Record<(typeof OPERATIONS)[number], { value: (typeof OPERATIONS)[number] }>,
+  values: Object.fromEntries(OPERATIONS.map((op) => [op, { value: op }])) as Record<
+    (typeof OPERATIONS)[number],
+    { value: (typeof OPERATIONS)[number] }
+  >,
 });
 const ContentFileInput = builder.inputType('ContentFileInput', {
   description: 'A file of insert_files: exactly one of base64 (with contentType) and url',
@@ -154,7 +171,9 @@ const ContentChangeInput = builder.inputType('ContentChangeInput', {
   description: 'One change of a content batch (the official ChangeRequestContentChange; Lectern adds type, href and update_variables)',
   fields: (t) => ({
     operation: t.field({ type: ContentChangeOperation, required: true }),
-    page: t.string({ description: 'update_page, delete_page, revert_page: the page id (or a ref of a page inserted earlier in the batch)' }),
+    page: t.string({
+      description: 'update_page, delete_page, revert_page: the page id (or a ref of a page inserted earlier in the batch)',
+    }),
     document: t.field({ type: 'JSON', description: '{ markdown } or { document: JSONDocument }' }),
     title: t.string(),
     slug: t.string({ description: 'Unique among the siblings; derived from the title when omitted (insert_page)' }),
@@ -174,12 +193,17 @@ const ContentChangeInput = builder.inputType('ContentChangeInput', {
     type: t.string({ description: 'Lectern: insert_page of a document (default), group or link page' }),
     href: t.string({ description: 'Lectern: the target of a link page' }),
     reusableContent: t.string({ description: 'Lectern, update_reusable_content and delete_reusable_content: the reusable content id' }),
-    computed: t.field({ type: 'JSON', description: 'Lectern, insert_page of type computed: its source ({ type: builtin:openapi, props, dependencies })' }),
+    computed: t.field({
+      type: 'JSON',
+      description: 'Lectern, insert_page of type computed: its source ({ type: builtin:openapi, props, dependencies })',
+    }),
     variables: t.field({ type: 'JSON', description: 'Lectern, update_variables: { name: value or null }' }),
   }),
 });
 const ContentChangesInput = builder.inputType('ContentChangesInput', {
-  fields: (t) => ({ changes: t.field({ type: [ContentChangeInput], required: true, description: 'At most 50 changes, applied in order, atomically' }) }),
+  fields: (t) => ({
+    changes: t.field({ type: [ContentChangeInput], required: true, description: 'At most 50 changes, applied in order, atomically' }),
+  }),
 });
 
 builder.mutationFields((t) => ({
@@ -193,7 +217,11 @@ builder.mutationFields((t) => ({
     args: { ...crArgs(t), input: t.arg({ type: UpdateChangeRequestInput, required: true }) },
     resolve: (_r, args, ctx) => updateChangeRequest(ctx, String(args.spaceId), args.changeRequestId, args.input),
   }),
-  mergeChangeRequest: t.field({ type: MergeResult, args: crArgs(t), resolve: (_r, args, ctx) => mergeChangeRequest(ctx, String(args.spaceId), args.changeRequestId) }),
+  mergeChangeRequest: t.field({
+    type: MergeResult,
+    args: crArgs(t),
+    resolve: (_r, args, ctx) => mergeChangeRequest(ctx, String(args.spaceId), args.changeRequestId),
+  }),
   updateChangeRequestFromMain: t.field({
     type: MergeResult,
     args: crArgs(t),

@@ -56,7 +56,12 @@ export async function createSpacePdfExport(ctx: Context, spaceId: string, pageId
  * is gone). With `render: false` (a HEAD) nothing is rendered: `pdf` is null, `length` known only
  * when the export was rendered before. Rendering runs in a worker thread, once per revision (pdf.ts).
  */
-export async function renderPdfExport(prisma: PrismaClient, id: string, now = new Date(), opts: { render?: boolean } = {}): Promise<{ pdf: Buffer | null; length: number | null } | null> {
+export async function renderPdfExport(
+  prisma: PrismaClient,
+  id: string,
+  now = new Date(),
+  opts: { render?: boolean } = {},
+): Promise<{ pdf: Buffer | null; length: number | null } | null> {
   if (!PDF_EXPORT_ID.test(id)) return null;
   const exported = await prisma.pdfExport.findUnique({ where: { id: hashSecret(id) }, include: { space: true, changeRequest: true } });
   if (!exported || now.getTime() - exported.createdAt.getTime() > PDF_EXPORT_TTL_MS) return null;
@@ -78,7 +83,10 @@ export async function renderPdfExport(prisma: PrismaClient, id: string, now = ne
   const subtitle = cr ? `${space.title || 'Untitled space'}: change request #${cr.number}` : undefined;
   const expiresAt = exported.createdAt.getTime() + PDF_EXPORT_TTL_MS;
   return cachedPdf([exported.id, revisionId, exported.pageId ?? '', title, subtitle ?? ''], expiresAt, opts.render ?? true, async () => {
-    const bodies = await getBodies(prisma, nodes.map((n) => n.body).filter((b): b is string => !!b));
+    const bodies = await getBodies(
+      prisma,
+      nodes.map((n) => n.body).filter((b): b is string => !!b),
+    );
     const pages: PdfPageInput[] = nodes.map((n) => ({
       title: n.title,
       path: n.path,

@@ -8,7 +8,11 @@ export const changeRequestLoaders = perRequest((ctx: Context) => ({
   changeRequest: byId<ChangeRequest>((ids) => ctx.prisma.changeRequest.findMany({ where: { id: { in: ids } } })),
   /** Open comments per change request: one grouped query for a whole list. */
   openComments: batched<string, number>(async (ids) => {
-    const rows = await ctx.prisma.comment.groupBy({ by: ['changeRequestId'], where: { changeRequestId: { in: ids }, status: 'open' }, _count: { _all: true } });
+    const rows = await ctx.prisma.comment.groupBy({
+      by: ['changeRequestId'],
+      where: { changeRequestId: { in: ids }, status: 'open' },
+      _count: { _all: true },
+    });
     return new Map(rows.map((r) => [r.changeRequestId!, r._count._all]));
   }, 0),
 }));

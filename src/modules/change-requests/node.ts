@@ -26,4 +26,8 @@ export async function readableChangeRequest(ctx: Context, id: string): Promise<C
   return changeRequestById(ctx, cr.spaceId, cr.id);
 }
 
-registerNode(ChangeRequestType, { args: ['spaceId', 'id'], keys: (cr) => [cr.spaceId, cr.id], load: (ctx, [spaceId, id]) => changeRequestById(ctx, spaceId!, id!) });
+registerNode(ChangeRequestType, {
+  args: ['spaceId', 'id'],
+  keys: (cr) => [cr.spaceId, cr.id],
+  load: (ctx, [spaceId, id]) => changeRequestById(ctx, spaceId!, id!),
+});

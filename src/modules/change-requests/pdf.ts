@@ -116,9 +116,8 @@ function loadPdfmake() {
 
 /** Code points above 0xFF that WinAnsiEncoding covers (pdfkit maps them itself). */
 const WIN_ANSI_EXTRA = new Set([
-  0x0152, 0x0153, 0x0160, 0x0161, 0x0178, 0x017d, 0x017e, 0x0192, 0x02c6, 0x02dc, 0x2013, 0x2014,
-  0x2018, 0x2019, 0x201a, 0x201c, 0x201d, 0x201e, 0x2020, 0x2021, 0x2022, 0x2026, 0x2030, 0x2039,
-  0x203a, 0x20ac, 0x2122,
+  0x0152, 0x0153, 0x0160, 0x0161, 0x0178, 0x017d, 0x017e, 0x0192, 0x02c6, 0x02dc, 0x2013, 0x2014, 0x2018, 0x2019, 0x201a, 0x201c, 0x201d,
+  0x201e, 0x2020, 0x2021, 0x2022, 0x2026, 0x2030, 0x2039, 0x203a, 0x20ac, 0x2122,
 ]);
 
 const REPLACEMENTS: Record<string, string> = {
@@ -240,7 +239,9 @@ function runs(text: string, style: RunStyle): Run[] {
   return value
     .split(new RegExp(`(\\S{${LONG_WORD},})`))
     .filter((part) => part !== '')
-    .map((part) => (part.length >= LONG_WORD && !/\s/.test(part) ? { ...base, text: part, wordBreak: 'break-all' as const } : { ...base, text: part }));
+    .map((part) =>
+      part.length >= LONG_WORD && !/\s/.test(part) ? { ...base, text: part, wordBreak: 'break-all' as const } : { ...base, text: part },
+    );
 }
 
 function inlineRuns(nodes: PhrasingContent[], style: RunStyle, defs: Definitions): Run[] {
@@ -424,7 +425,18 @@ function code(node: Code): Content {
   const body: Content = {
     table: {
       widths: ['*'],
-      body: [[{ text: runs(text || '\u00a0', { mono: true }), fillColor: CODE_BG, preserveLeadingSpaces: true, fontSize: CODE_SIZE, lineHeight: 1.1, color: TEXT_COLOR }]],
+      body: [
+        [
+          {
+            text: runs(text || '\u00a0', { mono: true }),
+            fillColor: CODE_BG,
+            preserveLeadingSpaces: true,
+            fontSize: CODE_SIZE,
+            lineHeight: 1.1,
+            color: TEXT_COLOR,
+          },
+        ],
+      ],
     },
     layout: {
       hLineWidth: () => 0,
@@ -435,7 +447,9 @@ function code(node: Code): Content {
       paddingBottom: () => CELL_PAD,
     },
   };
-  const label: Content[] = node.lang ? [{ text: toWinAnsi(node.lang), fontSize: SMALL_SIZE, color: MUTED_COLOR, margin: [0, 0, 0, 2] }] : [];
+  const label: Content[] = node.lang
+    ? [{ text: toWinAnsi(node.lang), fontSize: SMALL_SIZE, color: MUTED_COLOR, margin: [0, 0, 0, 2] }]
+    : [];
   return { stack: [...label, body], margin: [0, 0, 0, PARAGRAPH_GAP] };
 }
 
@@ -649,7 +663,10 @@ export async function cachedPdf(
         remember(key, pdf, expiresAt);
         return pdf;
       } catch (error) {
-        if (error instanceof IsolateLimitError) throw new PdfTooLarge(`Rendering this export ${error.message}: the change request is too large to render as one PDF; export its pages one at a time`);
+        if (error instanceof IsolateLimitError)
+          throw new PdfTooLarge(
+            `Rendering this export ${error.message}: the change request is too large to render as one PDF; export its pages one at a time`,
+          );
         throw error;
       } finally {
         rendering.delete(key);

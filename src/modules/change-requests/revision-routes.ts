@@ -18,7 +18,9 @@ builder.objectField(RevisionType, 'mergedFrom', (t) =>
     resolve: (view, _args, ctx) =>
       // Only a three-way merge makes a revision of type `merge`; the revision was read with the
       // space's read right, which also covers its change requests.
-      view.revision.type === 'merge' ? ctx.prisma.changeRequest.findFirst({ where: { spaceId: view.space.id, revisionMerged: view.revision.id } }) : null,
+      view.revision.type === 'merge'
+        ? ctx.prisma.changeRequest.findFirst({ where: { spaceId: view.space.id, revisionMerged: view.revision.id } })
+        : null,
   }),
 );
 

@@ -14,7 +14,9 @@ const WRITE_OUTCOME_FIELDS = 'changes { object ref page location } insertedFiles
 function writeOutcome(written: { changes: { object: string; ref?: string; page: string; location: string }[]; insertedFiles: unknown[] }) {
   return {
     changes: written.changes.map((c) =>
-      c.object === 'deleted_page' ? { object: c.object, page: c.page } : { object: c.object, ...(c.ref ? { ref: c.ref } : {}), page: { object: 'page', id: c.page, urls: { location: c.location } } },
+      c.object === 'deleted_page'
+        ? { object: c.object, page: c.page }
+        : { object: c.object, ...(c.ref ? { ref: c.ref } : {}), page: { object: 'page', id: c.page, urls: { location: c.location } } },
     ),
     insertedFiles: written.insertedFiles,
   };
@@ -29,7 +31,8 @@ const filters = (req: RestRequest) => ({
   requestedReviewer: req.query.requestedReviewer || undefined,
   conversationsIssuesCluster: req.query.conversationsIssuesCluster || undefined,
 });
-const FILTER_VARS = '$page: String, $limit: Int, $status: String, $creator: String, $contributor: String, $requestedReviewer: String, $conversationsIssuesCluster: String';
+const FILTER_VARS =
+  '$page: String, $limit: Int, $status: String, $creator: String, $contributor: String, $requestedReviewer: String, $conversationsIssuesCluster: String';
 const FILTER_ARGS =
   'page: $page, limit: $limit, status: $status, creator: $creator, contributor: $contributor, requestedReviewer: $requestedReviewer, conversationsIssuesCluster: $conversationsIssuesCluster';
 

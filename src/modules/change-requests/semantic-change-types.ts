@@ -35,10 +35,16 @@ const ChangedReusableContent = builder.objectRef<Json>('ChangedRevisionReusableC
 
 const StringChange = builder.objectRef<Json>('StringChange').implement({
   description: 'An attribute before and after (absent when it was or became unset)',
-  fields: (t) => ({ before: t.string({ nullable: true, resolve: (c) => c.before ?? null }), after: t.string({ nullable: true, resolve: (c) => c.after ?? null }) }),
+  fields: (t) => ({
+    before: t.string({ nullable: true, resolve: (c) => c.before ?? null }),
+    after: t.string({ nullable: true, resolve: (c) => c.after ?? null }),
+  }),
 });
 const IntChange = builder.objectRef<Json>('IntChange').implement({
-  fields: (t) => ({ before: t.int({ nullable: true, resolve: (c) => c.before ?? null }), after: t.int({ nullable: true, resolve: (c) => c.after ?? null }) }),
+  fields: (t) => ({
+    before: t.int({ nullable: true, resolve: (c) => c.before ?? null }),
+    after: t.int({ nullable: true, resolve: (c) => c.after ?? null }),
+  }),
 });
 const ContentRefChange = builder.objectRef<Json>('ContentRefChange').implement({
   fields: (t) => ({
@@ -57,7 +63,10 @@ const ChangedPageParent = builder.objectRef<Json>('ChangedRevisionPageParent').i
 const attributesType = (name: string, fields: Record<string, typeof StringChange | typeof IntChange | typeof ContentRefChange>) =>
   builder.objectRef<Json>(name).implement({
     description: 'The attributes that changed (the others are absent)',
-    fields: (t) => Object.fromEntries(Object.entries(fields).map(([key, type]) => [key, t.field({ type, nullable: true, resolve: (a: Json) => a[key] ?? null })])),
+    fields: (t) =>
+      Object.fromEntries(
+        Object.entries(fields).map(([key, type]) => [key, t.field({ type, nullable: true, resolve: (a: Json) => a[key] ?? null })]),
+      ),
   });
 const DocumentPageAttributes = attributesType('RevisionPageDocumentChangeAttributes', {
   title: StringChange,
@@ -66,15 +75,32 @@ const DocumentPageAttributes = attributesType('RevisionPageDocumentChangeAttribu
   document: StringChange,
   emoji: StringChange,
 });
-const GroupPageAttributes = attributesType('RevisionPageGroupChangeAttributes', { title: StringChange, emoji: StringChange, slug: StringChange });
-const LinkPageAttributes = attributesType('RevisionPageLinkChangeAttributes', { title: StringChange, emoji: StringChange, target: ContentRefChange });
+const GroupPageAttributes = attributesType('RevisionPageGroupChangeAttributes', {
+  title: StringChange,
+  emoji: StringChange,
+  slug: StringChange,
+});
+const LinkPageAttributes = attributesType('RevisionPageLinkChangeAttributes', {
+  title: StringChange,
+  emoji: StringChange,
+  target: ContentRefChange,
+});
 const PageAttributes = builder.unionType('RevisionPageChangeAttributes', {
   types: [DocumentPageAttributes, GroupPageAttributes, LinkPageAttributes],
   // The edit's page type picks the attributes (set on the value by PageEdited below).
-  resolveType: (a) => (a.__pageType === 'group' ? GroupPageAttributes : a.__pageType === 'link' ? LinkPageAttributes : DocumentPageAttributes),
+  resolveType: (a) =>
+    a.__pageType === 'group' ? GroupPageAttributes : a.__pageType === 'link' ? LinkPageAttributes : DocumentPageAttributes,
 });
-const FileAttributes = attributesType('RevisionFileChangeAttributes', { name: StringChange, contentType: StringChange, size: IntChange, downloadURL: StringChange });
-const ReusableContentAttributes = attributesType('RevisionReusableContentChangeAttributes', { title: StringChange, document: StringChange });
+const FileAttributes = attributesType('RevisionFileChangeAttributes', {
+  name: StringChange,
+  contentType: StringChange,
+  size: IntChange,
+  downloadURL: StringChange,
+});
+const ReusableContentAttributes = attributesType('RevisionReusableContentChangeAttributes', {
+  title: StringChange,
+  document: StringChange,
+});
 
 const VariableChange = builder.objectRef<{ name: string; change: Json }>('VariableChange').implement({
   fields: (t) => ({
@@ -91,7 +117,10 @@ const variant = (name: string, fields: (t: any) => Record<string, unknown>) =>
 const PageChange = variant('RevisionSemanticChangePage', (t) => ({ page: t.field({ type: ChangedPage, resolve: (c: Json) => c.page }) }));
 const PageEdited = variant('RevisionSemanticChangePageEdited', (t) => ({
   page: t.field({ type: ChangedPage, resolve: (c: Json) => c.page }),
-  attributes: t.field({ type: PageAttributes, resolve: (c: Json) => Object.assign(Object.create(null), c.attributes, { __pageType: c.page.type }) }),
+  attributes: t.field({
+    type: PageAttributes,
+    resolve: (c: Json) => Object.assign(Object.create(null), c.attributes, { __pageType: c.page.type }),
+  }),
 }));
 const PageMoved = variant('RevisionSemanticChangePageMoved', (t) => ({
   page: t.field({ type: ChangedPage, resolve: (c: Json) => c.page }),
@@ -132,7 +161,8 @@ const BY_TYPE: Record<string, typeof PageChange> = {
 };
 
 export const SemanticChangeUnion = builder.unionType('RevisionSemanticChange', {
-  description: 'One change: `type` names it (page_created, page_edited, page_moved, page_deleted, file_…, reusable_content_…, variables_edited)',
+  description:
+    'One change: `type` names it (page_created, page_edited, page_moved, page_deleted, file_…, reusable_content_…, variables_edited)',
   types: [PageChange, PageEdited, PageMoved, FileChange, FileEdited, ReusableContentChange, ReusableContentEdited, VariablesEdited],
   resolveType: (c) => BY_TYPE[c.type as string] ?? PageChange,
 });

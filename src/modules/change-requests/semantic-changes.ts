@@ -36,7 +36,8 @@ const SemanticChangesType = builder.objectRef<Changes>('RevisionSemanticChanges'
   }),
 });
 
-const manifestOf = async (ctx: Context, space: Space, revisionId: string | undefined) => (revisionId ? (await requireRevision(ctx, space.id, revisionId)).manifest : '');
+const manifestOf = async (ctx: Context, space: Space, revisionId: string | undefined) =>
+  revisionId ? (await requireRevision(ctx, space.id, revisionId)).manifest : '';
 
 /**
  * A revision against its first parent (the empty content for a space's first revision). The
@@ -56,7 +57,10 @@ export async function revisionSemanticChanges(ctx: Context, space: Space, revisi
 /** A change request's head against the main revision it was created from or last updated from. */
 export async function changeRequestSemanticChanges(ctx: Context, space: Space, cr: ChangeRequest, limit?: number | null): Promise<Changes> {
   const max = changesLimit(limit);
-  const [base, head] = await Promise.all([manifestOf(ctx, space, cr.revisionMergedAncestor || undefined), manifestOf(ctx, space, cr.revisionId)]);
+  const [base, head] = await Promise.all([
+    manifestOf(ctx, space, cr.revisionMergedAncestor || undefined),
+    manifestOf(ctx, space, cr.revisionId),
+  ]);
   const [before, after] = await Promise.all([loadContent(ctx, base), loadContent(ctx, head)]);
   return semanticChanges(ctx, space, before, after, max);
 }

@@ -49,8 +49,19 @@ async function lockSpace(tx: Tx, spaceId: string): Promise<Space> {
 export const contentTopic = (spaceId: string) => `content:${spaceId}`;
 export const changeRequestTopic = (spaceId: string) => `change-request:${spaceId}`;
 export type ChangeRequestAction = 'created' | 'updated' | 'status_changed' | 'merged';
-const changeRequestEvent = (cr: Pick<ChangeRequest, 'id' | 'spaceId'>, action: ChangeRequestAction): LiveEvent => ({ topic: changeRequestTopic(cr.spaceId), action, spaceId: cr.spaceId, changeRequestId: cr.id });
-const contentEvent = (spaceId: string, action: 'merged' | 'edited', revisionId: string, changeRequestId: string | null): LiveEvent => ({ topic: contentTopic(spaceId), action, spaceId, revisionId, changeRequestId });
+const changeRequestEvent = (cr: Pick<ChangeRequest, 'id' | 'spaceId'>, action: ChangeRequestAction): LiveEvent => ({
+  topic: changeRequestTopic(cr.spaceId),
+  action,
+  spaceId: cr.spaceId,
+  changeRequestId: cr.id,
+});
+const contentEvent = (spaceId: string, action: 'merged' | 'edited', revisionId: string, changeRequestId: string | null): LiveEvent => ({
+  topic: contentTopic(spaceId),
+  action,
+  spaceId,
+  revisionId,
+  changeRequestId,
+});
 
 export interface ChangeRequestFilters extends PageArgs {
   status?: string | null;
@@ -62,7 +73,8 @@ export interface ChangeRequestFilters extends PageArgs {
 
 function filterWhere(f: ChangeRequestFilters): Prisma.ChangeRequestWhereInput {
   const status = f.status ?? 'open';
-  if (!(CHANGE_REQUEST_STATUSES as readonly string[]).includes(status)) throw badRequest('status', `must be one of ${CHANGE_REQUEST_STATUSES.join(', ')}`);
+  if (!(CHANGE_REQUEST_STATUSES as readonly string[]).includes(status))
+    throw badRequest('status', `must be one of ${CHANGE_REQUEST_STATUSES.join(', ')}`);
   return {
     status,
     ...(f.creator ? { createdById: f.creator } : {}),
@@ -77,15 +89,26 @@ const ORDER = [{ createdAt: 'desc' as const }, { id: 'asc' as const }];
 export async function listChangeRequests(ctx: Context, spaceId: string, filters: ChangeRequestFilters) {
   await requireSpace(ctx, spaceId);
   const where = { spaceId, ...filterWhere(filters) };
-  return paginate(filters, () => ctx.prisma.changeRequest.count({ where }), (w) => ctx.prisma.changeRequest.findMany({ where, orderBy: ORDER, ...w }));
+  return paginate(
+    filters,
+    () => ctx.prisma.changeRequest.count({ where }),
+    (w) => ctx.prisma.changeRequest.findMany({ where, orderBy: ORDER, ...w }),
+  );
 }
 
 /** Change requests of every space of the organization the caller can see. */
 export async function listOrganizationChangeRequests(ctx: Context, organizationId: string, filters: ChangeRequestFilters) {
   await requireOrg(ctx, organizationId);
   const visible = await visibleContentFilter(ctx, organizationId);
-  const where: Prisma.ChangeRequestWhereInput = { ...filterWhere(filters), space: { AND: [{ organizationId, deletedAt: null }, visible.spaces] } };
-  return paginate(filters, () => ctx.prisma.changeRequest.count({ where }), (w) => ctx.prisma.changeRequest.findMany({ where, orderBy: ORDER, ...w }));
+  const where: Prisma.ChangeRequestWhereInput = {
+    ...filterWhere(filters),
+    space: { AND: [{ organizationId, deletedAt: null }, visible.spaces] },
+  };
+  return paginate(
+    filters,
+    () => ctx.prisma.changeRequest.count({ where }),
+    (w) => ctx.prisma.changeRequest.findMany({ where, orderBy: ORDER, ...w }),
+  );
 }
 
 /** A change request by id or by its number in the space. */
@@ -131,11 +154,17 @@ function assertWritable(cr: ChangeRequest) {
   if (cr.status === 'archived') throw conflict('This change request is archived; reopen it first');
 }
 
-export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, input: { subject?: string | null; description?: unknown; status?: string | null }) {
+export async function updateChangeRequest(
+  ctx: Context,
+  spaceId: string,
+  idOrNumber: string,
+  input: { subject?: string | null; description?: unknown; status?: string | null },
+) {
   const cr = await getChangeRequest(ctx, spaceId, idOrNumber);
   const space = await requireSpace(ctx, spaceId, 'read');
   const role = await spaceRole(ctx, space);
-  if (cr.createdById !== ctx.caller.id && !spacePermissions(role).edit) throw forbidden('Only its author or editors of the space can change a change request');
+  if (cr.createdById !== ctx.caller.id && !spacePermissions(role).edit)
+    throw forbidden('Only its author or editors of the space can change a change request');
   if (cr.status === 'merged') throw conflict('This change request is merged');
   const data: Prisma.ChangeRequestUpdateInput = {};
   if (input.subject !== undefined) data.subject = input.subject === null ? null : check.text('subject', input.subject, { max: 100 });
@@ -192,18 +221,21 @@ async function enforceMergeRules(ctx: Context, tx: Tx, space: Space, cr: ChangeR
         break;
       }
       case 'require_one_of_specific_reviewers':
-        if (!users(rule).some((u) => approvedBy.has(u))) throw preconditionFailed(`Merge rules: approval needed from one of ${users(rule).join(', ')}`);
+        if (!users(rule).some((u) => approvedBy.has(u)))
+          throw preconditionFailed(`Merge rules: approval needed from one of ${users(rule).join(', ')}`);
         break;
       case 'require_at_least_one_review':
         if (!approvedBy.size) throw preconditionFailed('Merge rules: at least one approving review is needed');
         break;
       case 'require_all_reviews_approved': {
         const pending = allReviews.filter((r) => !approvedBy.has(r.userId)).map((r) => r.userId);
-        if (pending.length) throw preconditionFailed(`Merge rules: every review must approve the current head; not yet: ${pending.join(', ')}`);
+        if (pending.length)
+          throw preconditionFailed(`Merge rules: every review must approve the current head; not yet: ${pending.join(', ')}`);
         break;
       }
       case 'require_up_to_date_change_request':
-        if (cr.revisionMergedAncestor !== space.revisionId) throw preconditionFailed('Merge rules: the change request must be up to date with main; update it first');
+        if (cr.revisionMergedAncestor !== space.revisionId)
+          throw preconditionFailed('Merge rules: the change request must be up to date with main; update it first');
         break;
       case 'require_change_request_subject':
         if (!cr.subject) throw preconditionFailed('Merge rules: the change request needs a subject');
@@ -212,9 +244,13 @@ async function enforceMergeRules(ctx: Context, tx: Tx, space: Space, cr: ChangeR
         if (!documentText(cr.description)) throw preconditionFailed('Merge rules: the change request needs a description');
         break;
       case 'require_agent_review':
-        throw preconditionFailed('Merge rules: an agent review is required, and this server has no review agent (a user listed in allow_bypass can merge)');
+        throw preconditionFailed(
+          'Merge rules: an agent review is required, and this server has no review agent (a user listed in allow_bypass can merge)',
+        );
       case 'custom':
-        throw preconditionFailed('Merge rules: custom expressions are not evaluated by this server (a user listed in allow_bypass can merge)');
+        throw preconditionFailed(
+          'Merge rules: custom expressions are not evaluated by this server (a user listed in allow_bypass can merge)',
+        );
     }
   }
 }
@@ -230,7 +266,9 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
     async (tx) => {
       // One merge of a change request at a time, and the others answer at once rather than queue
       // behind it holding a connection each: a transaction-scoped advisory lock, tried, not awaited.
-      const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(hashtextextended(${`lectern:merge:${cr0.id}`}, 0)) AS locked`;
+      const [{ locked }] = await tx.$queryRaw<
+        [{ locked: boolean }]
+      >`SELECT pg_try_advisory_xact_lock(hashtextextended(${`lectern:merge:${cr0.id}`}, 0)) AS locked`;
       if (!locked) throw conflict('A merge of this change request is in progress');
       const space = await lockSpace(tx, spaceId);
       const cr = (await tx.changeRequest.findUnique({ where: { id: cr0.id } }))!;
@@ -240,7 +278,11 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
       if (space.revisionId === cr.revisionMergedAncestor) {
         revision = cr.revisionId; // fast-forward: main becomes the change request's head
       } else {
-        const [base, ours, theirs] = await Promise.all([contentOf(tx, cr.revisionMergedAncestor), contentOf(tx, space.revisionId), contentOf(tx, cr.revisionId)]);
+        const [base, ours, theirs] = await Promise.all([
+          contentOf(tx, cr.revisionMergedAncestor),
+          contentOf(tx, space.revisionId),
+          contentOf(tx, cr.revisionId),
+        ]);
         const merged = await mergeContents(tx, base, ours, theirs, { main: 'ours' });
         if (!merged.manifest) throw conflictError(merged.conflicts);
         const manifest = merged.manifest;
@@ -254,7 +296,12 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
       await reindexSpace(tx, spaceId, space.revisionId, revision);
       await publishInTransaction(tx, contentEvent(spaceId, 'merged', revision, cr.id));
       // A space synced with Git: one commit for this merge (queued with it).
-      await afterMainMoved(tx, { spaceId, revisionId: revision, userId: ctx.caller.id, changeRequest: { number: cr.number, subject: cr.subject } });
+      await afterMainMoved(tx, {
+        spaceId,
+        revisionId: revision,
+        userId: ctx.caller.id,
+        changeRequest: { number: cr.number, subject: cr.subject },
+      });
       await publishInTransaction(tx, changeRequestEvent(cr, 'merged'));
       return revision;
     },
@@ -275,15 +322,28 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
       assertWritable(cr);
       if (space.revisionId === cr.revisionMergedAncestor) return cr.revisionId;
       let head: string;
-      if (cr.revisionId === cr.revisionMergedAncestor) head = space.revisionId; // no edits yet: just follow main
+      if (cr.revisionId === cr.revisionMergedAncestor)
+        head = space.revisionId; // no edits yet: just follow main
       else {
-        const [base, ours, theirs] = await Promise.all([contentOf(tx, cr.revisionMergedAncestor), contentOf(tx, cr.revisionId), contentOf(tx, space.revisionId)]);
+        const [base, ours, theirs] = await Promise.all([
+          contentOf(tx, cr.revisionMergedAncestor),
+          contentOf(tx, cr.revisionId),
+          contentOf(tx, space.revisionId),
+        ]);
         const merged = await mergeContents(tx, base, ours, theirs, { main: 'theirs' });
         if (!merged.manifest) throw conflictError(merged.conflicts);
         const manifest = merged.manifest;
         head = newId();
         await tx.revision.create({
-          data: { id: head, spaceId, parents: [cr.revisionId, space.revisionId], type: 'update', manifest, changeRequestId: cr.id, createdById: ctx.caller.id },
+          data: {
+            id: head,
+            spaceId,
+            parents: [cr.revisionId, space.revisionId],
+            type: 'update',
+            manifest,
+            changeRequestId: cr.id,
+            createdById: ctx.caller.id,
+          },
         });
       }
       await tx.changeRequest.update({ where: { id: cr.id }, data: { revisionId: head, revisionMergedAncestor: space.revisionId } });
@@ -314,7 +374,13 @@ const revisionContentOf = (tx: Tx, spaceId: string) => async (id: string) => {
 };
 
 /** The answer's entries: each page's API URL where it was written (`urls.location` of the official answer). */
-async function writeResult(ctx: Context, spaceId: string, revision: string, applied: AppliedWrite, pageUrl: (page: string) => string): Promise<ContentWriteResult> {
+async function writeResult(
+  ctx: Context,
+  spaceId: string,
+  revision: string,
+  applied: AppliedWrite,
+  pageUrl: (page: string) => string,
+): Promise<ContentWriteResult> {
   const keys = await serverKeys(ctx);
   return {
     revision,
@@ -325,7 +391,12 @@ async function writeResult(ctx: Context, spaceId: string, revision: string, appl
 type AppliedWrite = Awaited<ReturnType<typeof applyChanges>>;
 
 /** Applies a batch of content changes (the official `updateChangeRequestContent` body) to a change request. */
-export async function writeChangeRequestContent(ctx: Context, spaceId: string, idOrNumber: string, changes: ContentChange[]): Promise<ContentWriteResult> {
+export async function writeChangeRequestContent(
+  ctx: Context,
+  spaceId: string,
+  idOrNumber: string,
+  changes: ContentChange[],
+): Promise<ContentWriteResult> {
   const cr0 = await getChangeRequest(ctx, spaceId, idOrNumber);
   const space0 = await requireSpace(ctx, spaceId, 'edit');
   if (space0.editMode === 'locked') throw forbidden('This space is locked: no change can be made');
@@ -341,7 +412,17 @@ export async function writeChangeRequestContent(ctx: Context, spaceId: string, i
       let revision = cr.revisionId;
       if (applied.manifest) {
         revision = newId();
-        await tx.revision.create({ data: { id: revision, spaceId, parents: [cr.revisionId], type: 'edits', manifest: applied.manifest, changeRequestId: cr.id, createdById: ctx.caller.id } });
+        await tx.revision.create({
+          data: {
+            id: revision,
+            spaceId,
+            parents: [cr.revisionId],
+            type: 'edits',
+            manifest: applied.manifest,
+            changeRequestId: cr.id,
+            createdById: ctx.caller.id,
+          },
+        });
       }
       const updated = await tx.changeRequest.update({
         where: { id: cr.id },
@@ -352,7 +433,9 @@ export async function writeChangeRequestContent(ctx: Context, spaceId: string, i
     },
     { timeout: 60_000 },
   );
-  const result = await writeResult(ctx, spaceId, revision, applied, (page) => ctx.urls.api(`/spaces/${spaceId}/change-requests/${cr.id}/content/page/${page}`));
+  const result = await writeResult(ctx, spaceId, revision, applied, (page) =>
+    ctx.urls.api(`/spaces/${spaceId}/change-requests/${cr.id}/content/page/${page}`),
+  );
   return { ...result, changeRequest: cr };
 }
 
@@ -370,7 +453,16 @@ export async function writeSpaceContent(ctx: Context, spaceId: string, changes: 
       let revision = space.revisionId;
       if (applied.manifest) {
         revision = newId();
-        await tx.revision.create({ data: { id: revision, spaceId, parents: [space.revisionId], type: 'edits', manifest: applied.manifest, createdById: ctx.caller.id } });
+        await tx.revision.create({
+          data: {
+            id: revision,
+            spaceId,
+            parents: [space.revisionId],
+            type: 'edits',
+            manifest: applied.manifest,
+            createdById: ctx.caller.id,
+          },
+        });
         await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision } });
         await reindexSpace(tx, spaceId, space.revisionId, revision);
         await publishInTransaction(tx, contentEvent(spaceId, 'edited', revision, null));

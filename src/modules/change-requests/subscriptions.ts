@@ -25,28 +25,43 @@ const SpaceContentEvent = builder.objectRef<LiveEvent>('SpaceContentEvent').impl
   fields: (t) => ({
     action: t.field({ type: SpaceContentActionEnum, resolve: (e) => e.action as 'merged' | 'edited' }),
     space: t.field({ type: SpaceType, resolve: (e, _a, ctx) => requireSpace(ctx, e.spaceId!) }),
-    revision: t.field({ type: RevisionType, description: 'The new main revision (the one this event announced, even if main moved again since)', resolve: (e, _a, ctx) => spaceRevision(ctx, e.spaceId!, e.revisionId!) }),
-    changeRequest: t.field({ type: ChangeRequestType, nullable: true, description: 'The change request merged (null for a live edit)', resolve: (e, _a, ctx) => (e.changeRequestId ? getChangeRequest(ctx, e.spaceId!, e.changeRequestId) : null) }),
+    revision: t.field({
+      type: RevisionType,
+      description: 'The new main revision (the one this event announced, even if main moved again since)',
+      resolve: (e, _a, ctx) => spaceRevision(ctx, e.spaceId!, e.revisionId!),
+    }),
+    changeRequest: t.field({
+      type: ChangeRequestType,
+      nullable: true,
+      description: 'The change request merged (null for a live edit)',
+      resolve: (e, _a, ctx) => (e.changeRequestId ? getChangeRequest(ctx, e.spaceId!, e.changeRequestId) : null),
+    }),
   }),
 });
 
 const CHANGE_REQUEST_ACTIONS = ['created', 'updated', 'status_changed', 'merged'] as const satisfies readonly ChangeRequestAction[];
 const ChangeRequestActionEnum = builder.enumType('ChangeRequestAction', {
-  description: 'What happened to a change request: `created`; `updated` (subject, description, content, brought up to date with main); `status_changed` (draft, open, archived: closed or reopened); `merged`',
+  description:
+    'What happened to a change request: `created`; `updated` (subject, description, content, brought up to date with main); `status_changed` (draft, open, archived: closed or reopened); `merged`',
   values: CHANGE_REQUEST_ACTIONS,
 });
 
 const ChangeRequestEvent = builder.objectRef<LiveEvent>('ChangeRequestEvent').implement({
   fields: (t) => ({
     action: t.field({ type: ChangeRequestActionEnum, resolve: (e) => e.action as ChangeRequestAction }),
-    changeRequest: t.field({ type: ChangeRequestType, description: 'The change request as it is now', resolve: (e, _a, ctx) => getChangeRequest(ctx, e.spaceId!, e.changeRequestId!) }),
+    changeRequest: t.field({
+      type: ChangeRequestType,
+      description: 'The change request as it is now',
+      resolve: (e, _a, ctx) => getChangeRequest(ctx, e.spaceId!, e.changeRequestId!),
+    }),
   }),
 });
 
 builder.subscriptionField('spaceContentEvents', (t) =>
   t.field({
     type: SpaceContentEvent,
-    description: "Each time the space's main content moves: a change request merged, or a live edit (by any Lectern process on this database)",
+    description:
+      "Each time the space's main content moves: a change request merged, or a live edit (by any Lectern process on this database)",
     args: { spaceId: t.arg.id({ required: true }) },
     subscribe: async (_root, { spaceId }, ctx) => {
       const space = await requireSpace(ctx, String(spaceId));
@@ -59,7 +74,8 @@ builder.subscriptionField('spaceContentEvents', (t) =>
 builder.subscriptionField('changeRequestEvents', (t) =>
   t.field({
     type: ChangeRequestEvent,
-    description: "Changes of the space's change requests (created, updated, status changed, merged); of one only with `changeRequestId` (an id or a number)",
+    description:
+      "Changes of the space's change requests (created, updated, status changed, merged); of one only with `changeRequestId` (an id or a number)",
     args: { spaceId: t.arg.id({ required: true }), changeRequestId: t.arg.id() },
     subscribe: async (_root, args, ctx) => {
       const space = await requireSpace(ctx, String(args.spaceId));

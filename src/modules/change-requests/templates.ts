@@ -11,7 +11,10 @@ import { writeChangeRequestContent, writeSpaceContent } from './service.js';
  * none of these templates has a slot for one. Applying one writes through change requests' service,
  * so templates live here rather than in content.
  */
-export const TEMPLATES: Record<string, { title: string; pages: { title: string; description?: string; emoji?: string; markdown: string }[] }> = {
+export const TEMPLATES: Record<
+  string,
+  { title: string; pages: { title: string; description?: string; emoji?: string; markdown: string }[] }
+> = {
   'getting-started': {
     title: 'Getting started',
     pages: [
@@ -26,7 +29,11 @@ export const TEMPLATES: Record<string, { title: string; pages: { title: string; 
         description: 'Up and running in five minutes',
         markdown: '# Quickstart\n\n1. Install the product.\n2. Configure it.\n3. Check that it works.\n',
       },
-      { title: 'FAQ', description: 'Frequently asked questions', markdown: '# FAQ\n\n## Where do I get help?\n\nAsk the team that maintains this space.\n' },
+      {
+        title: 'FAQ',
+        description: 'Frequently asked questions',
+        markdown: '# FAQ\n\n## Where do I get help?\n\nAsk the team that maintains this space.\n',
+      },
     ],
   },
   'api-reference': {
@@ -62,7 +69,8 @@ export async function applyTemplate(ctx: Context, spaceId: string, input: ApplyT
     const params = input.params as Record<string, unknown>;
     if (typeof params !== 'object' || Array.isArray(params)) throw badRequest('params', 'must be an object');
     const refs = params.contentRefs;
-    if (refs !== undefined && (typeof refs !== 'object' || refs === null || Array.isArray(refs))) throw badRequest('params.contentRefs', 'must be an object');
+    if (refs !== undefined && (typeof refs !== 'object' || refs === null || Array.isArray(refs)))
+      throw badRequest('params.contentRefs', 'must be an object');
   }
   if (input.changeRequestId !== undefined && input.changeRequestId !== null) {
     return writeChangeRequestContent(ctx, spaceId, input.changeRequestId, changes);

@@ -1,11 +1,19 @@
-import { builder, } from '../../graphql/builder.js';
+import { builder } from '../../graphql/builder.js';
 import { registerNode } from '../../graphql/node.js';
 import { DefaultLevelEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { collectionPermissions, collectionRole, primeContentRoles, requireCollection } from '../../auth/permissions.js';
 import { OrganizationType } from '../orgs/index.js';
 import { ContentPositionInput } from './position-input.js';
-import { createCollection, listChildCollections, deleteCollection, listCollections, moveCollection, transferCollection, updateCollection } from './service.js';
+import {
+  createCollection,
+  listChildCollections,
+  deleteCollection,
+  listCollections,
+  moveCollection,
+  transferCollection,
+  updateCollection,
+} from './service.js';
 
 const CollectionUrls = builder.objectRef<{ location: string; app: string }>('CollectionUrls').implement({
   fields: (t) => ({ location: t.exposeString('location'), app: t.exposeString('app') }),
@@ -68,7 +76,17 @@ builder.queryField('collection', (t) =>
     resolve: (_r, { id }, ctx) => requireCollection(ctx, String(id)),
   }),
 );
-registerNode(CollectionType, { args: ['id'], keys: (c) => [c.id], load: (ctx, [id]) => requireCollection(ctx, id!), prime: (ctx, keys) => primeContentRoles(ctx, 'c', keys.map(([id]) => id!)) });
+registerNode(CollectionType, {
+  args: ['id'],
+  keys: (c) => [c.id],
+  load: (ctx, [id]) => requireCollection(ctx, id!),
+  prime: (ctx, keys) =>
+    primeContentRoles(
+      ctx,
+      'c',
+      keys.map(([id]) => id!),
+    ),
+});
 
 const CreateCollectionInput = builder.inputType('CreateCollectionInput', {
   fields: (t) => ({ title: t.string(), parent: t.id() }),
@@ -77,7 +95,10 @@ const UpdateCollectionInput = builder.inputType('UpdateCollectionInput', {
   fields: (t) => ({ title: t.string(), description: t.string(), defaultLevel: t.field({ type: DefaultLevelEnum }) }),
 });
 const MoveInput = builder.inputType('MoveCollectionInput', {
-  fields: (t) => ({ parent: t.id({ description: 'Parent collection id; null for the top level' }), position: t.field({ type: ContentPositionInput }) }),
+  fields: (t) => ({
+    parent: t.id({ description: 'Parent collection id; null for the top level' }),
+    position: t.field({ type: ContentPositionInput }),
+  }),
 });
 const TransferInput = builder.inputType('TransferCollectionInput', {
   fields: (t) => ({ organization: t.id({ required: true }) }),
@@ -88,7 +109,10 @@ builder.mutationFields((t) => ({
     type: CollectionType,
     args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateCollectionInput, required: false }) },
     resolve: (_r, args, ctx) =>
-      createCollection(ctx, String(args.organizationId), { title: args.input?.title, parent: args.input?.parent == null ? null : String(args.input.parent) }),
+      createCollection(ctx, String(args.organizationId), {
+        title: args.input?.title,
+        parent: args.input?.parent == null ? null : String(args.input.parent),
+      }),
   }),
   updateCollection: t.field({
     type: CollectionType,
@@ -104,7 +128,10 @@ builder.mutationFields((t) => ({
     type: CollectionType,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: MoveInput, required: true }) },
     resolve: (_r, { id, input }, ctx) =>
-      moveCollection(ctx, String(id), { parent: input.parent === undefined ? undefined : input.parent === null ? null : String(input.parent), position: input.position }),
+      moveCollection(ctx, String(id), {
+        parent: input.parent === undefined ? undefined : input.parent === null ? null : String(input.parent),
+        position: input.position,
+      }),
   }),
   transferCollection: t.field({
     type: CollectionType,

@@ -33,7 +33,11 @@ export async function createCollection(ctx: Context, organizationId: string, inp
 export async function listCollections(ctx: Context, organizationId: string, args: PageArgs & { nested?: boolean | null }) {
   await requireOrg(ctx, organizationId);
   const filter = await visibleContentFilter(ctx, organizationId);
-  const where: Prisma.CollectionWhereInput = { organizationId, ...filter.collections, ...(args.nested === false ? { parentId: null } : {}) };
+  const where: Prisma.CollectionWhereInput = {
+    organizationId,
+    ...filter.collections,
+    ...(args.nested === false ? { parentId: null } : {}),
+  };
   return paginate(
     args,
     () => ctx.prisma.collection.count({ where }),
@@ -52,7 +56,8 @@ export async function updateCollection(
     if (input.title === null) throw badRequest('title', 'cannot be null');
     data.title = check.text('title', input.title, { max: 50 });
   }
-  if (input.description !== undefined) data.description = input.description === null ? null : check.text('description', input.description, { max: 100 });
+  if (input.description !== undefined)
+    data.description = input.description === null ? null : check.text('description', input.description, { max: 100 });
   if (input.defaultLevel !== undefined) data.defaultLevel = input.defaultLevel;
   const updated = await ctx.prisma.collection.update({ where: { id }, data });
   accessRows(ctx).collection.clear(id).prime(id, updated);
@@ -133,7 +138,9 @@ function childrenLoader<T extends { parentId: string | null }>(
       new DataLoader<string, T[]>(async (ids) => {
         const collections = (await Promise.all(ids.map((id) => accessRows(ctx).collection.load(id)))).filter((c) => c !== null);
         const byOrg = groupBy(collections, (c) => c.organizationId);
-        const rows = (await Promise.all([...byOrg].map(([organizationId, cs]) => fetch(ctx, { organizationId, parentIds: cs.map((c) => c.id) })))).flat();
+        const rows = (
+          await Promise.all([...byOrg].map(([organizationId, cs]) => fetch(ctx, { organizationId, parentIds: cs.map((c) => c.id) })))
+        ).flat();
         const byParent = groupBy(rows, (r) => r.parentId);
         return ids.map((id) => byParent.get(id) ?? []);
       }),
@@ -142,7 +149,9 @@ function childrenLoader<T extends { parentId: string | null }>(
 
 const spacesIn = childrenLoader(async (ctx, { organizationId, parentIds }) =>
   ctx.prisma.space.findMany({
-    where: { AND: [{ organizationId, parentId: { in: parentIds }, deletedAt: null }, (await visibleContentFilter(ctx, organizationId)).spaces] },
+    where: {
+      AND: [{ organizationId, parentId: { in: parentIds }, deletedAt: null }, (await visibleContentFilter(ctx, organizationId)).spaces],
+    },
     orderBy: ORDER,
   }),
 );

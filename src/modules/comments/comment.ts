@@ -30,7 +30,10 @@ const CommentStatusFilterEnum = builder.enumType('CommentStatusFilter', {
   description: 'Which comments a list shows: all (default), open or resolved ones',
   values: ['all', ...COMMENT_STATUSES] as const,
 });
-const CommentListOrderEnum = builder.enumType('CommentListOrder', { description: 'By posting time: desc (newest first, default) or asc', values: ['asc', 'desc'] as const });
+const CommentListOrderEnum = builder.enumType('CommentListOrder', {
+  description: 'By posting time: desc (newest first, default) or asc',
+  values: ['asc', 'desc'] as const,
+});
 
 async function userOf(ctx: Context, id: string) {
   const user = await userLoaders(ctx).user.load(id);
@@ -86,9 +89,12 @@ const CommentBody = builder.objectRef<{ markdown?: string; document?: unknown }>
   }),
 });
 
-const bodyField = (markdown: string, format: string | null | undefined) => (format === 'document' ? { document: documentFromMarkdown(markdown) } : { markdown });
+const bodyField = (markdown: string, format: string | null | undefined) =>
+  format === 'document' ? { document: documentFromMarkdown(markdown) } : { markdown };
 
-const CommentUrls = builder.objectRef<{ location: string }>('CommentUrls').implement({ fields: (t) => ({ location: t.exposeString('location') }) });
+const CommentUrls = builder
+  .objectRef<{ location: string }>('CommentUrls')
+  .implement({ fields: (t) => ({ location: t.exposeString('location') }) });
 
 const CommentPermissions = builder.objectRef<ReturnType<typeof commentPermissions>>('CommentPermissions').implement({
   fields: (t) => ({
@@ -116,10 +122,15 @@ const CommentTarget = builder.objectRef<Comment>('CommentTarget').implement({
     tableCell: t.field({
       type: TableCellTarget,
       nullable: true,
-      resolve: (c) => (c.tableCellRecord && c.tableCellDefinition ? { record: c.tableCellRecord, definition: c.tableCellDefinition } : null),
+      resolve: (c) =>
+        c.tableCellRecord && c.tableCellDefinition ? { record: c.tableCellRecord, definition: c.tableCellDefinition } : null,
     }),
     changeRequest: t.exposeString('changeRequestId', { nullable: true }),
-    review: t.string({ nullable: true, description: 'The review this comment was submitted with', resolve: (c, _a, ctx) => (c.changeRequestId ? reviewOfComment(ctx).load(c.id) : null) }),
+    review: t.string({
+      nullable: true,
+      description: 'The review this comment was submitted with',
+      resolve: (c, _a, ctx) => (c.changeRequestId ? reviewOfComment(ctx).load(c.id) : null),
+    }),
     page: t.field({ type: IdObject, nullable: true, resolve: (c) => (c.pageId ? { id: c.pageId } : null) }),
     space: t.exposeString('spaceId'),
     revision: t.exposeString('revisionId'),
@@ -201,8 +212,17 @@ export const CommentType = builder.prismaObject('Comment', {
     status: t.field({ type: CommentStatusEnum, resolve: (c) => c.status as 'open' }),
     resolvedAt: t.expose('resolvedAt', { type: 'DateTime', nullable: true }),
     resolvedBy: t.field({ type: UserType, nullable: true, resolve: (c, _a, ctx) => (c.resolvedById ? userOf(ctx, c.resolvedById) : null) }),
-    replyList: t.field({ type: CommentReplyList, description: 'The replies, oldest first', args: pageArgs(t), resolve: (c, args, ctx) => listRepliesOf(ctx, c, args) }),
-    reply: t.field({ type: CommentReplyType, args: { id: t.arg.id({ required: true }) }, resolve: (c, { id }, ctx) => replyOf(ctx, c, String(id)) }),
+    replyList: t.field({
+      type: CommentReplyList,
+      description: 'The replies, oldest first',
+      args: pageArgs(t),
+      resolve: (c, args, ctx) => listRepliesOf(ctx, c, args),
+    }),
+    reply: t.field({
+      type: CommentReplyType,
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (c, { id }, ctx) => replyOf(ctx, c, String(id)),
+    }),
   }),
 });
 
@@ -225,23 +245,35 @@ builder.objectField(SpaceType, 'commentList', (t) =>
   }),
 );
 builder.objectField(SpaceType, 'comment', (t) =>
-  t.field({ type: CommentType, args: { id: t.arg.id({ required: true }) }, resolve: (space, { id }, ctx) => getComment(ctx, space.id, null, String(id)) }),
+  t.field({
+    type: CommentType,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (space, { id }, ctx) => getComment(ctx, space.id, null, String(id)),
+  }),
 );
 builder.objectField(ChangeRequestType, 'commentList', (t) =>
   t.field({ type: CommentList, args: listArgs(t), resolve: (cr, args, ctx) => listComments(ctx, cr.spaceId, cr.id, args) }),
 );
 builder.objectField(ChangeRequestType, 'comment', (t) =>
-  t.field({ type: CommentType, args: { id: t.arg.id({ required: true }) }, resolve: (cr, { id }, ctx) => getComment(ctx, cr.spaceId, cr.id, String(id)) }),
+  t.field({
+    type: CommentType,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (cr, { id }, ctx) => getComment(ctx, cr.spaceId, cr.id, String(id)),
+  }),
 );
 
 // ---------------------------------------------------------------------------------------------
 // Mutations: one set for both places; `changeRequestId` (id or number) selects a change request.
 
 const CommentBodyInput = builder.inputType('CommentBodyInput', {
-  description: '`{ markdown }` or `{ document }` (one of them): a rich-text document is stored as its Markdown and reads back the same with format=document',
+  description:
+    '`{ markdown }` or `{ document }` (one of them): a rich-text document is stored as its Markdown and reads back the same with format=document',
   fields: (t) => ({
     markdown: t.string({ description: 'The body as Markdown' }),
-    document: t.field({ type: 'JSON', description: 'The body as a rich-text document (JSONDocument): blocks and marks with a Markdown form' }),
+    document: t.field({
+      type: 'JSON',
+      description: 'The body as a rich-text document (JSONDocument): blocks and marks with a Markdown form',
+    }),
   }),
 });
 const TableCellTargetInput = builder.inputType('TableCellTargetInput', {
@@ -263,7 +295,9 @@ const UpdateCommentInput = builder.inputType('UpdateCommentInput', {
     removedReactions: t.stringList({ description: "Emoji of the caller's reactions to remove" }),
   }),
 });
-const PostCommentReplyInput = builder.inputType('PostCommentReplyInput', { fields: (t) => ({ body: t.field({ type: CommentBodyInput, required: true }) }) });
+const PostCommentReplyInput = builder.inputType('PostCommentReplyInput', {
+  fields: (t) => ({ body: t.field({ type: CommentBodyInput, required: true }) }),
+});
 const UpdateCommentReplyInput = builder.inputType('UpdateCommentReplyInput', {
   fields: (t) => ({
     body: t.field({ type: CommentBodyInput, description: 'New body (authors only)' }),
@@ -292,7 +326,8 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => updateComment(ctx, String(a.spaceId), a.changeRequestId ?? null, String(a.commentId), a.input),
   }),
   deleteComment: t.boolean({
-    description: 'Deletes a comment with its replies; false when the space the caller sees had no such comment (the seed answers 204 either way)',
+    description:
+      'Deletes a comment with its replies; false when the space the caller sees had no such comment (the seed answers 204 either way)',
     args: commentArgs(t),
     resolve: (_r, a, ctx) => deleteComment(ctx, String(a.spaceId), a.changeRequestId ?? null, String(a.commentId)),
   }),
@@ -304,7 +339,8 @@ builder.mutationFields((t) => ({
   updateCommentReply: t.field({
     type: CommentReplyType,
     args: { ...replyArgs(t), input: t.arg({ type: UpdateCommentReplyInput, required: true }) },
-    resolve: (_r, a, ctx) => updateReply(ctx, String(a.spaceId), a.changeRequestId ?? null, String(a.commentId), String(a.replyId), a.input),
+    resolve: (_r, a, ctx) =>
+      updateReply(ctx, String(a.spaceId), a.changeRequestId ?? null, String(a.commentId), String(a.replyId), a.input),
   }),
   deleteCommentReply: t.boolean({
     description: 'Deletes a reply; NOT_FOUND when there is none',
@@ -312,4 +348,3 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => deleteReply(ctx, String(a.spaceId), a.changeRequestId ?? null, String(a.commentId), String(a.replyId)),
   }),
 }));
-

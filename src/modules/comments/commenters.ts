@@ -23,7 +23,10 @@ async function commenters(ctx: Context, organizationId: string, where: Prisma.Co
   const ordered = posted
     .filter((p) => memberOf.has(p.postedById))
     .sort((a, b) => b._max.createdAt!.getTime() - a._max.createdAt!.getTime() || (a.postedById < b.postedById ? -1 : 1));
-  return paginateArray(args, ordered.map((p) => memberOf.get(p.postedById)!));
+  return paginateArray(
+    args,
+    ordered.map((p) => memberOf.get(p.postedById)!),
+  );
 }
 
 export async function listSpaceCommenters(ctx: Context, spaceId: string, args: PageArgs) {

@@ -21,12 +21,18 @@ export interface Replier {
 export const commentLoaders = perRequest((ctx: Context) => ({
   comment: byId<Comment>((ids) => ctx.prisma.comment.findMany({ where: { id: { in: ids } } })),
   reactions: new DataLoader<string, CommentReaction[]>(async (ids) => {
-    const rows = await ctx.prisma.commentReaction.findMany({ where: { commentId: { in: [...ids] } }, orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] });
+    const rows = await ctx.prisma.commentReaction.findMany({
+      where: { commentId: { in: [...ids] } },
+      orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }],
+    });
     const byComment = groupBy(rows, (r) => r.commentId);
     return ids.map((id) => byComment.get(id) ?? []);
   }),
   replyReactions: new DataLoader<string, CommentReplyReaction[]>(async (ids) => {
-    const rows = await ctx.prisma.commentReplyReaction.findMany({ where: { replyId: { in: [...ids] } }, orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] });
+    const rows = await ctx.prisma.commentReplyReaction.findMany({
+      where: { replyId: { in: [...ids] } },
+      orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }],
+    });
     const byReply = groupBy(rows, (r) => r.replyId);
     return ids.map((id) => byReply.get(id) ?? []);
   }),

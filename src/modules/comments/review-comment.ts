@@ -23,14 +23,25 @@ export function reviewCommentMarkdown(field: string, body: BodyInput | null | un
 /** Posts the review comment on the change request's head, in the caller's transaction `tx`. */
 export function postReviewComment(tx: Prisma.TransactionClient, ctx: Context, cr: ChangeRequest, markdown: string): Promise<Comment> {
   return tx.comment.create({
-    data: { id: newId(), spaceId: cr.spaceId, changeRequestId: cr.id, status: 'open', postedById: ctx.caller.id, markdown, revisionId: cr.revisionId },
+    data: {
+      id: newId(),
+      spaceId: cr.spaceId,
+      changeRequestId: cr.id,
+      status: 'open',
+      postedById: ctx.caller.id,
+      markdown,
+      revisionId: cr.revisionId,
+    },
   });
 }
 
 /** The id of the review each comment was submitted with (`target.review`): one statement for a page of comments. */
 export const reviewOfComment = perRequest((ctx: Context) =>
   batched<string, string | null>(async (commentIds) => {
-    const rows = await ctx.prisma.changeRequestReview.findMany({ where: { commentId: { in: commentIds } }, select: { changeRequestId: true, userId: true, commentId: true } });
+    const rows = await ctx.prisma.changeRequestReview.findMany({
+      where: { commentId: { in: commentIds } },
+      select: { changeRequestId: true, userId: true, commentId: true },
+    });
     return new Map(rows.map((r) => [r.commentId!, reviewId(r.changeRequestId, r.userId)]));
   }, null),
 );

@@ -31,7 +31,6 @@ fragment CommentReplyFields on CommentReply {
   body(format: $format) { markdown document } urls { location } permissions { view edit reply delete }
 }`;
 
-
 interface Family {
   /** Path below /v1 up to and including `/comments`. */
   base: string;
@@ -86,10 +85,16 @@ function familyRoutes(f: Family): RestRoute[] {
   const reply = (req: RestRequest) => ({ ...comment(req), replyId: req.params.commentReplyId });
   const declared = `${f.placeVars}, $format: ContentFormat`;
   // A document carries the fragments it spreads (GraphQL refuses unused ones).
-  const fragments = (text: string) => [text.includes('...CommentFields') ? COMMENT_FIELDS : '', text.includes('...CommentReplyFields') ? COMMENT_REPLY_FIELDS : '', USER_FIELDS].join(' ');
+  const fragments = (text: string) =>
+    [
+      text.includes('...CommentFields') ? COMMENT_FIELDS : '',
+      text.includes('...CommentReplyFields') ? COMMENT_REPLY_FIELDS : '',
+      USER_FIELDS,
+    ].join(' ');
   const mutation = (name: string, extraVars: string, call: string, selection: string) =>
     `mutation ${name}(${declared}${extraVars}) { ${call.replace('PLACE', f.placeArgs)} ${selection} } ${fragments(selection)}`;
-  const query = (name: string, extraVars: string, inner: string) => `query ${name}(${declared}${extraVars}) { ${f.reach(inner)} } ${fragments(inner)}`;
+  const query = (name: string, extraVars: string, inner: string) =>
+    `query ${name}(${declared}${extraVars}) { ${f.reach(inner)} } ${fragments(inner)}`;
 
   return [
     {
@@ -115,7 +120,12 @@ function familyRoutes(f: Family): RestRoute[] {
       method: 'POST',
       path: f.base,
       operationId: `postComment${f.suffix}`,
-      document: mutation(`postComment${f.suffix}`, ', $input: PostCommentInput!', 'postComment(PLACE, input: $input)', '{ ...CommentFields }'),
+      document: mutation(
+        `postComment${f.suffix}`,
+        ', $input: PostCommentInput!',
+        'postComment(PLACE, input: $input)',
+        '{ ...CommentFields }',
+      ),
       variables: (req) => ({ ...vars(req), input: req.body }),
       result: (data) => data.postComment,
     },
@@ -131,7 +141,12 @@ function familyRoutes(f: Family): RestRoute[] {
       method: 'PUT',
       path: `${f.base}/:commentId`,
       operationId: `updateComment${f.suffix}`,
-      document: mutation(`updateComment${f.suffix}`, ', $commentId: ID!, $input: UpdateCommentInput!', 'updateComment(PLACE, commentId: $commentId, input: $input)', '{ ...CommentFields }'),
+      document: mutation(
+        `updateComment${f.suffix}`,
+        ', $commentId: ID!, $input: UpdateCommentInput!',
+        'updateComment(PLACE, commentId: $commentId, input: $input)',
+        '{ ...CommentFields }',
+      ),
       variables: (req) => ({ ...comment(req), input: updateBody(req) }),
       result: (data) => data.updateComment,
     },
@@ -160,7 +175,12 @@ function familyRoutes(f: Family): RestRoute[] {
       method: 'POST',
       path: `${f.base}/:commentId/replies`,
       operationId: `postCommentReply${f.suffix}`,
-      document: mutation(`postCommentReply${f.suffix}`, ', $commentId: ID!, $input: PostCommentReplyInput!', 'postCommentReply(PLACE, commentId: $commentId, input: $input)', '{ ...CommentReplyFields }'),
+      document: mutation(
+        `postCommentReply${f.suffix}`,
+        ', $commentId: ID!, $input: PostCommentReplyInput!',
+        'postCommentReply(PLACE, commentId: $commentId, input: $input)',
+        '{ ...CommentReplyFields }',
+      ),
       variables: (req) => ({ ...comment(req), input: req.body }),
       result: (data) => data.postCommentReply,
     },
@@ -168,7 +188,11 @@ function familyRoutes(f: Family): RestRoute[] {
       method: 'GET',
       path: `${f.base}/:commentId/replies/:commentReplyId`,
       operationId: `getCommentReply${f.suffix}`,
-      document: query(`getCommentReply${f.suffix}`, ', $commentId: ID!, $replyId: ID!', 'comment(id: $commentId) { reply(id: $replyId) { ...CommentReplyFields } }'),
+      document: query(
+        `getCommentReply${f.suffix}`,
+        ', $commentId: ID!, $replyId: ID!',
+        'comment(id: $commentId) { reply(id: $replyId) { ...CommentReplyFields } }',
+      ),
       variables: reply,
       result: (data) => f.pick(data).comment.reply,
     },

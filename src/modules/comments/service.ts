@@ -59,7 +59,11 @@ export interface CommentScope {
  */
 export const commentTopic = (spaceId: string) => `comment:${spaceId}`;
 export type CommentAction = 'created' | 'updated' | 'deleted' | 'reply_created' | 'reply_updated' | 'reply_deleted';
-const commentEvent = (comment: Pick<Comment, 'id' | 'spaceId' | 'changeRequestId'>, action: CommentAction, replyId: string | null = null): LiveEvent => ({
+const commentEvent = (
+  comment: Pick<Comment, 'id' | 'spaceId' | 'changeRequestId'>,
+  action: CommentAction,
+  replyId: string | null = null,
+): LiveEvent => ({
   topic: commentTopic(comment.spaceId),
   action,
   spaceId: comment.spaceId,
@@ -69,7 +73,12 @@ const commentEvent = (comment: Pick<Comment, 'id' | 'spaceId' | 'changeRequestId
 });
 
 /** The space (and change request) the caller can see, with at least `min` on the space. */
-export async function scopeOf(ctx: Context, spaceId: string, changeRequestId: string | null | undefined, min: RoleName): Promise<CommentScope> {
+export async function scopeOf(
+  ctx: Context,
+  spaceId: string,
+  changeRequestId: string | null | undefined,
+  min: RoleName,
+): Promise<CommentScope> {
   // The change request first: it answers 404 for a space the caller cannot see, then for a missing change request.
   const changeRequest = changeRequestId != null ? await getChangeRequest(ctx, spaceId, changeRequestId) : null;
   const space = await requireSpace(ctx, spaceId, min);
@@ -100,12 +109,15 @@ async function requireReply(ctx: Context, comment: Comment, replyId: string): Pr
  * A write that lost a race with a delete (the row to update is gone, or the comment a new row points
  * to): the thing is not found, as it would have been a moment later.
  */
-const orGone = (what: string) => (error: unknown): never => {
-  if (error instanceof Prisma.PrismaClientKnownRequestError && (error.code === 'P2025' || error.code === 'P2003')) throw notFound(what);
-  throw error;
-};
+const orGone =
+  (what: string) =>
+  (error: unknown): never => {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && (error.code === 'P2025' || error.code === 'P2003')) throw notFound(what);
+    throw error;
+  };
 
-const permissionsFor = (ctx: Context, scope: CommentScope, postedById: string) => commentPermissions(scope.role, postedById === ctx.caller.id);
+const permissionsFor = (ctx: Context, scope: CommentScope, postedById: string) =>
+  commentPermissions(scope.role, postedById === ctx.caller.id);
 
 // ---------------------------------------------------------------------------------------------
 // Input checks
@@ -141,7 +153,8 @@ function emojiList(field: string, values: readonly string[] | null | undefined):
   if (values.length > MAX_REACTIONS) throw badRequest(field, `must hold at most ${MAX_REACTIONS} reactions`);
   values.forEach((value, i) => {
     const graphemes = [...segmenter.segment(value)].length;
-    if (graphemes !== 1 || !EMOJI_CHARS.test(value) || !EMOJI_BASE.test(value)) throw badRequest(`${field}[${i}]`, `${JSON.stringify(value)} is not a single emoji`);
+    if (graphemes !== 1 || !EMOJI_CHARS.test(value) || !EMOJI_BASE.test(value))
+      throw badRequest(`${field}[${i}]`, `${JSON.stringify(value)} is not a single emoji`);
   });
   return [...new Set(values)];
 }
@@ -229,7 +242,8 @@ export async function postComment(ctx: Context, spaceId: string, changeRequestId
   const revisionId = scope.changeRequest ? scope.changeRequest.revisionId : scope.space.revisionId;
   if (pageId) {
     const view = await viewOf(ctx, scope.space, revisionId);
-    if (!(await view.content.page(pageId))) throw badRequest('page', `no page ${pageId} in the ${scope.changeRequest ? "change request's" : "space's"} content`);
+    if (!(await view.content.page(pageId)))
+      throw badRequest('page', `no page ${pageId} in the ${scope.changeRequest ? "change request's" : "space's"} content`);
   }
   const created = await ctx.prisma.comment.create({
     data: {
@@ -264,7 +278,13 @@ function reactionChanges(input: { addedReactions?: readonly string[] | null; rem
   return { added, removed };
 }
 
-export async function updateComment(ctx: Context, spaceId: string, changeRequestId: string | null, commentId: string, input: UpdateCommentInput) {
+export async function updateComment(
+  ctx: Context,
+  spaceId: string,
+  changeRequestId: string | null,
+  commentId: string,
+  input: UpdateCommentInput,
+) {
   const scope = await scopeOf(ctx, spaceId, changeRequestId, 'comment');
   const comment = await requireComment(ctx, scope, commentId);
   const permissions = permissionsFor(ctx, scope, comment.postedById);
@@ -276,16 +296,23 @@ export async function updateComment(ctx: Context, spaceId: string, changeRequest
   const now = new Date();
   const data: Prisma.CommentUpdateInput = {};
   if (markdown !== null && markdown !== comment.markdown) Object.assign(data, { markdown, editedAt: now });
-  if (input.resolved === true && comment.status !== 'resolved') Object.assign(data, { status: 'resolved', resolvedAt: now, resolvedById: ctx.caller.id });
+  if (input.resolved === true && comment.status !== 'resolved')
+    Object.assign(data, { status: 'resolved', resolvedAt: now, resolvedById: ctx.caller.id });
   if (input.resolved === false && comment.status !== 'open') Object.assign(data, { status: 'open', resolvedAt: null, resolvedById: null });
 
-  const updated = await ctx.prisma.$transaction(async (tx) => {
-    if (added.length) {
-      await tx.commentReaction.createMany({ data: added.map((emoji) => ({ commentId: comment.id, userId: ctx.caller.id, emoji, createdAt: now })), skipDuplicates: true });
-    }
-    if (removed.length) await tx.commentReaction.deleteMany({ where: { commentId: comment.id, userId: ctx.caller.id, emoji: { in: removed } } });
-    return Object.keys(data).length ? tx.comment.update({ where: { id: comment.id }, data }) : comment;
-  }).catch(orGone('Comment'));
+  const updated = await ctx.prisma
+    .$transaction(async (tx) => {
+      if (added.length) {
+        await tx.commentReaction.createMany({
+          data: added.map((emoji) => ({ commentId: comment.id, userId: ctx.caller.id, emoji, createdAt: now })),
+          skipDuplicates: true,
+        });
+      }
+      if (removed.length)
+        await tx.commentReaction.deleteMany({ where: { commentId: comment.id, userId: ctx.caller.id, emoji: { in: removed } } });
+      return Object.keys(data).length ? tx.comment.update({ where: { id: comment.id }, data }) : comment;
+    })
+    .catch(orGone('Comment'));
   const loaders = commentLoaders(ctx);
   loaders.reactions.clear(comment.id);
   loaders.comment.clear(comment.id).prime(comment.id, updated);
@@ -306,12 +333,20 @@ export async function deleteComment(ctx: Context, spaceId: string, changeRequest
   return count > 0;
 }
 
-export async function postReply(ctx: Context, spaceId: string, changeRequestId: string | null, commentId: string, input: { body: BodyInput }) {
+export async function postReply(
+  ctx: Context,
+  spaceId: string,
+  changeRequestId: string | null,
+  commentId: string,
+  input: { body: BodyInput },
+) {
   const scope = await scopeOf(ctx, spaceId, changeRequestId, 'comment');
   const comment = await requireComment(ctx, scope, commentId);
   requireCommentAction(permissionsFor(ctx, scope, comment.postedById), 'reply');
   const markdown = markdownOf('body', input.body);
-  const reply = await ctx.prisma.commentReply.create({ data: { id: newId(), commentId: comment.id, postedById: ctx.caller.id, markdown } }).catch(orGone('Comment'));
+  const reply = await ctx.prisma.commentReply
+    .create({ data: { id: newId(), commentId: comment.id, postedById: ctx.caller.id, markdown } })
+    .catch(orGone('Comment'));
   commentLoaders(ctx).repliers.clear(comment.id);
   await publishAfterWrite(ctx.prisma, commentEvent(comment, 'reply_created', reply.id));
   return reply;
@@ -323,7 +358,14 @@ export interface UpdateReplyInput {
   removedReactions?: readonly string[] | null;
 }
 
-export async function updateReply(ctx: Context, spaceId: string, changeRequestId: string | null, commentId: string, replyId: string, input: UpdateReplyInput) {
+export async function updateReply(
+  ctx: Context,
+  spaceId: string,
+  changeRequestId: string | null,
+  commentId: string,
+  replyId: string,
+  input: UpdateReplyInput,
+) {
   const scope = await scopeOf(ctx, spaceId, changeRequestId, 'comment');
   const comment = await requireComment(ctx, scope, commentId);
   const reply = await requireReply(ctx, comment, replyId);
@@ -334,23 +376,36 @@ export async function updateReply(ctx: Context, spaceId: string, changeRequestId
   if (added.length || removed.length) requireCommentAction(permissions, 'reply', 'reply');
 
   const now = new Date();
-  const updated = await ctx.prisma.$transaction(async (tx) => {
-    if (added.length) {
-      await tx.commentReplyReaction.createMany({ data: added.map((emoji) => ({ replyId: reply.id, userId: ctx.caller.id, emoji, createdAt: now })), skipDuplicates: true });
-    }
-    if (removed.length) await tx.commentReplyReaction.deleteMany({ where: { replyId: reply.id, userId: ctx.caller.id, emoji: { in: removed } } });
-    if (markdown === null || markdown === reply.markdown) return reply;
-    return tx.commentReply.update({ where: { id: reply.id }, data: { markdown, editedAt: now } });
-  }).catch(orGone('Comment reply'));
+  const updated = await ctx.prisma
+    .$transaction(async (tx) => {
+      if (added.length) {
+        await tx.commentReplyReaction.createMany({
+          data: added.map((emoji) => ({ replyId: reply.id, userId: ctx.caller.id, emoji, createdAt: now })),
+          skipDuplicates: true,
+        });
+      }
+      if (removed.length)
+        await tx.commentReplyReaction.deleteMany({ where: { replyId: reply.id, userId: ctx.caller.id, emoji: { in: removed } } });
+      if (markdown === null || markdown === reply.markdown) return reply;
+      return tx.commentReply.update({ where: { id: reply.id }, data: { markdown, editedAt: now } });
+    })
+    .catch(orGone('Comment reply'));
   const loaders = commentLoaders(ctx);
   loaders.replyReactions.clear(reply.id);
   loaders.repliers.clear(comment.id);
-  if (updated !== reply || added.length || removed.length) await publishAfterWrite(ctx.prisma, commentEvent(comment, 'reply_updated', reply.id));
+  if (updated !== reply || added.length || removed.length)
+    await publishAfterWrite(ctx.prisma, commentEvent(comment, 'reply_updated', reply.id));
   return updated;
 }
 
 /** True when a reply was deleted; 404 when there is no such comment or reply (the seed's 204 is for comments only). */
-export async function deleteReply(ctx: Context, spaceId: string, changeRequestId: string | null, commentId: string, replyId: string): Promise<boolean> {
+export async function deleteReply(
+  ctx: Context,
+  spaceId: string,
+  changeRequestId: string | null,
+  commentId: string,
+  replyId: string,
+): Promise<boolean> {
   const scope = await scopeOf(ctx, spaceId, changeRequestId, 'comment');
   const comment = await requireComment(ctx, scope, commentId);
   const reply = await requireReply(ctx, comment, replyId);

@@ -15,7 +15,9 @@ import type { ContentView } from './service.js';
  */
 export async function computedInputs(ctx: Context, view: ContentView): Promise<string> {
   const entries = await view.content.allPages();
-  const slugs = [...new Set(entries.flatMap((e) => (e.type === 'computed' && e.computed ? [e.computed.dependencies.spec.ref.spec.toLowerCase()] : [])))].sort();
+  const slugs = [
+    ...new Set(entries.flatMap((e) => (e.type === 'computed' && e.computed ? [e.computed.dependencies.spec.ref.spec.toLowerCase()] : []))),
+  ].sort();
   if (!slugs.length) return '';
   const versions = await computedSpecVersions(ctx, view.space.organizationId, slugs);
   // Opaque: the caller learns that something changed, not which specs or versions.
@@ -26,7 +28,8 @@ export async function computedInputs(ctx: Context, view: ContentView): Promise<s
 
 builder.objectFields(RevisionType, (t) => ({
   computedInputs: t.string({
-    description: "Fingerprint of what the revision's computed pages are computed from (the specs' newest processed versions); empty when it has none. It changes when those pages would",
+    description:
+      "Fingerprint of what the revision's computed pages are computed from (the specs' newest processed versions); empty when it has none. It changes when those pages would",
     resolve: (view, _a, ctx) => computedInputs(ctx, view),
   }),
 }));

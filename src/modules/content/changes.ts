@@ -5,7 +5,12 @@ import { byPosition, placeAt } from '../../positions.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { jsonDocumentToMarkdown, parseMarkdownOffLoop, slugify, type ParsedMarkdown } from '../../document/index.js';
 import { checkComputedSource } from './computed-pages.js';
-import { applyReusableContentChange, REUSABLE_CONTENT_FIELDS, REUSABLE_CONTENT_OPERATIONS, type ReusableContentChange } from './reusable-contents.js';
+import {
+  applyReusableContentChange,
+  REUSABLE_CONTENT_FIELDS,
+  REUSABLE_CONTENT_OPERATIONS,
+  type ReusableContentChange,
+} from './reusable-contents.js';
 import { type Content, ContentWriter, putBody, sameJson, type FileEntry, type PageEntry, type PageType } from './store.js';
 import { subtreeIds, uniqueSlug } from './tree.js';
 
@@ -21,7 +26,9 @@ export const MAX_FILES_PER_CHANGE = 20;
 export const MAX_FILE_BYTES = 1024 * 1024;
 
 /** Page metadata of the official RevisionPageUpdate: the page entry's own fields, each optional. */
-export type PageFields = Partial<Pick<PageEntry, 'title' | 'slug' | 'emoji' | 'icon' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'condition'>>;
+export type PageFields = Partial<
+  Pick<PageEntry, 'title' | 'slug' | 'emoji' | 'icon' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'condition'>
+>;
 
 /** `{ markdown }`, `{ document: JSONDocument }`, a bare JSONDocument (Lectern accepts it too) or `{}` (empty). */
 export type DocumentInput = { markdown: string } | { document: unknown } | Record<string, unknown>;
@@ -35,7 +42,15 @@ export interface FileInput {
 }
 
 export type ContentChange =
-  | ({ operation: 'insert_page'; document?: DocumentInput; into?: string | null; at?: number; ref?: string; type?: PageType; href?: string } & PageFields)
+  | ({
+      operation: 'insert_page';
+      document?: DocumentInput;
+      into?: string | null;
+      at?: number;
+      ref?: string;
+      type?: PageType;
+      href?: string;
+    } & PageFields)
   | ({ operation: 'update_page'; page: string; document?: DocumentInput; into?: string | null; at?: number; href?: string } & PageFields)
   | { operation: 'delete_page'; page: string }
   | { operation: 'revert_page'; page: string; revision?: string; block?: string[] }
@@ -44,7 +59,15 @@ export type ContentChange =
   | ReusableContentChange;
 
 export type Operation = ContentChange['operation'];
-export const OPERATIONS: Operation[] = ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files', 'update_variables', ...REUSABLE_CONTENT_OPERATIONS];
+export const OPERATIONS: Operation[] = [
+  'insert_page',
+  'update_page',
+  'delete_page',
+  'revert_page',
+  'insert_files',
+  'update_variables',
+  ...REUSABLE_CONTENT_OPERATIONS,
+];
 
 const PAGE_FIELDS = ['title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'condition'];
 /** The fields each operation takes: the official ones, plus Lectern's `type`/`href`. */
@@ -60,7 +83,10 @@ const FIELDS: Record<Operation, Set<string>> = {
 const FILE_FIELDS = new Set(['name', 'contentType', 'ref', 'base64', 'url']);
 
 /** What a batch did, in the official ChangeRequestContentUpdate's terms. */
-export type ChangeOutcome = { object: 'created_page'; page: string; ref?: string } | { object: 'updated_page'; page: string } | { object: 'deleted_page'; page: string };
+export type ChangeOutcome =
+  | { object: 'created_page'; page: string; ref?: string }
+  | { object: 'updated_page'; page: string }
+  | { object: 'deleted_page'; page: string };
 
 export interface AppliedChanges {
   /** One entry per affected page, in the order the batch first touched it. */
@@ -105,7 +131,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** Refuses a field the operation does not take, naming it (`changes[0].markdown`). */
 function checkFields(change: Record<string, unknown>, allowed: Set<string>, field: string, what: string) {
   for (const key of Object.keys(change)) {
-    if (change[key] !== undefined && !allowed.has(key)) throw badRequest(`${field}.${key}`, `is not a field of ${what} (fields: ${[...allowed].join(', ')})`);
+    if (change[key] !== undefined && !allowed.has(key))
+      throw badRequest(`${field}.${key}`, `is not a field of ${what} (fields: ${[...allowed].join(', ')})`);
   }
 }
 
@@ -141,7 +168,10 @@ async function readMarkdown(field: string, markdown: string) {
   const unsafe = parsed.unsafeLinks[0];
   if (unsafe) {
     const shown = unsafe.href.length > 80 ? `${unsafe.href.slice(0, 80)}…` : unsafe.href;
-    throw badRequest(field, `link ${JSON.stringify(shown)} uses a scheme that is not allowed (javascript:, vbscript: and data: are refused; http(s), mailto and relative links are fine)`);
+    throw badRequest(
+      field,
+      `link ${JSON.stringify(shown)} uses a scheme that is not allowed (javascript:, vbscript: and data: are refused; http(s), mailto and relative links are fine)`,
+    );
   }
   const meta: FrontMatter = {};
   for (const key of FRONT_MATTER_FIELDS) if (key in parsed.frontMatter) meta[key] = parsed.frontMatter[key];
@@ -168,7 +198,10 @@ function leadingHeading(body: string): string | undefined {
 function resolveRefs(markdown: string, refs: Map<string, { kind: 'page' | 'file'; id: string }>): string {
   if (!refs.size) return markdown;
   const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const names = [...refs.keys()].sort((a, b) => b.length - a.length).map(escape).join('|');
+  const names = [...refs.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join('|');
   const target = `(?:\\./|/pages/)?(${names})(?:\\.md)?(#[^\\s)>]*)?`;
   const replace = (ref: string, anchor: string | undefined) => {
     const to = refs.get(ref)!;
@@ -178,7 +211,8 @@ function resolveRefs(markdown: string, refs: Map<string, { kind: 'page' | 'file'
   const isRefForm = (whole: string) => whole.startsWith('./') || whole.startsWith('/pages/') || /\.md(#|$)/.test(whole);
   const inline = new RegExp(`(\\]\\(\\s*<?)(${target})(>?(?:\\s+(?:"[^"]*"|'[^']*'))?\\s*\\))`, 'g');
   const definition = new RegExp(`^( {0,3}\\[[^\\]]+\\]:\\s*<?)(${target})(>?(?:\\s+.*)?)$`, 'gm');
-  const rewrite = (m: string, open: string, whole: string, ref: string, anchor: string | undefined, close: string) => (isRefForm(whole) ? `${open}${replace(ref, anchor)}${close}` : m);
+  const rewrite = (m: string, open: string, whole: string, ref: string, anchor: string | undefined, close: string) =>
+    isRefForm(whole) ? `${open}${replace(ref, anchor)}${close}` : m;
   return markdown.replace(inline, rewrite).replace(definition, rewrite);
 }
 
@@ -205,7 +239,8 @@ async function documentMarkdown(document: unknown, field: string): Promise<strin
 function explicitSlug(value: unknown, field: string): string | undefined {
   const slug = optionalString(value, field, 100);
   if (slug === undefined || slug === '') return undefined; // '' (allowed by the schema): derived from the title
-  if (!/^[\p{Ll}\p{Lo}\p{M}\p{N}._~-]+$/u.test(slug)) throw badRequest(field, 'must be lower-case letters, digits, ".", "_", "~" or "-" (one path segment)');
+  if (!/^[\p{Ll}\p{Lo}\p{M}\p{N}._~-]+$/u.test(slug))
+    throw badRequest(field, 'must be lower-case letters, digits, ".", "_", "~" or "-" (one path segment)');
   return slug;
 }
 
@@ -219,7 +254,10 @@ export const FETCH_BUDGET_MS = 60_000;
  * for the whole batch. `fetch` is the one outbound guard's fetcher (public http(s) addresses
  * only, size- and time-limited); its refusal is a 400 naming the url.
  */
-export async function fetchFileSources(changes: unknown, fetch: (url: string, maxBytes: number, deadline: number) => Promise<FetchedSource>): Promise<FetchedSources> {
+export async function fetchFileSources(
+  changes: unknown,
+  fetch: (url: string, maxBytes: number, deadline: number) => Promise<FetchedSource>,
+): Promise<FetchedSources> {
   const fetched: FetchedSources = new Map();
   if (!Array.isArray(changes)) return fetched;
   const wanted: { key: string; url: string; field: string }[] = [];
@@ -257,7 +295,12 @@ export async function fetchFileSources(changes: unknown, fetch: (url: string, ma
  * and what happened to which pages and files. Throws (a 400 naming the field, or a 404) on the
  * first bad change: the caller's transaction then writes nothing.
  */
-export async function applyChanges(db: Db, base: Content, changes: ContentChange[], opts: ApplyOptions): Promise<{ manifest: string | null } & AppliedChanges> {
+export async function applyChanges(
+  db: Db,
+  base: Content,
+  changes: ContentChange[],
+  opts: ApplyOptions,
+): Promise<{ manifest: string | null } & AppliedChanges> {
   if (!Array.isArray(changes) || changes.length === 0) throw badRequest('changes', 'must hold at least one change');
   if (changes.length > MAX_CHANGES) throw badRequest('changes', `at most ${MAX_CHANGES} changes per request`);
   const writer = new ContentWriter(base);
@@ -266,7 +309,8 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
   // The tree is needed for parents, siblings and subtrees: load it once for the batch.
   let pages = await writer.allPages();
   const refresh = async () => (pages = await writer.allPages());
-  const siblingsOf = (parent: string | null, except?: string) => pages.filter((p) => p.parent === parent && p.id !== except).sort(byPosition);
+  const siblingsOf = (parent: string | null, except?: string) =>
+    pages.filter((p) => p.parent === parent && p.id !== except).sort(byPosition);
 
   // Refs first: a page or file may be linked (or a page used as `into`/`page`) by its ref from
   // anywhere in the batch, so each ref gets its id before any change is applied.
@@ -276,7 +320,8 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
     if (ref === undefined || ref === null) return undefined;
     if (typeof ref !== 'string' || !ref.trim()) throw badRequest(field, 'must be a non-empty string');
     if (refs.has(ref)) throw badRequest(field, `"${ref}" is used twice in this batch: a ref must be unique`);
-    if (paths.has(ref.replace(/\.md$/i, '').toLowerCase())) throw badRequest(field, `"${ref}" is the path of an existing page: choose another ref`);
+    if (paths.has(ref.replace(/\.md$/i, '').toLowerCase()))
+      throw badRequest(field, `"${ref}" is the path of an existing page: choose another ref`);
     const id = newId();
     refs.set(ref, { kind, id });
     return id;
@@ -340,11 +385,15 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
 
   /** Sets the page fields of an insert or update on `entry` (explicit fields win over the front matter). */
   const setFields = (entry: PageEntry, change: Record<string, unknown>, meta: FrontMatter, field: string) => {
-    const pick = (key: (typeof FRONT_MATTER_FIELDS)[number] | 'condition') => (change[key] !== undefined ? { value: change[key], at: `${field}.${key}` } : { value: (meta as Record<string, unknown>)[key], at: `${field}.document` });
+    const pick = (key: (typeof FRONT_MATTER_FIELDS)[number] | 'condition') =>
+      change[key] !== undefined
+        ? { value: change[key], at: `${field}.${key}` }
+        : { value: (meta as Record<string, unknown>)[key], at: `${field}.document` };
     for (const key of ['emoji', 'icon', 'condition'] as const) {
       const { value, at: where } = pick(key);
       const text = optionalString(value, where, key === 'condition' ? 1000 : 50);
-      if (value === null || text === '') delete entry[key]; // an empty string (or null) removes it
+      if (value === null || text === '')
+        delete entry[key]; // an empty string (or null) removes it
       else if (text !== undefined) entry[key] = text;
     }
     const { value: description, at: where } = pick('description');
@@ -361,7 +410,8 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
   /** A slug unique among `siblings`: an explicit one must be free (400), a derived one gets a suffix. */
   const slugFor = (explicit: string | undefined, title: string, siblings: PageEntry[], selfId: string, field: string) => {
     if (explicit === undefined) return uniqueSlug(slugify(title), siblings, selfId);
-    if (siblings.some((s) => s.id !== selfId && s.slug === explicit)) throw badRequest(field, `"${explicit}" is already the slug of a sibling page`);
+    if (siblings.some((s) => s.id !== selfId && s.slug === explicit))
+      throw badRequest(field, `"${explicit}" is already the slug of a sibling page`);
     return explicit;
   };
 
@@ -376,9 +426,14 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
     switch (operation) {
       case 'insert_page': {
         const type = (change.type ?? 'document') as PageType;
-        if (!['document', 'group', 'link', 'computed'].includes(type)) throw badRequest(`${field}.type`, 'must be document, group, link or computed');
+        if (!['document', 'group', 'link', 'computed'].includes(type))
+          throw badRequest(`${field}.type`, 'must be document, group, link or computed');
         // Lectern addition: a computed page (type computed) takes its source in `computed` (computed-pages.ts).
-        if ((type === 'computed') !== (change.computed !== undefined)) throw badRequest(`${field}.computed`, type === 'computed' ? 'is required for a computed page' : 'only computed pages have a source');
+        if ((type === 'computed') !== (change.computed !== undefined))
+          throw badRequest(
+            `${field}.computed`,
+            type === 'computed' ? 'is required for a computed page' : 'only computed pages have a source',
+          );
         const markdown = await documentMarkdown(change.document, `${field}.document`);
         if (markdown !== undefined && type !== 'document') throw badRequest(`${field}.document`, `a ${type} page has no body`);
         const md = markdown !== undefined ? await body(markdown, `${field}.document`) : undefined;
@@ -386,7 +441,8 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
         if (givenTitle !== undefined && !givenTitle.trim()) throw badRequest(`${field}.title`, 'cannot be empty');
         // The title: the field, else the front matter, else the body's leading `# heading` (the body is kept as sent).
         const fmTitle = md?.meta.title;
-        if (fmTitle !== undefined && typeof fmTitle !== 'string') throw badRequest(`${field}.document`, 'front matter title must be a string');
+        if (fmTitle !== undefined && typeof fmTitle !== 'string')
+          throw badRequest(`${field}.document`, 'front matter title must be a string');
         const title = (givenTitle ?? (fmTitle?.trim() || undefined) ?? md?.heading ?? DEFAULT_TITLE).trim();
         if (type === 'link' && !change.href) throw badRequest(`${field}.href`, 'is required for a link page');
         if (type !== 'link' && change.href !== undefined) throw badRequest(`${field}.href`, 'only link pages have a target');
@@ -419,12 +475,14 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
         if (!current) throw notFound(`Page ${change.page}`);
         const next: PageEntry = { ...current, updatedAt: at };
         const markdown = await documentMarkdown(change.document, `${field}.document`);
-        if (markdown !== undefined && current.type !== 'document') throw badRequest(`${field}.document`, `a ${current.type} page has no body`);
+        if (markdown !== undefined && current.type !== 'document')
+          throw badRequest(`${field}.document`, `a ${current.type} page has no body`);
         const md = markdown !== undefined ? await body(markdown, `${field}.document`) : undefined;
         if (md) next.body = await putBody(db, md.body, md.links);
         const title = change.title !== undefined ? optionalString(change.title, `${field}.title`, 250) : md?.meta.title;
         if (title !== undefined) {
-          if (typeof title !== 'string' || !title.trim()) throw badRequest(change.title !== undefined ? `${field}.title` : `${field}.document`, 'a title cannot be empty');
+          if (typeof title !== 'string' || !title.trim())
+            throw badRequest(change.title !== undefined ? `${field}.title` : `${field}.document`, 'a title cannot be empty');
           next.title = title.trim();
         }
         if (change.into !== undefined || change.at !== undefined) {
@@ -468,7 +526,10 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
         const id = pageIdOf(change.page, `${field}.page`);
         if (change.block !== undefined) {
           // Lectern keeps page bodies as Markdown, whose blocks have no stable keys across edits.
-          throw badRequest(`${field}.block`, 'reverting single blocks is not supported by this server: revert the whole page (leave block out)');
+          throw badRequest(
+            `${field}.block`,
+            'reverting single blocks is not supported by this server: revert the whole page (leave block out)',
+          );
         }
         let source = opts.revertTo;
         if (change.revision !== undefined) {
@@ -497,7 +558,8 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
       }
       case 'insert_files': {
         if (!Array.isArray(change.files) || !change.files.length) throw badRequest(`${field}.files`, 'must hold at least one file');
-        if (change.files.length > MAX_FILES_PER_CHANGE) throw badRequest(`${field}.files`, `at most ${MAX_FILES_PER_CHANGE} files per change`);
+        if (change.files.length > MAX_FILES_PER_CHANGE)
+          throw badRequest(`${field}.files`, `at most ${MAX_FILES_PER_CHANGE} files per change`);
         const files: FileEntry[] = [...(await writer.getFiles())];
         for (const [j, file] of (change.files as unknown[]).entries()) {
           const at2 = `${field}.files[${j}]`;
@@ -506,7 +568,8 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
           if (typeof file.name !== 'string' || !file.name.trim()) throw badRequest(`${at2}.name`, 'is required');
           if (file.name.length > 256) throw badRequest(`${at2}.name`, 'must be at most 256 characters');
           const contentType = optionalString(file.contentType, `${at2}.contentType`, 200)?.split(';')[0]!.trim().toLowerCase();
-          if (contentType !== undefined && !MEDIA_TYPE.test(contentType)) throw badRequest(`${at2}.contentType`, 'must be a media type such as image/png');
+          if (contentType !== undefined && !MEDIA_TYPE.test(contentType))
+            throw badRequest(`${at2}.contentType`, 'must be a media type such as image/png');
           if ((file.base64 === undefined) === (file.url === undefined)) throw badRequest(at2, 'give exactly one of base64 and url');
           let bytes: Buffer<ArrayBuffer>;
           let type = contentType;
@@ -514,7 +577,8 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
             if (typeof file.base64 !== 'string') throw badRequest(`${at2}.base64`, 'must be base64');
             if (!contentType) throw badRequest(`${at2}.contentType`, 'is required with base64');
             // Refuse an oversized upload before decoding it.
-            if (file.base64.length > Math.ceil(MAX_FILE_BYTES / 3) * 4) throw badRequest(`${at2}.base64`, `files are limited to ${MAX_FILE_BYTES} bytes`);
+            if (file.base64.length > Math.ceil(MAX_FILE_BYTES / 3) * 4)
+              throw badRequest(`${at2}.base64`, `files are limited to ${MAX_FILE_BYTES} bytes`);
             if (!BASE64.test(file.base64)) throw badRequest(`${at2}.base64`, 'must be base64');
             bytes = Buffer.from(file.base64, 'base64');
           } else {
@@ -524,10 +588,18 @@ export async function applyChanges(db: Db, base: Content, changes: ContentChange
             const sourceType = source.contentType?.split(';')[0]!.trim().toLowerCase();
             type ??= sourceType && MEDIA_TYPE.test(sourceType) ? sourceType : undefined;
           }
-          if (bytes.length > MAX_FILE_BYTES) throw badRequest(`${at2}.${file.base64 !== undefined ? 'base64' : 'url'}`, `files are limited to ${MAX_FILE_BYTES} bytes`);
+          if (bytes.length > MAX_FILE_BYTES)
+            throw badRequest(`${at2}.${file.base64 !== undefined ? 'base64' : 'url'}`, `files are limited to ${MAX_FILE_BYTES} bytes`);
           const blob = createHash('sha256').update(bytes).digest('hex');
           await db.fileBlob.createMany({ data: [{ hash: blob, data: bytes, size: bytes.length }], skipDuplicates: true });
-          const entry: FileEntry = { id: presetFileIds.get(`${i}/${j}`) ?? newId(), name: file.name, contentType: type || 'application/octet-stream', size: bytes.length, blob, createdAt: at };
+          const entry: FileEntry = {
+            id: presetFileIds.get(`${i}/${j}`) ?? newId(),
+            name: file.name,
+            contentType: type || 'application/octet-stream',
+            size: bytes.length,
+            blob,
+            createdAt: at,
+          };
           files.push(entry);
           insertedFiles.push(entry);
         }

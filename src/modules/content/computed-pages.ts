@@ -26,7 +26,8 @@ export interface ComputedSource {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function only(value: Record<string, unknown>, keys: string[], field: string) {
-  for (const key of Object.keys(value)) if (!keys.includes(key)) throw badRequest(`${field}.${key}`, 'is not a field of this computed source');
+  for (const key of Object.keys(value))
+    if (!keys.includes(key)) throw badRequest(`${field}.${key}`, 'is not a field of this computed source');
 }
 
 /** Checks a computed source as written (ComputedContentSourceRevisionOpenAPI); 400s name the field. */
@@ -38,9 +39,11 @@ export function checkComputedSource(value: unknown, field: string): ComputedSour
   if (!isObject(props)) throw badRequest(`${field}.props`, 'must be an object');
   only(props, ['models', 'downloadLink', 'grouping'], `${field}.props`);
   if (typeof props.models !== 'boolean') throw badRequest(`${field}.props.models`, 'must be true or false');
-  if (props.downloadLink !== undefined && typeof props.downloadLink !== 'boolean') throw badRequest(`${field}.props.downloadLink`, 'must be true or false');
+  if (props.downloadLink !== undefined && typeof props.downloadLink !== 'boolean')
+    throw badRequest(`${field}.props.downloadLink`, 'must be true or false');
   // Lectern's generated pages are grouped by tag (specPages); one page per operation is not made.
-  if (props.grouping !== undefined && props.grouping !== 'by-tag') throw badRequest(`${field}.props.grouping`, 'must be by-tag (Lectern groups operations by tag)');
+  if (props.grouping !== undefined && props.grouping !== 'by-tag')
+    throw badRequest(`${field}.props.grouping`, 'must be by-tag (Lectern groups operations by tag)');
   const deps = value.dependencies;
   if (!isObject(deps)) throw badRequest(`${field}.dependencies`, 'must be an object');
   only(deps, ['spec'], `${field}.dependencies`);
@@ -51,10 +54,15 @@ export function checkComputedSource(value: unknown, field: string): ComputedSour
   if (!isObject(ref)) throw badRequest(`${field}.dependencies.spec.ref`, 'must be an object');
   only(ref, ['kind', 'spec'], `${field}.dependencies.spec.ref`);
   if (ref.kind !== 'openapi') throw badRequest(`${field}.dependencies.spec.ref.kind`, 'must be openapi');
-  if (typeof ref.spec !== 'string' || !/^[a-z0-9][a-z0-9_-]{0,99}$/i.test(ref.spec)) throw badRequest(`${field}.dependencies.spec.ref.spec`, "must be the slug of one of the organization's OpenAPI specs");
+  if (typeof ref.spec !== 'string' || !/^[a-z0-9][a-z0-9_-]{0,99}$/i.test(ref.spec))
+    throw badRequest(`${field}.dependencies.spec.ref.spec`, "must be the slug of one of the organization's OpenAPI specs");
   return {
     type: 'builtin:openapi',
-    props: { models: props.models, ...(props.downloadLink !== undefined ? { downloadLink: props.downloadLink } : {}), ...(props.grouping ? { grouping: 'by-tag' as const } : {}) },
+    props: {
+      models: props.models,
+      ...(props.downloadLink !== undefined ? { downloadLink: props.downloadLink } : {}),
+      ...(props.grouping ? { grouping: 'by-tag' as const } : {}),
+    },
     dependencies: { spec: { ref: { kind: 'openapi', spec: ref.spec.toLowerCase() } } },
   };
 }
@@ -64,7 +72,12 @@ export function checkComputedSource(value: unknown, field: string): ComputedSour
  * none: no query then). Generated bodies are handed to `prime` by hash, so reads find them like
  * stored bodies; generated ids are `<computed page id>-<slug>`, stable while the tag is.
  */
-export async function expandComputedPages(ctx: Context, organizationId: string, entries: PageEntry[], prime: (hash: string, markdown: string) => void): Promise<PageEntry[]> {
+export async function expandComputedPages(
+  ctx: Context,
+  organizationId: string,
+  entries: PageEntry[],
+  prime: (hash: string, markdown: string) => void,
+): Promise<PageEntry[]> {
   const computed = entries.filter((e) => e.type === 'computed' && e.computed);
   if (!computed.length) return entries;
   const slugs = [...new Set(computed.map((e) => e.computed!.dependencies.spec.ref.spec))];

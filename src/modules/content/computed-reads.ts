@@ -20,17 +20,39 @@ function seedOf(value: unknown): string {
   return value;
 }
 
-const noSpec = (slug: string) => badRequest('source.dependencies.spec.ref.spec', `the organization has no OpenAPI spec ${slug} with a processed version`);
+const noSpec = (slug: string) =>
+  badRequest('source.dependencies.spec.ref.spec', `the organization has no OpenAPI spec ${slug} with a processed version`);
 
 export async function computedRevision(ctx: Context, view: ContentView, source: unknown, seed: unknown) {
   const checked = checkComputedSource(source, 'source');
   const id = seedOf(seed);
-  if (!(await computedSpec(ctx, view.space.organizationId, checked.dependencies.spec.ref.spec))) throw noSpec(checked.dependencies.spec.ref.spec);
+  if (!(await computedSpec(ctx, view.space.organizationId, checked.dependencies.spec.ref.spec)))
+    throw noSpec(checked.dependencies.spec.ref.spec);
   // The source as a lone computed page of an otherwise empty revision, computed the way reads compute one.
   const at = view.revision.createdAt.toISOString();
-  const lone = { ...view, content: { allPages: async () => [{ id, parent: null, position: 0, type: 'computed' as const, title: 'Computed', slug: 'computed', computed: checked, createdAt: at, updatedAt: at }] } } as unknown as ContentView;
+  const lone = {
+    ...view,
+    content: {
+      allPages: async () => [
+        {
+          id,
+          parent: null,
+          position: 0,
+          type: 'computed' as const,
+          title: 'Computed',
+          slug: 'computed',
+          computed: checked,
+          createdAt: at,
+          updatedAt: at,
+        },
+      ],
+    },
+  } as unknown as ContentView;
   const tree = await pageTree(ctx, lone);
-  const bodies = await bodiesOf(ctx, [...tree.byId.values()].map((n) => n.body).filter((b): b is string => !!b));
+  const bodies = await bodiesOf(
+    ctx,
+    [...tree.byId.values()].map((n) => n.body).filter((b): b is string => !!b),
+  );
   return { pages: tree.roots.map((n) => pageJson(ctx, view, n, bodies, 'markdown')), files: [], reusableContents: [] };
 }
 
@@ -43,14 +65,23 @@ export async function computedDocument(ctx: Context, view: ContentView, source: 
   const props = value.props as Record<string, unknown> | undefined;
   // The revision source's checks cover type and dependencies; the document's props differ.
   checkComputedSource({ ...value, props: { models: true } }, 'source');
-  if (!props || typeof props !== 'object' || !DOCS.includes(String(props.doc))) throw badRequest('source.props.doc', `must be one of ${DOCS.join(', ')}`);
-  if (props.doc !== 'operations' && props.doc !== 'models') throw badRequest('source.props.doc', 'Lectern computes the operations of a tag (operations) and the models (models) documents');
-  if (props.doc === 'operations' && (typeof props.page !== 'string' || !props.page)) throw badRequest('source.props.page', 'is required: the tag whose operations to compute');
+  if (!props || typeof props !== 'object' || !DOCS.includes(String(props.doc)))
+    throw badRequest('source.props.doc', `must be one of ${DOCS.join(', ')}`);
+  if (props.doc !== 'operations' && props.doc !== 'models')
+    throw badRequest('source.props.doc', 'Lectern computes the operations of a tag (operations) and the models (models) documents');
+  if (props.doc === 'operations' && (typeof props.page !== 'string' || !props.page))
+    throw badRequest('source.props.page', 'is required: the tag whose operations to compute');
   const slug = String(value.dependencies.spec.ref.spec);
   const spec = await computedSpec(ctx, view.space.organizationId, slug);
   if (!spec) throw noSpec(slug);
-  const page = spec.pages.find((p) => (props.doc === 'models' ? p.props.doc === 'models' : p.props.doc === 'operations' && p.props.page === props.page));
-  if (!page) throw badRequest(props.doc === 'models' ? 'source.props.doc' : 'source.props.page', props.doc === 'models' ? 'the spec declares no models' : `the spec has no operations tagged ${String(props.page)}`);
+  const page = spec.pages.find((p) =>
+    props.doc === 'models' ? p.props.doc === 'models' : p.props.doc === 'operations' && p.props.page === props.page,
+  );
+  if (!page)
+    throw badRequest(
+      props.doc === 'models' ? 'source.props.doc' : 'source.props.page',
+      props.doc === 'models' ? 'the spec declares no models' : `the spec has no operations tagged ${String(props.page)}`,
+    );
   return (await documentsOf([page.markdown])).get(page.markdown);
 }
 
@@ -64,7 +95,11 @@ builder.objectFields(RevisionType, (t) => ({
   computedDocument: t.field({
     type: 'JSON',
     description: 'The document a computed document source computes (getComputedDocument)',
-    args: { source: t.arg({ type: 'JSON', required: true }), seed: t.arg.string({ required: true }), schema: t.arg.string({ required: false }) },
+    args: {
+      source: t.arg({ type: 'JSON', required: true }),
+      seed: t.arg.string({ required: true }),
+      schema: t.arg.string({ required: false }),
+    },
     resolve: (v, args, ctx) => computedDocument(ctx, v, args.source, args.seed, args.schema),
   }),
 }));

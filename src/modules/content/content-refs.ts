@@ -15,14 +15,27 @@ const refType = (name: string, kind: string, fields: Record<string, string>, des
     fields: (t) => ({
       kind: kindField(kind)(t),
       ...Object.fromEntries(
-        Object.entries(fields).map(([field, about]) => [field, t.string({ nullable: true, description: about, resolve: (r: ContentRefJson) => r[field] ?? null })]),
+        Object.entries(fields).map(([field, about]) => [
+          field,
+          t.string({ nullable: true, description: about, resolve: (r: ContentRefJson) => r[field] ?? null }),
+        ]),
       ),
     }),
   });
 
 const ContentRefUrl = refType('ContentRefURL', 'url', { url: 'The URL' }, 'A URL');
-const ContentRefPage = refType('ContentRefPage', 'page', { page: 'Page id', space: 'The space of the page (none: the current one)' }, 'A page');
-const ContentRefFile = refType('ContentRefFile', 'file', { file: 'File id', space: 'The space of the file (none: the current one)' }, 'A file');
+const ContentRefPage = refType(
+  'ContentRefPage',
+  'page',
+  { page: 'Page id', space: 'The space of the page (none: the current one)' },
+  'A page',
+);
+const ContentRefFile = refType(
+  'ContentRefFile',
+  'file',
+  { file: 'File id', space: 'The space of the file (none: the current one)' },
+  'A file',
+);
 const ContentRefAnchor = refType(
   'ContentRefAnchor',
   'anchor',
@@ -38,7 +51,12 @@ const ContentRefReusableContent = refType(
   { reusableContent: 'Reusable content id', space: 'The space it is defined in (none: the current one)' },
   'A reusable content',
 );
-const ContentRefTag = refType('ContentRefTag', 'tag', { tag: 'The tag’s slug', space: 'The space it is defined in (none: the current one)' }, 'A tag of a revision');
+const ContentRefTag = refType(
+  'ContentRefTag',
+  'tag',
+  { tag: 'The tag’s slug', space: 'The space it is defined in (none: the current one)' },
+  'A tag of a revision',
+);
 const ContentRefOpenAPI = refType('ContentRefOpenAPI', 'openapi', { spec: 'The OpenAPI specification’s slug' }, 'An OpenAPI specification');
 
 const BY_KIND = {
@@ -55,7 +73,8 @@ const BY_KIND = {
 };
 
 export const ContentRefUnion = builder.unionType('ContentRef', {
-  description: 'A reference to content: a URL, a page, a file, an anchor, a space, a user, a collection, a reusable content, a tag or an OpenAPI spec',
+  description:
+    'A reference to content: a URL, a page, a file, an anchor, a space, a user, a collection, a reusable content, a tag or an OpenAPI spec',
   types: Object.values(BY_KIND),
   resolveType: (r) => BY_KIND[r.kind as keyof typeof BY_KIND] ?? ContentRefUrl,
 });

@@ -16,7 +16,8 @@ const HASH_BYTES = 32;
 const MAC_BYTES = 16;
 const ID = /^[A-Za-z0-9_-]{64}$/;
 
-const macOf = (keys: ServerKeys, spaceId: string, hash: string) => Buffer.from(keys.sign(['document', spaceId, hash]), 'base64url').subarray(0, MAC_BYTES);
+const macOf = (keys: ServerKeys, spaceId: string, hash: string) =>
+  Buffer.from(keys.sign(['document', spaceId, hash]), 'base64url').subarray(0, MAC_BYTES);
 
 export function documentIdOf(keys: ServerKeys, spaceId: string, bodyHash: string): string {
   return Buffer.concat([Buffer.from(bodyHash, 'hex'), macOf(keys, spaceId, bodyHash)]).toString('base64url');

@@ -9,8 +9,30 @@ export { type ContentRead, contentOptions, contentReadRoutes } from './routes.js
 export { documentById, spaceRevision } from './revision-reads.js';
 export { changesLimit, semanticChanges, type SemanticChanges } from './semantic-changes.js';
 export { copySearchIndex, dropSearchIndexStatement, INTRO_SECTION, rebuildSearchIndex, reindexSpace } from './search-index.js';
-export { bodiesOf, type ContentView, fileJson, loadContent, pageJson, pageOf, type PageTree, pageTree, requireRevision, spaceContent, viewOf } from './service.js';
-export { canonicalJson, Content, ContentWriter, emptyManifest, type FileEntry, getBodies, type PageEntry, pageEntrySql, putBody } from './store.js';
+export {
+  bodiesOf,
+  type ContentView,
+  fileJson,
+  loadContent,
+  pageJson,
+  pageOf,
+  type PageTree,
+  pageTree,
+  requireRevision,
+  spaceContent,
+  viewOf,
+} from './service.js';
+export {
+  canonicalJson,
+  Content,
+  ContentWriter,
+  emptyManifest,
+  type FileEntry,
+  getBodies,
+  type PageEntry,
+  pageEntrySql,
+  putBody,
+} from './store.js';
 export { buildTree, flatten, type PageNode, uniqueSlug } from './tree.js';
 export { repairSpaces, repairTree, type TreeRepair } from './repair.js';
 export { CONTENT_REF_SELECTION, ContentRefUnion, type ContentRefJson } from './content-refs.js';

@@ -63,7 +63,8 @@ function resolveAbsolute(href: string, env: LinkEnv): ResolvedLink {
     const file =
       rest.length >= 2 && safeDecode(first ?? '') === env.spaceId
         ? env.files.find((f) => f.id === safeDecode(rest[0]!))
-        : (env.files.find((f) => f.blob === first && (!safeDecode(rest.join('/')) || f.name === safeDecode(rest.join('/')))) ?? env.files.find((f) => f.blob === first));
+        : (env.files.find((f) => f.blob === first && (!safeDecode(rest.join('/')) || f.name === safeDecode(rest.join('/')))) ??
+          env.files.find((f) => f.blob === first));
     return file ? { kind: 'file', file, status: 'ok' } : { kind: 'url', url: href, status: 'broken' };
   }
   const appPrefix = `${base}/app/`;

@@ -2,7 +2,17 @@ import { merge as diff3 } from 'node-diff3';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { parseMarkdownOffLoop } from '../../document/index.js';
 import { mergeReusableContents } from './reusable-contents.js';
-import { type Content, getBodies, putBodies, putObjects, sameJson, SHARDS, type FileEntry, type Manifest, type PageEntry } from './store.js';
+import {
+  type Content,
+  getBodies,
+  putBodies,
+  putObjects,
+  sameJson,
+  SHARDS,
+  type FileEntry,
+  type Manifest,
+  type PageEntry,
+} from './store.js';
 import { reallyMoved, settleStructure } from './structure.js';
 
 /**
@@ -33,7 +43,20 @@ type Shard = Record<string, PageEntry>;
 
 const same = (a: unknown, b: unknown) => sameJson(a ?? null, b ?? null);
 
-const SCALAR_FIELDS = ['type', 'title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'href', 'computed'] as const;
+const SCALAR_FIELDS = [
+  'type',
+  'title',
+  'slug',
+  'emoji',
+  'icon',
+  'description',
+  'hidden',
+  'noIndex',
+  'noRobotsIndex',
+  'condition',
+  'href',
+  'computed',
+] as const;
 
 function merge3<T>(base: T, ours: T, theirs: T): { value: T } | { conflict: true } {
   if (same(ours, theirs)) return { value: ours };
@@ -48,9 +71,14 @@ export interface MergeOptions {
 }
 
 /** Entries equal but for `updatedAt` (a write that changed nothing is no change). */
-const sameEntry = (a: PageEntry | undefined, b: PageEntry | undefined) => (a && b ? same({ ...a, updatedAt: '' }, { ...b, updatedAt: '' }) : a === b);
+const sameEntry = (a: PageEntry | undefined, b: PageEntry | undefined) =>
+  a && b ? same({ ...a, updatedAt: '' }, { ...b, updatedAt: '' }) : a === b;
 
-function mergeWhole(be: PageEntry | undefined, oe: PageEntry | undefined, te: PageEntry | undefined): { value: PageEntry | undefined } | { conflict: true } {
+function mergeWhole(
+  be: PageEntry | undefined,
+  oe: PageEntry | undefined,
+  te: PageEntry | undefined,
+): { value: PageEntry | undefined } | { conflict: true } {
   if (sameEntry(oe, te)) return { value: oe && te && te.updatedAt > oe.updatedAt ? te : oe };
   if (sameEntry(oe, be)) return { value: te };
   if (sameEntry(te, be)) return { value: oe };
@@ -71,7 +99,11 @@ function mergeEntry(id: string, be: PageEntry | undefined, oe: PageEntry | undef
   if (!oe || !te) return { conflicts: [{ page: id, title, reason: 'deleted on one side and changed on the other' }] };
   const conflicts: MergeConflict[] = [];
   const merged: PageEntry = { ...oe, updatedAt: oe.updatedAt > te.updatedAt ? oe.updatedAt : te.updatedAt };
-  const structure = merge3(be ? { parent: be.parent, position: be.position } : null, { parent: oe.parent, position: oe.position }, { parent: te.parent, position: te.position });
+  const structure = merge3(
+    be ? { parent: be.parent, position: be.position } : null,
+    { parent: oe.parent, position: oe.position },
+    { parent: te.parent, position: te.position },
+  );
   if ('conflict' in structure) conflicts.push({ page: id, title, reason: 'moved differently on both sides' });
   else Object.assign(merged, structure.value);
   for (const key of SCALAR_FIELDS) {
@@ -98,14 +130,23 @@ async function mergePages(base: Content, ours: Content, theirs: Content, contest
   const pages: { index: number; id: string; be?: PageEntry; oe?: PageEntry; te?: PageEntry }[] = [];
   for (const index of contested) {
     const [b, o, t] = await Promise.all([base.shard(index), ours.shard(index), theirs.shard(index)]);
-    for (const id of new Set([...Object.keys(b), ...Object.keys(o), ...Object.keys(t)])) pages.push({ index, id, be: b[id], oe: o[id], te: t[id] });
+    for (const id of new Set([...Object.keys(b), ...Object.keys(o), ...Object.keys(t)]))
+      pages.push({ index, id, be: b[id], oe: o[id], te: t[id] });
   }
   const merges = pages.map((p) => mergeEntry(p.id, p.be, p.oe, p.te));
   const suspects = pages.filter((p, i) => merges[i]!.conflicts.length && (positionOnly(p.oe, p.be) || positionOnly(p.te, p.be)));
   if (suspects.length) {
     const [oursMoved, theirsMoved] = await Promise.all([
-      reallyMoved(base, ours, suspects.filter((p) => positionOnly(p.oe, p.be)).map((p) => p.oe!)),
-      reallyMoved(base, theirs, suspects.filter((p) => positionOnly(p.te, p.be)).map((p) => p.te!)),
+      reallyMoved(
+        base,
+        ours,
+        suspects.filter((p) => positionOnly(p.oe, p.be)).map((p) => p.oe!),
+      ),
+      reallyMoved(
+        base,
+        theirs,
+        suspects.filter((p) => positionOnly(p.te, p.be)).map((p) => p.te!),
+      ),
     ]);
     for (const p of suspects) {
       const oe = positionOnly(p.oe, p.be) && !oursMoved.has(p.id) ? p.be : p.oe;
@@ -138,17 +179,24 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
   }
 
   if (bodyMerges.length) {
-    const bodies = await getBodies(db, bodyMerges.flatMap((m) => [m.base, m.ours, m.theirs].filter((h): h is string => !!h)));
+    const bodies = await getBodies(
+      db,
+      bodyMerges.flatMap((m) => [m.base, m.ours, m.theirs].filter((h): h is string => !!h)),
+    );
     const mergedBodies: { entry: PageEntry; markdown: string }[] = [];
     for (const m of bodyMerges) {
-      const lines = (hash?: string) => (hash ? bodies.get(hash) ?? '' : '').split('\n');
+      const lines = (hash?: string) => (hash ? (bodies.get(hash) ?? '') : '').split('\n');
       const result = diff3(lines(m.ours), lines(m.base), lines(m.theirs));
-      if (result.conflict) conflicts.push({ page: m.entry.id, title: m.entry.title, reason: 'its body was edited on both sides in the same place' });
+      if (result.conflict)
+        conflicts.push({ page: m.entry.id, title: m.entry.title, reason: 'its body was edited on both sides in the same place' });
       else mergedBodies.push({ entry: m.entry, markdown: result.result.join('\n') });
     }
     if (!conflicts.length && mergedBodies.length) {
       const parsed = await Promise.all(mergedBodies.map((b) => parseMarkdownOffLoop(b.markdown, ['links'])));
-      const hashes = await putBodies(db, mergedBodies.map((b, i) => ({ markdown: b.markdown, links: parsed[i]!.links })));
+      const hashes = await putBodies(
+        db,
+        mergedBodies.map((b, i) => ({ markdown: b.markdown, links: parsed[i]!.links })),
+      );
       mergedBodies.forEach((b, i) => (b.entry.body = hashes[i]));
     }
   }
@@ -161,25 +209,34 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
     else {
       const baseIds = new Set(bf.map((f) => f.id));
       const removed = new Set([...bf.filter((f) => !of.some((x) => x.id === f.id) || !tf.some((x) => x.id === f.id)).map((f) => f.id)]);
-      const list: FileEntry[] = [...of, ...tf.filter((f) => !baseIds.has(f.id) && !of.some((x) => x.id === f.id))].filter((f) => !removed.has(f.id));
+      const list: FileEntry[] = [...of, ...tf.filter((f) => !baseIds.has(f.id) && !of.some((x) => x.id === f.id))].filter(
+        (f) => !removed.has(f.id),
+      );
       files = list.length ? (await putObjects(db, [{ kind: 'files', data: { files: list } }]))[0]! : null;
     }
   }
 
   const variables: Record<string, string> = {};
-  const bv = base.manifest.variables, ov = ours.manifest.variables, tv = theirs.manifest.variables;
+  const bv = base.manifest.variables,
+    ov = ours.manifest.variables,
+    tv = theirs.manifest.variables;
   for (const key of new Set([...Object.keys(bv), ...Object.keys(ov), ...Object.keys(tv)])) {
     const v = merge3(bv[key], ov[key], tv[key]);
     if ('conflict' in v) conflicts.push({ page: '', title: '', reason: `variable ${key} changed differently on both sides` });
     else if (v.value !== undefined) variables[key] = v.value;
   }
 
-  const reusableContents = await mergeReusableContents(db, base, ours, theirs, (title, reason) => conflicts.push({ page: '', title, reason }));
+  const reusableContents = await mergeReusableContents(db, base, ours, theirs, (title, reason) =>
+    conflicts.push({ page: '', title, reason }),
+  );
   if (conflicts.length) return { manifest: null, conflicts };
 
   // Each merged shard is sent as its difference from ours (src/modules/content/store.ts putObjects).
   const written = [...mergedShards].map(([index, shard]) => ({ index, shard }));
-  const hashes = await putObjects(db, await Promise.all(written.map(async (s) => ({ kind: 'shard', data: s.shard, from: await ours.storedShard(s.index) }))));
+  const hashes = await putObjects(
+    db,
+    await Promise.all(written.map(async (s) => ({ kind: 'shard', data: s.shard, from: await ours.storedShard(s.index) }))),
+  );
   written.forEach((s, i) => (shardHashes[s.index] = Object.keys(s.shard).length ? hashes[i]! : null));
   const manifest: Manifest = { shards: shardHashes, files, variables, ...(reusableContents ? { reusableContents } : {}) };
   const [hash] = await putObjects(db, [{ kind: 'manifest', data: manifest }]);

@@ -138,7 +138,8 @@ export class PageRef {
 /** The children of every leaf (frozen: shared by every request). */
 const NO_PAGES: PageRef[] = Object.freeze([]) as unknown as PageRef[];
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
-const variableList = (vars: Record<string, unknown> | undefined | null) => Object.entries(vars ?? {}).map(([name, value]) => ({ name, value }));
+const variableList = (vars: Record<string, unknown> | undefined | null) =>
+  Object.entries(vars ?? {}).map(([name, value]) => ({ name, value }));
 
 /** A page as every request reading the same tree of the same space shares it. */
 interface SharedPage {
@@ -234,7 +235,12 @@ export function pageIndex(ctx: Context, view: ContentView, computed = true): Pro
  * by id; null when the revision has none. Null rather than an error: a front-end resolving a
  * visitor's path asks "is there a page here", and a GraphQL error would fail the whole answer.
  */
-export async function findPage(ctx: Context, view: ContentView, by: { id?: string | null; path?: string | null }, computed = true): Promise<PageRef | null> {
+export async function findPage(
+  ctx: Context,
+  view: ContentView,
+  by: { id?: string | null; path?: string | null },
+  computed = true,
+): Promise<PageRef | null> {
   const index = await pageIndex(ctx, view, computed);
   if (by.id != null) return index.byId(by.id) ?? null;
   if (by.path != null) return index.byPath(by.path) ?? null;
@@ -260,10 +266,9 @@ const PageLayout = builder.objectRef<Layout>('PageLayout').implement({
     coverSize: t.string({ nullable: true, resolve: (l) => (l.coverSize as string) ?? null }),
     coverMask: t.string({ nullable: true, resolve: (l) => (l.coverMask as string) ?? null }),
     ...Object.fromEntries(
-      (['title', 'description', 'tableOfContents', 'outline', 'pagination', 'metadata', 'tags', 'actions', 'anchors'] as const).map((name) => [
-        name,
-        t.boolean({ nullable: true, resolve: (l: Layout) => (l[name] as boolean) ?? null }),
-      ]),
+      (['title', 'description', 'tableOfContents', 'outline', 'pagination', 'metadata', 'tags', 'actions', 'anchors'] as const).map(
+        (name) => [name, t.boolean({ nullable: true, resolve: (l: Layout) => (l[name] as boolean) ?? null })],
+      ),
     ),
   }),
 });
@@ -313,11 +318,21 @@ PageType.implement({
     layout: t.expose('layout', { type: PageLayout, nullable: true, description: 'Document pages' }),
     cover: t.expose('cover', { type: PageCover, nullable: true, description: 'Lectern keeps no covers' }),
     git: t.expose('git', { type: GitBlob, nullable: true, description: 'Lectern keeps no Git metadata' }),
-    tags: t.field({ type: [PageTagType], nullable: true, description: 'Document pages (RevisionPageTag)', resolve: (p) => p.tags as { tag: ContentRefJson }[] | null }),
+    tags: t.field({
+      type: [PageTagType],
+      nullable: true,
+      description: 'Document pages (RevisionPageTag)',
+      resolve: (p) => p.tags as { tag: ContentRefJson }[] | null,
+    }),
     variables: t.expose('variables', { type: [VariableType], description: "The page's own variables (none are kept per page in Lectern)" }),
     documentId: t.exposeString('documentId', { nullable: true }),
     href: t.exposeString('href', { nullable: true, description: 'Link pages' }),
-    target: t.field({ type: ContentRefUnion, nullable: true, description: 'Link pages: where the link points', resolve: (p) => p.target as ContentRefJson | null }),
+    target: t.field({
+      type: ContentRefUnion,
+      nullable: true,
+      description: 'Link pages: where the link points',
+      resolve: (p) => p.target as ContentRefJson | null,
+    }),
     computed: t.expose('computed', { type: 'JSON', nullable: true, description: 'Computed pages read with computed: false' }),
     depth: t.exposeInt('depth', { description: '0 for a top-level page' }),
     children: t.expose('children', {
@@ -346,25 +361,30 @@ PageType.implement({
       description: "A document page's body as a GitBook JSON document, as getPageById answers it (null on other pages)",
       args: { evaluated: t.arg.string({ required: false }), dereferenced: t.arg.string({ required: false }) },
       resolve: (p, args, ctx) =>
-        p.json.type === 'document' ? pageDocument(ctx, p.view, p.json.id, { evaluated: args.evaluated, dereferenced: args.dereferenced }, p.index.tree) : null,
+        p.json.type === 'document'
+          ? pageDocument(ctx, p.view, p.json.id, { evaluated: args.evaluated, dereferenced: args.dereferenced }, p.index.tree)
+          : null,
     }),
   }),
 });
 
 /** A reusable content, typed: the fields of its REST JSON (reusableContentJson) and its document. */
-export const ReusableContentType = builder.objectRef<{ view: ContentView; json: ReturnType<typeof reusableContentJson> }>('ReusableContent').implement({
-  fields: (t) => ({
-    id: t.string({ resolve: (r) => r.json.id }),
-    title: t.string({ resolve: (r) => r.json.title }),
-    documentId: t.string({ description: 'The document id (REST `document`)', resolve: (r) => r.json.document }),
-    document: t.field({
-      type: 'JSON',
-      description: 'Its body as a GitBook JSON document (getReusableContentDocumentInRevisionById)',
-      args: { evaluated: t.arg.string({ required: false }), dereferenced: t.arg.string({ required: false }) },
-      resolve: (r, args, ctx) => reusableContentDocument(ctx, r.view, r.json.id, { evaluated: args.evaluated, dereferenced: args.dereferenced }),
+export const ReusableContentType = builder
+  .objectRef<{ view: ContentView; json: ReturnType<typeof reusableContentJson> }>('ReusableContent')
+  .implement({
+    fields: (t) => ({
+      id: t.string({ resolve: (r) => r.json.id }),
+      title: t.string({ resolve: (r) => r.json.title }),
+      documentId: t.string({ description: 'The document id (REST `document`)', resolve: (r) => r.json.document }),
+      document: t.field({
+        type: 'JSON',
+        description: 'Its body as a GitBook JSON document (getReusableContentDocumentInRevisionById)',
+        args: { evaluated: t.arg.string({ required: false }), dereferenced: t.arg.string({ required: false }) },
+        resolve: (r, args, ctx) =>
+          reusableContentDocument(ctx, r.view, r.json.id, { evaluated: args.evaluated, dereferenced: args.dereferenced }),
+      }),
     }),
-  }),
-});
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Revision fields (the JSON ones, `pages`/`page`/`pageByPath`/`rest`, stay: the REST adapter reads them)
@@ -373,7 +393,12 @@ builder.objectFields(RevisionType, (t) => ({
   pageTree: t.field({
     type: [PageType],
     description: 'The top-level pages, typed; select `children` for as deep a subtree as wanted',
-    args: { computed: t.arg.boolean({ required: false, description: 'false: computed pages as they are (default: replaced by the pages they compute)' }) },
+    args: {
+      computed: t.arg.boolean({
+        required: false,
+        description: 'false: computed pages as they are (default: replaced by the pages they compute)',
+      }),
+    },
     resolve: async (v, args, ctx) => (await pageIndex(ctx, v, args.computed !== false)).roots,
   }),
   typedPage: t.field({
@@ -391,14 +416,20 @@ builder.objectFields(RevisionType, (t) => ({
     description: "The revision's reusable contents, typed",
     resolve: async (v) => (await v.content.reusableContents()).map((r) => ({ view: v, json: reusableContentJson(v, r) })),
   }),
-  variableList: t.field({ type: [VariableType], description: "The revision's variables, typed", resolve: (v) => variableList(v.content.manifest.variables) }),
+  variableList: t.field({
+    type: [VariableType],
+    description: "The revision's variables, typed",
+    resolve: (v) => variableList(v.content.manifest.variables),
+  }),
   parentRevisions: t.field({
     type: [RevisionType],
     description: 'The parent revisions (two for a merge), typed',
     // The space was checked to reach this revision. A parent outside the space (a duplicated
     // space's first revision names its source's) is left out: reading it would need that space.
     resolve: async (v, _a, ctx) =>
-      (await Promise.all(v.revision.parents.map((id) => viewOf(ctx, v.space, id).catch(() => null)))).filter((p): p is ContentView => p !== null),
+      (await Promise.all(v.revision.parents.map((id) => viewOf(ctx, v.space, id).catch(() => null)))).filter(
+        (p): p is ContentView => p !== null,
+      ),
   }),
 }));
 

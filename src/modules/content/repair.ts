@@ -74,7 +74,9 @@ export async function repairSpaces(db: PrismaClient): Promise<TreeRepair[]> {
         if (!space) return;
         const heads = [
           { changeRequestId: null as string | null, revisionId: space.revisionId },
-          ...(await tx.changeRequest.findMany({ where: { spaceId, status: 'open' }, select: { id: true, revisionId: true } })).map((cr) => ({ changeRequestId: cr.id, revisionId: cr.revisionId })),
+          ...(await tx.changeRequest.findMany({ where: { spaceId, status: 'open' }, select: { id: true, revisionId: true } })).map(
+            (cr) => ({ changeRequestId: cr.id, revisionId: cr.revisionId }),
+          ),
         ];
         for (const head of heads) {
           const current = await tx.revision.findUnique({ where: { id: head.revisionId } });
@@ -82,7 +84,16 @@ export async function repairSpaces(db: PrismaClient): Promise<TreeRepair[]> {
           const repaired = await repairTree(client, current.manifest);
           if (!repaired) continue;
           const revision = newId();
-          await tx.revision.create({ data: { id: revision, spaceId, parents: [current.id], type: 'edits', manifest: repaired.manifest, changeRequestId: head.changeRequestId } });
+          await tx.revision.create({
+            data: {
+              id: revision,
+              spaceId,
+              parents: [current.id],
+              type: 'edits',
+              manifest: repaired.manifest,
+              changeRequestId: head.changeRequestId,
+            },
+          });
           if (head.changeRequestId) await tx.changeRequest.update({ where: { id: head.changeRequestId }, data: { revisionId: revision } });
           else {
             await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision } });

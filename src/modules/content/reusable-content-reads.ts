@@ -25,7 +25,11 @@ builder.objectFields(RevisionType, (t) => ({
   reusableContentDocument: t.field({
     type: 'JSON',
     description: "A reusable content's body as a JSON document",
-    args: { id: t.arg.string({ required: true }), evaluated: t.arg.string({ required: false }), dereferenced: t.arg.string({ required: false }) },
+    args: {
+      id: t.arg.string({ required: true }),
+      evaluated: t.arg.string({ required: false }),
+      dereferenced: t.arg.string({ required: false }),
+    },
     resolve: (v, args, ctx) => reusableContentDocument(ctx, v, args.id, { evaluated: args.evaluated, dereferenced: args.dereferenced }),
   }),
 }));

@@ -63,8 +63,10 @@ export async function applyReusableContentChange(
       if (change.document === undefined) throw badRequest(`${field}.document`, 'is required');
       let slug = slugify(title) || 'reusable-content';
       if (change.slug !== undefined) {
-        if (typeof change.slug !== 'string' || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(change.slug) || change.slug.length > 100) throw badRequest(`${field}.slug`, 'must be lower-case letters, digits and single dashes');
-        if (items.some((r) => r.slug === change.slug)) throw badRequest(`${field}.slug`, `another reusable content has the slug ${change.slug}`);
+        if (typeof change.slug !== 'string' || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(change.slug) || change.slug.length > 100)
+          throw badRequest(`${field}.slug`, 'must be lower-case letters, digits and single dashes');
+        if (items.some((r) => r.slug === change.slug))
+          throw badRequest(`${field}.slug`, `another reusable content has the slug ${change.slug}`);
         slug = change.slug;
       } else {
         const base = slug;
@@ -96,7 +98,13 @@ const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJ
  * Three-way merge of reusable contents, each as a whole: one side's change is taken, a change on
  * both sides that differs is a conflict (reported like a page's). Answers the merged hash.
  */
-export async function mergeReusableContents(db: Db, base: Content, ours: Content, theirs: Content, conflict: (title: string, reason: string) => void): Promise<string | undefined> {
+export async function mergeReusableContents(
+  db: Db,
+  base: Content,
+  ours: Content,
+  theirs: Content,
+  conflict: (title: string, reason: string) => void,
+): Promise<string | undefined> {
   const [b, o, t] = [base.manifest.reusableContents, ours.manifest.reusableContents, theirs.manifest.reusableContents];
   if (o === t || t === b) return o;
   if (o === b) return t;
@@ -119,7 +127,11 @@ export async function mergeReusableContents(db: Db, base: Content, ours: Content
 }
 
 /** A reusable content in the official shape: its body is named by its document id. */
-export const reusableContentJson = (view: ContentView, entry: ReusableContentEntry) => ({ id: entry.id, title: entry.title, document: documentIdOf(view.keys, view.space.id, entry.body) });
+export const reusableContentJson = (view: ContentView, entry: ReusableContentEntry) => ({
+  id: entry.id,
+  title: entry.title,
+  document: documentIdOf(view.keys, view.space.id, entry.body),
+});
 
 async function requireReusableContent(view: ContentView, id: string): Promise<ReusableContentEntry> {
   const entry = (await view.content.reusableContents()).find((r) => r.id === id);
@@ -134,9 +146,16 @@ export async function reusableContentById(view: ContentView, id: string) {
 const DEREFERENCED = ['true', 'reusable-contents'];
 
 /** The JSON document of a reusable content's body (getReusableContentDocumentInRevisionById). */
-export async function reusableContentDocument(ctx: Context, view: ContentView, id: string, opts: { evaluated?: string | null; dereferenced?: string | null }) {
-  if (opts.evaluated && !['true', 'false', 'deterministic-only'].includes(opts.evaluated)) throw badRequest('evaluated', 'must be true, false or deterministic-only');
-  if (opts.dereferenced && !['true', 'false', 'reusable-contents'].includes(opts.dereferenced)) throw badRequest('dereferenced', 'must be true, false or reusable-contents');
+export async function reusableContentDocument(
+  ctx: Context,
+  view: ContentView,
+  id: string,
+  opts: { evaluated?: string | null; dereferenced?: string | null },
+) {
+  if (opts.evaluated && !['true', 'false', 'deterministic-only'].includes(opts.evaluated))
+    throw badRequest('evaluated', 'must be true, false or deterministic-only');
+  if (opts.dereferenced && !['true', 'false', 'reusable-contents'].includes(opts.dereferenced))
+    throw badRequest('dereferenced', 'must be true, false or reusable-contents');
   const entry = await requireReusableContent(view, id);
   const markdown = evaluatedMarkdown(view, (await bodiesOf(ctx, [entry.body])).get(entry.body) ?? '', opts.evaluated);
   const documents = await documentsOf([markdown]);
@@ -153,12 +172,21 @@ function includedSlug(node: Node): string | undefined {
   if (node.object !== 'block' || node.type !== 'paragraph' || node.nodes?.length !== 1) return undefined;
   const text = node.nodes[0]!;
   if (text.object !== 'text') return undefined;
-  return INCLUDE.exec((text.leaves ?? []).map((l) => l.text).join('').trim())?.[1];
+  return INCLUDE.exec(
+    (text.leaves ?? [])
+      .map((l) => l.text)
+      .join('')
+      .trim(),
+  )?.[1];
 }
 
 /** Keys stay unique in the including document: each included node's key is prefixed by the include's. */
 function rekey(node: Node, prefix: string): Node {
-  return { ...node, ...(node.key ? { key: `${prefix}-${node.key}` } : {}), ...(node.nodes ? { nodes: node.nodes.map((n) => rekey(n, prefix)) } : {}) };
+  return {
+    ...node,
+    ...(node.key ? { key: `${prefix}-${node.key}` } : {}),
+    ...(node.nodes ? { nodes: node.nodes.map((n) => rekey(n, prefix)) } : {}),
+  };
 }
 
 /**
@@ -166,15 +194,25 @@ function rekey(node: Node, prefix: string): Node {
  * shared), each include of a reusable content of the revision by a `reusable-content` block, or by
  * its blocks when dereferenced. An include of no reusable content stays as written.
  */
-export async function includeReusableContents(ctx: Context, view: ContentView, documents: Map<string, any>, dereferenced: string | null | undefined): Promise<void> {
+export async function includeReusableContents(
+  ctx: Context,
+  view: ContentView,
+  documents: Map<string, any>,
+  dereferenced: string | null | undefined,
+): Promise<void> {
   const including = [...documents].filter(([, d]) => (d?.nodes as Node[] | undefined)?.some((n) => includedSlug(n) !== undefined));
   if (!including.length) return;
   const bySlug = new Map((await view.content.reusableContents()).map((r) => [r.slug, r]));
   const expand = DEREFERENCED.includes(dereferenced ?? '');
   let included = new Map<string, any>();
   if (expand) {
-    const used = [...new Set(including.flatMap(([, d]) => (d.nodes as Node[]).map(includedSlug).filter((s): s is string => !!s && bySlug.has(s))))].map((s) => bySlug.get(s)!);
-    const bodies = await bodiesOf(ctx, used.map((r) => r.body));
+    const used = [
+      ...new Set(including.flatMap(([, d]) => (d.nodes as Node[]).map(includedSlug).filter((s): s is string => !!s && bySlug.has(s)))),
+    ].map((s) => bySlug.get(s)!);
+    const bodies = await bodiesOf(
+      ctx,
+      used.map((r) => r.body),
+    );
     const docs = await documentsOf(used.map((r) => bodies.get(r.body) ?? ''));
     included = new Map(used.map((r) => [r.slug, docs.get(bodies.get(r.body) ?? '')]));
   }
@@ -185,7 +223,15 @@ export async function includeReusableContents(ctx: Context, view: ContentView, d
       if (!entry) return [node];
       const key = node.key ?? `include-${i}`;
       if (expand) return ((included.get(entry.slug)?.nodes ?? []) as Node[]).map((n) => rekey(n, key));
-      return [{ object: 'block', type: 'reusable-content', key, isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: entry.id } } }];
+      return [
+        {
+          object: 'block',
+          type: 'reusable-content',
+          key,
+          isVoid: true,
+          data: { ref: { kind: 'reusable-content', reusableContent: entry.id } },
+        },
+      ];
     });
     documents.set(markdown, { ...document, nodes });
   }

@@ -11,7 +11,18 @@ import { resolveDocumentRefs } from './link-targets.js';
 import { includeReusableContents } from './reusable-contents.js';
 import { FormatEnum, RevisionType } from './revision.js';
 import { contentReadRoutes, PAGE_READ_ARGS, pageReadVariables, revisionConditional, type ContentRead } from './routes.js';
-import { bodiesOf, checkPageReadOptions, evaluatedMarkdown, pageOf, pageTree, viewOf, type ContentView, type Format, type PageReadOptions, type PageTree } from './service.js';
+import {
+  bodiesOf,
+  checkPageReadOptions,
+  evaluatedMarkdown,
+  pageOf,
+  pageTree,
+  viewOf,
+  type ContentView,
+  type Format,
+  type PageReadOptions,
+  type PageTree,
+} from './service.js';
 
 /**
  * Reads by revision id, by page path, of one page's document, of a page's meta links, and of a
@@ -67,7 +78,12 @@ export async function pageDocument(ctx: Context, view: ContentView, pageId: stri
   // Through the parse-once cache: a body read before is not parsed again.
   const documents = await documentsOf([markdown]);
   await includeReusableContents(ctx, view, documents, opts.dereferenced);
-  return resolveDocumentRefs(documents.get(markdown)!, node, { ...tree, files: await view.content.files(), publicUrl: ctx.config.publicUrl, spaceId: view.space.id });
+  return resolveDocumentRefs(documents.get(markdown)!, node, {
+    ...tree,
+    files: await view.content.files(),
+    publicUrl: ctx.config.publicUrl,
+    spaceId: view.space.id,
+  });
 }
 
 /**
@@ -116,15 +132,27 @@ builder.objectFields(RevisionType, (t) => ({
       format: t.arg({ type: FormatEnum, required: false }),
       evaluated: t.arg.string({ required: false }),
       dereferenced: t.arg.string({ required: false }),
-      computed: t.arg.boolean({ required: false, description: 'false: computed pages as they are (default: replaced by the pages they compute)' }),
+      computed: t.arg.boolean({
+        required: false,
+        description: 'false: computed pages as they are (default: replaced by the pages they compute)',
+      }),
     },
     resolve: (v, args, ctx) =>
-      pageByPath(ctx, v, args.path, { format: args.format as Format | null, evaluated: args.evaluated, dereferenced: args.dereferenced, computed: args.computed }),
+      pageByPath(ctx, v, args.path, {
+        format: args.format as Format | null,
+        evaluated: args.evaluated,
+        dereferenced: args.dereferenced,
+        computed: args.computed,
+      }),
   }),
   pageDocument: t.field({
     type: 'JSON',
     description: "A document page's body as a GitBook JSON document",
-    args: { id: t.arg.id({ required: true }), evaluated: t.arg.string({ required: false }), dereferenced: t.arg.string({ required: false }) },
+    args: {
+      id: t.arg.id({ required: true }),
+      evaluated: t.arg.string({ required: false }),
+      dereferenced: t.arg.string({ required: false }),
+    },
     resolve: (v, args, ctx) => pageDocument(ctx, v, String(args.id), { evaluated: args.evaluated, dereferenced: args.dereferenced }),
   }),
   pageMetaLinks: t.field({

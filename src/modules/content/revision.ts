@@ -1,6 +1,16 @@
 import { builder } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { fileById, type fileJson, listFiles, pageById, pagesJson, pageTree, revisionJson, type ContentView, type Format } from './service.js';
+import {
+  fileById,
+  type fileJson,
+  listFiles,
+  pageById,
+  pagesJson,
+  pageTree,
+  revisionJson,
+  type ContentView,
+  type Format,
+} from './service.js';
 import type { PageNode } from './tree.js';
 
 /**
@@ -22,18 +32,22 @@ FileType.implement({
   }),
 });
 
-const PageSummary = builder.objectRef<{ id: string; title: string; type: string; path: string; parent: string | null; depth: number }>('PageSummary').implement({
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    title: t.exposeString('title'),
-    type: t.exposeString('type'),
-    path: t.exposeString('path'),
-    parent: t.exposeString('parent', { nullable: true }),
-    depth: t.exposeInt('depth'),
-  }),
-});
+const PageSummary = builder
+  .objectRef<{ id: string; title: string; type: string; path: string; parent: string | null; depth: number }>('PageSummary')
+  .implement({
+    fields: (t) => ({
+      id: t.exposeID('id'),
+      title: t.exposeString('title'),
+      type: t.exposeString('type'),
+      path: t.exposeString('path'),
+      parent: t.exposeString('parent', { nullable: true }),
+      depth: t.exposeInt('depth'),
+    }),
+  });
 
-export const FormatEnum = builder.enumType('ContentFormat', { values: { markdown: { value: 'markdown' }, document: { value: 'document' } } as const });
+export const FormatEnum = builder.enumType('ContentFormat', {
+  values: { markdown: { value: 'markdown' }, document: { value: 'document' } } as const,
+});
 
 RevisionType.implement({
   fields: (t) => ({
@@ -45,7 +59,12 @@ RevisionType.implement({
     pages: t.field({
       type: 'JSON',
       description: 'The page tree, in the GitBook REST shape',
-      args: { computed: t.arg.boolean({ required: false, description: 'false: computed pages as they are (default: replaced by the pages they compute)' }) },
+      args: {
+        computed: t.arg.boolean({
+          required: false,
+          description: 'false: computed pages as they are (default: replaced by the pages they compute)',
+        }),
+      },
       resolve: async (v, args, ctx) => (await pagesJson(ctx, v, { computed: args.computed })).pages,
     }),
     pageList: t.field({
@@ -56,13 +75,22 @@ RevisionType.implement({
         const { roots } = await pageTree(ctx, v);
         const out: { id: string; title: string; type: string; path: string; parent: string | null; depth: number }[] = [];
         const walk = (nodes: PageNode[], parent: string | null, depth: number) =>
-          nodes.forEach((n) => (out.push({ id: n.id, title: n.title, type: n.type, path: n.type === 'link' ? '' : n.path, parent, depth }), walk(n.children, n.id, depth + 1)));
+          nodes.forEach(
+            (n) => (
+              out.push({ id: n.id, title: n.title, type: n.type, path: n.type === 'link' ? '' : n.path, parent, depth }),
+              walk(n.children, n.id, depth + 1)
+            ),
+          );
         walk(roots, null, 0);
         return out;
       },
     }),
     files: t.field({ type: FileList, args: pageArgs(t), resolve: (v, args, ctx) => listFiles(ctx, v, args) }),
-    file: t.field({ type: FileType, args: { id: t.arg.id({ required: true }) }, resolve: (v, { id }, ctx) => fileById(ctx, v, String(id)) }),
+    file: t.field({
+      type: FileType,
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (v, { id }, ctx) => fileById(ctx, v, String(id)),
+    }),
     page: t.field({
       type: 'JSON',
       description: 'One page with its body (GitBook shape)',
@@ -74,7 +102,12 @@ RevisionType.implement({
         computed: t.arg.boolean({ required: false }),
       },
       resolve: (v, args, ctx) =>
-        pageById(ctx, v, String(args.id), { format: args.format as Format | null, evaluated: args.evaluated, dereferenced: args.dereferenced, computed: args.computed }),
+        pageById(ctx, v, String(args.id), {
+          format: args.format as Format | null,
+          evaluated: args.evaluated,
+          dereferenced: args.dereferenced,
+          computed: args.computed,
+        }),
     }),
     variables: t.field({ type: 'JSON', resolve: (v) => v.content.manifest.variables }),
     rest: t.field({

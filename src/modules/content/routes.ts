@@ -72,7 +72,17 @@ export const PAGE_READ_ARGS = { format: 'ContentFormat', evaluated: 'String', de
 // The revision itself (suffix '') is read through the change-requests module: a merge revision
 // names the change request it merged (`mergedFrom`), which only that module can answer.
 const READS: ContentRead[] = [
-  { suffix: '/pages', spaceOperation: 'listPages', changeRequestOperation: 'listPagesInChangeRequest', revisionOperation: 'listPagesInRevisionById', args: { computed: 'Boolean' }, variables: contentOptions, selection: 'pages(computed: $computed)', pick: (r) => ({ pages: r.pages }), live: 'computed' },
+  {
+    suffix: '/pages',
+    spaceOperation: 'listPages',
+    changeRequestOperation: 'listPagesInChangeRequest',
+    revisionOperation: 'listPagesInRevisionById',
+    args: { computed: 'Boolean' },
+    variables: contentOptions,
+    selection: 'pages(computed: $computed)',
+    pick: (r) => ({ pages: r.pages }),
+    live: 'computed',
+  },
   {
     suffix: '/files',
     spaceOperation: 'listFiles',
@@ -147,7 +157,11 @@ export const contentReadRoutes = (reads: ContentRead[]): RestRoute[] =>
       document: `query ${read.changeRequestOperation}($spaceId: ID!, $changeRequestId: String!${declare(read.args)}) {
         space(id: $spaceId) { changeRequest(id: $changeRequestId) { content { ${read.selection} } } }
       } ${read.fragments ?? ''}`,
-      variables: (req: RestRequest) => ({ spaceId: req.params.spaceId, changeRequestId: req.params.changeRequestId, ...read.variables?.(req) }),
+      variables: (req: RestRequest) => ({
+        spaceId: req.params.spaceId,
+        changeRequestId: req.params.changeRequestId,
+        ...read.variables?.(req),
+      }),
       result: (data: any) => read.pick(data.space.changeRequest.content),
     },
     {

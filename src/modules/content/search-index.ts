@@ -51,13 +51,19 @@ interface Placement {
 }
 
 // A page marked noIndex is left out of search (the official field: "not indexable in the search and ask features").
-const indexable = (entry: PageEntry | undefined): entry is PageEntry => !!entry && (entry.type === 'document' || entry.type === 'group') && !entry.noIndex;
+const indexable = (entry: PageEntry | undefined): entry is PageEntry =>
+  !!entry && (entry.type === 'document' || entry.type === 'group') && !entry.noIndex;
 
 // PostgreSQL text cannot hold NUL.
 const clean = (text: string) => text.replace(/\u0000/g, '');
 
 /** The index rows of one page: its sections, or one empty section when it has none. */
-function rowsOf(entry: PageEntry, place: Placement, markdown: string | undefined, parsedLarge: Map<string, MarkdownSection[]>): SectionRow[] {
+function rowsOf(
+  entry: PageEntry,
+  place: Placement,
+  markdown: string | undefined,
+  parsedLarge: Map<string, MarkdownSection[]>,
+): SectionRow[] {
   let sections: { id: string; title: string; body: string }[] = [];
   if (entry.type === 'document' && markdown) {
     try {
@@ -159,7 +165,8 @@ async function indexPages(tx: Tx, spaceId: string, revisionId: string, content: 
           ),
         ),
     );
-    for (const entry of batch) rows.push(...rowsOf(entry, places.get(entry.id)!, entry.body ? bodies.get(entry.body) : undefined, parsedLarge));
+    for (const entry of batch)
+      rows.push(...rowsOf(entry, places.get(entry.id)!, entry.body ? bodies.get(entry.body) : undefined, parsedLarge));
     if (rows.length >= INSERT_CHUNK) await insertRows(tx, spaceId, revisionId, rows.splice(0));
   }
   await insertRows(tx, spaceId, revisionId, rows);
@@ -274,7 +281,13 @@ export async function rebuildSearchIndex(tx: Tx, spaceId: string, revisionId: st
  * copied, not recomputed. `sourceRevisionId` is the revision the source's index reflects; when the
  * new space's revision differs from it, the difference is then applied as for any move of main.
  */
-export async function copySearchIndex(tx: Tx, sourceSpaceId: string, sourceRevisionId: string, spaceId: string, revisionId: string): Promise<void> {
+export async function copySearchIndex(
+  tx: Tx,
+  sourceSpaceId: string,
+  sourceRevisionId: string,
+  spaceId: string,
+  revisionId: string,
+): Promise<void> {
   await tx.$executeRaw`
     INSERT INTO "SearchSection" ("spaceId", "pageId", "sectionId", "revisionId", "pageTitle", "pagePath", "title", "body", "ancestors")
     SELECT ${spaceId}, "pageId", "sectionId", ${revisionId}, "pageTitle", "pagePath", "title", "body", "ancestors"

@@ -33,7 +33,8 @@ export interface SemanticChanges {
 /** The official `limit` (a number, default 10). Lectern caps it at 1000 so one answer stays bounded. */
 export function changesLimit(limit: number | null | undefined): number {
   if (limit === null || limit === undefined) return DEFAULT_CHANGES_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CHANGES_LIMIT) throw badRequest('limit', `must be an integer from 1 to ${MAX_CHANGES_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CHANGES_LIMIT)
+    throw badRequest('limit', `must be an integer from 1 to ${MAX_CHANGES_LIMIT}`);
   return limit;
 }
 
@@ -46,7 +47,7 @@ async function withAncestors(content: Content, entries: PageEntry[]): Promise<Ma
     const ids = [...new Set(wanted.filter((p): p is string => !!p && !known.has(p) && !missing.has(p)))];
     if (!ids.length) break;
     const found = await content.pages(ids);
-    for (const id of ids) (found.has(id) ? known.set(id, found.get(id)!) : missing.add(id));
+    for (const id of ids) found.has(id) ? known.set(id, found.get(id)!) : missing.add(id);
     wanted = [...found.values()].map((e) => e.parent);
   }
   return known;
@@ -60,7 +61,11 @@ function pathOf(id: string, pages: Map<string, PageEntry>, memo = new Map<string
   // puts the page at the top level, as buildTree does).
   const chain: PageEntry[] = [];
   const seen = new Set<string>();
-  for (let entry = pages.get(id); entry && !seen.has(entry.id) && !memo.has(entry.id); entry = entry.parent ? pages.get(entry.parent) : undefined) {
+  for (
+    let entry = pages.get(id);
+    entry && !seen.has(entry.id) && !memo.has(entry.id);
+    entry = entry.parent ? pages.get(entry.parent) : undefined
+  ) {
     seen.add(entry.id);
     chain.push(entry);
   }
@@ -73,7 +78,12 @@ function pathOf(id: string, pages: Map<string, PageEntry>, memo = new Map<string
   return memo.get(id) ?? '';
 }
 
-const changedPage = (entry: PageEntry, pages: Map<string, PageEntry>) => ({ id: entry.id, type: entry.type, title: entry.title, path: pathOf(entry.id, pages) });
+const changedPage = (entry: PageEntry, pages: Map<string, PageEntry>) => ({
+  id: entry.id,
+  type: entry.type,
+  title: entry.title,
+  path: pathOf(entry.id, pages),
+});
 
 /** `{ before, after }` of a string attribute, or undefined when it did not change. */
 function attribute<T>(before: T | undefined, after: T | undefined): { before?: T; after?: T } | undefined {
@@ -98,8 +108,16 @@ function pageAttributes(before: PageEntry, after: PageEntry, documentId: (bodyHa
           emoji: attribute(before.emoji, after.emoji),
         }
       : after.type === 'group'
-        ? { title: attribute(before.title, after.title), emoji: attribute(before.emoji, after.emoji), slug: attribute(before.slug, after.slug) }
-        : { title: attribute(before.title, after.title), emoji: attribute(before.emoji, after.emoji), target: attribute(target(before), target(after)) };
+        ? {
+            title: attribute(before.title, after.title),
+            emoji: attribute(before.emoji, after.emoji),
+            slug: attribute(before.slug, after.slug),
+          }
+        : {
+            title: attribute(before.title, after.title),
+            emoji: attribute(before.emoji, after.emoji),
+            target: attribute(target(before), target(after)),
+          };
   const attributes = Object.fromEntries(Object.entries(candidates).filter(([, v]) => v !== undefined));
   return Object.keys(attributes).length ? attributes : undefined;
 }
@@ -124,7 +142,11 @@ async function pageChanges(keys: ServerKeys, space: Space, before: Content, afte
   // Under the same parent, only a change of order among the shared siblings is a move (positions
   // renumbered to make room for inserts keep the order).
   const reordered = kept.filter((k) => k.before.parent === k.after.parent && k.before.position !== k.after.position);
-  const reorderedMoved = await reallyMoved(before, after, reordered.map((k) => k.after));
+  const reorderedMoved = await reallyMoved(
+    before,
+    after,
+    reordered.map((k) => k.after),
+  );
   const moved = kept.filter((k) => k.before.parent !== k.after.parent || reorderedMoved.has(k.after.id));
   // Ancestors are needed for paths, and a moved page's old and new parents for `parent`.
   const [beforePages, afterPages] = await Promise.all([
@@ -133,23 +155,34 @@ async function pageChanges(keys: ServerKeys, space: Space, before: Content, afte
   ]);
   const out: { path: string; change: Json }[] = [];
   const sorted = (entries: PageEntry[]) => [...entries].sort(byPosition);
-  for (const e of sorted(created)) out.push({ path: pathOf(e.id, afterPages), change: { type: 'page_created', page: changedPage(e, afterPages) } });
+  for (const e of sorted(created))
+    out.push({ path: pathOf(e.id, afterPages), change: { type: 'page_created', page: changedPage(e, afterPages) } });
   for (const k of kept) {
     const attributes = pageAttributes(k.before, k.after, (hash) => documentIdOf(keys, space.id, hash));
-    if (attributes) out.push({ path: pathOf(k.after.id, afterPages), change: { type: 'page_edited', page: changedPage(k.after, afterPages), attributes } });
+    if (attributes)
+      out.push({
+        path: pathOf(k.after.id, afterPages),
+        change: { type: 'page_edited', page: changedPage(k.after, afterPages), attributes },
+      });
   }
   for (const k of moved) {
     // A reorder among the same siblings is a move too (what dragging a page in the tree does);
     // `before`/`after` are absent for the top level.
-    const parent = (entry: PageEntry, pages: Map<string, PageEntry>) => (entry.parent && pages.has(entry.parent) ? changedPage(pages.get(entry.parent)!, pages) : undefined);
+    const parent = (entry: PageEntry, pages: Map<string, PageEntry>) =>
+      entry.parent && pages.has(entry.parent) ? changedPage(pages.get(entry.parent)!, pages) : undefined;
     const from = parent(k.before, beforePages);
     const to = parent(k.after, afterPages);
     out.push({
       path: pathOf(k.after.id, afterPages),
-      change: { type: 'page_moved', page: changedPage(k.after, afterPages), parent: { ...(from ? { before: from } : {}), ...(to ? { after: to } : {}) } },
+      change: {
+        type: 'page_moved',
+        page: changedPage(k.after, afterPages),
+        parent: { ...(from ? { before: from } : {}), ...(to ? { after: to } : {}) },
+      },
     });
   }
-  for (const e of sorted(deleted)) out.push({ path: pathOf(e.id, beforePages), change: { type: 'page_deleted', page: changedPage(e, beforePages) } });
+  for (const e of sorted(deleted))
+    out.push({ path: pathOf(e.id, beforePages), change: { type: 'page_deleted', page: changedPage(e, beforePages) } });
   return out;
 }
 
@@ -196,7 +229,12 @@ async function reusableContentChanges(keys: ServerKeys, space: Space, before: Co
     const b = old.get(e.id);
     if (!b) out.push({ type: 'reusable_content_created', reusableContent: changed(e) });
     else {
-      const attributes = Object.fromEntries(Object.entries({ title: attribute(b.title, e.title), document: b.body !== e.body ? { before: document(b), after: document(e) } : undefined }).filter(([, v]) => v));
+      const attributes = Object.fromEntries(
+        Object.entries({
+          title: attribute(b.title, e.title),
+          document: b.body !== e.body ? { before: document(b), after: document(e) } : undefined,
+        }).filter(([, v]) => v),
+      );
       if (Object.keys(attributes).length) out.push({ type: 'reusable_content_edited', reusableContent: changed(e), attributes });
     }
   }
@@ -216,9 +254,19 @@ function variableChanges(before: Content, after: Content): Json[] {
 }
 
 /** The semantic changes from `before` to `after`: pages (in path order), then files, then variables. */
-export async function semanticChanges(ctx: Context, space: Space, before: Content, after: Content, limit: number): Promise<SemanticChanges> {
+export async function semanticChanges(
+  ctx: Context,
+  space: Space,
+  before: Content,
+  after: Content,
+  limit: number,
+): Promise<SemanticChanges> {
   const keys = await serverKeys(ctx);
-  const [pages, files, reusable] = await Promise.all([pageChanges(keys, space, before, after), fileChanges(ctx, space, before, after), reusableContentChanges(keys, space, before, after)]);
+  const [pages, files, reusable] = await Promise.all([
+    pageChanges(keys, space, before, after),
+    fileChanges(ctx, space, before, after),
+    reusableContentChanges(keys, space, before, after),
+  ]);
   pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const all = [...pages.map((p) => p.change), ...files, ...reusable, ...variableChanges(before, after)];
   return { changes: all.slice(0, limit), ...(all.length > limit ? { more: all.length - limit } : {}) };

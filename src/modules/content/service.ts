@@ -45,7 +45,9 @@ export async function bodiesOf(ctx: Context, hashes: string[]): Promise<Map<stri
   const values = await objectLoader(ctx).loadMany(hashes);
   const failed = values.find((v) => v instanceof Error);
   if (failed) throw failed;
-  return new Map(hashes.flatMap((h, i) => (values[i] && !(values[i] instanceof Error) ? [[h, (values[i] as { markdown: string }).markdown]] : [])));
+  return new Map(
+    hashes.flatMap((h, i) => (values[i] && !(values[i] instanceof Error) ? [[h, (values[i] as { markdown: string }).markdown]] : [])),
+  );
 }
 /** The manifest hash of each content loaded from the store (contents made in memory have none). */
 const manifestHashes = new WeakMap<Content, string>();
@@ -183,7 +185,10 @@ function documentOf(markdown: string, node: PageNode, links?: LinkEnv, documents
  * included: listings carry the markdown (one query for all bodies, no parsing).
  */
 async function treeJson(ctx: Context, view: ContentView, roots: PageNode[], byId: Map<string, PageNode>) {
-  const bodies = await bodiesOf(ctx, [...byId.values()].map((n) => n.body).filter((b): b is string => !!b));
+  const bodies = await bodiesOf(
+    ctx,
+    [...byId.values()].map((n) => n.body).filter((b): b is string => !!b),
+  );
   return roots.map((n) => pageJson(ctx, view, n, bodies, 'markdown'));
 }
 
@@ -211,7 +216,10 @@ interface StoredTree {
    */
   entries: PageEntry[] | null;
 }
-const storedTrees = new LRUCache<string, StoredTree>({ maxSize: PAGE_TREE_CACHE_PAGES, sizeCalculation: (t) => Math.max(1, t.tree.byId.size) });
+const storedTrees = new LRUCache<string, StoredTree>({
+  maxSize: PAGE_TREE_CACHE_PAGES,
+  sizeCalculation: (t) => Math.max(1, t.tree.byId.size),
+});
 
 async function storedTree(view: ContentView): Promise<StoredTree> {
   // Keyed by the content's own manifest hash, not the revision's: a read may look at a content made
@@ -230,12 +238,20 @@ export async function pageTree(ctx: Context, view: ContentView, opts: ReadOption
   const stored = await storedTree(view);
   if (opts.computed === false || !stored.entries) return stored.tree;
   const loader = objectLoader(ctx);
-  return buildTree(await expandComputedPages(ctx, view.space.organizationId, stored.entries, (hash, markdown) => loader.prime(hash, { markdown })));
+  return buildTree(
+    await expandComputedPages(ctx, view.space.organizationId, stored.entries, (hash, markdown) => loader.prime(hash, { markdown })),
+  );
 }
 
 /** A file of a space's revision; its `downloadURL` is signed and expires (src/file-urls.ts). */
 export function fileJson(ctx: Context, keys: ServerKeys, spaceId: string, file: FileEntry) {
-  return { id: file.id, name: file.name, contentType: file.contentType, downloadURL: signedFileUrl(ctx.urls, keys, spaceId, file), size: file.size };
+  return {
+    id: file.id,
+    name: file.name,
+    contentType: file.contentType,
+    downloadURL: signedFileUrl(ctx.urls, keys, spaceId, file),
+    size: file.size,
+  };
 }
 
 export async function revisionJson(ctx: Context, view: ContentView, opts: ReadOptions = {}) {
@@ -280,8 +296,10 @@ export interface PageReadOptions extends ReadOptions {
 }
 
 export function checkPageReadOptions(opts: PageReadOptions) {
-  if (opts.evaluated && !['true', 'false', 'deterministic-only'].includes(opts.evaluated)) throw badRequest('evaluated', 'must be true, false or deterministic-only');
-  if (opts.dereferenced && !['true', 'false', 'reusable-contents'].includes(opts.dereferenced)) throw badRequest('dereferenced', 'must be true, false or reusable-contents');
+  if (opts.evaluated && !['true', 'false', 'deterministic-only'].includes(opts.evaluated))
+    throw badRequest('evaluated', 'must be true, false or deterministic-only');
+  if (opts.dereferenced && !['true', 'false', 'reusable-contents'].includes(opts.dereferenced))
+    throw badRequest('dereferenced', 'must be true, false or reusable-contents');
 }
 
 /** A body as read with `evaluated`: `{{ variables.name }}` takes the space's (or page's) variable value. */
@@ -305,10 +323,18 @@ export async function pageOf(ctx: Context, view: ContentView, node: PageNode, { 
   const bodies = node.body ? await bodiesOf(ctx, [node.body]) : new Map<string, string>();
   if (node.body && bodies.has(node.body)) bodies.set(node.body, evaluatedMarkdown(view, bodies.get(node.body)!, opts.evaluated));
   // Child pages come with their bodies too (the schema requires one on each document page).
-  const childBodies = await bodiesOf(ctx, flatten(node.children).map((n) => n.body).filter((b): b is string => !!b));
+  const childBodies = await bodiesOf(
+    ctx,
+    flatten(node.children)
+      .map((n) => n.body)
+      .filter((b): b is string => !!b),
+  );
   for (const [hash, md] of childBodies) if (!bodies.has(hash)) bodies.set(hash, md);
   const format = opts.format ?? 'document';
-  const links = format === 'document' ? { byPath, byId, files: await view.content.files(), publicUrl: ctx.config.publicUrl, spaceId: view.space.id } : undefined;
+  const links =
+    format === 'document'
+      ? { byPath, byId, files: await view.content.files(), publicUrl: ctx.config.publicUrl, spaceId: view.space.id }
+      : undefined;
   const documents = format !== 'markdown' ? await documentsOf(bodies.values()) : undefined;
   if (documents) await includeReusableContents(ctx, view, documents, opts.dereferenced);
   return pageJson(ctx, view, node, bodies, format, links, documents);
@@ -316,7 +342,10 @@ export async function pageOf(ctx: Context, view: ContentView, node: PageNode, { 
 
 export async function listFiles(ctx: Context, view: ContentView, args: PageArgs) {
   const [files, keys] = await Promise.all([view.content.files(), serverKeys(ctx)]);
-  return paginateArray(args, files.map((f) => fileJson(ctx, keys, view.space.id, f)));
+  return paginateArray(
+    args,
+    files.map((f) => fileJson(ctx, keys, view.space.id, f)),
+  );
 }
 
 export async function fileById(ctx: Context, view: ContentView, fileId: string) {

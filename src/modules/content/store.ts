@@ -120,10 +120,12 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return canonicalJson(a) === canonicalJson(b);
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return canonicalJson(a) === canonicalJson(b);
-    for (let i = 0; i < a.length; i++) if (a[i] === undefined || b[i] === undefined || !sameJson(a[i], b[i])) return canonicalJson(a) === canonicalJson(b);
+    for (let i = 0; i < a.length; i++)
+      if (a[i] === undefined || b[i] === undefined || !sameJson(a[i], b[i])) return canonicalJson(a) === canonicalJson(b);
     return true;
   }
-  if (typeof (a as { toJSON?: unknown }).toJSON === 'function' || typeof (b as { toJSON?: unknown }).toJSON === 'function') return canonicalJson(a) === canonicalJson(b);
+  if (typeof (a as { toJSON?: unknown }).toJSON === 'function' || typeof (b as { toJSON?: unknown }).toJSON === 'function')
+    return canonicalJson(a) === canonicalJson(b);
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   let defined = 0;
@@ -150,7 +152,8 @@ function canonicalJsonOf(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export const hashOf = (kind: string, data: unknown) => createHash('sha256').update(kind).update('\0').update(canonicalJson(data)).digest('hex');
+export const hashOf = (kind: string, data: unknown) =>
+  createHash('sha256').update(kind).update('\0').update(canonicalJson(data)).digest('hex');
 
 export const shardOf = (pageId: string) => createHash('sha256').update(pageId).digest().readUInt16BE(0) % SHARDS;
 
@@ -223,7 +226,10 @@ export async function putObjects(db: Db, objects: NewObject[]): Promise<string[]
 }
 
 /** What turns shard `from` into shard `to` (entries set, ids removed), or null when sending `to` whole is no larger. */
-function difference(from: Record<string, unknown>, to: Record<string, unknown>): { set: Record<string, unknown>; removed: string[] } | null {
+function difference(
+  from: Record<string, unknown>,
+  to: Record<string, unknown>,
+): { set: Record<string, unknown>; removed: string[] } | null {
   const set: Record<string, unknown> = {};
   let changed = 0;
   for (const id of Object.keys(to)) {
@@ -243,7 +249,11 @@ export async function getObjects<T>(db: Db, hashes: string[]): Promise<Map<strin
   // As text, parsed here: Prisma walks a returned JSON value member by member to convert it, which
   // for the shards of a 10,000-page space (~40 entries each) was the largest size-dependent cost of a merge.
   const rows = missing.length
-    ? (await db.$queryRaw<{ hash: string; data: string }[]>`SELECT hash, data::text AS data FROM "ContentObject" WHERE hash = ANY(${missing}::text[])`).map((r) => ({ hash: r.hash, data: JSON.parse(r.data) as unknown }))
+    ? (
+        await db.$queryRaw<
+          { hash: string; data: string }[]
+        >`SELECT hash, data::text AS data FROM "ContentObject" WHERE hash = ANY(${missing}::text[])`
+      ).map((r) => ({ hash: r.hash, data: JSON.parse(r.data) as unknown }))
     : [];
   if (!seen) return new Map(rows.map((r) => [r.hash, r.data as T]));
   for (const r of rows) seen.set(r.hash, r.data);
@@ -324,7 +334,9 @@ export class Content {
 
   async files(): Promise<FileEntry[]> {
     if (!this.filesCache) {
-      const files = this.manifest.files ? (await this.fetch<{ files: FileEntry[] }>([this.manifest.files])).get(this.manifest.files) : undefined;
+      const files = this.manifest.files
+        ? (await this.fetch<{ files: FileEntry[] }>([this.manifest.files])).get(this.manifest.files)
+        : undefined;
       this.filesCache = files?.files ?? [];
     }
     return this.filesCache;
@@ -408,7 +420,12 @@ export class ContentWriter {
   }
 
   get changed(): boolean {
-    return this.dirty.size > 0 || this.files !== undefined || this.reusable !== undefined || canonicalJson(this.variables) !== canonicalJson(this.base.manifest.variables);
+    return (
+      this.dirty.size > 0 ||
+      this.files !== undefined ||
+      this.reusable !== undefined ||
+      canonicalJson(this.variables) !== canonicalJson(this.base.manifest.variables)
+    );
   }
 
   /** Writes the changed shards, the files list and the manifest; returns the manifest's hash. */
@@ -424,9 +441,13 @@ export class ContentWriter {
     // edit through this writer changes a copy, never them.
     for (const d of dirty) this.dirty.set(d.index, { ...d.shard });
     let files = this.base.manifest.files;
-    if (this.files !== undefined) files = this.files.length ? (await putObjects(db, [{ kind: 'files', data: { files: this.files } }]))[0]! : null;
+    if (this.files !== undefined)
+      files = this.files.length ? (await putObjects(db, [{ kind: 'files', data: { files: this.files } }]))[0]! : null;
     let reusableContents = this.base.manifest.reusableContents;
-    if (this.reusable !== undefined) reusableContents = this.reusable.length ? (await putObjects(db, [{ kind: 'reusable', data: { items: this.reusable } }]))[0]! : undefined;
+    if (this.reusable !== undefined)
+      reusableContents = this.reusable.length
+        ? (await putObjects(db, [{ kind: 'reusable', data: { items: this.reusable } }]))[0]!
+        : undefined;
     const manifest: Manifest = { shards, files, variables: this.variables, ...(reusableContents ? { reusableContents } : {}) };
     const [hash] = await putObjects(db, [{ kind: 'manifest', data: manifest }]);
     return hash!;
@@ -440,7 +461,10 @@ export async function putBody(db: Db, markdown: string, links: { href: string; t
 
 /** Stores many bodies in two statements whatever their number (bodies, then their links). */
 export async function putBodies(db: Db, bodies: { markdown: string; links: { href: string; text: string }[] }[]): Promise<string[]> {
-  const hashes = await putObjects(db, bodies.map((b) => ({ kind: 'body', data: { markdown: b.markdown } })));
+  const hashes = await putObjects(
+    db,
+    bodies.map((b) => ({ kind: 'body', data: { markdown: b.markdown } })),
+  );
   const links = bodies.flatMap((b, i) => b.links.map((l, position) => ({ bodyHash: hashes[i]!, position, href: l.href, text: l.text })));
   // One plain statement: Prisma's createMany compiles its query in proportion to the rows, on the
   // event loop (measured: ~0.5 s for the 8,000 links of a 1 MB page).

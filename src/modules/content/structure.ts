@@ -142,7 +142,9 @@ async function uniqueSlugs(db: Db, manifest: string, main: Content): Promise<str
   const mainSlugs = await main.pages(clashes.flat().map((p) => p.id));
   for (const pages of clashes) {
     // The page main knows under this slug first, then by id (deterministic).
-    pages.sort((a, b) => Number(mainSlugs.get(b.id)?.slug === b.slug) - Number(mainSlugs.get(a.id)?.slug === a.slug) || (a.id < b.id ? -1 : 1));
+    pages.sort(
+      (a, b) => Number(mainSlugs.get(b.id)?.slug === b.slug) - Number(mainSlugs.get(a.id)?.slug === a.slug) || (a.id < b.id ? -1 : 1),
+    );
     for (const page of pages.slice(1)) {
       const siblings = (await writer.allPages()).filter((p) => p.parent === page.parent);
       await writer.put({ ...page, slug: uniqueSlug(page.slug, siblings, page.id) });
@@ -185,8 +187,16 @@ export async function reallyMoved(before: Content, after: Content, entries: Page
       else gaps.set(g, [...(gaps.get(g) ?? []), page]);
     }
     for (const pages of gaps.values()) {
-      const rank = new Map(pages.map((p) => was.get(p.id)!).sort(byPosition).map((p, i) => [p.id, i]));
-      const kept = longestIncreasing([...pages].sort(byPosition).map((p) => p.id), (id) => rank.get(id)!);
+      const rank = new Map(
+        pages
+          .map((p) => was.get(p.id)!)
+          .sort(byPosition)
+          .map((p, i) => [p.id, i]),
+      );
+      const kept = longestIncreasing(
+        [...pages].sort(byPosition).map((p) => p.id),
+        (id) => rank.get(id)!,
+      );
       for (const page of pages) if (!kept.has(page.id)) moved.add(page.id);
     }
   }

@@ -78,7 +78,10 @@ export function subtreeIds(entries: PageEntry[], rootId: string): Set<string> {
 /** Resolves a relative Markdown link (`../guide/setup.md`, `./faq`) from a page to a page of the tree. */
 export function resolveRelativeLink(from: PageNode, href: string, byPath: Map<string, PageNode>): PageNode | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('#') || href.startsWith('/')) return undefined;
-  const target = href.split('#')[0]!.replace(/\.md$/i, '').replace(/\/(README|index)$/i, '');
+  const target = href
+    .split('#')[0]!
+    .replace(/\.md$/i, '')
+    .replace(/\/(README|index)$/i, '');
   if (!target) return undefined;
   // Relative to the page's parent directory, as in a Git-synced docs folder.
   const segments = from.path.split('/').slice(0, -1);

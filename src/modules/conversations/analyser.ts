@@ -38,7 +38,10 @@ title: one line naming the problem. summary: one to three sentences in the custo
 impact: low = minor friction; medium = noticeable friction or partial blocking with workarounds; high = fully or near-fully blocking, severe regression, repeated failures or risk of data loss.`;
 
 /** An analyser whose extraction is done by a chat model behind an OpenAI-compatible API. */
-export function openAIAnalyser(config: { url: string; model: string; apiKey?: string; timeoutMs?: number }, fetchImpl: typeof fetch = fetch): ConversationAnalyser {
+export function openAIAnalyser(
+  config: { url: string; model: string; apiKey?: string; timeoutMs?: number },
+  fetchImpl: typeof fetch = fetch,
+): ConversationAnalyser {
   return {
     name: 'openai',
     clustering: DEFAULT_CLUSTERING,
@@ -77,7 +80,15 @@ export function openAIAnalyser(config: { url: string; model: string; apiKey?: st
         const summary = typeof issue.summary === 'string' && issue.summary.trim() ? issue.summary.trim() : issue.title.trim();
         // The model's impact when it gives a valid one, else the built-in rules on its summary.
         const impact: Impact = IMPACTS.includes(issue.impact as Impact) ? (issue.impact as Impact) : impactOf([summary]).impact;
-        return [{ title: shorten(issue.title, 120), summary: shorten(summary, 600), details: summary, impact, text: `${issue.title}\n${summary}` }];
+        return [
+          {
+            title: shorten(issue.title, 120),
+            summary: shorten(summary, 600),
+            details: summary,
+            impact,
+            text: `${issue.title}\n${summary}`,
+          },
+        ];
       });
     },
   };

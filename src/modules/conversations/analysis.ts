@@ -61,7 +61,11 @@ const orderKey = (c: { createdAt: Date; source: string; externalId: string }, in
   `${c.createdAt.toISOString()}${createHash('sha256').update(`${c.source}\u0000${c.externalId}`).digest('hex')}${String(index).padStart(4, '0')}`;
 
 /** Analyses what is pending for one organization; answers how many conversations were analysed. */
-export async function analyseOrganization(services: Services, organizationId: string, analyser: ConversationAnalyser = analyserFor(services.config)): Promise<number> {
+export async function analyseOrganization(
+  services: Services,
+  organizationId: string,
+  analyser: ConversationAnalyser = analyserFor(services.config),
+): Promise<number> {
   const prisma = services.db.prisma;
   let analysed = 0;
   for (;;) {
@@ -84,8 +88,13 @@ export async function analyseOrganization(services: Services, organizationId: st
       async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`conversations:${organizationId}`}))`;
         // A conversation ingested again meanwhile stays pending for the next round.
-        const current = await tx.conversation.findMany({ where: { id: { in: conversations.map((c) => c.id) } }, select: { id: true, contentHash: true } });
-        const unchanged = new Set(current.filter((c) => conversations.find((x) => x.id === c.id)?.contentHash === c.contentHash).map((c) => c.id));
+        const current = await tx.conversation.findMany({
+          where: { id: { in: conversations.map((c) => c.id) } },
+          select: { id: true, contentHash: true },
+        });
+        const unchanged = new Set(
+          current.filter((c) => conversations.find((x) => x.id === c.id)?.contentHash === c.contentHash).map((c) => c.id),
+        );
         const now = new Date();
         const done = conversations.filter((c) => unchanged.has(c.id));
         await tx.conversationIssue.deleteMany({ where: { conversationId: { in: done.map((c) => c.id) } } });
@@ -158,7 +167,9 @@ async function recluster(tx: Tx, organizationId: string, analyser: ConversationA
     const moved = list.filter((i) => i.clusterId !== clusterId).map((i) => i.id);
     if (!moved.length) continue;
     if (!existing.some((c) => c.id === clusterId)) {
-      await tx.conversationsIssuesCluster.create({ data: { id: clusterId, organizationId, label: '', summary: '', icon: ICONS.low, impact: 'low' } });
+      await tx.conversationsIssuesCluster.create({
+        data: { id: clusterId, organizationId, label: '', summary: '', icon: ICONS.low, impact: 'low' },
+      });
     }
     await tx.conversationIssue.updateMany({ where: { id: { in: moved } }, data: { clusterId } });
   }

@@ -200,7 +200,11 @@ export function clusterItems(items: ClusterInput[], options: ClusteringOptions, 
       if (other.cluster && other.similarity >= options.threshold && other.similarity > ownSimilarity + EPSILON) {
         move(item.id, other.cluster);
         moved++;
-      } else if (own.members.size > 1 && ownSimilarity < options.threshold / 2 && !(other.cluster && other.similarity >= options.threshold)) {
+      } else if (
+        own.members.size > 1 &&
+        ownSimilarity < options.threshold / 2 &&
+        !(other.cluster && other.similarity >= options.threshold)
+      ) {
         move(item.id, create(newClusterId()));
         moved++;
       }

@@ -28,13 +28,19 @@ export const ImpactEnum = restEnum(
   IMPACTS,
   'low: minor friction; medium: noticeable friction or partial blocking with workarounds; high: fully or near-fully blocking, severe regression, repeated failures or risk of data loss',
 );
-const PartRoleEnum = restEnum('ConversationPartRole', PART_ROLES, 'Who wrote a message: the customer (user), an assistant, or a team member');
+const PartRoleEnum = restEnum(
+  'ConversationPartRole',
+  PART_ROLES,
+  'Who wrote a message: the customer (user), an assistant, or a team member',
+);
 const PartTypeEnum = restEnum('ConversationPartType', ['message'] as const);
 const ClusterOrderEnum = restEnum('ConversationsIssuesClusterOrder', ['asc', 'desc'] as const);
 const ClusterOrderByEnum = restEnum('ConversationsIssuesClusterOrderBy', CLUSTER_ORDER_BY);
 const ClusterStatusEnum = restEnum('ConversationsIssuesClusterStatus', CLUSTER_STATUSES);
 
-const LocationUrls = builder.objectRef<{ location: string }>('ConversationLocationUrls').implement({ fields: (t) => ({ location: t.exposeString('location') }) });
+const LocationUrls = builder
+  .objectRef<{ location: string }>('ConversationLocationUrls')
+  .implement({ fields: (t) => ({ location: t.exposeString('location') }) });
 
 export const ConversationType = builder.objectRef<Model<'Conversation'>>('Conversation').implement({
   description: 'A support conversation ingested for analysis',
@@ -46,10 +52,18 @@ export const ConversationType = builder.objectRef<Model<'Conversation'>>('Conver
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     processedAt: t.expose('processedAt', { type: 'DateTime', nullable: true, description: 'When its latest content was analysed' }),
     source: t.exposeString('source', { description: '`email` or `integration:<channel>:<organization id>`' }),
-    impact: t.field({ type: ImpactEnum, nullable: true, description: 'The highest impact of its issues', resolve: (c) => c.impact as 'low' | null }),
+    impact: t.field({
+      type: ImpactEnum,
+      nullable: true,
+      description: 'The highest impact of its issues',
+      resolve: (c) => c.impact as 'low' | null,
+    }),
     urls: t.field({
       type: builder.objectRef<{ location: string; source?: string }>('ConversationUrls').implement({
-        fields: (u) => ({ location: u.exposeString('location'), source: u.exposeString('source', { nullable: true, description: 'Its URL in its source' }) }),
+        fields: (u) => ({
+          location: u.exposeString('location'),
+          source: u.exposeString('source', { nullable: true, description: 'Its URL in its source' }),
+        }),
       }),
       resolve: (c, _a, ctx) => ({ ...ctx.urls.conversation(c.organizationId, c.id), ...(c.url ? { source: c.url } : {}) }),
     }),
@@ -106,17 +120,19 @@ const IssueEntryType = builder.objectRef<IssueWithConversation>('ConversationIss
   }),
 });
 
-const ClusterStatsType = builder.objectRef<{ issues: number; conversations: number; tasks: ClusterTasks }>('ConversationsIssuesClusterStats').implement({
-  fields: (t) => ({
-    issues: t.exposeInt('issues'),
-    conversations: t.exposeInt('conversations'),
-    tasksTotal: t.int({ description: 'Change requests linked to the cluster', resolve: (s) => s.tasks.tasksTotal }),
-    tasksBacklog: t.int({ description: 'Linked change requests in draft', resolve: (s) => s.tasks.tasksBacklog }),
-    tasksStarted: t.int({ description: 'Linked change requests open', resolve: (s) => s.tasks.tasksStarted }),
-    tasksCompleted: t.int({ description: 'Linked change requests merged', resolve: (s) => s.tasks.tasksCompleted }),
-    tasksCancelled: t.int({ description: 'Linked change requests archived', resolve: (s) => s.tasks.tasksCancelled }),
-  }),
-});
+const ClusterStatsType = builder
+  .objectRef<{ issues: number; conversations: number; tasks: ClusterTasks }>('ConversationsIssuesClusterStats')
+  .implement({
+    fields: (t) => ({
+      issues: t.exposeInt('issues'),
+      conversations: t.exposeInt('conversations'),
+      tasksTotal: t.int({ description: 'Change requests linked to the cluster', resolve: (s) => s.tasks.tasksTotal }),
+      tasksBacklog: t.int({ description: 'Linked change requests in draft', resolve: (s) => s.tasks.tasksBacklog }),
+      tasksStarted: t.int({ description: 'Linked change requests open', resolve: (s) => s.tasks.tasksStarted }),
+      tasksCompleted: t.int({ description: 'Linked change requests merged', resolve: (s) => s.tasks.tasksCompleted }),
+      tasksCancelled: t.int({ description: 'Linked change requests archived', resolve: (s) => s.tasks.tasksCancelled }),
+    }),
+  });
 
 export const ClusterType = builder.objectRef<Model<'ConversationsIssuesCluster'>>('ConversationsIssuesCluster').implement({
   description: 'A group of similar conversation issues',
@@ -128,7 +144,11 @@ export const ClusterType = builder.objectRef<Model<'ConversationsIssuesCluster'>
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     icon: t.exposeString('icon'),
     summary: t.exposeString('summary', { description: 'Plain text (the official API’s string)' }),
-    summaryDocument: t.field({ type: 'JSON', description: 'The summary as a rich-text document', resolve: (c) => documentFromMarkdown(c.summary.replace(/([\\`*_[\]<>#|])/g, '\\$1')) }),
+    summaryDocument: t.field({
+      type: 'JSON',
+      description: 'The summary as a rich-text document',
+      resolve: (c) => documentFromMarkdown(c.summary.replace(/([\\`*_[\]<>#|])/g, '\\$1')),
+    }),
     muted: t.exposeBoolean('muted', { description: 'Muted for change-request creation' }),
     impact: t.field({ type: ImpactEnum, resolve: (c) => c.impact as 'low' }),
     weeklyPulse: t.field({
@@ -136,10 +156,18 @@ export const ClusterType = builder.objectRef<Model<'ConversationsIssuesCluster'>
       description: 'Issues per week over the past 13 weeks, oldest first (the last entry: the past 7 days)',
       resolve: (c, _a, ctx) => clusterLoaders(ctx).weeklyPulse.load(c.id),
     }),
-    sources: t.field({ type: 'JSON', description: 'Issues per conversation source', resolve: (c, _a, ctx) => clusterLoaders(ctx).sources.load(c.id) }),
+    sources: t.field({
+      type: 'JSON',
+      description: 'Issues per conversation source',
+      resolve: (c, _a, ctx) => clusterLoaders(ctx).sources.load(c.id),
+    }),
     stats: t.field({
       type: ClusterStatsType,
-      resolve: async (c, _a, ctx) => ({ issues: c.issueCount, conversations: c.conversationCount, tasks: await clusterLoaders(ctx).tasks.load(c.id) }),
+      resolve: async (c, _a, ctx) => ({
+        issues: c.issueCount,
+        conversations: c.conversationCount,
+        tasks: await clusterLoaders(ctx).tasks.load(c.id),
+      }),
     }),
     urls: t.field({
       type: builder.objectRef<{ location: string; app: string }>('ConversationsIssuesClusterUrls').implement({
@@ -186,7 +214,11 @@ builder.objectFields(OrganizationType, (t) => ({
     args: {
       ...pageArgs(t),
       order: t.arg({ type: ClusterOrderEnum, required: false, description: 'desc (default) or asc' }),
-      orderBy: t.arg({ type: ClusterOrderByEnum, required: false, description: 'updatedAt (default), issues, conversations or a task count' }),
+      orderBy: t.arg({
+        type: ClusterOrderByEnum,
+        required: false,
+        description: 'updatedAt (default), issues, conversations or a task count',
+      }),
       status: t.arg({ type: ClusterStatusEnum, required: false }),
     },
     resolve: (org, args, ctx) => listClusters(ctx, org.id, args),
@@ -235,7 +267,11 @@ builder.mutationFields((t) => ({
   }),
   updateIssuesCluster: t.field({
     type: ClusterType,
-    args: { organizationId: t.arg.id({ required: true }), clusterId: t.arg.id({ required: true }), input: t.arg({ type: UpdateClusterInput, required: true }) },
+    args: {
+      organizationId: t.arg.id({ required: true }),
+      clusterId: t.arg.id({ required: true }),
+      input: t.arg({ type: UpdateClusterInput, required: true }),
+    },
     resolve: (_r, args, ctx) => updateCluster(ctx, String(args.organizationId), String(args.clusterId), args.input),
   }),
   linkChangeRequestToIssuesCluster: t.field({
@@ -246,6 +282,7 @@ builder.mutationFields((t) => ({
       changeRequestId: t.arg.string({ required: true, description: 'Id or number' }),
       cluster: t.arg.id({ required: false }),
     },
-    resolve: (_r, args, ctx) => linkChangeRequestToCluster(ctx, String(args.spaceId), args.changeRequestId, args.cluster == null ? null : String(args.cluster)),
+    resolve: (_r, args, ctx) =>
+      linkChangeRequestToCluster(ctx, String(args.spaceId), args.changeRequestId, args.cluster == null ? null : String(args.cluster)),
   }),
 }));

@@ -46,7 +46,8 @@ export interface ExtractedIssue {
 
 const GREETING = /^(hi|hello|hey|dear|good (morning|afternoon|evening)|greetings)\b[^.!?]{0,40}[.!?,]?$/i;
 const SIGN_OFF = /^(thanks?|thank you|many thanks|cheers|best|regards|kind regards|best regards|sincerely|bye)\b[^.!?]{0,60}[.!?,]?$/i;
-const TOPIC_SHIFT = /^(also|additionally|another (thing|issue|problem|question)|separately|one more thing|on (an|a) (other|unrelated|separate|different) note|unrelated(ly)?|second(ly)?|p\.?s\.?)\b[\s,:;.-]*/i;
+const TOPIC_SHIFT =
+  /^(also|additionally|another (thing|issue|problem|question)|separately|one more thing|on (an|a) (other|unrelated|separate|different) note|unrelated(ly)?|second(ly)?|p\.?s\.?)\b[\s,:;.-]*/i;
 
 const PROBLEM = new RegExp(
   [
@@ -75,8 +76,10 @@ const HIGH: RegExp[] = [
   /\b(every (single )?time|every attempt|repeatedly|again and again|keeps (failing|crashing)|happened (twice|again)|loops? forever)\b/i,
 ];
 const NEGATED_HIGH = /\b(not|isn't|never|no) (\w+ )?(blocking|urgent|critical)\b/i;
-const WORKAROUND = /\b(workaround|work around|for now|in the meantime|meanwhile|manually|by hand|one by one|as a temporary|retrying (works|helps)|retry(ing)? works|works? again|works fine|log in fine)\b/i;
-const MEDIUM = /\b(doesn't|does not|don't|didn't|isn't|aren't|won't) (seem to )?(work|appear|sync|load|update)\b|\b(errors?|fail(s|ed|ing|ure)?|broken|doesn't work|does not work|not working|stopped|stuck|time(s|d)? ?out|timeout|slow|sluggish|lag|delay(ed)?|wrong|missing|incorrect|outdated|out of date|no results?|rejected|invalid|expired|[45]\d\d|some (users|people|pages)|a few (people|users)|intermittent(ly)?|sometimes|noticeable|frustrat\w*|warn(s|ing|ings)?|crash\w*|freez\w*|conflicts?|overwr\w*|downgrad\w*|refund|charged|billed|paying for|useless|broken)\b/i;
+const WORKAROUND =
+  /\b(workaround|work around|for now|in the meantime|meanwhile|manually|by hand|one by one|as a temporary|retrying (works|helps)|retry(ing)? works|works? again|works fine|log in fine)\b/i;
+const MEDIUM =
+  /\b(doesn't|does not|don't|didn't|isn't|aren't|won't) (seem to )?(work|appear|sync|load|update)\b|\b(errors?|fail(s|ed|ing|ure)?|broken|doesn't work|does not work|not working|stopped|stuck|time(s|d)? ?out|timeout|slow|sluggish|lag|delay(ed)?|wrong|missing|incorrect|outdated|out of date|no results?|rejected|invalid|expired|[45]\d\d|some (users|people|pages)|a few (people|users)|intermittent(ly)?|sometimes|noticeable|frustrat\w*|warn(s|ing|ings)?|crash\w*|freez\w*|conflicts?|overwr\w*|downgrad\w*|refund|charged|billed|paying for|useless|broken)\b/i;
 const MINOR = /\b(minor|small (thing|annoyance|issue)|not a big deal|a little|nice to have|would be nice|cosmetic)\b/i;
 
 /** Questions and hypotheticals ("before we hit 429 errors") describe no impact that happened. */
@@ -94,7 +97,10 @@ export function impactOf(statements: string[]): { impact: Impact; evidence: stri
     .join(' ');
   const high = NEGATED_HIGH.test(t) ? null : HIGH.map((r) => t.match(r)).find((m) => m);
   const workaround = t.match(WORKAROUND);
-  if (high) return workaround ? { impact: 'medium', evidence: `${high[0]} (with a workaround: ${workaround[0]})` } : { impact: 'high', evidence: high[0] };
+  if (high)
+    return workaround
+      ? { impact: 'medium', evidence: `${high[0]} (with a workaround: ${workaround[0]})` }
+      : { impact: 'high', evidence: high[0] };
   const medium = t.match(MEDIUM) ?? workaround;
   if (medium) {
     const minor = t.match(MINOR);

@@ -16,7 +16,12 @@ export interface ClusterTasks {
  * A cluster's tasks are the change requests linked to it (ChangeRequest.conversationsIssuesCluster):
  * draft ones are in the backlog, open ones started, merged ones completed, archived ones cancelled.
  */
-const TASK_OF_STATUS: Record<string, keyof ClusterTasks> = { draft: 'tasksBacklog', open: 'tasksStarted', merged: 'tasksCompleted', archived: 'tasksCancelled' };
+const TASK_OF_STATUS: Record<string, keyof ClusterTasks> = {
+  draft: 'tasksBacklog',
+  open: 'tasksStarted',
+  merged: 'tasksCompleted',
+  archived: 'tasksCancelled',
+};
 const NO_TASKS: ClusterTasks = { tasksTotal: 0, tasksBacklog: 0, tasksStarted: 0, tasksCompleted: 0, tasksCancelled: 0 };
 
 /**
@@ -50,7 +55,11 @@ export const clusterLoaders = perRequest((ctx: Context) => {
       return out;
     }, {}),
     tasks: batched<string, ClusterTasks>(async (ids) => {
-      const rows = await ctx.prisma.changeRequest.groupBy({ by: ['conversationsIssuesCluster', 'status'], where: { conversationsIssuesCluster: { in: ids } }, _count: { _all: true } });
+      const rows = await ctx.prisma.changeRequest.groupBy({
+        by: ['conversationsIssuesCluster', 'status'],
+        where: { conversationsIssuesCluster: { in: ids } },
+        _count: { _all: true },
+      });
       const out = new Map<string, ClusterTasks>(ids.map((id) => [id, { ...NO_TASKS }]));
       for (const row of rows) {
         const tasks = out.get(row.conversationsIssuesCluster!)!;

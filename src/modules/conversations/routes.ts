@@ -60,7 +60,12 @@ export const conversationRoutes: RestRoute[] = [
         items { issue { ...ConversationIssueFields } conversation { ...ConversationFields } } ${LIST_FIELDS}
       } }
     } ${ISSUE_FIELDS} ${CONVERSATION_FIELDS}`,
-    variables: (req) => ({ ...org(req), ...listVariables(req), cluster: req.query.cluster || undefined, conversation: req.query.conversation || undefined }),
+    variables: (req) => ({
+      ...org(req),
+      ...listVariables(req),
+      cluster: req.query.cluster || undefined,
+      conversation: req.query.conversation || undefined,
+    }),
     result: (data) => data.organization.conversationIssues,
   },
   {

@@ -53,7 +53,9 @@ function readConversation(organizationId: string, input: ConversationInput, at: 
     const raw = check.object(f('metadata.attributes'), input.metadata.attributes);
     for (const [key, value] of Object.entries(raw)) {
       if (typeof value !== 'string') throw badRequest(f(`metadata.attributes.${key}`), 'must be a string');
-      attributes[check.text(f('metadata.attributes'), key, { min: 1, max: 100 })] = check.text(f(`metadata.attributes.${key}`), value, { max: 2000 });
+      attributes[check.text(f('metadata.attributes'), key, { min: 1, max: 100 })] = check.text(f(`metadata.attributes.${key}`), value, {
+        max: 2000,
+      });
     }
   }
   let source = `integration:api:${organizationId}`;
@@ -64,7 +66,11 @@ function readConversation(organizationId: string, input: ConversationInput, at: 
     else throw badRequest(f('metadata.attributes.source'), 'must be email or a channel name (letters, digits, . _ -)');
   }
   if (input.parts.length > 500) throw badRequest(f('parts'), 'at most 500 parts');
-  const parts = input.parts.map((p, j) => ({ type: p.type, role: p.role, body: check.text(f(`parts[${j}].body`), p.body, { max: 100_000 }) }));
+  const parts = input.parts.map((p, j) => ({
+    type: p.type,
+    role: p.role,
+    body: check.text(f(`parts[${j}].body`), p.body, { max: 100_000 }),
+  }));
   const contentHash = createHash('sha256').update(JSON.stringify({ subject, parts })).digest('hex');
   return { externalId, subject, url, attributes, source, parts, contentHash, createdAt: input.metadata?.createdAt ?? null };
 }
@@ -73,7 +79,8 @@ function readConversation(organizationId: string, input: ConversationInput, at: 
 export async function ingestConversations(ctx: Context, organizationId: string, inputs: ConversationInput[]) {
   await requireOrg(ctx, organizationId, ADMIN_ROLE);
   if (!inputs.length) throw badRequest('conversations', 'must hold a conversation');
-  if (inputs.length > MAX_CONVERSATIONS_PER_REQUEST) throw badRequest('conversations', `at most ${MAX_CONVERSATIONS_PER_REQUEST} conversations per request`);
+  if (inputs.length > MAX_CONVERSATIONS_PER_REQUEST)
+    throw badRequest('conversations', `at most ${MAX_CONVERSATIONS_PER_REQUEST} conversations per request`);
   const read = inputs.map((input, i) => readConversation(organizationId, input, inputs.length === 1 ? '' : `conversations[${i}]`));
   // The same conversation twice in one request: the last one counts.
   const unique = [...new Map(read.map((c) => [`${c.source}\u0000${c.externalId}`, c])).values()];
@@ -96,7 +103,15 @@ export async function ingestConversations(ctx: Context, organizationId: string, 
         };
         const before = byKey.get(`${c.source}\u0000${c.externalId}`);
         if (!before) {
-          created.push({ id: newId(), organizationId, source: c.source, externalId: c.externalId, ...data, createdAt: c.createdAt ?? now, ingestedAt: now });
+          created.push({
+            id: newId(),
+            organizationId,
+            source: c.source,
+            externalId: c.externalId,
+            ...data,
+            createdAt: c.createdAt ?? now,
+            ingestedAt: now,
+          });
           changed = true;
         } else {
           if (before.contentHash !== c.contentHash) changed = true;
@@ -132,7 +147,11 @@ export async function getConversation(ctx: Context, organizationId: string, id: 
   return conversation;
 }
 
-export async function listIssues(ctx: Context, organizationId: string, args: PageArgs & { cluster?: string | null; conversation?: string | null }) {
+export async function listIssues(
+  ctx: Context,
+  organizationId: string,
+  args: PageArgs & { cluster?: string | null; conversation?: string | null },
+) {
   await requireOrg(ctx, organizationId, READ_ROLE);
   const where: Prisma.ConversationIssueWhereInput = {
     organizationId,
@@ -142,7 +161,13 @@ export async function listIssues(ctx: Context, organizationId: string, args: Pag
   return paginate(
     args,
     () => ctx.prisma.conversationIssue.count({ where }),
-    (w) => ctx.prisma.conversationIssue.findMany({ where, orderBy: [{ createdAt: 'desc' }, { orderKey: 'asc' }, { id: 'asc' }], include: { conversation: true }, ...w }),
+    (w) =>
+      ctx.prisma.conversationIssue.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { orderKey: 'asc' }, { id: 'asc' }],
+        include: { conversation: true },
+        ...w,
+      }),
   );
 }
 
@@ -183,7 +208,9 @@ export async function listClusters(
   const clusters = await ctx.prisma.conversationsIssuesCluster.findMany({ where, orderBy: { id: 'asc' } });
   const tasks = await Promise.all(clusters.map((c) => clusterLoaders(ctx).tasks.load(c.id)));
   const key = (i: number) => tasks[i]![orderBy];
-  const sorted = clusters.map((c, i) => ({ c, i })).sort((a, b) => (order === 'asc' ? key(a.i) - key(b.i) : key(b.i) - key(a.i)) || (a.c.id < b.c.id ? -1 : 1));
+  const sorted = clusters
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => (order === 'asc' ? key(a.i) - key(b.i) : key(b.i) - key(a.i)) || (a.c.id < b.c.id ? -1 : 1));
   return paginateArray(
     args,
     sorted.map((s) => s.c),
@@ -218,7 +245,9 @@ export async function linkChangeRequestToCluster(ctx: Context, spaceId: string, 
   }
   if (cr.status === 'merged') throw conflict('This change request is merged');
   if (clusterId !== null) {
-    const cluster = await ctx.prisma.conversationsIssuesCluster.findFirst({ where: { id: clusterId, organizationId: space.organizationId } });
+    const cluster = await ctx.prisma.conversationsIssuesCluster.findFirst({
+      where: { id: clusterId, organizationId: space.organizationId },
+    });
     if (!cluster) throw badRequest('cluster', `"${clusterId}" is not an issues cluster of this space's organization`);
   }
   return ctx.prisma.changeRequest.update({ where: { id: cr.id }, data: { conversationsIssuesCluster: clusterId } });

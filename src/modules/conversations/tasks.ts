@@ -56,7 +56,10 @@ export interface ClusterDescription {
 }
 
 /** Clusters every issue (in processing order; see clustering.ts) and describes each cluster. */
-export function clusterIssues(input: { issues: IssueToCluster[]; options: ClusteringOptions }): { assignment: [string, string][]; clusters: [string, ClusterDescription][] } {
+export function clusterIssues(input: { issues: IssueToCluster[]; options: ClusteringOptions }): {
+  assignment: [string, string][];
+  clusters: [string, ClusterDescription][];
+} {
   const { issues } = input;
   const assignment = clusterItems(
     issues.map((i) => ({ id: i.id, terms: i.terms, cluster: i.clusterId })),

@@ -79,9 +79,14 @@ export function parseRemote(input: string, token?: string): Remote {
   if (input.startsWith('/') || input.startsWith('file:')) {
     const path = resolve(input.replace(/^file:\/\//, ''));
     const root = gitSettings().localRoot;
-    if (!root) throw new GitError('local paths as remotes are turned off on this server (its operator can allow a directory with LECTERN_GIT_LOCAL_ROOT)', 'refused');
+    if (!root)
+      throw new GitError(
+        'local paths as remotes are turned off on this server (its operator can allow a directory with LECTERN_GIT_LOCAL_ROOT)',
+        'refused',
+      );
     const base = resolve(root);
-    if (path !== base && !path.startsWith(base + sep)) throw new GitError(`local path must be below ${base} (LECTERN_GIT_LOCAL_ROOT)`, 'refused');
+    if (path !== base && !path.startsWith(base + sep))
+      throw new GitError(`local path must be below ${base} (LECTERN_GIT_LOCAL_ROOT)`, 'refused');
     return { url: path, local: true };
   }
   const ssh = parseSshRemote(input);
@@ -95,7 +100,11 @@ export function parseRemote(input: string, token?: string): Remote {
   } catch {
     throw new GitError('must be an https URL of a Git repository (or a local path below LECTERN_GIT_LOCAL_ROOT)', 'refused');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new GitError(`the ${url.protocol.replace(':', '')} protocol is not supported: use an https URL with a token, or an SSH one (ssh://git@host/path or git@host:path) with a deploy key`, 'refused');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new GitError(
+      `the ${url.protocol.replace(':', '')} protocol is not supported: use an https URL with a token, or an SSH one (ssh://git@host/path or git@host:path) with a deploy key`,
+      'refused',
+    );
   const secret = token ?? (url.password ? decodeURIComponent(url.password) : url.username ? decodeURIComponent(url.username) : undefined);
   url.username = '';
   url.password = '';
@@ -114,7 +123,11 @@ function parseSshRemote(input: string): Remote | null {
   const scp = !/^[a-z][a-z0-9+.-]*:\/\//i.test(input) ? SCP_LIKE.exec(input) : null;
   if (!scp && !/^ssh:\/\//i.test(input)) return null;
   if (/[\s\0-\x1f\x7f]/.test(input)) throw new GitError('an SSH remote must not contain spaces or control characters', 'refused');
-  let host: string, port = 22, path: string, user: string | undefined, url: string;
+  let host: string,
+    port = 22,
+    path: string,
+    user: string | undefined,
+    url: string;
   if (scp) {
     [, user, host, path] = scp as unknown as [string, string | undefined, string, string];
     url = input;
@@ -125,7 +138,8 @@ function parseSshRemote(input: string): Remote | null {
     } catch {
       throw new GitError('is not a valid ssh:// URL (ssh://git@host[:port]/path)', 'refused');
     }
-    if (parsed.password) throw new GitError('an SSH remote authenticates with a deploy key, not a password: remove it from the URL', 'refused');
+    if (parsed.password)
+      throw new GitError('an SSH remote authenticates with a deploy key, not a password: remove it from the URL', 'refused');
     host = parsed.hostname;
     port = parsed.port ? Number(parsed.port) : 22;
     path = decodeURIComponent(parsed.pathname);
@@ -136,7 +150,8 @@ function parseSshRemote(input: string): Remote | null {
   }
   host = host.replace(/^\[|\]$/g, '');
   if (!host || host.startsWith('-') || (user ?? '').startsWith('-')) throw new GitError('the SSH remote has no valid host', 'refused');
-  if (!path || path === '/' || path.startsWith('-')) throw new GitError('the SSH remote has no repository path (ssh://git@host/owner/repo.git or git@host:owner/repo.git)', 'refused');
+  if (!path || path === '/' || path.startsWith('-'))
+    throw new GitError('the SSH remote has no repository path (ssh://git@host/owner/repo.git or git@host:owner/repo.git)', 'refused');
   return { url, local: false, ssh: { host, port } };
 }
 
@@ -169,7 +184,10 @@ async function pinnedAddress(remote: Remote): Promise<string | undefined> {
   if (!allow) {
     const blocked = addresses.find((a) => isPrivateAddress(a));
     if (blocked || host === 'localhost') {
-      throw new GitError(`${host} is a private network address (${blocked ?? host}); Lectern reaches Git remotes only on public addresses unless its operator allows private ones (LECTERN_ALLOW_PRIVATE_NETWORK=1)`, 'refused');
+      throw new GitError(
+        `${host} is a private network address (${blocked ?? host}); Lectern reaches Git remotes only on public addresses unless its operator allows private ones (LECTERN_ALLOW_PRIVATE_NETWORK=1)`,
+        'refused',
+      );
     }
   }
   const address = addresses[0]!;
@@ -249,7 +267,8 @@ function git(args: string[], run: GitRun): Promise<{ stdout: Buffer; stderr: str
     ['advice.detachedHead', 'false'],
   ];
   if (run.pin) config.push(['http.curloptResolve', run.pin]);
-  if (run.remote?.token) config.push(['http.extraHeader', `Authorization: Basic ${Buffer.from(`x-access-token:${run.remote.token}`).toString('base64')}`]);
+  if (run.remote?.token)
+    config.push(['http.extraHeader', `Authorization: Basic ${Buffer.from(`x-access-token:${run.remote.token}`).toString('base64')}`]);
   const env: Record<string, string> = {
     PATH: gitSettings().path,
     HOME: run.cwd,
@@ -258,38 +277,88 @@ function git(args: string[], run: GitRun): Promise<{ stdout: Buffer; stderr: str
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_ASKPASS: '/bin/false',
     GIT_CONFIG_COUNT: String(config.length),
-    ...Object.fromEntries(config.flatMap(([k, v], i) => [
-      [`GIT_CONFIG_KEY_${i}`, k],
-      [`GIT_CONFIG_VALUE_${i}`, v],
-    ])),
+    ...Object.fromEntries(
+      config.flatMap(([k, v], i) => [
+        [`GIT_CONFIG_KEY_${i}`, k],
+        [`GIT_CONFIG_VALUE_${i}`, v],
+      ]),
+    ),
     ...(run.remote?.ssh && run.sshDir ? { GIT_SSH_COMMAND: sshCommand(run.remote.ssh, run.sshDir, run.pin), GIT_SSH_VARIANT: 'ssh' } : {}),
     ...run.env,
   };
   return new Promise((done, fail) => {
-    execFile('git', args, { cwd: run.cwd, env, timeout: timeoutMs, maxBuffer: maxBytes + 1024 * 1024, encoding: 'buffer', killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      const err = stderr.toString('utf8');
-      if (!error) return done({ stdout, stderr: err });
-      const remote = run.remote ?? { url: '', local: false };
-      const text = scrub(err || error.message, remote);
-      if ((error as { killed?: boolean }).killed) return fail(new GitError(`git ${args[0]} took longer than ${Math.round(timeoutMs / 1000)} s (LECTERN_GIT_TIMEOUT_MS)`, 'unreachable'));
-      if ((error as { code?: string }).code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return fail(new GitError(`the repository is larger than ${maxBytes} bytes (LECTERN_GIT_MAX_BYTES)`, 'too-large'));
-      if (run.remote?.ssh) {
-        const host = run.remote.ssh.host;
-        if (/Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED|host key .* is known for|No \S+ host key is known/i.test(text)) return fail(new GitError(`the SSH host key of ${host} is not the one this connection trusts (the key given as sshHostKey, or the one recorded at the first connection): if the server's key really changed, connect again with its new key in sshHostKey`, 'refused'));
-        if (/Permission denied \(|marked as read only|read-only deploy key|Load key .*: (invalid format|error in libcrypto)|no mutual signature/i.test(text)) {
-          const readOnly = /marked as read only|read-only/i.test(text) || (args[0] === 'push' && /denied|not allowed|forbidden/i.test(text));
-          return fail(new GitError(`the remote refused the credential (SSH deploy key) for ${host}: add the connection's public key (sshPublicKey in the Git Sync state) to the repository as a deploy key${readOnly || args[0] === 'push' ? ' with write access' : ''}, then run the operation again`, 'auth'));
+    execFile(
+      'git',
+      args,
+      { cwd: run.cwd, env, timeout: timeoutMs, maxBuffer: maxBytes + 1024 * 1024, encoding: 'buffer', killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        const err = stderr.toString('utf8');
+        if (!error) return done({ stdout, stderr: err });
+        const remote = run.remote ?? { url: '', local: false };
+        const text = scrub(err || error.message, remote);
+        if ((error as { killed?: boolean }).killed)
+          return fail(
+            new GitError(`git ${args[0]} took longer than ${Math.round(timeoutMs / 1000)} s (LECTERN_GIT_TIMEOUT_MS)`, 'unreachable'),
+          );
+        if ((error as { code?: string }).code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
+          return fail(new GitError(`the repository is larger than ${maxBytes} bytes (LECTERN_GIT_MAX_BYTES)`, 'too-large'));
+        if (run.remote?.ssh) {
+          const host = run.remote.ssh.host;
+          if (
+            /Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED|host key .* is known for|No \S+ host key is known/i.test(
+              text,
+            )
+          )
+            return fail(
+              new GitError(
+                `the SSH host key of ${host} is not the one this connection trusts (the key given as sshHostKey, or the one recorded at the first connection): if the server's key really changed, connect again with its new key in sshHostKey`,
+                'refused',
+              ),
+            );
+          if (
+            /Permission denied \(|marked as read only|read-only deploy key|Load key .*: (invalid format|error in libcrypto)|no mutual signature/i.test(
+              text,
+            )
+          ) {
+            const readOnly =
+              /marked as read only|read-only/i.test(text) || (args[0] === 'push' && /denied|not allowed|forbidden/i.test(text));
+            return fail(
+              new GitError(
+                `the remote refused the credential (SSH deploy key) for ${host}: add the connection's public key (sshPublicKey in the Git Sync state) to the repository as a deploy key${readOnly || args[0] === 'push' ? ' with write access' : ''}, then run the operation again`,
+                'auth',
+              ),
+            );
+          }
+          if (
+            /Could not resolve hostname|Connection refused|Connection timed out|No route to host|Network is unreachable|kex_exchange_identification|Connection closed by|Connection reset/i.test(
+              text,
+            )
+          ) {
+            const reason = text.split('\n').find((l) => /ssh:|kex_exchange|Connection/i.test(l)) ?? text.split('\n').pop();
+            return fail(new GitError(`the SSH server ${host}:${run.remote.ssh.port} could not be reached: ${reason}`, 'unreachable'));
+          }
         }
-        if (/Could not resolve hostname|Connection refused|Connection timed out|No route to host|Network is unreachable|kex_exchange_identification|Connection closed by|Connection reset/i.test(text)) {
-          const reason = text.split('\n').find((l) => /ssh:|kex_exchange|Connection/i.test(l)) ?? text.split('\n').pop();
-          return fail(new GitError(`the SSH server ${host}:${run.remote.ssh.port} could not be reached: ${reason}`, 'unreachable'));
-        }
-      }
-      if (/Authentication failed|could not read Username|HTTP 401|HTTP 403|403 Forbidden|401 Unauthorized|terminal prompts disabled/i.test(text)) return fail(new GitError(`the remote refused the credential: check that the token is valid and may ${args[0] === 'push' ? 'write to' : 'read'} the repository (${text.split('\n').pop()})`, 'auth'));
-      if (/\[rejected\]|non-fast-forward|fetch first|failed to push some refs/.test(text)) return fail(new GitError(text, 'rejected'));
-      if (/Could not resolve host|Failed to connect|Connection refused|timed out|not found|does not appear to be a git repository|HTTP 404|unable to access/i.test(text)) return fail(new GitError(`the repository could not be reached: ${text.split('\n').pop()}`, 'unreachable'));
-      fail(new GitError(`git ${args[0]} failed: ${text.split('\n').slice(-3).join(' ')}`));
-    });
+        if (
+          /Authentication failed|could not read Username|HTTP 401|HTTP 403|403 Forbidden|401 Unauthorized|terminal prompts disabled/i.test(
+            text,
+          )
+        )
+          return fail(
+            new GitError(
+              `the remote refused the credential: check that the token is valid and may ${args[0] === 'push' ? 'write to' : 'read'} the repository (${text.split('\n').pop()})`,
+              'auth',
+            ),
+          );
+        if (/\[rejected\]|non-fast-forward|fetch first|failed to push some refs/.test(text)) return fail(new GitError(text, 'rejected'));
+        if (
+          /Could not resolve host|Failed to connect|Connection refused|timed out|not found|does not appear to be a git repository|HTTP 404|unable to access/i.test(
+            text,
+          )
+        )
+          return fail(new GitError(`the repository could not be reached: ${text.split('\n').pop()}`, 'unreachable'));
+        fail(new GitError(`git ${args[0]} failed: ${text.split('\n').slice(-3).join(' ')}`));
+      },
+    );
   });
 }
 
@@ -329,7 +398,8 @@ export class WorkingCopy {
 
   /** The key and known_hosts files of an SSH remote, in a directory of their own (0700; files 0600). */
   private static async sshFiles(ssh: SshAccess): Promise<string> {
-    if (!ssh.privateKey) throw new GitError('this SSH connection has no deploy key: connect it again (importGitRepository) to make one', 'auth');
+    if (!ssh.privateKey)
+      throw new GitError('this SSH connection has no deploy key: connect it again (importGitRepository) to make one', 'auth');
     const dir = await mkdtemp(join(tmpdir(), 'lectern-ssh-'));
     await chmod(dir, 0o700);
     await writeFile(join(dir, 'key'), ssh.privateKey, { mode: 0o600 });
@@ -339,7 +409,8 @@ export class WorkingCopy {
 
   /** Fetches the branch `ref` (refs/heads/…) of `remote`, its last commit only. */
   static async open(remote: Remote, ref: string): Promise<WorkingCopy> {
-    if (!/^refs\/heads\/[\w./-]+$/.test(ref) || ref.includes('..')) throw new GitError(`ref must be a branch, refs/heads/<name> (got ${ref})`, 'refused');
+    if (!/^refs\/heads\/[\w./-]+$/.test(ref) || ref.includes('..'))
+      throw new GitError(`ref must be a branch, refs/heads/<name> (got ${ref})`, 'refused');
     const pin = await pinnedAddress(remote);
     const sshDir = remote.ssh ? await WorkingCopy.sshFiles(remote.ssh) : undefined;
     const dir = await mkdtemp(join(tmpdir(), 'lectern-git-')).catch(async (error) => {
@@ -380,9 +451,17 @@ export class WorkingCopy {
         return { mode, type, size: Number(size), path };
       })
       .filter((e) => e.type === 'blob' && e.mode !== '120000');
-    if (entries.length > maxFiles) throw new GitError(`the repository has ${entries.length} files, more than the ${maxFiles} Lectern reads (LECTERN_GIT_MAX_FILES)`, 'too-large');
+    if (entries.length > maxFiles)
+      throw new GitError(
+        `the repository has ${entries.length} files, more than the ${maxFiles} Lectern reads (LECTERN_GIT_MAX_FILES)`,
+        'too-large',
+      );
     const total = entries.reduce((sum, e) => sum + e.size, 0);
-    if (total > maxBytes) throw new GitError(`the repository's files take ${total} bytes, more than the ${maxBytes} Lectern reads (LECTERN_GIT_MAX_BYTES)`, 'too-large');
+    if (total > maxBytes)
+      throw new GitError(
+        `the repository's files take ${total} bytes, more than the ${maxBytes} Lectern reads (LECTERN_GIT_MAX_BYTES)`,
+        'too-large',
+      );
     return Promise.all(entries.map(async (e) => ({ path: e.path, data: new Uint8Array(await readFile(join(this.dir, e.path))) })));
   }
 
@@ -392,7 +471,8 @@ export class WorkingCopy {
     for (const path of remove) if (!keep.has(path)) await unlink(join(this.dir, path)).catch(() => undefined);
     for (const file of files) {
       const target = join(this.dir, file.path);
-      if (posix.normalize(file.path).startsWith('..') || file.path.split('/').includes('.git')) throw new GitError(`refusing to write ${file.path}`, 'refused');
+      if (posix.normalize(file.path).startsWith('..') || file.path.split('/').includes('.git'))
+        throw new GitError(`refusing to write ${file.path}`, 'refused');
       await mkdir(join(target, '..'), { recursive: true });
       await writeFile(target, file.data);
     }

@@ -153,7 +153,11 @@ const text = (data: Uint8Array) => {
   const s = decoder.decode(data);
   return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
 };
-const normalize = (p: string) => posix.normalize(p).replace(/^(\.\/)+/, '').replace(/\/$/, '');
+const normalize = (p: string) =>
+  posix
+    .normalize(p)
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/$/, '');
 const safeDecode = (s: string) => {
   try {
     return decodeURI(s);
@@ -183,7 +187,8 @@ export function readConfig(files: Map<string, Uint8Array>, folder: string): GitB
   const root = normalize(posix.join(folder, str(doc.root, '.')));
   if (root.startsWith('..')) throw new Error(`${at}: root must stay inside the repository`);
   const redirects: Record<string, string> = {};
-  if (doc.redirects && typeof doc.redirects === 'object') for (const [from, to] of Object.entries(doc.redirects)) if (typeof to === 'string') redirects[from] = to;
+  if (doc.redirects && typeof doc.redirects === 'object')
+    for (const [from, to] of Object.entries(doc.redirects)) if (typeof to === 'string') redirects[from] = to;
   return {
     root: root === '.' ? '' : root,
     readme: str(doc.structure?.readme, 'README.md'),
@@ -258,7 +263,8 @@ function splitPage(source: string): { meta: Record<string, unknown>; body: strin
   const doc = YAML.parseDocument(first.value, { prettyErrors: true });
   if (doc.errors.length) throw new Error(`invalid front matter (YAML): ${doc.errors[0]!.message}`);
   const data = doc.toJS({ maxAliasCount: 100 }) as unknown;
-  if (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data))) throw new Error('invalid front matter: expected a mapping of keys to values');
+  if (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data)))
+    throw new Error('invalid front matter: expected a mapping of keys to values');
   return { meta: (data ?? {}) as Record<string, unknown>, body: source.slice(first.position!.end.offset!).replace(/^[\r\n]+/, '') };
 }
 
@@ -378,8 +384,20 @@ export function readRepository(repoFiles: RepoFile[], opts: { folder?: string; k
       return undefined;
     }
     const { meta, body } = split;
-    const title = summaryTitle || (typeof meta.title === 'string' && meta.title.trim()) || leadingHeading(body) || titleFromName(posix.basename(path) === config.readme ? posix.basename(posix.dirname(path)) || 'Introduction' : posix.basename(path));
-    const page: LayoutPage = { id: known.pages?.[path] ?? newId(), parent, type: 'document', title, slug: uniqueSlug(parent, slugOfPath(path, title)), markdown: body, path };
+    const title =
+      summaryTitle ||
+      (typeof meta.title === 'string' && meta.title.trim()) ||
+      leadingHeading(body) ||
+      titleFromName(posix.basename(path) === config.readme ? posix.basename(posix.dirname(path)) || 'Introduction' : posix.basename(path));
+    const page: LayoutPage = {
+      id: known.pages?.[path] ?? newId(),
+      parent,
+      type: 'document',
+      title,
+      slug: uniqueSlug(parent, slugOfPath(path, title)),
+      markdown: body,
+      path,
+    };
     for (const key of FRONT_MATTER_KEYS) {
       const value = meta[key];
       if (key === 'hidden' || key === 'noIndex' || key === 'noRobotsIndex') {
@@ -439,10 +457,17 @@ export function readRepository(repoFiles: RepoFile[], opts: { folder?: string; k
   } else {
     // No SUMMARY.md: the folders are the tree; a folder's README.md is its page.
     const mdFiles = [...files.keys()].filter((p) => /\.md$/i.test(p) && !used.has(p)).sort();
-    const readmeOf = (dir: string) => mdFiles.find((p) => posix.dirname(p) === (dir || '.') && posix.basename(p).toLowerCase() === config.readme.toLowerCase());
+    const readmeOf = (dir: string) =>
+      mdFiles.find((p) => posix.dirname(p) === (dir || '.') && posix.basename(p).toLowerCase() === config.readme.toLowerCase());
     const walkDir = (dir: string, parent: string | null) => {
       const here = mdFiles.filter((p) => posix.dirname(p) === (dir || '.'));
-      const subdirs = [...new Set(mdFiles.filter((p) => p.startsWith(dir ? `${dir}/` : '') && posix.dirname(p) !== (dir || '.')).map((p) => p.slice(dir ? dir.length + 1 : 0).split('/')[0]!))].sort();
+      const subdirs = [
+        ...new Set(
+          mdFiles
+            .filter((p) => p.startsWith(dir ? `${dir}/` : '') && posix.dirname(p) !== (dir || '.'))
+            .map((p) => p.slice(dir ? dir.length + 1 : 0).split('/')[0]!),
+        ),
+      ].sort();
       const readme = readmeOf(dir);
       if (readme && !dir) addPage(readme, parent);
       for (const file of here) if (file !== readme) addPage(file, parent);
@@ -455,7 +480,14 @@ export function readRepository(repoFiles: RepoFile[], opts: { folder?: string; k
           const id = known.pages?.[`#group:${sub}`] ?? newId();
           // A folder without a README: a group at the top, an empty page below it.
           const type = parent === null ? 'group' : 'document';
-          pages.push({ id, parent, type, title: titleFromName(sub), slug: uniqueSlug(parent, slugify(sub)), ...(type === 'document' ? { markdown: '' } : {}) });
+          pages.push({
+            id,
+            parent,
+            type,
+            title: titleFromName(sub),
+            slug: uniqueSlug(parent, slugify(sub)),
+            ...(type === 'document' ? { markdown: '' } : {}),
+          });
           into = id;
         }
         walkDir(path, into ?? parent);
@@ -474,7 +506,13 @@ export function readRepository(repoFiles: RepoFile[], opts: { folder?: string; k
       skipped.push({ path, reason: summary ? `not listed in ${config.summary}` : 'not a page' });
       continue;
     }
-    const file: LayoutFile = { id: known.files?.[path] ?? newId(), name: posix.basename(path), contentType: contentTypeOf(path), data, path };
+    const file: LayoutFile = {
+      id: known.files?.[path] ?? newId(),
+      name: posix.basename(path),
+      contentType: contentTypeOf(path),
+      data,
+      path,
+    };
     candidates.push(file);
     fileByPath.set(path, file);
   }
@@ -482,27 +520,31 @@ export function readRepository(repoFiles: RepoFile[], opts: { folder?: string; k
 
   // Relative links → id references.
   const sources: { markdown: string; path: string; set: (markdown: string) => void }[] = [
-    ...pages.filter((p) => p.markdown !== undefined && p.path).map((p) => ({ markdown: p.markdown!, path: p.path!, set: (m: string) => void (p.markdown = m) })),
+    ...pages
+      .filter((p) => p.markdown !== undefined && p.path)
+      .map((p) => ({ markdown: p.markdown!, path: p.path!, set: (m: string) => void (p.markdown = m) })),
     ...[...includePaths].map(([path, inc]) => ({ markdown: inc.markdown, path, set: (m: string) => void (inc.markdown = m) })),
   ];
   for (const source of sources) {
     const from = posix.dirname(source.path);
-    source.set(rewriteLinks(source.markdown, (url) => {
-      if (!url || SCHEME.test(url) || url.startsWith('#') || url.startsWith('//')) return undefined;
-      const hash = url.indexOf('#');
-      const anchor = hash >= 0 ? url.slice(hash) : '';
-      const raw = safeDecode(hash >= 0 ? url.slice(0, hash) : url);
-      if (!raw) return undefined;
-      const target = normalize(raw.startsWith('/') ? raw.slice(1) : posix.join(from, raw));
-      const toPage = pageByPath.get(target) ?? pageByPath.get(posix.join(target, config.readme));
-      if (toPage) return `/pages/${toPage.id}${anchor}`;
-      const toFile = fileByPath.get(target);
-      if (toFile) {
-        referenced.add(toFile.id);
-        return `/files/${toFile.id}`;
-      }
-      return undefined;
-    }));
+    source.set(
+      rewriteLinks(source.markdown, (url) => {
+        if (!url || SCHEME.test(url) || url.startsWith('#') || url.startsWith('//')) return undefined;
+        const hash = url.indexOf('#');
+        const anchor = hash >= 0 ? url.slice(hash) : '';
+        const raw = safeDecode(hash >= 0 ? url.slice(0, hash) : url);
+        if (!raw) return undefined;
+        const target = normalize(raw.startsWith('/') ? raw.slice(1) : posix.join(from, raw));
+        const toPage = pageByPath.get(target) ?? pageByPath.get(posix.join(target, config.readme));
+        if (toPage) return `/pages/${toPage.id}${anchor}`;
+        const toFile = fileByPath.get(target);
+        if (toFile) {
+          referenced.add(toFile.id);
+          return `/files/${toFile.id}`;
+        }
+        return undefined;
+      }),
+    );
   }
   const layoutFiles = candidates.filter((f) => referenced.has(f.id) || f.path!.startsWith(`${ASSETS}/`));
   return { config, pages, files: layoutFiles, ...(includes.length ? { includes } : {}), skipped };
@@ -513,9 +555,16 @@ export function readRepository(repoFiles: RepoFile[], opts: { folder?: string; k
 // ---------------------------------------------------------------------------------------------
 
 /** Where each page and file goes (relative to the docs root): its remembered path, else GitBook's. */
-export function assignPaths(layout: Pick<SpaceLayout, 'config' | 'pages' | 'files' | 'includes'>): { pages: Map<string, string>; files: Map<string, string> } {
+export function assignPaths(layout: Pick<SpaceLayout, 'config' | 'pages' | 'files' | 'includes'>): {
+  pages: Map<string, string>;
+  files: Map<string, string>;
+} {
   const { config } = layout;
-  const taken = new Set<string>([config.summary, '.gitbook.yaml', ...(layout.includes ?? []).map((i) => `${INCLUDES}/${i.slug}.md`.toLowerCase())]);
+  const taken = new Set<string>([
+    config.summary,
+    '.gitbook.yaml',
+    ...(layout.includes ?? []).map((i) => `${INCLUDES}/${i.slug}.md`.toLowerCase()),
+  ]);
   const pagePaths = new Map<string, string>();
   const children = new Map<string | null, LayoutPage[]>();
   for (const p of layout.pages) children.set(p.parent, [...(children.get(p.parent) ?? []), p]);
@@ -528,7 +577,8 @@ export function assignPaths(layout: Pick<SpaceLayout, 'config' | 'pages' | 'file
   // Remembered paths first, so derived ones step around them.
   for (const p of layout.pages) if (p.type === 'document' && p.path && !taken.has(p.path.toLowerCase())) pagePaths.set(p.id, claim(p.path));
   const firstDocument = layout.pages.find((p) => p.type === 'document');
-  if (firstDocument && !pagePaths.has(firstDocument.id) && !taken.has(config.readme.toLowerCase())) pagePaths.set(firstDocument.id, claim(config.readme));
+  if (firstDocument && !pagePaths.has(firstDocument.id) && !taken.has(config.readme.toLowerCase()))
+    pagePaths.set(firstDocument.id, claim(config.readme));
   const walk = (parent: string | null, dir: string) => {
     for (const page of children.get(parent) ?? []) {
       const kids = children.get(page.id) ?? [];
@@ -542,7 +592,10 @@ export function assignPaths(layout: Pick<SpaceLayout, 'config' | 'pages' | 'file
         path = claim(kids.length ? posix.join(dir, page.slug, config.readme) : posix.join(dir, `${page.slug}.md`));
         pagePaths.set(page.id, path);
       }
-      const base = posix.basename(path).toLowerCase() === config.readme.toLowerCase() && posix.dirname(path) !== '.' ? posix.dirname(path) : posix.join(posix.dirname(path), page.slug);
+      const base =
+        posix.basename(path).toLowerCase() === config.readme.toLowerCase() && posix.dirname(path) !== '.'
+          ? posix.dirname(path)
+          : posix.join(posix.dirname(path), page.slug);
       walk(page.id, base === '.' ? '' : base);
     }
   };
@@ -550,7 +603,11 @@ export function assignPaths(layout: Pick<SpaceLayout, 'config' | 'pages' | 'file
   const filePaths = new Map<string, string>();
   for (const f of layout.files) {
     let path = f.path && !taken.has(f.path.toLowerCase()) ? f.path : posix.join(ASSETS, f.name);
-    for (let i = 1; taken.has(path.toLowerCase()); i++) path = posix.join(ASSETS, f.name.replace(/(\.[^.]*)?$/, (ext) => ` (${i})${ext}`));
+    for (let i = 1; taken.has(path.toLowerCase()); i++)
+      path = posix.join(
+        ASSETS,
+        f.name.replace(/(\.[^.]*)?$/, (ext) => ` (${i})${ext}`),
+      );
     taken.add(path.toLowerCase());
     filePaths.set(f.id, path);
   }
@@ -579,7 +636,13 @@ export function writeRepository(layout: SpaceLayout, opts: { folder?: string } =
   const out: RepoFile[] = [];
   const root = config.root;
   const at = (p: string) => (root ? `${root}/${p}` : p);
-  if (config.present || root !== folder || config.readme !== 'README.md' || config.summary !== 'SUMMARY.md' || Object.keys(config.redirects).length) {
+  if (
+    config.present ||
+    root !== folder ||
+    config.readme !== 'README.md' ||
+    config.summary !== 'SUMMARY.md' ||
+    Object.keys(config.redirects).length
+  ) {
     out.push({ path: folder ? `${folder}/.gitbook.yaml` : '.gitbook.yaml', data: encoder.encode(writeConfig(config, folder)) });
   }
   // SUMMARY.md
@@ -648,7 +711,8 @@ export function writeRepository(layout: SpaceLayout, opts: { folder?: string } =
   }
   for (const include of layout.includes ?? []) {
     const path = `${INCLUDES}/${include.slug}.md`;
-    const head = include.title !== titleFromName(include.slug) ? `---\n${YAML.stringify({ title: include.title }, { lineWidth: 0 })}---\n\n` : '';
+    const head =
+      include.title !== titleFromName(include.slug) ? `---\n${YAML.stringify({ title: include.title }, { lineWidth: 0 })}---\n\n` : '';
     out.push({ path: at(path), data: encoder.encode(head + relativeBody(include.markdown, path, true)) });
   }
   for (const file of layout.files) out.push({ path: at(paths.files.get(file.id)!), data: file.data });

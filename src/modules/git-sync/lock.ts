@@ -27,13 +27,20 @@ const KEY = (spaceId: string) => `lectern:space-sync:${spaceId}`;
  * Runs `work` holding the space's sync lock. When another process holds it: waits up to `waitMs`
  * (polling every 200 ms), then throws SyncBusy (the jobs re-queue themselves on it).
  */
-export async function withSpaceSyncLock<T>(services: Services, spaceId: string, work: () => Promise<T>, opts: { waitMs?: number } = {}): Promise<T> {
+export async function withSpaceSyncLock<T>(
+  services: Services,
+  spaceId: string,
+  work: () => Promise<T>,
+  opts: { waitMs?: number } = {},
+): Promise<T> {
   const client = await services.db.pool.connect();
   let locked = false;
   try {
     const deadline = Date.now() + (opts.waitMs ?? 0);
     for (;;) {
-      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [KEY(spaceId)]);
+      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [
+        KEY(spaceId),
+      ]);
       locked = rows[0]!.locked;
       if (locked) break;
       if (Date.now() >= deadline) throw new SyncBusy(spaceId);

@@ -8,7 +8,9 @@ const TASKS = new URL('./tasks.ts', import.meta.url);
 const ISOLATE = { timeoutMs: 120_000, memoryMb: 512 };
 
 /** A folder of files as pages and files (fresh ids), with each page's links as the content store indexes them. */
-export const readLayout = (files: RepoFile[], folder: string) => runIsolated<ReadResult>(TASKS, 'readTask', { files, folder, known: {} }, ISOLATE);
+export const readLayout = (files: RepoFile[], folder: string) =>
+  runIsolated<ReadResult>(TASKS, 'readTask', { files, folder, known: {} }, ISOLATE);
 
 /** A space's layout as the files of a repository folder. */
-export const writeLayout = (layout: SpaceLayout, folder: string) => runIsolated<RepoFile[]>(TASKS, 'writeTask', { layout, folder }, ISOLATE);
+export const writeLayout = (layout: SpaceLayout, folder: string) =>
+  runIsolated<RepoFile[]>(TASKS, 'writeTask', { layout, folder }, ISOLATE);

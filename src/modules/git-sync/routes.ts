@@ -1,5 +1,10 @@
 import { deletedStatus, type RestRoute } from '../../rest/route.js';
-import type { GetSpaceGitInfoQuery, GetSpaceGitWebhookQuery, RegenerateSpaceGitWebhookSecretMutation, UpdateSpaceGitSyncMutation } from '../../generated/rest-operations.js';
+import type {
+  GetSpaceGitInfoQuery,
+  GetSpaceGitWebhookQuery,
+  RegenerateSpaceGitWebhookSecretMutation,
+  UpdateSpaceGitSyncMutation,
+} from '../../generated/rest-operations.js';
 import { GIT_SYNC_STATE_SELECTION } from '../spaces/index.js';
 
 const WEBHOOK = '{ object url secret contentType events ref }';

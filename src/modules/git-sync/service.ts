@@ -7,12 +7,31 @@ import { newId } from '../../ids.js';
 import { runIsolated } from '../../jobs/isolate.js';
 import { enqueueJob, type JobDefinition } from '../../jobs/queue.js';
 import { serverKeys } from '../../secrets.js';
-import { Content, ContentWriter, getBodies, mergeContents, putBody, reindexSpace, type FileEntry, type PageEntry } from '../content/index.js';
+import {
+  Content,
+  ContentWriter,
+  getBodies,
+  mergeContents,
+  putBody,
+  reindexSpace,
+  type FileEntry,
+  type PageEntry,
+} from '../content/index.js';
 import { GitError, parseRemote, WorkingCopy, type Remote } from './git.js';
 import { SyncBusy, withSpaceSyncLock } from './lock.js';
 import { newWebhookSecret } from './webhook-secret.js';
 import { generateDeployKey, readHostKey, readPrivateKey } from './ssh-keys.js';
-import { assignPaths, DEFAULT_CONFIG, INCLUDES, layoutPageFields, type GitBookConfig, type KnownIds, type LayoutPage, type RepoFile, type SpaceLayout } from './layout.js';
+import {
+  assignPaths,
+  DEFAULT_CONFIG,
+  INCLUDES,
+  layoutPageFields,
+  type GitBookConfig,
+  type KnownIds,
+  type LayoutPage,
+  type RepoFile,
+  type SpaceLayout,
+} from './layout.js';
 import type { ReadResult } from './tasks.js';
 import { createHash } from 'node:crypto';
 
@@ -72,14 +91,28 @@ export function gitSyncState(conn: GitSyncConnection) {
   // The repository's path: a URL's path (https://host/owner/repo.git, ssh://git@host:2222/owner/repo.git),
   // what follows the colon of an scp-like SSH remote (git@host:owner/repo.git), or the local path.
   const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(conn.url);
-  const repoPath = isUrl ? (URL.canParse(conn.url) ? new URL(conn.url).pathname : conn.url) : conn.url.startsWith('/') ? conn.url : conn.url.replace(/^[^:]*:/, '');
-  const repoName = repoPath.replace(/\.git$/, '').split('/').filter(Boolean).slice(-2).join('/');
+  const repoPath = isUrl
+    ? URL.canParse(conn.url)
+      ? new URL(conn.url).pathname
+      : conn.url
+    : conn.url.startsWith('/')
+      ? conn.url
+      : conn.url.replace(/^[^:]*:/, '');
+  const repoName = repoPath
+    .replace(/\.git$/, '')
+    .split('/')
+    .filter(Boolean)
+    .slice(-2)
+    .join('/');
   return {
     repoName,
     installationId: conn.spaceId,
     // Lectern's own remote-and-credential connection: shown as GitHub's provider (the only values the official enum has).
     installationProvider: 'github',
-    installationStatus: conn.operation && (conn.operation as unknown as Operation).error?.startsWith('the remote refused the credential') ? 'unauthenticated' : 'active',
+    installationStatus:
+      conn.operation && (conn.operation as unknown as Operation).error?.startsWith('the remote refused the credential')
+        ? 'unauthenticated'
+        : 'active',
     url: `${url.replace(/\/$/, '')}${conn.folder ? `/tree/${conn.ref.replace('refs/heads/', '')}/${conn.folder}` : ''}`,
     ...(conn.operation ? { operation: conn.operation } : {}),
     operationTimeout: 120_000,
@@ -132,15 +165,23 @@ function readRequest(input: unknown, direction: 'import' | 'export'): GitRequest
   if (!/^refs\/heads\/[\w./-]+$/.test(ref) || ref.includes('..')) throw badRequest('ref', 'must be a branch ref, refs/heads/<name>');
   const commitMessage = str('commitMessage', direction === 'export');
   const folder = (str('repoProjectDirectory', false) ?? '').replace(/^\.?\/+|\/+$/g, '');
-  if (folder.split('/').some((p) => p === '..' || p === '.git')) throw badRequest('repoProjectDirectory', 'must be a folder inside the repository');
-  for (const key of ['force', 'standalone'] as const) if (input[key] !== undefined && typeof input[key] !== 'boolean') throw badRequest(key, 'must be true or false');
+  if (folder.split('/').some((p) => p === '..' || p === '.git'))
+    throw badRequest('repoProjectDirectory', 'must be a folder inside the repository');
+  for (const key of ['force', 'standalone'] as const)
+    if (input[key] !== undefined && typeof input[key] !== 'boolean') throw badRequest(key, 'must be true or false');
   for (const key of ['sshPrivateKey', 'sshHostKey'] as const) {
     const v = input[key];
     // Not str(): its message would be fine, but a key is never trimmed into an error or echoed.
-    if (v !== undefined && v !== null && (typeof v !== 'string' || !v.trim() || v.length > 16_384)) throw badRequest(key, 'must be a non-empty string of at most 16384 characters');
+    if (v !== undefined && v !== null && (typeof v !== 'string' || !v.trim() || v.length > 16_384))
+      throw badRequest(key, 'must be a non-empty string of at most 16384 characters');
   }
   return {
-    url, ref, commitMessage, repoProjectDirectory: folder, force: input.force as boolean | undefined, standalone: input.standalone as boolean | undefined,
+    url,
+    ref,
+    commitMessage,
+    repoProjectDirectory: folder,
+    force: input.force as boolean | undefined,
+    standalone: input.standalone as boolean | undefined,
     ...(typeof input.sshPrivateKey === 'string' ? { sshPrivateKey: input.sshPrivateKey } : {}),
     ...(typeof input.sshHostKey === 'string' ? { sshHostKey: input.sshHostKey } : {}),
   };
@@ -154,7 +195,8 @@ function readRequest(input: unknown, direction: 'import' | 'export'): GitRequest
 export async function requestGitOperation(ctx: Context, spaceId: string, input: unknown, direction: 'import' | 'export'): Promise<boolean> {
   const space = await requireSpace(ctx, spaceId, 'admin');
   const req = readRequest(input, direction);
-  if (req.standalone) throw badRequest('standalone', 'standalone operations are not supported by this server: a space has one Git connection');
+  if (req.standalone)
+    throw badRequest('standalone', 'standalone operations are not supported by this server: a space has one Git connection');
   let remote: Remote;
   try {
     remote = parseRemote(req.url);
@@ -162,12 +204,22 @@ export async function requestGitOperation(ctx: Context, spaceId: string, input: 
     if (error instanceof GitError) throw badRequest('url', error.message);
     throw error;
   }
-  if (!remote.ssh) for (const key of ['sshPrivateKey', 'sshHostKey'] as const) if (req[key]) throw badRequest(key, 'is only for an SSH remote (ssh://git@host/path or git@host:path)');
+  if (!remote.ssh)
+    for (const key of ['sshPrivateKey', 'sshHostKey'] as const)
+      if (req[key]) throw badRequest(key, 'is only for an SSH remote (ssh://git@host/path or git@host:path)');
   const comment = `lectern-space-${space.id}`;
   const suppliedKey = req.sshPrivateKey ? readPrivateKey(req.sshPrivateKey, comment) : null;
-  if (req.sshPrivateKey && !suppliedKey) throw badRequest('sshPrivateKey', 'is not a private key Lectern can use: an OpenSSH or PEM private key (ed25519, ECDSA or RSA) without a passphrase');
+  if (req.sshPrivateKey && !suppliedKey)
+    throw badRequest(
+      'sshPrivateKey',
+      'is not a private key Lectern can use: an OpenSSH or PEM private key (ed25519, ECDSA or RSA) without a passphrase',
+    );
   const hostKey = req.sshHostKey ? readHostKey(req.sshHostKey) : null;
-  if (req.sshHostKey && !hostKey) throw badRequest('sshHostKey', 'is not an SSH public host key: give it as `<type> <base64>`, e.g. `ssh-ed25519 AAAA…` (ssh-keyscan prints it)');
+  if (req.sshHostKey && !hostKey)
+    throw badRequest(
+      'sshHostKey',
+      'is not an SSH public host key: give it as `<type> <base64>`, e.g. `ssh-ed25519 AAAA…` (ssh-keyscan prints it)',
+    );
   const keys = await serverKeys(ctx);
   const credential = remote.token ? keys.seal(SEAL(space.id), remote.token) : null;
   const now = new Date();
@@ -177,7 +229,8 @@ export async function requestGitOperation(ctx: Context, spaceId: string, input: 
     const moved = existing && (existing.url !== remote.url || existing.ref !== req.ref || existing.folder !== req.repoProjectDirectory);
     let ssh: { credential: string; sshPublicKey: string; sshHostKey: string | null } | null = null;
     if (remote.ssh) {
-      const before = existing?.url === remote.url && existing.sshPublicKey && keys.open(SEAL(space.id), existing.credential) ? existing : null;
+      const before =
+        existing?.url === remote.url && existing.sshPublicKey && keys.open(SEAL(space.id), existing.credential) ? existing : null;
       const made = suppliedKey ?? (before ? null : generateDeployKey(comment));
       // The recorded host key is kept for the same host and port (only SSH connections have one).
       const previous = existing?.sshHostKey ? parseRemote(existing.url).ssh : undefined;
@@ -201,11 +254,19 @@ export async function requestGitOperation(ctx: Context, spaceId: string, input: 
       // A new connection gets its webhook secret (webhook.ts); an update of the same one keeps it.
       webhookSecret: !moved && existing?.webhookSecret ? existing.webhookSecret : newWebhookSecret(keys, spaceId),
     };
-    const conn = existing ? await tx.gitSyncConnection.update({ where: { spaceId }, data }) : await tx.gitSyncConnection.create({ data: { spaceId, createdById: ctx.caller.id, ...data } });
+    const conn = existing
+      ? await tx.gitSyncConnection.update({ where: { spaceId }, data })
+      : await tx.gitSyncConnection.create({ data: { spaceId, createdById: ctx.caller.id, ...data } });
     await tx.space.update({ where: { id: spaceId }, data: { gitSync: gitSyncState(conn) as Prisma.InputJsonValue } });
-    const payload = { spaceId, userId: ctx.caller.id, force: req.force ?? false, ...(req.commitMessage ? { message: req.commitMessage } : {}) };
+    const payload = {
+      spaceId,
+      userId: ctx.caller.id,
+      force: req.force ?? false,
+      ...(req.commitMessage ? { message: req.commitMessage } : {}),
+    };
     await enqueueJob(tx, direction === 'import' ? IMPORT_JOB : EXPORT_JOB, payload, { maxAttempts: 2 });
-    if (!existing && conn.pollSeconds > 0) await enqueueJob(tx, POLL_JOB, { spaceId }, { runAfter: new Date(now.getTime() + conn.pollSeconds * 1000) });
+    if (!existing && conn.pollSeconds > 0)
+      await enqueueJob(tx, POLL_JOB, { spaceId }, { runAfter: new Date(now.getTime() + conn.pollSeconds * 1000) });
   });
   return true;
 }
@@ -214,11 +275,21 @@ export async function requestGitOperation(ctx: Context, spaceId: string, input: 
  * Called by writers of main (change request merges, live edits) inside their transaction: a
  * connected space gets an export job (one commit per call). One indexed read when not connected.
  */
-export async function afterMainMoved(tx: Tx, event: { spaceId: string; revisionId: string; userId: string; changeRequest?: { number: number; subject: string | null } }): Promise<void> {
+export async function afterMainMoved(
+  tx: Tx,
+  event: { spaceId: string; revisionId: string; userId: string; changeRequest?: { number: number; subject: string | null } },
+): Promise<void> {
   const conn = await tx.gitSyncConnection.findUnique({ where: { spaceId: event.spaceId }, select: { spaceId: true } });
   if (!conn) return;
-  const message = event.changeRequest ? `${event.changeRequest.subject || 'Untitled change request'} (#${event.changeRequest.number})` : 'Live edits in Lectern';
-  await enqueueJob(tx, EXPORT_JOB, { spaceId: event.spaceId, userId: event.userId, revisionId: event.revisionId, message }, { maxAttempts: 2 });
+  const message = event.changeRequest
+    ? `${event.changeRequest.subject || 'Untitled change request'} (#${event.changeRequest.number})`
+    : 'Live edits in Lectern';
+  await enqueueJob(
+    tx,
+    EXPORT_JOB,
+    { spaceId: event.spaceId, userId: event.userId, revisionId: event.revisionId, message },
+    { maxAttempts: 2 },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,10 +301,18 @@ async function remoteOf(services: Services, conn: GitSyncConnection): Promise<Re
   const secret = conn.credential ? keys.open(SEAL(conn.spaceId), conn.credential) : null;
   const remote = parseRemote(conn.url);
   if (remote.ssh) {
-    if (!secret) throw new GitError('the remote refused the credential: the stored deploy key cannot be opened (the server key changed): connect again (importGitRepository) to make a new key, and add its public key to the repository', 'auth');
+    if (!secret)
+      throw new GitError(
+        'the remote refused the credential: the stored deploy key cannot be opened (the server key changed): connect again (importGitRepository) to make a new key, and add its public key to the repository',
+        'auth',
+      );
     return { ...remote, ssh: { ...remote.ssh, privateKey: secret, ...(conn.sshHostKey ? { hostKey: conn.sshHostKey } : {}) } };
   }
-  if (conn.credential && !secret) throw new GitError('the stored credential cannot be opened (the server key changed): send the repository URL with its token again', 'auth');
+  if (conn.credential && !secret)
+    throw new GitError(
+      'the stored credential cannot be opened (the server key changed): send the repository URL with its token again',
+      'auth',
+    );
   return { ...remote, ...(secret ? { token: secret } : {}) };
 }
 
@@ -249,15 +328,32 @@ async function openCopy(services: Services, conn: GitSyncConnection): Promise<Wo
   } finally {
     const seen = remote.ssh?.seenHostKey;
     if (seen && !conn.sshHostKey) {
-      await services.db.prisma.gitSyncConnection.updateMany({ where: { spaceId: conn.spaceId, url: conn.url, sshHostKey: null }, data: { sshHostKey: seen } });
+      await services.db.prisma.gitSyncConnection.updateMany({
+        where: { spaceId: conn.spaceId, url: conn.url, sshHostKey: null },
+        data: { sshHostKey: seen },
+      });
     }
   }
 }
 
-async function record(services: Services, spaceId: string, direction: 'import' | 'export', outcome: { error?: string; startedAt: Date }, data: Prisma.GitSyncConnectionUpdateInput = {}) {
-  const operation: Operation = { state: outcome.error ? 'failure' : 'success', direction, startedAt: outcome.startedAt.toISOString(), endedAt: new Date().toISOString(), ...(outcome.error ? { error: outcome.error } : {}) };
+async function record(
+  services: Services,
+  spaceId: string,
+  direction: 'import' | 'export',
+  outcome: { error?: string; startedAt: Date },
+  data: Prisma.GitSyncConnectionUpdateInput = {},
+) {
+  const operation: Operation = {
+    state: outcome.error ? 'failure' : 'success',
+    direction,
+    startedAt: outcome.startedAt.toISOString(),
+    endedAt: new Date().toISOString(),
+    ...(outcome.error ? { error: outcome.error } : {}),
+  };
   const prisma = services.db.prisma;
-  const conn = await prisma.gitSyncConnection.update({ where: { spaceId }, data: { ...data, operation: operation as unknown as Prisma.InputJsonValue } }).catch(() => null);
+  const conn = await prisma.gitSyncConnection
+    .update({ where: { spaceId }, data: { ...data, operation: operation as unknown as Prisma.InputJsonValue } })
+    .catch(() => null);
   if (conn) await prisma.space.update({ where: { id: spaceId }, data: { gitSync: gitSyncState(conn) as Prisma.InputJsonValue } });
 }
 
@@ -280,7 +376,12 @@ async function contentFromLayout(tx: Tx, base: Content, read: ReadResult, now: s
   for (const page of layout.pages) {
     const before = old.get(page.id);
     const prev = lastAt.get(page.parent) ?? -Infinity;
-    const position = before && before.parent === page.parent && before.position > prev ? before.position : Number.isFinite(prev) ? Math.floor(prev) + 1 : 0;
+    const position =
+      before && before.parent === page.parent && before.position > prev
+        ? before.position
+        : Number.isFinite(prev)
+          ? Math.floor(prev) + 1
+          : 0;
     lastAt.set(page.parent, position);
     const entry: PageEntry = {
       id: page.id,
@@ -306,7 +407,11 @@ async function contentFromLayout(tx: Tx, base: Content, read: ReadResult, now: s
     const blob = blobHash(data);
     await tx.fileBlob.createMany({ data: [{ hash: blob, data, size: data.length }], skipDuplicates: true });
     const before = oldFiles.get(file.id);
-    files.push(before && before.blob === blob && before.name === file.name ? before : { id: file.id, name: file.name, contentType: file.contentType, size: data.length, blob, createdAt: before?.createdAt ?? now });
+    files.push(
+      before && before.blob === blob && before.name === file.name
+        ? before
+        : { id: file.id, name: file.name, contentType: file.contentType, size: data.length, blob, createdAt: before?.createdAt ?? now },
+    );
   }
   writer.setFiles(files);
   // Reusable contents (.gitbook/includes/<slug>.md): Git's list replaces the revision's; an unchanged one keeps its entry.
@@ -316,7 +421,11 @@ async function contentFromLayout(tx: Tx, base: Content, read: ReadResult, now: s
   for (const inc of includes) {
     const body = await putBody(tx, inc.markdown, links[inc.id] ?? []);
     const before = oldReusable.get(inc.id);
-    reusable.push(before && before.body === body && before.title === inc.title && before.slug === inc.slug ? before : { id: inc.id, title: inc.title, slug: inc.slug, body, createdAt: before?.createdAt ?? now, updatedAt: now });
+    reusable.push(
+      before && before.body === body && before.title === inc.title && before.slug === inc.slug
+        ? before
+        : { id: inc.id, title: inc.title, slug: inc.slug, body, createdAt: before?.createdAt ?? now, updatedAt: now },
+    );
   }
   if (reusable.length || oldReusable.size) writer.setReusableContents(reusable);
   return writer.write(tx);
@@ -325,7 +434,11 @@ async function contentFromLayout(tx: Tx, base: Content, read: ReadResult, now: s
 const knownOf = (conn: GitSyncConnection): KnownIds => (conn.paths as KnownIds) ?? {};
 
 /** Git → Lectern. Returns whether main changed. */
-export async function importFromGit(services: Services, spaceId: string, opts: { force?: boolean; userId?: string; copy?: WorkingCopy } = {}): Promise<{ revision: string | null; conflict?: string }> {
+export async function importFromGit(
+  services: Services,
+  spaceId: string,
+  opts: { force?: boolean; userId?: string; copy?: WorkingCopy } = {},
+): Promise<{ revision: string | null; conflict?: string }> {
   const prisma = services.db.prisma;
   const conn = await prisma.gitSyncConnection.findUnique({ where: { spaceId } });
   if (!conn) return { revision: null };
@@ -342,7 +455,10 @@ export async function importFromGit(services: Services, spaceId: string, opts: {
         await tx.$queryRaw`SELECT id FROM "Space" WHERE id = ${spaceId} FOR UPDATE`;
         const space = (await tx.space.findUnique({ where: { id: spaceId } }))!;
         const lastRevision = conn.lastRevisionId ? await tx.revision.findUnique({ where: { id: conn.lastRevisionId } }) : null;
-        const base = await Content.load(tx, lastRevision?.manifest ?? (await tx.revision.findUnique({ where: { id: space.revisionId } }))!.manifest);
+        const base = await Content.load(
+          tx,
+          lastRevision?.manifest ?? (await tx.revision.findUnique({ where: { id: space.revisionId } }))!.manifest,
+        );
         const ours = await Content.load(tx, (await tx.revision.findUnique({ where: { id: space.revisionId } }))!.manifest);
         // Git's side, on top of the last synced content (or of main, the first time).
         const theirsManifest = await contentFromLayout(tx, lastRevision ? base : ours, read, now);
@@ -354,14 +470,23 @@ export async function importFromGit(services: Services, spaceId: string, opts: {
           if (!merged.manifest) {
             // A true conflict: Git's side goes to a change request forked from the last synced revision.
             const theirs = newId();
-            await tx.revision.create({ data: { id: theirs, spaceId, parents: [lastRevision.id], type: 'edits', manifest: theirsManifest, createdById: author } });
+            await tx.revision.create({
+              data: { id: theirs, spaceId, parents: [lastRevision.id], type: 'edits', manifest: theirsManifest, createdById: author },
+            });
             const last = await tx.changeRequest.aggregate({ where: { spaceId }, _max: { number: true } });
             const pages = merged.conflicts.map((c) => c.title || c.page).join(', ');
             const cr = await tx.changeRequest.create({
               data: {
-                id: newId(), spaceId, number: (last._max.number ?? 0) + 1, status: 'open',
+                id: newId(),
+                spaceId,
+                number: (last._max.number ?? 0) + 1,
+                status: 'open',
                 subject: `Git sync conflict: ${pages}`.slice(0, 100),
-                createdById: author ?? space.organizationId, revisionId: theirs, revisionInitial: lastRevision.id, revisionMergedAncestor: lastRevision.id, contributors: author ? [author] : [],
+                createdById: author ?? space.organizationId,
+                revisionId: theirs,
+                revisionInitial: lastRevision.id,
+                revisionMergedAncestor: lastRevision.id,
+                contributors: author ? [author] : [],
               },
             });
             await tx.gitSyncConnection.update({ where: { spaceId }, data: { lastCommit: copy.head } });
@@ -373,11 +498,28 @@ export async function importFromGit(services: Services, spaceId: string, opts: {
         let revision = space.revisionId;
         if (manifest !== current.manifest) {
           revision = newId();
-          await tx.revision.create({ data: { id: revision, spaceId, parents, type: lastRevision && lastRevision.id !== space.revisionId ? 'merge' : 'edits', manifest, createdById: author } });
+          await tx.revision.create({
+            data: {
+              id: revision,
+              spaceId,
+              parents,
+              type: lastRevision && lastRevision.id !== space.revisionId ? 'merge' : 'edits',
+              manifest,
+              createdById: author,
+            },
+          });
           await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision } });
           await reindexSpace(tx, spaceId, space.revisionId, revision);
         }
-        await tx.gitSyncConnection.update({ where: { spaceId }, data: { lastCommit: copy.head, lastRevisionId: revision, paths: paths as Prisma.InputJsonValue, config: read.layout.config as unknown as Prisma.InputJsonValue } });
+        await tx.gitSyncConnection.update({
+          where: { spaceId },
+          data: {
+            lastCommit: copy.head,
+            lastRevisionId: revision,
+            paths: paths as Prisma.InputJsonValue,
+            config: read.layout.config as unknown as Prisma.InputJsonValue,
+          },
+        });
         return { revision: revision === space.revisionId ? null : revision };
       },
       { timeout: 60_000 },
@@ -387,7 +529,10 @@ export async function importFromGit(services: Services, spaceId: string, opts: {
   }
 }
 
-function pathsOf(layout: Pick<SpaceLayout, 'pages' | 'files' | 'includes'>, assigned?: { pages: Map<string, string>; files: Map<string, string> }): KnownIds {
+function pathsOf(
+  layout: Pick<SpaceLayout, 'pages' | 'files' | 'includes'>,
+  assigned?: { pages: Map<string, string>; files: Map<string, string> },
+): KnownIds {
   const pages: Record<string, string> = {};
   const files: Record<string, string> = {};
   for (const p of layout.pages) {
@@ -407,15 +552,28 @@ function pathsOf(layout: Pick<SpaceLayout, 'pages' | 'files' | 'includes'>, assi
 
 /** Main's content as a layout (paths remembered from the last sync). */
 function layoutOfMain(services: Services, conn: GitSyncConnection, manifest: string): Promise<SpaceLayout> {
-  return layoutOfContent(services.db.prisma, manifest, knownOf(conn), (conn.config as unknown as GitBookConfig | null) ?? { ...DEFAULT_CONFIG, root: conn.folder });
+  return layoutOfContent(
+    services.db.prisma,
+    manifest,
+    knownOf(conn),
+    (conn.config as unknown as GitBookConfig | null) ?? { ...DEFAULT_CONFIG, root: conn.folder },
+  );
 }
 
 /** A revision's content as a layout: `known` gives pages and files their remembered paths (else GitBook's). */
-export async function layoutOfContent(prisma: Services['db']['prisma'], manifest: string, known: KnownIds = {}, config: GitBookConfig = DEFAULT_CONFIG): Promise<SpaceLayout> {
+export async function layoutOfContent(
+  prisma: Services['db']['prisma'],
+  manifest: string,
+  known: KnownIds = {},
+  config: GitBookConfig = DEFAULT_CONFIG,
+): Promise<SpaceLayout> {
   const content = await Content.load(prisma, manifest);
   const entries = await content.allPages();
   const reusable = await content.reusableContents();
-  const bodies = await getBodies(prisma, [...entries.map((e) => e.body), ...reusable.map((r) => r.body)].filter((b): b is string => !!b));
+  const bodies = await getBodies(
+    prisma,
+    [...entries.map((e) => e.body), ...reusable.map((r) => r.body)].filter((b): b is string => !!b),
+  );
   const byParent = new Map<string | null, PageEntry[]>();
   for (const e of entries) byParent.set(e.parent, [...(byParent.get(e.parent) ?? []), e]);
   const pathOf = new Map(Object.entries(known.pages ?? {}).map(([path, id]) => [id, path]));
@@ -426,10 +584,19 @@ export async function layoutOfContent(prisma: Services['db']['prisma'], manifest
       if (e.type === 'computed') continue; // computed pages are Lectern's own: not files
       const path = pathOf.get(e.id);
       pages.push({
-        id: e.id, parent: e.parent, type: e.type as LayoutPage['type'], title: e.title, slug: e.slug,
-        ...(e.description ? { description: e.description } : {}), ...(e.icon ? { icon: e.icon } : {}), ...(e.emoji ? { emoji: e.emoji } : {}),
-        ...(e.hidden ? { hidden: true } : {}), ...(e.noIndex ? { noIndex: true } : {}), ...(e.noRobotsIndex ? { noRobotsIndex: true } : {}),
-        ...(e.type === 'document' ? { markdown: bodies.get(e.body!) ?? '' } : {}), ...(e.type === 'link' ? { href: e.href } : {}),
+        id: e.id,
+        parent: e.parent,
+        type: e.type as LayoutPage['type'],
+        title: e.title,
+        slug: e.slug,
+        ...(e.description ? { description: e.description } : {}),
+        ...(e.icon ? { icon: e.icon } : {}),
+        ...(e.emoji ? { emoji: e.emoji } : {}),
+        ...(e.hidden ? { hidden: true } : {}),
+        ...(e.noIndex ? { noIndex: true } : {}),
+        ...(e.noRobotsIndex ? { noRobotsIndex: true } : {}),
+        ...(e.type === 'document' ? { markdown: bodies.get(e.body!) ?? '' } : {}),
+        ...(e.type === 'link' ? { href: e.href } : {}),
         ...(path && !path.startsWith('#') ? { path } : {}),
         ...(known.frontMatter?.[e.id] && e.type === 'document' ? { frontMatter: known.frontMatter[e.id] } : {}),
       });
@@ -443,14 +610,31 @@ export async function layoutOfContent(prisma: Services['db']['prisma'], manifest
   return {
     config,
     pages,
-    files: files.map((f) => ({ id: f.id, name: f.name, contentType: f.contentType, data: dataOf.get(f.blob) ?? new Uint8Array(), ...(filePathOf.get(f.id) ? { path: filePathOf.get(f.id) } : {}) })),
-    ...(reusable.length ? { includes: [...reusable].sort((a, b) => (a.slug < b.slug ? -1 : 1)).map((r) => ({ id: r.id, title: r.title, slug: r.slug, markdown: bodies.get(r.body) ?? '' })) } : {}),
+    files: files.map((f) => ({
+      id: f.id,
+      name: f.name,
+      contentType: f.contentType,
+      data: dataOf.get(f.blob) ?? new Uint8Array(),
+      ...(filePathOf.get(f.id) ? { path: filePathOf.get(f.id) } : {}),
+    })),
+    ...(reusable.length
+      ? {
+          includes: [...reusable]
+            .sort((a, b) => (a.slug < b.slug ? -1 : 1))
+            .map((r) => ({ id: r.id, title: r.title, slug: r.slug, markdown: bodies.get(r.body) ?? '' })),
+        }
+      : {}),
     skipped: [],
   };
 }
 
 /** Lectern → Git: one commit of main's content, pushed. Returns the commit (null: nothing to commit). */
-export async function exportToGit(services: Services, spaceId: string, opts: { message?: string; userId?: string } = {}, retried = false): Promise<string | null> {
+export async function exportToGit(
+  services: Services,
+  spaceId: string,
+  opts: { message?: string; userId?: string } = {},
+  retried = false,
+): Promise<string | null> {
   const prisma = services.db.prisma;
   let conn = await prisma.gitSyncConnection.findUnique({ where: { spaceId } });
   if (!conn) return null;
@@ -469,11 +653,22 @@ export async function exportToGit(services: Services, spaceId: string, opts: { m
     const under = (p: string) => (root ? `${root}/${p}` : p);
     // What the previous sync owned, and GitBook's own files: replaced; anything else in the folder stays.
     const existing = (await copy.files(root)).map((f) => f.path);
-    const owned = new Set([...Object.keys(knownOf(conn).pages ?? {}), ...Object.keys(knownOf(conn).files ?? {})].filter((p) => !p.startsWith('#')).map(under));
-    const remove = existing.filter((p) => owned.has(p) || p === under(layout.config.summary) || p.startsWith(under('.gitbook/assets/')) || p.startsWith(under(`${INCLUDES}/`)));
+    const owned = new Set(
+      [...Object.keys(knownOf(conn).pages ?? {}), ...Object.keys(knownOf(conn).files ?? {})].filter((p) => !p.startsWith('#')).map(under),
+    );
+    const remove = existing.filter(
+      (p) =>
+        owned.has(p) ||
+        p === under(layout.config.summary) ||
+        p.startsWith(under('.gitbook/assets/')) ||
+        p.startsWith(under(`${INCLUDES}/`)),
+    );
     await copy.replace(files, remove);
     const user = opts.userId ? await prisma.user.findUnique({ where: { id: opts.userId } }) : null;
-    const commit = await copy.commit(opts.message || 'Update from Lectern', { name: user?.displayName ?? 'Lectern', email: user?.email ?? 'lectern@localhost' });
+    const commit = await copy.commit(opts.message || 'Update from Lectern', {
+      name: user?.displayName ?? 'Lectern',
+      email: user?.email ?? 'lectern@localhost',
+    });
     if (commit) {
       try {
         await copy.push();
@@ -488,7 +683,10 @@ export async function exportToGit(services: Services, spaceId: string, opts: { m
       }
     }
     const assigned = pathsOf(layout, assignPaths(layout));
-    await prisma.gitSyncConnection.update({ where: { spaceId }, data: { lastCommit: copy.head, lastRevisionId: space.revisionId, paths: assigned as Prisma.InputJsonValue } });
+    await prisma.gitSyncConnection.update({
+      where: { spaceId },
+      data: { lastCommit: copy.head, lastRevisionId: space.revisionId, paths: assigned as Prisma.InputJsonValue },
+    });
     return commit;
   } finally {
     await copy.close();
@@ -505,14 +703,24 @@ const REQUEUE_MS = 5_000;
  * process holds the lock, the job is queued again a little later (`requeue`; the poll job just
  * skips its turn: the next poll comes anyway) and nothing is recorded.
  */
-async function runRecorded(services: Services, spaceId: string, direction: 'import' | 'export', work: () => Promise<unknown>, requeue?: { kind: string; payload: unknown }) {
+async function runRecorded(
+  services: Services,
+  spaceId: string,
+  direction: 'import' | 'export',
+  work: () => Promise<unknown>,
+  requeue?: { kind: string; payload: unknown },
+) {
   const startedAt = new Date();
   try {
     await withSpaceSyncLock(services, spaceId, work, { waitMs: settings().git.lockWaitMs });
     await record(services, spaceId, direction, { startedAt });
   } catch (error) {
     if (error instanceof SyncBusy) {
-      if (requeue) await enqueueJob(services.db.prisma, requeue.kind, requeue.payload, { runAfter: new Date(Date.now() + REQUEUE_MS), maxAttempts: 2 });
+      if (requeue)
+        await enqueueJob(services.db.prisma, requeue.kind, requeue.payload, {
+          runAfter: new Date(Date.now() + REQUEUE_MS),
+          maxAttempts: 2,
+        });
       return;
     }
     // A Git problem is a result the user acts on (recorded, not retried); anything else is retried by the queue.
@@ -527,13 +735,29 @@ async function runRecorded(services: Services, spaceId: string, direction: 'impo
 export const gitSyncJobs: JobDefinition[] = [
   {
     kind: IMPORT_JOB,
-    handler: (payload: { spaceId: string; userId?: string; force?: boolean }, services) => runRecorded(services, payload.spaceId, 'import', () => importFromGit(services, payload.spaceId, { force: payload.force, userId: payload.userId }), { kind: IMPORT_JOB, payload }),
-    abandoned: (payload: { spaceId: string }, services, message) => record(services, payload.spaceId, 'import', { startedAt: new Date(), error: message }),
+    handler: (payload: { spaceId: string; userId?: string; force?: boolean }, services) =>
+      runRecorded(
+        services,
+        payload.spaceId,
+        'import',
+        () => importFromGit(services, payload.spaceId, { force: payload.force, userId: payload.userId }),
+        { kind: IMPORT_JOB, payload },
+      ),
+    abandoned: (payload: { spaceId: string }, services, message) =>
+      record(services, payload.spaceId, 'import', { startedAt: new Date(), error: message }),
   },
   {
     kind: EXPORT_JOB,
-    handler: (payload: { spaceId: string; userId?: string; message?: string }, services) => runRecorded(services, payload.spaceId, 'export', () => exportToGit(services, payload.spaceId, { message: payload.message, userId: payload.userId }), { kind: EXPORT_JOB, payload }),
-    abandoned: (payload: { spaceId: string }, services, message) => record(services, payload.spaceId, 'export', { startedAt: new Date(), error: message }),
+    handler: (payload: { spaceId: string; userId?: string; message?: string }, services) =>
+      runRecorded(
+        services,
+        payload.spaceId,
+        'export',
+        () => exportToGit(services, payload.spaceId, { message: payload.message, userId: payload.userId }),
+        { kind: EXPORT_JOB, payload },
+      ),
+    abandoned: (payload: { spaceId: string }, services, message) =>
+      record(services, payload.spaceId, 'export', { startedAt: new Date(), error: message }),
   },
   {
     kind: POLL_JOB,
@@ -541,8 +765,12 @@ export const gitSyncJobs: JobDefinition[] = [
       const conn = await services.db.prisma.gitSyncConnection.findUnique({ where: { spaceId: payload.spaceId } });
       if (!conn || conn.pollSeconds <= 0) return; // disconnected, or polling turned off: the chain ends
       await runRecorded(services, payload.spaceId, 'import', () => importFromGit(services, payload.spaceId));
-      await enqueueJob(services.db.prisma, POLL_JOB, { spaceId: payload.spaceId }, { runAfter: new Date(Date.now() + conn.pollSeconds * 1000) });
+      await enqueueJob(
+        services.db.prisma,
+        POLL_JOB,
+        { spaceId: payload.spaceId },
+        { runAfter: new Date(Date.now() + conn.pollSeconds * 1000) },
+      );
     },
   },
 ];
-

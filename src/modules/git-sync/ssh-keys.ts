@@ -19,7 +19,8 @@ export interface DeployKey {
   publicKey: string;
 }
 
-const publicLine = (key: ssh2.ParsedKey, comment: string) => `${key.type} ${key.getPublicSSH().toString('base64')}${comment ? ` ${comment}` : ''}`;
+const publicLine = (key: ssh2.ParsedKey, comment: string) =>
+  `${key.type} ${key.getPublicSSH().toString('base64')}${comment ? ` ${comment}` : ''}`;
 
 /** A new ed25519 key pair, its public key commented `comment` (e.g. `lectern-space-<id>`). */
 export function generateDeployKey(comment: string): DeployKey {

@@ -44,7 +44,7 @@ const GitWebhookType = builder.objectRef<Awaited<ReturnType<typeof spaceGitWebho
 builder.queryFields((t) => ({
   spaceGitWebhook: t.field({
     type: GitWebhookType,
-    description: "The push webhook to configure at GitHub, GitLab or Gitea: URL, secret (space admins only), events",
+    description: 'The push webhook to configure at GitHub, GitLab or Gitea: URL, secret (space admins only), events',
     args: { spaceId: t.arg.id({ required: true }) },
     resolve: (_r, { spaceId }, ctx) => spaceGitWebhook(ctx, String(spaceId)),
   }),
@@ -64,7 +64,8 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { spaceId, input }, ctx) => (await updateGitSync(ctx, String(spaceId), input)) as GitSyncStateJson,
   }),
   disconnectSpaceGitSync: t.boolean({
-    description: "Disconnects the space from its repository (its content stays; credential and webhook secret are deleted). False when it was not connected",
+    description:
+      'Disconnects the space from its repository (its content stays; credential and webhook secret are deleted). False when it was not connected',
     args: { spaceId: t.arg.id({ required: true }) },
     resolve: (_r, { spaceId }, ctx) => disconnectGitSync(ctx, String(spaceId)),
   }),

@@ -32,7 +32,7 @@ function payloadOf(request: Request, body: Uint8Array): Record<string, unknown> 
   const text = new TextDecoder().decode(body);
   const type = request.headers.get('content-type') ?? '';
   try {
-    const raw = type.includes('application/x-www-form-urlencoded') ? new URLSearchParams(text).get('payload') ?? '' : text;
+    const raw = type.includes('application/x-www-form-urlencoded') ? (new URLSearchParams(text).get('payload') ?? '') : text;
     const value = JSON.parse(raw) as unknown;
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
@@ -56,8 +56,14 @@ async function receive({ services, request, params }: RouteCall): Promise<Respon
   const secret = openWebhookSecret(await serverKeys(services), spaceId, conn.webhookSecret);
   if (!secret || !verifyDelivery(request.headers, body, secret)) return unauthorized();
 
-  const event = request.headers.get('x-github-event') ?? request.headers.get('x-gitea-event') ?? request.headers.get('x-forgejo-event') ?? request.headers.get('x-gitlab-event') ?? '';
-  if (event !== 'push' && event !== 'Push Hook') return json(202, { status: 'ignored', reason: `the ${event || 'unnamed'} event does not start a sync: only pushes do` });
+  const event =
+    request.headers.get('x-github-event') ??
+    request.headers.get('x-gitea-event') ??
+    request.headers.get('x-forgejo-event') ??
+    request.headers.get('x-gitlab-event') ??
+    '';
+  if (event !== 'push' && event !== 'Push Hook')
+    return json(202, { status: 'ignored', reason: `the ${event || 'unnamed'} event does not start a sync: only pushes do` });
   const payload = payloadOf(request, body);
   if (!payload) return errorResponse(400, 'body: must be the JSON push payload');
   if (typeof payload.ref !== 'string') return errorResponse(400, 'ref: the push payload has no ref');
@@ -66,7 +72,10 @@ async function receive({ services, request, params }: RouteCall): Promise<Respon
   if (after && /^0+$/.test(after)) return json(202, { status: 'ignored', reason: `${conn.ref} was deleted: the space keeps its content` });
   if (after && after === conn.lastCommit) return json(202, { status: 'ignored', reason: 'this commit is already synced' });
 
-  const pending = await prisma.job.findFirst({ where: { kind: IMPORT_JOB, status: 'pending', payload: { path: ['spaceId'], equals: spaceId } }, select: { id: true } });
+  const pending = await prisma.job.findFirst({
+    where: { kind: IMPORT_JOB, status: 'pending', payload: { path: ['spaceId'], equals: spaceId } },
+    select: { id: true },
+  });
   if (!pending) await enqueueJob(prisma, IMPORT_JOB, { spaceId }, { maxAttempts: 2 });
   return json(202, { status: 'queued' });
 }
@@ -116,14 +125,22 @@ export async function updateGitSync(ctx: Context, spaceId: string, input: unknow
   for (const key of Object.keys(body)) if (key !== 'pollSeconds') throw badRequest(key, 'is not a setting of Git Sync (pollSeconds)');
   const poll = body.pollSeconds;
   if (poll === undefined) return gitSyncState(conn);
-  if (typeof poll !== 'number' || !Number.isInteger(poll) || (poll !== 0 && (poll < 30 || poll > 86_400))) throw badRequest('pollSeconds', 'must be 0 (off) or an integer from 30 to 86400');
+  if (typeof poll !== 'number' || !Number.isInteger(poll) || (poll !== 0 && (poll < 30 || poll > 86_400)))
+    throw badRequest('pollSeconds', 'must be 0 (off) or an integer from 30 to 86400');
   return ctx.prisma.$transaction(async (tx) => {
     const updated = await tx.gitSyncConnection.update({ where: { spaceId }, data: { pollSeconds: poll } });
     // Turned on (or shortened): a poll chain starts now; the running chain of the old interval ends
     // at its next turn when polling is off, and otherwise a second chain is avoided by the check below.
     if (poll > 0 && (conn.pollSeconds === 0 || poll < conn.pollSeconds)) {
-      const waiting = await tx.job.findMany({ where: { kind: POLL_JOB, status: 'pending', payload: { path: ['spaceId'], equals: spaceId } }, select: { id: true } });
-      if (waiting.length) await tx.job.updateMany({ where: { id: { in: waiting.map((j) => j.id) } }, data: { runAfter: new Date(Date.now() + poll * 1000) } });
+      const waiting = await tx.job.findMany({
+        where: { kind: POLL_JOB, status: 'pending', payload: { path: ['spaceId'], equals: spaceId } },
+        select: { id: true },
+      });
+      if (waiting.length)
+        await tx.job.updateMany({
+          where: { id: { in: waiting.map((j) => j.id) } },
+          data: { runAfter: new Date(Date.now() + poll * 1000) },
+        });
       else await enqueueJob(tx, POLL_JOB, { spaceId }, { runAfter: new Date(Date.now() + poll * 1000) });
     }
     await tx.space.update({ where: { id: spaceId }, data: { gitSync: gitSyncState(updated) as Prisma.InputJsonValue } });
@@ -138,7 +155,9 @@ export async function disconnectGitSync(ctx: Context, spaceId: string): Promise<
     const { count } = await tx.gitSyncConnection.deleteMany({ where: { spaceId } });
     if (!count) return false;
     // Queued syncs find no connection and end; the space's gitSync state is cleared.
-    await tx.job.deleteMany({ where: { kind: { in: [IMPORT_JOB, POLL_JOB] }, status: 'pending', payload: { path: ['spaceId'], equals: spaceId } } });
+    await tx.job.deleteMany({
+      where: { kind: { in: [IMPORT_JOB, POLL_JOB] }, status: 'pending', payload: { path: ['spaceId'], equals: spaceId } },
+    });
     await tx.space.update({ where: { id: spaceId }, data: { gitSync: Prisma.DbNull } });
     return true;
   });

@@ -61,7 +61,8 @@ export function safePath(raw: string): string {
   return parts.join('/');
 }
 
-const junk = (path: string) => path.startsWith('__MACOSX/') || posix.basename(path).startsWith('._') || posix.basename(path) === '.DS_Store';
+const junk = (path: string) =>
+  path.startsWith('__MACOSX/') || posix.basename(path).startsWith('._') || posix.basename(path) === '.DS_Store';
 
 export interface ArchiveFiles {
   files: RepoFile[];
@@ -73,13 +74,18 @@ class Budget {
   bytes = 0;
   constructor(private readonly limits: ArchiveLimits) {}
   entry(path: string, size: number) {
-    if (++this.files > this.limits.maxFiles) throw new ArchiveError(`the archive has more than ${this.limits.maxFiles} files (LECTERN_IMPORT_MAX_FILES)`);
-    if (size > this.limits.maxFileBytes) throw new ArchiveError(`archive entry ${path} is ${size} bytes, more than the ${this.limits.maxFileBytes} allowed per file (LECTERN_IMPORT_MAX_FILE_BYTES)`);
+    if (++this.files > this.limits.maxFiles)
+      throw new ArchiveError(`the archive has more than ${this.limits.maxFiles} files (LECTERN_IMPORT_MAX_FILES)`);
+    if (size > this.limits.maxFileBytes)
+      throw new ArchiveError(
+        `archive entry ${path} is ${size} bytes, more than the ${this.limits.maxFileBytes} allowed per file (LECTERN_IMPORT_MAX_FILE_BYTES)`,
+      );
     this.add(size);
   }
   add(size: number) {
     this.bytes += size;
-    if (this.bytes > this.limits.maxBytes) throw new ArchiveError(`the archive unpacks to more than ${this.limits.maxBytes} bytes (LECTERN_IMPORT_MAX_UNPACKED_BYTES)`);
+    if (this.bytes > this.limits.maxBytes)
+      throw new ArchiveError(`the archive unpacks to more than ${this.limits.maxBytes} bytes (LECTERN_IMPORT_MAX_UNPACKED_BYTES)`);
   }
 }
 
@@ -93,7 +99,11 @@ async function readZip(data: Buffer, limits: ArchiveLimits): Promise<ArchiveFile
       // The central directory first: declared sizes and ratios, before inflating anything.
       if (zip.entryCount > limits.maxFiles) {
         zip.close();
-        return fail(new ArchiveError(`the archive has ${zip.entryCount} entries, more than the ${limits.maxFiles} allowed (LECTERN_IMPORT_MAX_FILES)`));
+        return fail(
+          new ArchiveError(
+            `the archive has ${zip.entryCount} entries, more than the ${limits.maxFiles} allowed (LECTERN_IMPORT_MAX_FILES)`,
+          ),
+        );
       }
       const stop = (e: unknown) => {
         zip.close();
@@ -114,7 +124,9 @@ async function readZip(data: Buffer, limits: ArchiveLimits): Promise<ArchiveFile
           if (junk(path)) return zip.readEntry();
           budget.entry(path, entry.uncompressedSize);
           if (entry.uncompressedSize > 1024 * 1024 && entry.uncompressedSize > limits.maxRatio * Math.max(1, entry.compressedSize)) {
-            throw new ArchiveError(`archive entry ${path} inflates ${Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize))} times its size, more than ${limits.maxRatio} (LECTERN_IMPORT_MAX_RATIO): refused as a zip bomb`);
+            throw new ArchiveError(
+              `archive entry ${path} inflates ${Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize))} times its size, more than ${limits.maxRatio} (LECTERN_IMPORT_MAX_RATIO): refused as a zip bomb`,
+            );
           }
           zip.openReadStream(entry, (err, stream) => {
             if (err || !stream) return stop(err ?? new Error('no stream'));
@@ -152,7 +164,8 @@ async function readTar(data: Buffer, gzipped: boolean, limits: ArchiveLimits): P
   // The decompressed stream is counted as it flows: a gzip bomb stops at the limit, not at the end.
   gunzip?.on('data', (chunk: Buffer) => {
     unpacked += chunk.length;
-    if (unpacked > limits.maxBytes + 1024 * 1024) gunzip.destroy(new ArchiveError(`the archive unpacks to more than ${limits.maxBytes} bytes (LECTERN_IMPORT_MAX_UNPACKED_BYTES)`));
+    if (unpacked > limits.maxBytes + 1024 * 1024)
+      gunzip.destroy(new ArchiveError(`the archive unpacks to more than ${limits.maxBytes} bytes (LECTERN_IMPORT_MAX_UNPACKED_BYTES)`));
   });
   const done = new Promise<void>((resolve, reject) => {
     extract.on('finish', resolve);
@@ -191,7 +204,9 @@ async function readTar(data: Buffer, gzipped: boolean, limits: ArchiveLimits): P
   try {
     await done;
   } catch (e) {
-    throw e instanceof ArchiveError ? e : new ArchiveError(`the ${gzipped ? '.tar.gz' : '.tar'} archive could not be read: ${(e as Error).message}`);
+    throw e instanceof ArchiveError
+      ? e
+      : new ArchiveError(`the ${gzipped ? '.tar.gz' : '.tar'} archive could not be read: ${(e as Error).message}`);
   }
   return out;
 }
@@ -202,7 +217,8 @@ export async function readArchive(data: Uint8Array, name: string, limits = archi
   const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   if (kind === 'zip') return readZip(buffer, limits);
   if (kind === 'tar.gz' || kind === 'tar') return readTar(buffer, kind === 'tar.gz', limits);
-  if (kind === 'markdown') return { files: [{ path: safePath(posix.basename(name).replace(/\.mdx$/i, '.md')) || 'README.md', data }], skipped: [] };
+  if (kind === 'markdown')
+    return { files: [{ path: safePath(posix.basename(name).replace(/\.mdx$/i, '.md')) || 'README.md', data }], skipped: [] };
   throw new ArchiveError(`${name} is not a .zip, .tar.gz or Markdown file`);
 }
 
@@ -218,7 +234,8 @@ type NavItem = string | Record<string, string | NavItem[]>;
 /** MkDocs' `nav` as a SUMMARY.md: top-level sections (after the first entry) are groups, nested sections the page of their first file holding the others. */
 function summaryOfNav(nav: NavItem[]): string {
   const lines: string[] = ['# Table of contents', ''];
-  const item = (title: string | undefined, target: string, depth: number) => lines.push(`${'  '.repeat(depth)}* [${title ?? ''}](${target})`); // untitled: the page's own heading
+  const item = (title: string | undefined, target: string, depth: number) =>
+    lines.push(`${'  '.repeat(depth)}* [${title ?? ''}](${target})`); // untitled: the page's own heading
   const walk = (items: NavItem[], depth: number) => {
     for (const entry of items) {
       if (typeof entry === 'string') item(undefined, entry, depth);
@@ -229,10 +246,15 @@ function summaryOfNav(nav: NavItem[]): string {
             lines.push('', `## ${title}`, '');
             walk(value, 0);
           } else if (Array.isArray(value)) {
-            const first = value.find((v): v is string => typeof v === 'string') ?? value.map((v) => (typeof v === 'object' ? Object.values(v).find((x) => typeof x === 'string') : undefined)).find(Boolean);
+            const first =
+              value.find((v): v is string => typeof v === 'string') ??
+              value.map((v) => (typeof v === 'object' ? Object.values(v).find((x) => typeof x === 'string') : undefined)).find(Boolean);
             if (typeof first !== 'string') continue;
             item(title, first, depth);
-            walk(value.filter((v) => v !== first && !(typeof v === 'object' && Object.values(v).includes(first))), depth + 1);
+            walk(
+              value.filter((v) => v !== first && !(typeof v === 'object' && Object.values(v).includes(first))),
+              depth + 1,
+            );
           }
         }
     }
@@ -261,7 +283,8 @@ export function docsFolder(input: RepoFile[]): { files: RepoFile[]; folder: stri
   }
   const byPath = new Map(files.map((f) => [f.path, f]));
   const depth = (p: string) => p.split('/').length;
-  const shallowest = (name: string) => files.filter((f) => posix.basename(f.path) === name).sort((a, b) => depth(a.path) - depth(b.path))[0];
+  const shallowest = (name: string) =>
+    files.filter((f) => posix.basename(f.path) === name).sort((a, b) => depth(a.path) - depth(b.path))[0];
   const dirOf = (p: string) => (posix.dirname(p) === '.' ? '' : posix.dirname(p));
   let folder = '';
   const marker = shallowest('.gitbook.yaml') ?? shallowest('SUMMARY.md');
@@ -274,7 +297,11 @@ export function docsFolder(input: RepoFile[]): { files: RepoFile[]; folder: stri
       notes.push({ path: 'mkdocs.yml', reason: 'could not be read as YAML: the docs folder is read without its nav' });
     }
     folder = typeof config.docs_dir === 'string' ? config.docs_dir.replace(/^\.?\/+|\/+$/g, '') : 'docs';
-    if (Array.isArray(config.nav)) files.push({ path: folder ? `${folder}/SUMMARY.md` : 'SUMMARY.md', data: new TextEncoder().encode(summaryOfNav(config.nav as NavItem[])) });
+    if (Array.isArray(config.nav))
+      files.push({
+        path: folder ? `${folder}/SUMMARY.md` : 'SUMMARY.md',
+        data: new TextEncoder().encode(summaryOfNav(config.nav as NavItem[])),
+      });
   } else if (files.some((f) => f.path.startsWith('docs/') && md(f.path))) folder = 'docs';
   const prefix = folder ? `${folder}/` : '';
   const inside = files.filter((f) => f.path.startsWith(prefix));
@@ -282,6 +309,10 @@ export function docsFolder(input: RepoFile[]): { files: RepoFile[]; folder: stri
   const hasConfig = inside.some((f) => f.path === `${prefix}.gitbook.yaml`);
   const readmes = inside.filter((f) => /(^|\/)readme\.md$/i.test(f.path)).length;
   const indexes = inside.filter((f) => /(^|\/)index\.md$/.test(f.path)).length;
-  if (!hasConfig && indexes > readmes) files.push({ path: `${prefix}.gitbook.yaml`, data: new TextEncoder().encode('root: ./\nstructure:\n  readme: index.md\n  summary: SUMMARY.md\n') });
+  if (!hasConfig && indexes > readmes)
+    files.push({
+      path: `${prefix}.gitbook.yaml`,
+      data: new TextEncoder().encode('root: ./\nstructure:\n  readme: index.md\n  summary: SUMMARY.md\n'),
+    });
   return { files, folder, notes };
 }

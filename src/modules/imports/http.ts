@@ -30,4 +30,7 @@ async function upload({ services, request, params }: RouteCall): Promise<Respons
   return new Response(null, { status: 200, headers: { etag: `"${etag}"` } });
 }
 
-export const importsHttpRoutes: HttpRoute[] = [{ method: 'PUT', path: '/storage/uploads/imports/:organizationId/:id', handle: upload }, ...exportHttpRoutes];
+export const importsHttpRoutes: HttpRoute[] = [
+  { method: 'PUT', path: '/storage/uploads/imports/:organizationId/:id', handle: upload },
+  ...exportHttpRoutes,
+];

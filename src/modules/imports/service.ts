@@ -54,16 +54,29 @@ export async function generateStorageUploadURL(ctx: Context, organizationId: str
   if (kind !== 'import_file') throw badRequest('kind', `${kind} uploads are not served by this server: only import_file`);
   const file = input.file;
   if (!isObject(file)) throw badRequest('file', 'is required: { name, type, size }');
-  if (typeof file.name !== 'string' || !file.name.trim() || file.name.length > 255) throw badRequest('file.name', 'must be a file name of 1 to 255 characters');
+  if (typeof file.name !== 'string' || !file.name.trim() || file.name.length > 255)
+    throw badRequest('file.name', 'must be a file name of 1 to 255 characters');
   if (typeof file.type !== 'string' || file.type.length > 255) throw badRequest('file.type', 'must be a MIME type');
   const max = settings().imports.uploadMaxBytes;
-  if (typeof file.size !== 'number' || !Number.isInteger(file.size) || file.size < 1) throw badRequest('file.size', 'must be a positive integer (bytes)');
+  if (typeof file.size !== 'number' || !Number.isInteger(file.size) || file.size < 1)
+    throw badRequest('file.size', 'must be a positive integer (bytes)');
   if (file.size > max) throw badRequest('file.size', `must be at most ${max} bytes (LECTERN_UPLOAD_MAX_BYTES)`);
   const key = `imports/${organizationId}/${newId()}`;
   const expires = Math.floor(Date.now() / 1000) + UPLOAD_TTL_S;
   await ctx.prisma.$transaction([
     ctx.prisma.storageUpload.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - UPLOAD_KEEP_MS) } } }),
-    ctx.prisma.storageUpload.create({ data: { key, organizationId, kind, name: file.name.trim(), contentType: file.type || 'application/octet-stream', size: file.size, expiresAt: new Date(expires * 1000), createdById: ctx.caller.id } }),
+    ctx.prisma.storageUpload.create({
+      data: {
+        key,
+        organizationId,
+        kind,
+        name: file.name.trim(),
+        contentType: file.type || 'application/octet-stream',
+        size: file.size,
+        expiresAt: new Date(expires * 1000),
+        createdById: ctx.caller.id,
+      },
+    }),
   ]);
   const signature = (await serverKeys(ctx)).sign(uploadSignature(key, expires));
   const url = `${ctx.config.publicUrl.replace(/\/$/, '')}/storage/uploads/${key.split('/').map(encodeURIComponent).join('/')}?expires=${expires}&signature=${signature}`;
@@ -100,7 +113,11 @@ export function importRunJson(ctx: Pick<Context, 'urls'>, run: ImportRun) {
     status: run.status,
     ...(run.reason ? { reason: run.reason } : {}),
     source: run.source,
-    target: { space: run.spaceId, ...(run.changeRequestId ? { changeRequest: run.changeRequestId } : {}), ...(run.pageId ? { page: run.pageId } : {}) },
+    target: {
+      space: run.spaceId,
+      ...(run.changeRequestId ? { changeRequest: run.changeRequestId } : {}),
+      ...(run.pageId ? { page: run.pageId } : {}),
+    },
     ...(run.siteId ? { site: run.siteId } : {}),
     createdBy: run.createdById,
     createdAt: run.createdAt.toISOString(),
@@ -124,15 +141,18 @@ async function readTarget(ctx: Context, organizationId: string, input: Record<st
     throw error;
   });
   if (space.organizationId !== organizationId) throw badRequest('target.space', 'is not a space of this organization');
-  for (const key of ['changeRequest', 'page'] as const) if (target[key] !== undefined && (typeof target[key] !== 'string' || !target[key])) throw badRequest(`target.${key}`, 'must be an id');
+  for (const key of ['changeRequest', 'page'] as const)
+    if (target[key] !== undefined && (typeof target[key] !== 'string' || !target[key])) throw badRequest(`target.${key}`, 'must be an id');
   let changeRequest: { id: string; revisionId: string } | null = null;
   if (target.changeRequest) {
     await requireSpace(ctx, space.id, 'edit');
     const cr = await getChangeRequest(ctx, space.id, target.changeRequest as string).catch((error) => {
-      if (error instanceof LecternError && error.code === 'NOT_FOUND') throw badRequest('target.changeRequest', 'no such change request in this space');
+      if (error instanceof LecternError && error.code === 'NOT_FOUND')
+        throw badRequest('target.changeRequest', 'no such change request in this space');
       throw error;
     });
-    if (cr.status === 'merged' || cr.status === 'archived') throw badRequest('target.changeRequest', `the change request is ${cr.status}: only an open one takes an import`);
+    if (cr.status === 'merged' || cr.status === 'archived')
+      throw badRequest('target.changeRequest', `the change request is ${cr.status}: only an open one takes an import`);
     changeRequest = cr;
   } else {
     // Straight into main, as a merge would: the role that merges change requests.
@@ -152,28 +172,43 @@ export async function startImportRun(ctx: Context, organizationId: string, input
   if (!isObject(input)) throw badRequest('body', 'must be an object');
   const source = input.source;
   if (!isObject(source)) throw badRequest('source', "is required: { type: 'file', files: [key] }");
-  if (source.type === 'website') throw badRequest('source.type', "importing a website is not supported by this server: upload a .zip or .tar.gz of Markdown (generateStorageUploadURL) and import it as { type: 'file' }");
+  if (source.type === 'website')
+    throw badRequest(
+      'source.type',
+      "importing a website is not supported by this server: upload a .zip or .tar.gz of Markdown (generateStorageUploadURL) and import it as { type: 'file' }",
+    );
   if (source.type !== 'file') throw badRequest('source.type', "must be 'file'");
   const files = source.files;
   if (!Array.isArray(files) || files.length < 1 || files.length > 50) throw badRequest('source.files', 'must list 1 to 50 upload keys');
   for (const key of ['site', 'enhance'] as const) {
-    if (input[key] !== undefined && typeof input[key] !== (key === 'site' ? 'string' : 'boolean')) throw badRequest(key, key === 'site' ? 'must be a site id' : 'must be true or false');
+    if (input[key] !== undefined && typeof input[key] !== (key === 'site' ? 'string' : 'boolean'))
+      throw badRequest(key, key === 'site' ? 'must be a site id' : 'must be true or false');
   }
   const target = await readTarget(ctx, organizationId, input);
-  const uploads = await ctx.prisma.storageUpload.findMany({ where: { key: { in: files.filter((f): f is string => typeof f === 'string') }, organizationId }, select: { key: true, name: true, uploadedAt: true, data: true } });
+  const uploads = await ctx.prisma.storageUpload.findMany({
+    where: { key: { in: files.filter((f): f is string => typeof f === 'string') }, organizationId },
+    select: { key: true, name: true, uploadedAt: true, data: true },
+  });
   const byKey = new Map(uploads.map((u) => [u.key, u]));
   files.forEach((key, i) => {
     const upload = typeof key === 'string' ? byKey.get(key) : undefined;
     if (!upload) throw badRequest(`source.files[${i}]`, 'no upload of this organization has this key');
     if (!upload.uploadedAt || !upload.data) throw badRequest(`source.files[${i}]`, 'nothing was uploaded to this key yet');
-    if (!archiveKind(upload.data, upload.name)) throw badRequest(`source.files[${i}]`, `${upload.name} is not a .zip, .tar.gz or Markdown file`);
+    if (!archiveKind(upload.data, upload.name))
+      throw badRequest(`source.files[${i}]`, `${upload.name} is not a .zip, .tar.gz or Markdown file`);
   });
   const id = newId();
   const run = await ctx.prisma.$transaction(async (tx) => {
     const run = await tx.importRun.create({
       data: {
-        id, organizationId, spaceId: target.space.id, changeRequestId: target.changeRequest?.id ?? null, pageId: target.page, siteId: (input.site as string | undefined) ?? null,
-        source: { type: 'file', files } as Prisma.InputJsonValue, createdById: ctx.caller.id,
+        id,
+        organizationId,
+        spaceId: target.space.id,
+        changeRequestId: target.changeRequest?.id ?? null,
+        pageId: target.page,
+        siteId: (input.site as string | undefined) ?? null,
+        source: { type: 'file', files } as Prisma.InputJsonValue,
+        createdById: ctx.caller.id,
       },
     });
     await enqueueJob(tx, IMPORT_RUN_JOB, { runId: id }, { maxAttempts: 1 });
@@ -199,7 +234,18 @@ export async function getImportRun(ctx: Context, organizationId: string, id: str
 
 const STATUSES = ['active', 'pending', 'in-progress', 'completed', 'failed', 'cancelled'];
 
-export async function listImportRuns(ctx: Context, organizationId: string, args: { space?: string | null; changeRequest?: string | null; site?: string | null; status?: string | null; page?: string | null; limit?: number | null }) {
+export async function listImportRuns(
+  ctx: Context,
+  organizationId: string,
+  args: {
+    space?: string | null;
+    changeRequest?: string | null;
+    site?: string | null;
+    status?: string | null;
+    page?: string | null;
+    limit?: number | null;
+  },
+) {
   await requireOrg(ctx, organizationId);
   if (args.status && !STATUSES.includes(args.status)) throw badRequest('status', `must be one of ${STATUSES.join(', ')}`);
   const runs = await ctx.prisma.importRun.findMany({
@@ -218,7 +264,10 @@ export async function listImportRuns(ctx: Context, organizationId: string, args:
   const spaces = await ctx.prisma.space.findMany({ where: { id: { in: spaceIds }, deletedAt: null } });
   const readable = new Set<string>();
   await Promise.all(spaces.map(async (s) => (atLeast((await spaceRole(ctx, s)) ?? null, 'read') ? readable.add(s.id) : undefined)));
-  const list = paginateArray(args, runs.filter((r) => readable.has(r.spaceId)));
+  const list = paginateArray(
+    args,
+    runs.filter((r) => readable.has(r.spaceId)),
+  );
   return { items: list.items.map((r) => importRunJson(ctx, r)), count: list.count, ...(list.next ? { next: list.next } : {}) };
 }
 
@@ -226,7 +275,10 @@ export async function cancelImportRun(ctx: Context, organizationId: string, id: 
   const run = await visibleRun(ctx, organizationId, id);
   await requireSpace(ctx, run.spaceId, run.changeRequestId ? 'edit' : 'review');
   // Only a run that has not ended; the job checks the status between pages and before it writes.
-  const { count } = await ctx.prisma.importRun.updateMany({ where: { id, status: { in: ['pending', 'in-progress'] } }, data: { status: 'cancelled', completedAt: new Date() } });
+  const { count } = await ctx.prisma.importRun.updateMany({
+    where: { id, status: { in: ['pending', 'in-progress'] } },
+    data: { status: 'cancelled', completedAt: new Date() },
+  });
   if (!count) {
     const now = (await ctx.prisma.importRun.findUnique({ where: { id } }))!;
     throw badRequest('status', `the import run has already ended (${now.status})`);
@@ -258,15 +310,24 @@ async function runImport(services: Services, run: ImportRun): Promise<void> {
     const archive = await readArchive(new Uint8Array(upload.data), upload.name);
     const found = docsFolder(archive.files);
     const read = await readLayout(found.files, found.folder);
-    const label = (files: { path: string; reason: string }[]) => files.map((s) => ({ path: uploads.length > 1 ? `${upload.name}:${s.path}` : s.path, reason: s.reason }));
+    const label = (files: { path: string; reason: string }[]) =>
+      files.map((s) => ({ path: uploads.length > 1 ? `${upload.name}:${s.path}` : s.path, reason: s.reason }));
     skipped.push(...label(archive.skipped), ...label(found.notes), ...label(read.layout.skipped));
     reads.push(read);
     // Reading a large archive takes a while: a cancel that came meanwhile stops the run here.
     await stillRunning(prisma, run.id);
   }
   const pages = reads.flatMap((r) => r.layout.pages);
-  const items: PageItem[] = pages.map((p) => ({ id: p.id, type: p.type === 'group' ? 'folder' : 'page', status: 'pending', ...(p.path ? { sourceURL: p.path } : {}) }));
-  await prisma.importRun.update({ where: { id: run.id }, data: { pagesTotal: pages.length, pages: items as Prisma.InputJsonValue, skipped: skipped as Prisma.InputJsonValue } });
+  const items: PageItem[] = pages.map((p) => ({
+    id: p.id,
+    type: p.type === 'group' ? 'folder' : 'page',
+    status: 'pending',
+    ...(p.path ? { sourceURL: p.path } : {}),
+  }));
+  await prisma.importRun.update({
+    where: { id: run.id },
+    data: { pagesTotal: pages.length, pages: items as Prisma.InputJsonValue, skipped: skipped as Prisma.InputJsonValue },
+  });
 
   // The bodies, one page at a time (content-addressed: a cancelled run leaves only unreferenced objects).
   const bodies = new Map<string, string>();
@@ -291,7 +352,8 @@ async function runImport(services: Services, run: ImportRun): Promise<void> {
       await tx.$queryRaw`SELECT id FROM "Space" WHERE id = ${run.spaceId} FOR UPDATE`;
       const space = (await tx.space.findUnique({ where: { id: run.spaceId } }))!;
       const cr = run.changeRequestId ? await tx.changeRequest.findUnique({ where: { id: run.changeRequestId } }) : null;
-      if (run.changeRequestId && (!cr || cr.status === 'merged' || cr.status === 'archived')) throw new ArchiveError('the change request was merged or closed before the import ended: nothing was imported');
+      if (run.changeRequestId && (!cr || cr.status === 'merged' || cr.status === 'archived'))
+        throw new ArchiveError('the change request was merged or closed before the import ended: nothing was imported');
       const headId = cr?.revisionId ?? space.revisionId;
       const base = await Content.load(tx, (await tx.revision.findUnique({ where: { id: headId } }))!.manifest);
       const writer = new ContentWriter(base);
@@ -307,7 +369,9 @@ async function runImport(services: Services, run: ImportRun): Promise<void> {
         const entry: PageEntry = {
           id: page.id,
           parent,
-          position: top ? position++ : (childPosition.set(page.parent!, (childPosition.get(page.parent!) ?? -1) + 1), childPosition.get(page.parent!)!),
+          position: top
+            ? position++
+            : (childPosition.set(page.parent!, (childPosition.get(page.parent!) ?? -1) + 1), childPosition.get(page.parent!)!),
           type: page.type,
           title: page.title,
           // Top-level slugs must not clash with the space's own pages there.
@@ -331,9 +395,22 @@ async function runImport(services: Services, run: ImportRun): Promise<void> {
       writer.setFiles(files);
       const manifest = await writer.write(tx);
       const revision = newId();
-      await tx.revision.create({ data: { id: revision, spaceId: run.spaceId, parents: [headId], type: 'edits', manifest, createdById: run.createdById, ...(cr ? { changeRequestId: cr.id } : {}) } });
+      await tx.revision.create({
+        data: {
+          id: revision,
+          spaceId: run.spaceId,
+          parents: [headId],
+          type: 'edits',
+          manifest,
+          createdById: run.createdById,
+          ...(cr ? { changeRequestId: cr.id } : {}),
+        },
+      });
       if (cr) {
-        await tx.changeRequest.update({ where: { id: cr.id }, data: { revisionId: revision, ...(cr.contributors.includes(run.createdById) ? {} : { contributors: { push: run.createdById } }) } });
+        await tx.changeRequest.update({
+          where: { id: cr.id },
+          data: { revisionId: revision, ...(cr.contributors.includes(run.createdById) ? {} : { contributors: { push: run.createdById } }) },
+        });
       } else {
         await tx.space.update({ where: { id: run.spaceId }, data: { revisionId: revision } });
         await reindexSpace(tx, run.spaceId, headId, revision);
@@ -341,7 +418,13 @@ async function runImport(services: Services, run: ImportRun): Promise<void> {
       }
       await tx.importRun.update({
         where: { id: run.id },
-        data: { status: 'completed', completedAt: new Date(), pagesDone: pages.length, revisionId: revision, pages: items.map((i) => ({ ...i, status: 'complete' })) as Prisma.InputJsonValue },
+        data: {
+          status: 'completed',
+          completedAt: new Date(),
+          pagesDone: pages.length,
+          revisionId: revision,
+          pages: items.map((i) => ({ ...i, status: 'complete' })) as Prisma.InputJsonValue,
+        },
       });
     },
     { timeout: 120_000 },
@@ -350,10 +433,17 @@ async function runImport(services: Services, run: ImportRun): Promise<void> {
 
 async function handleRun(payload: { runId: string }, services: Services) {
   const prisma = services.db.prisma;
-  const claimed = await prisma.importRun.updateMany({ where: { id: payload.runId, status: 'pending' }, data: { status: 'in-progress', startedAt: new Date() } });
+  const claimed = await prisma.importRun.updateMany({
+    where: { id: payload.runId, status: 'pending' },
+    data: { status: 'in-progress', startedAt: new Date() },
+  });
   if (!claimed.count) return; // cancelled before it started (or already taken)
   const run = (await prisma.importRun.findUnique({ where: { id: payload.runId } }))!;
-  const fail = (reason: string) => prisma.importRun.updateMany({ where: { id: run.id, status: 'in-progress' }, data: { status: 'failed', reason: reason.slice(0, 2000), completedAt: new Date() } });
+  const fail = (reason: string) =>
+    prisma.importRun.updateMany({
+      where: { id: run.id, status: 'in-progress' },
+      data: { status: 'failed', reason: reason.slice(0, 2000), completedAt: new Date() },
+    });
   try {
     // Not at the same time as a Git sync or another import of the space (git-sync's lock).
     await withSpaceSyncLock(services, run.spaceId, () => runImport(services, run), { waitMs: 2_000 });
@@ -379,7 +469,10 @@ export const importJobs: JobDefinition[] = [
     kind: IMPORT_RUN_JOB,
     handler: handleRun,
     abandoned: async (payload: { runId: string }, services, message) => {
-      await services.db.prisma.importRun.updateMany({ where: { id: payload.runId, status: { in: ['pending', 'in-progress'] } }, data: { status: 'failed', reason: message, completedAt: new Date() } });
+      await services.db.prisma.importRun.updateMany({
+        where: { id: payload.runId, status: { in: ['pending', 'in-progress'] } },
+        data: { status: 'failed', reason: message, completedAt: new Date() },
+      });
     },
   },
 ];

@@ -9,7 +9,13 @@ export const OrganizationInvitationType = builder.objectRef<Model<'OrganizationI
     object: t.string({ resolve: () => 'organization-invitation' }),
     id: t.exposeID('id'),
     organization: t.exposeID('organizationId', { description: 'The organization it invites to' }),
-    role: t.field({ type: RoleEnum, nullable: true, extensions: { restKeepNull: true }, resolve: (i) => i.role, description: 'The role a newcomer gets (null: guest); a member keeps theirs' }),
+    role: t.field({
+      type: RoleEnum,
+      nullable: true,
+      extensions: { restKeepNull: true },
+      resolve: (i) => i.role,
+      description: 'The role a newcomer gets (null: guest); a member keeps theirs',
+    }),
     sso: t.exposeBoolean('sso'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
@@ -20,7 +26,8 @@ const OrganizationInvitationList = listOf('OrganizationInvitation', Organization
 builder.queryField('invitations', (t) =>
   t.field({
     type: OrganizationInvitationList,
-    description: "The caller's pending invitations to organizations (accepting one is the account's consent to join and to the organization's single sign-on)",
+    description:
+      "The caller's pending invitations to organizations (accepting one is the account's consent to join and to the organization's single sign-on)",
     args: pageArgs(t),
     resolve: (_r, args, ctx) => listMyInvitations(ctx, args),
   }),

@@ -21,7 +21,12 @@ import { writeGrant, type PendingGrant } from '../permissions/index.js';
 type Tx = Prisma.TransactionClient;
 
 /** Creates or renews the invitations of `userIds` (in one transaction of the inviting admin). */
-export async function inviteAccounts(tx: Tx, organizationId: string, invitedById: string, invites: { userId: string; role: RoleName | null; sso: boolean }[]) {
+export async function inviteAccounts(
+  tx: Tx,
+  organizationId: string,
+  invitedById: string,
+  invites: { userId: string; role: RoleName | null; sso: boolean }[],
+) {
   for (const { userId, role, sso } of invites) {
     await tx.organizationInvitation.upsert({
       where: { organizationId_userId: { organizationId, userId } },
@@ -66,7 +71,9 @@ export async function acceptInvitation(ctx: Context, organizationId: string): Pr
     if (member) {
       await tx.member.update({ where: key, data: { ssoConsentAt: now, sso: member.sso || invitation.sso } });
     } else {
-      await tx.member.create({ data: { organizationId, userId: ctx.caller.id, role: invitation.role, sso: invitation.sso, ssoConsentAt: now } });
+      await tx.member.create({
+        data: { organizationId, userId: ctx.caller.id, role: invitation.role, sso: invitation.sso, ssoConsentAt: now },
+      });
     }
     await applyPendingGrants(tx, organizationId, ctx.caller.id, invitation.grants as unknown as PendingGrant[]);
   });
@@ -83,7 +90,11 @@ async function applyPendingGrants(tx: Tx, organizationId: string, userId: string
   if (!Array.isArray(grants) || grants.length === 0) return;
   const idsOf = (kind: string) => grants.filter((g) => g.kind === kind).map((g) => g.id);
   const where = (kind: string) => ({ where: { id: { in: idsOf(kind) }, organizationId }, select: { id: true } });
-  const [spaces, collections, sites] = await Promise.all([tx.space.findMany(where('space')), tx.collection.findMany(where('collection')), tx.site.findMany(where('site'))]);
+  const [spaces, collections, sites] = await Promise.all([
+    tx.space.findMany(where('space')),
+    tx.collection.findMany(where('collection')),
+    tx.site.findMany(where('site')),
+  ]);
   const alive = new Set([...spaces, ...collections, ...sites].map((r) => r.id));
   for (const g of grants) {
     if (alive.has(g.id)) await writeGrant(tx, g.kind, { id: g.id, organizationId }, 'user', userId, g.role, { raiseOnly: true });

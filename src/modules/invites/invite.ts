@@ -39,8 +39,16 @@ export const InviteLinkType = builder.objectRef<Model<'InviteLink'>>('InviteLink
       description: 'An invite to a space or collection: the role there of who joins (a guest of the organization)',
       resolve: (i) => (scoped(i) ? i.role : null),
     }),
-    space: t.field({ type: SpaceType, nullable: true, resolve: (i, _a, ctx) => (i.spaceId ? accessRows(ctx).space.load(i.spaceId) : null) }),
-    collection: t.field({ type: CollectionType, nullable: true, resolve: (i, _a, ctx) => (i.collectionId ? accessRows(ctx).collection.load(i.collectionId) : null) }),
+    space: t.field({
+      type: SpaceType,
+      nullable: true,
+      resolve: (i, _a, ctx) => (i.spaceId ? accessRows(ctx).space.load(i.spaceId) : null),
+    }),
+    collection: t.field({
+      type: CollectionType,
+      nullable: true,
+      resolve: (i, _a, ctx) => (i.collectionId ? accessRows(ctx).collection.load(i.collectionId) : null),
+    }),
     redundant: t.boolean({
       description: 'Whether the caller already has everything the invite gives',
       resolve: (i, _a, ctx) => inviteRedundant(ctx, i),
@@ -60,7 +68,8 @@ builder.objectFields(OrganizationType, (t) => ({
 }));
 
 const InviteLinkInput = builder.inputType('InviteLinkInput', {
-  description: 'An invite to the organization with `role` (null: guest), or to one space (`space`) or collection (`collection`) with `level`: who joins is a guest with that role there',
+  description:
+    'An invite to the organization with `role` (null: guest), or to one space (`space`) or collection (`collection`) with `level`: who joins is a guest with that role there',
   fields: (t) => ({
     role: t.field({ type: RoleEnum }),
     level: t.field({ type: RoleEnum }),
@@ -76,7 +85,10 @@ const UpdateInviteLinkInput = builder.inputType('UpdateInviteLinkInput', {
 const InviteUsersInput = builder.inputType('InviteUsersInput', {
   fields: (t) => ({
     emails: t.field({ type: ['JSON'], required: true, description: 'Each an email, or { email, role }' }),
-    role: t.field({ type: RoleEnum, description: 'Role of the entries without one (absent: the organization’s default role; null: guest)' }),
+    role: t.field({
+      type: RoleEnum,
+      description: 'Role of the entries without one (absent: the organization’s default role; null: guest)',
+    }),
     sso: t.boolean({ description: 'Add the new members as SSO members' }),
   }),
 });

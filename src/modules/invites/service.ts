@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { collectionRole, orgRole, requireCollection, requireOrg, requireSpace, spaceRole } from '../../auth/permissions.js';
 import { atLeast, higher, type RoleName } from '../../auth/roles.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
-import type { InviteLink, } from '../../generated/prisma/client.js';
+import type { InviteLink } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { hashSecret, serverKeys } from '../../secrets.js';
 import { paginate, type PageArgs } from '../../pagination.js';
@@ -111,7 +111,8 @@ async function inviteScope(ctx: Context, organizationId: string, input: InviteLi
   // The official MemberRoleOrGuest allows a null level; a link that gives a guest nothing on the
   // content would give nothing at all, so Lectern asks for a role.
   if (input.level == null) throw badRequest('level', 'is required: the role on the space or collection (a role, not null)');
-  const target = input.space != null ? await requireSpace(ctx, input.space, 'admin') : await requireCollection(ctx, input.collection!, 'admin');
+  const target =
+    input.space != null ? await requireSpace(ctx, input.space, 'admin') : await requireCollection(ctx, input.collection!, 'admin');
   if (target.organizationId !== organizationId) throw notFound(input.space != null ? 'Space' : 'Collection');
   return { role: input.level, spaceId: input.space ?? null, collectionId: input.collection ?? null };
 }
@@ -147,7 +148,10 @@ export async function updateInviteLink(ctx: Context, organizationId: string, inv
  */
 export async function deleteInviteLink(ctx: Context, organizationId: string, inviteId: string) {
   await requireOrg(ctx, organizationId);
-  const invite = await ctx.prisma.inviteLink.findFirst({ where: { id: rowIdOf(inviteId), organizationId }, select: { spaceId: true, collectionId: true } });
+  const invite = await ctx.prisma.inviteLink.findFirst({
+    where: { id: rowIdOf(inviteId), organizationId },
+    select: { spaceId: true, collectionId: true },
+  });
   if (!invite) throw notFound('Invite');
   if (invite.spaceId) await requireSpace(ctx, invite.spaceId, 'admin');
   else if (invite.collectionId) await requireCollection(ctx, invite.collectionId, 'admin');
@@ -169,14 +173,21 @@ export async function joinWithInviteLink(ctx: Context, organizationId: string, i
   if (!org || !invite) throw notFound('Invite');
   if (!org.inviteLinks) throw forbidden('Invite links are turned off in this organization');
   assertMayJoin(ctx, org);
-  const scoped = invite.spaceId ? { kind: 'space' as const, id: invite.spaceId } : invite.collectionId ? { kind: 'collection' as const, id: invite.collectionId } : null;
+  const scoped = invite.spaceId
+    ? { kind: 'space' as const, id: invite.spaceId }
+    : invite.collectionId
+      ? { kind: 'collection' as const, id: invite.collectionId }
+      : null;
   await ctx.prisma.$transaction(async (tx) => {
     const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: ctx.caller.id } } });
     if (member?.disabled) throw forbidden('Your membership of this organization is disabled');
     if (scoped) {
       // A scoped link: a guest (a member keeps their role) with the link's role on the content.
       if (!member) await tx.member.createMany({ data: [{ organizationId, userId: ctx.caller.id, role: null }], skipDuplicates: true });
-      if (invite.role) await writeGrant(tx, scoped.kind, { id: scoped.id, organizationId }, 'user', ctx.caller.id, invite.role as RoleName, { raiseOnly: true });
+      if (invite.role)
+        await writeGrant(tx, scoped.kind, { id: scoped.id, organizationId }, 'user', ctx.caller.id, invite.role as RoleName, {
+          raiseOnly: true,
+        });
       return;
     }
     if (!member) {
@@ -229,7 +240,8 @@ export async function inviteUsers(ctx: Context, organizationId: string, input: I
       email = value.email;
       role = check.role(`emails[${i}].role`, value.role);
     }
-    if (typeof email !== 'string' || !EMAIL.test(email.trim())) throw badRequest(`emails[${i}]`, 'must be an email address or { email, role }');
+    if (typeof email !== 'string' || !EMAIL.test(email.trim()))
+      throw badRequest(`emails[${i}]`, 'must be an email address or { email, role }');
     const normalized = email.trim().toLowerCase();
     if (!wanted.has(normalized)) wanted.set(normalized, role);
   });
@@ -246,15 +258,26 @@ export async function inviteUsers(ctx: Context, organizationId: string, input: I
       for (const u of created) byEmail.set(u.email, u.id);
     }
     const ids = emails.map((e) => byEmail.get(e)!);
-    const members = new Map((await tx.member.findMany({ where: { organizationId, userId: { in: ids } }, select: { userId: true, ssoConsentAt: true } })).map((m) => [m.userId, m]));
+    const members = new Map(
+      (await tx.member.findMany({ where: { organizationId, userId: { in: ids } }, select: { userId: true, ssoConsentAt: true } })).map(
+        (m) => [m.userId, m],
+      ),
+    );
     const isNew = new Set(missing);
     const fresh = emails.filter((e) => !members.has(byEmail.get(e)!));
     const now = new Date();
     await tx.member.createMany({
-      data: fresh.filter((e) => isNew.has(e)).map((e) => ({ organizationId, userId: byEmail.get(e)!, role: wanted.get(e)!, sso, ssoConsentAt: now })),
+      data: fresh
+        .filter((e) => isNew.has(e))
+        .map((e) => ({ organizationId, userId: byEmail.get(e)!, role: wanted.get(e)!, sso, ssoConsentAt: now })),
     });
     const toInvite = emails.filter((e) => !isNew.has(e) && !members.get(byEmail.get(e)!)?.ssoConsentAt);
-    await inviteAccounts(tx, organizationId, ctx.caller.id, toInvite.map((e) => ({ userId: byEmail.get(e)!, role: wanted.get(e)!, sso })));
+    await inviteAccounts(
+      tx,
+      organizationId,
+      ctx.caller.id,
+      toInvite.map((e) => ({ userId: byEmail.get(e)!, role: wanted.get(e)!, sso })),
+    );
     return fresh.map((e) => byEmail.get(e)!);
   });
   return { users: added, invited: added.length };

@@ -8,7 +8,16 @@ import { ChangeRequestType } from '../change-requests/index.js';
 import { FileType, RevisionType, viewOf } from '../content/index.js';
 import { OrganizationType } from '../orgs/index.js';
 import { SpaceType } from '../spaces/index.js';
-import { listFileBacklinks, listLinks, listPageBacklinks, listPageLinks, type LinkListing, type LinkStats, type LocationJson, type UsageJson } from './service.js';
+import {
+  listFileBacklinks,
+  listLinks,
+  listPageBacklinks,
+  listPageLinks,
+  type LinkListing,
+  type LinkStats,
+  type LocationJson,
+  type UsageJson,
+} from './service.js';
 import { accessRows } from '../../auth/access-rows.js';
 
 /**
@@ -25,7 +34,9 @@ const BrokenContextEnum = builder.enumType('LinkBrokenContext', {
   description: 'change_request: on change request content, only the broken links the change request broke; space: all',
   values: { change_request: { value: 'change-request' }, space: { value: 'space' } } as const,
 });
-const RelationEnum = builder.enumType('LinkRelation', { values: { reference: { value: 'reference' }, dependsOn: { value: 'dependsOn' } } as const });
+const RelationEnum = builder.enumType('LinkRelation', {
+  values: { reference: { value: 'reference' }, dependsOn: { value: 'dependsOn' } } as const,
+});
 
 const InternalLocationType = builder.objectRef<{ type: 'anchor'; anchor: string }>('LinkInternalLocation').implement({
   description: 'Where in the page a link points: a heading, by its anchor',
@@ -39,7 +50,12 @@ const LinkLocationType = builder.objectRef<LocationJson>('LinkLocation').impleme
     page: t.field({ type: 'JSON', nullable: true, resolve: (l) => l.page ?? null }),
     file: t.field({ type: FileType, nullable: true, resolve: (l) => l.file ?? null }),
     url: t.exposeString('url', { nullable: true }),
-    internalLocation: t.field({ type: InternalLocationType, nullable: true, description: 'For a link to a heading', resolve: (l) => (l.internalLocation as { type: 'anchor'; anchor: string } | undefined) ?? null }),
+    internalLocation: t.field({
+      type: InternalLocationType,
+      nullable: true,
+      description: 'For a link to a heading',
+      resolve: (l) => (l.internalLocation as { type: 'anchor'; anchor: string } | undefined) ?? null,
+    }),
   }),
 });
 
@@ -56,7 +72,11 @@ const LinkUsageType = builder.objectRef<UsageJson>('LinkUsage').implement({
 const LinkBrokenStats = builder.objectRef<LinkStats['broken']>('LinkBrokenStats').implement({
   fields: (t) => ({
     total: t.exposeInt('total'),
-    changeRequest: t.int({ nullable: true, description: 'On change request content: the broken links the change request broke', resolve: (b) => b.changeRequest ?? null }),
+    changeRequest: t.int({
+      nullable: true,
+      description: 'On change request content: the broken links the change request broke',
+      resolve: (b) => b.changeRequest ?? null,
+    }),
   }),
 });
 const LinkStatsType = builder.objectRef<LinkStats>('LinkStats').implement({
@@ -113,13 +133,15 @@ builder.objectFields(ChangeRequestType, (t) => ({
       status: t.arg({ type: LinkStatusEnum, required: false }),
       brokenContext: t.arg({ type: BrokenContextEnum, required: false }),
     },
-    resolve: async (cr, args, ctx) => listLinks(ctx, await changeRequestView(ctx, cr), { ...args, baseRevision: cr.revisionMergedAncestor }),
+    resolve: async (cr, args, ctx) =>
+      listLinks(ctx, await changeRequestView(ctx, cr), { ...args, baseRevision: cr.revisionMergedAncestor }),
   }),
   pageLinks: t.field({
     type: LinkListingType,
     description: "The links written in one page of the change request's content",
     args: { id: t.arg.id({ required: true }), ...pageArgs(t), status: t.arg({ type: LinkStatusEnum, required: false }) },
-    resolve: async (cr, args, ctx) => listPageLinks(ctx, await changeRequestView(ctx, cr), String(args.id), { ...args, baseRevision: cr.revisionMergedAncestor }),
+    resolve: async (cr, args, ctx) =>
+      listPageLinks(ctx, await changeRequestView(ctx, cr), String(args.id), { ...args, baseRevision: cr.revisionMergedAncestor }),
   }),
 }));
 
@@ -127,6 +149,7 @@ builder.objectField(SpaceType, 'owningOrganization', (t) =>
   t.field({
     type: OrganizationType,
     description: 'The organization owning the space, as an object (`organization` is its id)',
-    resolve: async (space, _a, ctx) => (await accessRows(ctx).organization.load(space.organizationId)) ?? Promise.reject(notFound('Organization')),
+    resolve: async (space, _a, ctx) =>
+      (await accessRows(ctx).organization.load(space.organizationId)) ?? Promise.reject(notFound('Organization')),
   }),
 );

@@ -29,7 +29,11 @@ function withOwner(spaceData: any, pick: (space: any) => any) {
   const items = list.items.map((item: any) =>
     item.kind
       ? locate(item)
-      : { ...item, ...(item.targetReference ? { targetReference: locate(item.targetReference) } : {}), locationReferences: item.locationReferences.map(locate) },
+      : {
+          ...item,
+          ...(item.targetReference ? { targetReference: locate(item.targetReference) } : {}),
+          locationReferences: item.locationReferences.map(locate),
+        },
   );
   return { ...list, items };
 }

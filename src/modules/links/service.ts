@@ -3,7 +3,20 @@ import { badRequest, notFound } from '../../errors.js';
 import { perRequest } from '../../loaders.js';
 import { paginateArray, type ListPage, type PageArgs } from '../../pagination.js';
 import { serverKeys } from '../../secrets.js';
-import { bodiesOf, fileJson, pageJson, pageTree, viewOf, type ContentView, type FileEntry, flatten, type PageNode, resolveHref, type LinkEnv, type LinkStatus } from '../content/index.js';
+import {
+  bodiesOf,
+  fileJson,
+  pageJson,
+  pageTree,
+  viewOf,
+  type ContentView,
+  type FileEntry,
+  flatten,
+  type PageNode,
+  resolveHref,
+  type LinkEnv,
+  type LinkStatus,
+} from '../content/index.js';
 
 /**
  * The links of a revision, GitBook's "content references": every link of every page, grouped by
@@ -13,7 +26,10 @@ import { bodiesOf, fileJson, pageJson, pageTree, viewOf, type ContentView, type 
  */
 export const LINK_STATUSES = ['ok', 'broken', 'in-app'] as const;
 
-export type LinkTarget = { kind: 'page'; page: PageNode; anchor?: string } | { kind: 'file'; file: FileEntry } | { kind: 'url'; url: string };
+export type LinkTarget =
+  | { kind: 'page'; page: PageNode; anchor?: string }
+  | { kind: 'file'; file: FileEntry }
+  | { kind: 'url'; url: string };
 
 /** One target and the pages linking to it (in reading order). */
 export interface LinkUsage {
@@ -134,7 +150,8 @@ async function usagesJson(ctx: Context, view: ContentView, usages: LinkUsage[]):
   const nodes = usages.flatMap((u) => [...u.locations, ...(u.target.kind === 'page' ? [u.target.page] : [])]);
   const [page, keys] = await Promise.all([pageObjects(ctx, view, nodes), serverKeys(ctx)]);
   const target = (t: LinkTarget): LocationJson => {
-    if (t.kind === 'page') return { kind: 'page', page: page(t.page), ...(t.anchor ? { internalLocation: { type: 'anchor', anchor: t.anchor } } : {}) };
+    if (t.kind === 'page')
+      return { kind: 'page', page: page(t.page), ...(t.anchor ? { internalLocation: { type: 'anchor', anchor: t.anchor } } : {}) };
     if (t.kind === 'file') return { kind: 'file', file: fileJson(ctx, keys, view.space.id, t.file) };
     return { kind: 'url', url: t.url };
   };
@@ -172,7 +189,8 @@ async function listing(ctx: Context, view: ContentView, usages: LinkUsage[], fil
   const broken = usages.filter((u) => u.status === 'broken');
   const brokenHere = base ? new Set(broken.filter((u) => !base.has(u.key))) : undefined;
   let selected = status ? usages.filter((u) => u.status === status) : usages;
-  if (filter.brokenContext === 'change-request' && brokenHere) selected = selected.filter((u) => u.status !== 'broken' || brokenHere.has(u));
+  if (filter.brokenContext === 'change-request' && brokenHere)
+    selected = selected.filter((u) => u.status !== 'broken' || brokenHere.has(u));
   const page = paginateArray(filter, selected);
   return {
     ...page,

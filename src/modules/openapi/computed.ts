@@ -15,10 +15,20 @@ export interface ComputedSpec {
 export async function computedSpec(ctx: Context, organizationId: string, slug: string): Promise<ComputedSpec | null> {
   const spec = await ctx.prisma.openAPISpec.findUnique({ where: { organizationId_slug: { organizationId, slug: slug.toLowerCase() } } });
   if (!spec) return null;
-  const version = await ctx.prisma.openAPISpecVersion.findFirst({ where: { specId: spec.id, state: 'complete' }, orderBy: { number: 'desc' }, select: { filesystem: true } });
+  const version = await ctx.prisma.openAPISpecVersion.findFirst({
+    where: { specId: spec.id, state: 'complete' },
+    orderBy: { number: 'desc' },
+    select: { filesystem: true },
+  });
   if (!version?.filesystem) return null;
   return {
-    value: { object: 'openapi-spec', id: spec.id, slug: spec.slug, ...(spec.lastVersionId ? { lastVersion: spec.lastVersionId } : {}), visibility: spec.visibility },
+    value: {
+      object: 'openapi-spec',
+      id: spec.id,
+      slug: spec.slug,
+      ...(spec.lastVersionId ? { lastVersion: spec.lastVersionId } : {}),
+      visibility: spec.visibility,
+    },
     pages: specPages(version.filesystem),
   };
 }
@@ -34,7 +44,12 @@ export type { ComputedPage };
 export async function computedSpecVersions(ctx: Context, organizationId: string, slugs: string[]): Promise<Map<string, string>> {
   const specs = await ctx.prisma.openAPISpec.findMany({
     where: { organizationId, slug: { in: slugs.map((s) => s.toLowerCase()) } },
-    select: { slug: true, versions: { where: { state: 'complete' }, orderBy: { number: 'desc' }, take: 1, select: { id: true, processedAt: true } } },
+    select: {
+      slug: true,
+      versions: { where: { state: 'complete' }, orderBy: { number: 'desc' }, take: 1, select: { id: true, processedAt: true } },
+    },
   });
-  return new Map(specs.flatMap((s) => (s.versions[0] ? [[s.slug, `${s.versions[0].id}@${s.versions[0].processedAt?.getTime() ?? ''}`] as const] : [])));
+  return new Map(
+    specs.flatMap((s) => (s.versions[0] ? [[s.slug, `${s.versions[0].id}@${s.versions[0].processedAt?.getTime() ?? ''}`] as const] : [])),
+  );
 }

@@ -170,7 +170,11 @@ function checkedLookup(allowPrivate: boolean) {
       if (!list.length) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
       if (!allowPrivate) {
         const blocked = list.find((a) => isPrivateAddress(a.address));
-        if (blocked) return callback(Object.assign(new Error(`${hostname} resolves to a private network address (${blocked.address})`), { code: 'EPRIVATE' }), []);
+        if (blocked)
+          return callback(
+            Object.assign(new Error(`${hostname} resolves to a private network address (${blocked.address})`), { code: 'EPRIVATE' }),
+            [],
+          );
       }
       const wanted = options.family === 4 || options.family === 6 ? list.filter((a) => a.family === options.family) : list;
       const usable = wanted.length ? wanted : list;
@@ -218,7 +222,8 @@ export async function fetchFile(rawUrl: string, opts: { settings?: OpenAPIFetchS
   }
   for (let hop = 0; ; hop++) {
     // Names (`localhost` included) are checked on the addresses they resolve to, in `checkedLookup`.
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs can be fetched`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs can be fetched`);
     const answer = await requestOnce(url, settings, deadline);
     if ('redirect' in answer) {
       if (hop >= MAX_REDIRECTS) throw new FetchFailure('FETCH_ERROR', `${rawUrl} redirects more than ${MAX_REDIRECTS} times`);
@@ -236,7 +241,11 @@ export async function fetchFile(rawUrl: string, opts: { settings?: OpenAPIFetchS
  * request): public addresses only unless the operator allows private ones, redirects checked,
  * at most `maxBytes`, the per-file time limit.
  */
-export async function fetchBytes(rawUrl: string, maxBytes: number, deadline = Infinity): Promise<{ bytes: Buffer; contentType: string | null }> {
+export async function fetchBytes(
+  rawUrl: string,
+  maxBytes: number,
+  deadline = Infinity,
+): Promise<{ bytes: Buffer; contentType: string | null }> {
   const base = openAPIFetchSettings();
   const settings = { ...base, maxBytes: Math.min(maxBytes, base.maxBytes) };
   const problem = urlProblem(rawUrl, settings);
@@ -244,7 +253,8 @@ export async function fetchBytes(rawUrl: string, maxBytes: number, deadline = In
   const until = Math.min(deadline, Date.now() + settings.timeoutMs);
   let url = new URL(rawUrl);
   for (let hop = 0; ; hop++) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs can be fetched`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs can be fetched`);
     const answer = await requestOnce(url, settings, until);
     if (!('redirect' in answer)) return answer;
     if (hop >= MAX_REDIRECTS) throw new FetchFailure('FETCH_ERROR', `${rawUrl} redirects more than ${MAX_REDIRECTS} times`);
@@ -252,7 +262,11 @@ export async function fetchBytes(rawUrl: string, maxBytes: number, deadline = In
   }
 }
 
-function requestOnce(url: URL, settings: OpenAPIFetchSettings, deadline: number): Promise<{ redirect: string } | { bytes: Buffer; contentType: string | null }> {
+function requestOnce(
+  url: URL,
+  settings: OpenAPIFetchSettings,
+  deadline: number,
+): Promise<{ redirect: string } | { bytes: Buffer; contentType: string | null }> {
   return new Promise((resolve, reject) => {
     const remaining = deadline - Date.now();
     const seconds = (ms: number) => `${(ms / 1000).toLocaleString('en', { maximumFractionDigits: 3 })} s`;
@@ -261,7 +275,12 @@ function requestOnce(url: URL, settings: OpenAPIFetchSettings, deadline: number)
     const host = hostOf(url);
     // An IP literal is connected to directly (no lookup): check it here.
     if (net.isIP(host) && !settings.allowPrivate && isPrivateAddress(host)) {
-      return reject(new FetchFailure('FETCH_ERROR', `${url.href} points to a private network address (${host}); Lectern fetches specs only from public addresses unless its operator allows private ones (LECTERN_OPENAPI_ALLOW_PRIVATE=1)`));
+      return reject(
+        new FetchFailure(
+          'FETCH_ERROR',
+          `${url.href} points to a private network address (${host}); Lectern fetches specs only from public addresses unless its operator allows private ones (LECTERN_OPENAPI_ALLOW_PRIVATE=1)`,
+        ),
+      );
     }
     const client = url.protocol === 'https:' ? https : http;
     let settled = false;
@@ -290,7 +309,8 @@ function requestOnce(url: URL, settings: OpenAPIFetchSettings, deadline: number)
         if (status >= 300 && status < 400 && status !== 304) {
           response.resume();
           const location = response.headers.location;
-          if (!location) return fail(new FetchFailure('FETCH_ERROR', `${url.href} answered a redirect (HTTP ${status}) without a Location`));
+          if (!location)
+            return fail(new FetchFailure('FETCH_ERROR', `${url.href} answered a redirect (HTTP ${status}) without a Location`));
           settled = true;
           clearTimeout(timer);
           request.destroy();
@@ -298,17 +318,24 @@ function requestOnce(url: URL, settings: OpenAPIFetchSettings, deadline: number)
         }
         if (status < 200 || status >= 300) {
           response.resume();
-          return fail(new FetchFailure('FETCH_ERROR', `${url.href} answered HTTP ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}: check the URL and that the file is publicly readable`));
+          return fail(
+            new FetchFailure(
+              'FETCH_ERROR',
+              `${url.href} answered HTTP ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}: check the URL and that the file is publicly readable`,
+            ),
+          );
         }
         const declared = Number(response.headers['content-length']);
         const encoding = (response.headers['content-encoding'] ?? 'identity').toLowerCase();
-        const tooBig = () => new FetchFailure('FETCH_ERROR', `${url.href} is larger than ${settings.maxBytes} bytes, the most Lectern reads for one file`);
+        const tooBig = () =>
+          new FetchFailure('FETCH_ERROR', `${url.href} is larger than ${settings.maxBytes} bytes, the most Lectern reads for one file`);
         if (encoding === 'identity' && Number.isFinite(declared) && declared > settings.maxBytes) return fail(tooBig());
         let body: Readable = response;
         if (encoding === 'gzip' || encoding === 'x-gzip') body = response.pipe(zlib.createGunzip());
         else if (encoding === 'deflate') body = response.pipe(zlib.createInflate());
         else if (encoding === 'br') body = response.pipe(zlib.createBrotliDecompress());
-        else if (encoding !== 'identity') return fail(new FetchFailure('FETCH_ERROR', `${url.href} answered with an unsupported content encoding (${encoding})`));
+        else if (encoding !== 'identity')
+          return fail(new FetchFailure('FETCH_ERROR', `${url.href} answered with an unsupported content encoding (${encoding})`));
         const chunks: Buffer[] = [];
         let size = 0;
         body.on('data', (chunk: Buffer) => {
@@ -318,7 +345,9 @@ function requestOnce(url: URL, settings: OpenAPIFetchSettings, deadline: number)
             fail(tooBig());
           } else chunks.push(chunk);
         });
-        body.on('error', (error: Error) => fail(new FetchFailure('FETCH_ERROR', `${url.href}: the answer could not be read (${error.message})`)));
+        body.on('error', (error: Error) =>
+          fail(new FetchFailure('FETCH_ERROR', `${url.href}: the answer could not be read (${error.message})`)),
+        );
         body.on('end', () => {
           if (settled) return;
           settled = true;
@@ -328,7 +357,9 @@ function requestOnce(url: URL, settings: OpenAPIFetchSettings, deadline: number)
       },
     );
     const timer = setTimeout(() => fail(new FetchFailure('FETCH_TIMEOUT', timeoutMessage)), remaining);
-    request.on('error', (error: NodeJS.ErrnoException) => fail(new FetchFailure('FETCH_ERROR', `${url.href}: ${describeNetworkError(error, url)}`)));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      fail(new FetchFailure('FETCH_ERROR', `${url.href}: ${describeNetworkError(error, url)}`)),
+    );
     request.end();
   });
 }
@@ -344,10 +375,14 @@ export async function guardedFetch(input: string | URL | Request, init: RequestI
   const settings = openAPIFetchSettings();
   const request = input instanceof Request ? input : new Request(input, init);
   const url = new URL(request.url);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs can be fetched`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs can be fetched`);
   const host = hostOf(url);
   if (net.isIP(host) && !settings.allowPrivate && isPrivateAddress(host)) {
-    throw new FetchFailure('FETCH_ERROR', `${url.origin} is a private network address; Lectern reaches it only when its operator allows private ones (LECTERN_ALLOW_PRIVATE_NETWORK=1)`);
+    throw new FetchFailure(
+      'FETCH_ERROR',
+      `${url.origin} is a private network address; Lectern reaches it only when its operator allows private ones (LECTERN_ALLOW_PRIVATE_NETWORK=1)`,
+    );
   }
   const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
   const headers: Record<string, string> = { 'user-agent': 'Lectern', 'accept-encoding': 'identity' };
@@ -363,30 +398,42 @@ export async function guardedFetch(input: string | URL | Request, init: RequestI
       outgoing.destroy();
       reject(error);
     };
-    const outgoing = client.request(url, { method: request.method, headers, lookup: checkedLookup(settings.allowPrivate) as never, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > settings.maxBytes) fail(new FetchFailure('FETCH_ERROR', `${url.origin} answered more than ${settings.maxBytes} bytes`));
-        else chunks.push(chunk);
-      });
-      response.on('error', (error) => fail(new FetchFailure('FETCH_ERROR', `${url.origin}: the answer could not be read (${error.message})`)));
-      response.on('end', () => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) {
-          for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) answerHeaders.append(name, v);
-        }
-        const status = response.statusCode ?? 502;
-        const bytes = Buffer.concat(chunks);
-        resolve(new Response([101, 204, 205, 304].includes(status) ? null : bytes, { status, headers: answerHeaders }));
-      });
-    });
-    const timer = setTimeout(() => fail(new FetchFailure('FETCH_TIMEOUT', `${url.origin} did not answer within ${settings.timeoutMs} ms`)), settings.timeoutMs);
-    outgoing.on('error', (error: NodeJS.ErrnoException) => fail(new FetchFailure('FETCH_ERROR', `${url.origin}: ${describeNetworkError(error, url)}`)));
+    const outgoing = client.request(
+      url,
+      { method: request.method, headers, lookup: checkedLookup(settings.allowPrivate) as never, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > settings.maxBytes)
+            fail(new FetchFailure('FETCH_ERROR', `${url.origin} answered more than ${settings.maxBytes} bytes`));
+          else chunks.push(chunk);
+        });
+        response.on('error', (error) =>
+          fail(new FetchFailure('FETCH_ERROR', `${url.origin}: the answer could not be read (${error.message})`)),
+        );
+        response.on('end', () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          const answerHeaders = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) {
+            for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) answerHeaders.append(name, v);
+          }
+          const status = response.statusCode ?? 502;
+          const bytes = Buffer.concat(chunks);
+          resolve(new Response([101, 204, 205, 304].includes(status) ? null : bytes, { status, headers: answerHeaders }));
+        });
+      },
+    );
+    const timer = setTimeout(
+      () => fail(new FetchFailure('FETCH_TIMEOUT', `${url.origin} did not answer within ${settings.timeoutMs} ms`)),
+      settings.timeoutMs,
+    );
+    outgoing.on('error', (error: NodeJS.ErrnoException) =>
+      fail(new FetchFailure('FETCH_ERROR', `${url.origin}: ${describeNetworkError(error, url)}`)),
+    );
     outgoing.end(body);
   });
 }

@@ -27,10 +27,19 @@ export async function serveOpenAPIText({ services, params, caller }: RouteCall):
   }
   const version = versionId
     ? await prisma.openAPISpecVersion.findFirst({ where: { id: versionId, specId: spec.id }, select: { text: true, state: true } })
-    : await prisma.openAPISpecVersion.findFirst({ where: { specId: spec.id, state: 'complete' }, orderBy: { number: 'desc' }, select: { text: true, state: true } });
+    : await prisma.openAPISpecVersion.findFirst({
+        where: { specId: spec.id, state: 'complete' },
+        orderBy: { number: 'desc' },
+        select: { text: true, state: true },
+      });
   if (!version?.text) {
     if (!version) return missing();
-    return errorResponse(404, version.state === 'failed' ? 'This version could not be fetched (see the spec’s lastProcessedErrors)' : 'This version has not been fetched yet: its processing is pending');
+    return errorResponse(
+      404,
+      version.state === 'failed'
+        ? 'This version could not be fetched (see the spec’s lastProcessedErrors)'
+        : 'This version has not been fetched yet: its processing is pending',
+    );
   }
   const isJson = /^\s*[{[]/.test(version.text);
   return new Response(version.text, {

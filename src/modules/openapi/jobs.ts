@@ -51,10 +51,15 @@ export async function processVersion(services: Services, versionId: string, atte
   try {
     const source = version.sourceURL !== null ? { url: version.sourceURL } : { text: version.text ?? '' };
     const entryUri = services.urls.openAPIVersionText(spec.organizationId, spec.slug, version.id);
-    outcome = await runIsolated<ProcessOutcome>(TASKS, 'processSource', { source, entryUri, settings }, {
-      timeoutMs: settings.totalTimeoutMs + settings.processTimeoutMs,
-      memoryMb: settings.memoryMb,
-    });
+    outcome = await runIsolated<ProcessOutcome>(
+      TASKS,
+      'processSource',
+      { source, entryUri, settings },
+      {
+        timeoutMs: settings.totalTimeoutMs + settings.processTimeoutMs,
+        memoryMb: settings.memoryMb,
+      },
+    );
   } catch (error) {
     if (error instanceof IsolateLimitError) {
       const limits = `${settings.memoryMb} MB of memory and ${Math.round((settings.totalTimeoutMs + settings.processTimeoutMs) / 1000)} s`;
@@ -83,7 +88,13 @@ export async function processVersion(services: Services, versionId: string, atte
         "processedAt" = ${processedAt}, "errorCode" = NULL, errors = '[]'::jsonb WHERE id = ${version.id}`,
       prisma.openAPISpec.updateMany({
         where: isNewest,
-        data: { processingState: 'complete', lastProcessedAt: processedAt, lastProcessErrorCode: null, lastProcessedErrors: [], lastProcessedErrorCount: 0 },
+        data: {
+          processingState: 'complete',
+          lastProcessedAt: processedAt,
+          lastProcessErrorCode: null,
+          lastProcessedErrors: [],
+          lastProcessedErrorCount: 0,
+        },
       }),
     ]);
   } else await recordFailure(services, version.id, spec.id, outcome, processedAt);
@@ -99,7 +110,10 @@ async function recordFailure(services: Services, versionId: string, specId: stri
   const prisma = services.db.prisma;
   const errors = outcome.errors as unknown as Prisma.InputJsonValue;
   await prisma.$transaction([
-    prisma.openAPISpecVersion.updateMany({ where: { id: versionId }, data: { state: 'failed', processedAt, errorCode: outcome.code, errors } }),
+    prisma.openAPISpecVersion.updateMany({
+      where: { id: versionId },
+      data: { state: 'failed', processedAt, errorCode: outcome.code, errors },
+    }),
     prisma.openAPISpec.updateMany({
       where: { id: specId, lastVersionId: versionId },
       data: {
@@ -121,7 +135,10 @@ export const openAPIJob: JobDefinition = {
   },
   // Its process stopped every time it worked on this version: say so on the version, do not retry.
   abandoned: async (payload: { specId: string; versionId: string }, services, why) => {
-    const version = await services.db.prisma.openAPISpecVersion.findUnique({ where: { id: payload.versionId }, select: { state: true, specId: true } });
+    const version = await services.db.prisma.openAPISpecVersion.findUnique({
+      where: { id: payload.versionId },
+      select: { state: true, specId: true },
+    });
     if (!version || version.state === 'complete' || version.state === 'failed') return;
     await recordFailure(
       services,
@@ -130,7 +147,12 @@ export const openAPIJob: JobDefinition = {
       {
         ok: false,
         code: 'PARSE_ERROR',
-        errors: [{ message: `Lectern stopped while processing this version and gave up (${why}): the spec may be too large to process; update the spec to try again`, code: 'INTERRUPTED' }],
+        errors: [
+          {
+            message: `Lectern stopped while processing this version and gave up (${why}): the spec may be too large to process; update the spec to try again`,
+            code: 'INTERRUPTED',
+          },
+        ],
       },
       new Date(),
     );

@@ -73,11 +73,22 @@ function schemaName(schema: unknown, resolve: ReturnType<typeof resolver>, uri: 
   return 'object';
 }
 
-function operationMarkdown(method: string, path: string, op: Obj, pathItem: Obj, resolve: ReturnType<typeof resolver>, uri: string, swagger: boolean): string {
+function operationMarkdown(
+  method: string,
+  path: string,
+  op: Obj,
+  pathItem: Obj,
+  resolve: ReturnType<typeof resolver>,
+  uri: string,
+  swagger: boolean,
+): string {
   const lines = [`## ${oneLine(op.summary) || `${method.toUpperCase()} ${path}`}`, '', `\`${method.toUpperCase()} ${path}\``];
   if (op.deprecated) lines.push('', '> Deprecated.');
   if (typeof op.description === 'string' && op.description.trim()) lines.push('', op.description.trim());
-  const params = [...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])]
+  const params = [
+    ...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []),
+    ...(Array.isArray(op.parameters) ? op.parameters : []),
+  ]
     .map((p) => resolve(p, uri).node)
     .filter(isObj);
   const plain = params.filter((p) => p.in !== 'body' && p.in !== 'formData');
@@ -92,14 +103,20 @@ function operationMarkdown(method: string, path: string, op: Obj, pathItem: Obj,
   if (isObj(body)) {
     const types = swagger
       ? [`application/json: ${schemaName(body.schema, resolve, uri)}`]
-      : Object.entries(isObj(body.content) ? body.content : {}).map(([type, media]) => `${type}: ${schemaName((media as Obj)?.schema, resolve, uri)}`);
-    lines.push('', `**Request body**${body.required ? ' (required)' : ''}${oneLine(body.description) ? `: ${oneLine(body.description)}` : ''}`);
+      : Object.entries(isObj(body.content) ? body.content : {}).map(
+          ([type, media]) => `${type}: ${schemaName((media as Obj)?.schema, resolve, uri)}`,
+        );
+    lines.push(
+      '',
+      `**Request body**${body.required ? ' (required)' : ''}${oneLine(body.description) ? `: ${oneLine(body.description)}` : ''}`,
+    );
     for (const t of types) lines.push(`- ${t}`);
   }
   const responses = isObj(op.responses) ? Object.entries(op.responses) : [];
   if (responses.length) {
     lines.push('', '| Status | Description |', '| --- | --- |');
-    for (const [status, raw] of responses) lines.push(`| ${cell(status)} | ${cell((resolve(raw, uri).node as Obj | undefined)?.description)} |`);
+    for (const [status, raw] of responses)
+      lines.push(`| ${cell(status)} | ${cell((resolve(raw, uri).node as Obj | undefined)?.description)} |`);
   }
   return lines.join('\n');
 }
@@ -148,8 +165,15 @@ export function specPages(filesystem: unknown): ComputedPage[] {
         const s = resolve(raw, fs.entrypoint).node as Obj | undefined;
         const props = isObj(s?.properties) ? Object.entries(s!.properties as Obj) : [];
         const required = new Set(Array.isArray(s?.required) ? s!.required : []);
-        const rows = props.map(([p, ps]) => `| \`${cell(p)}\` | ${cell(schemaName(ps, resolve, fs.entrypoint))} | ${required.has(p) ? 'yes' : 'no'} | ${cell((ps as Obj)?.description)} |`);
-        return [`## ${name}`, ...(oneLine(s?.description) ? ['', oneLine(s?.description)] : []), ...(rows.length ? ['', '| Property | Type | Required | Description |', '| --- | --- | --- | --- |', ...rows] : [])].join('\n');
+        const rows = props.map(
+          ([p, ps]) =>
+            `| \`${cell(p)}\` | ${cell(schemaName(ps, resolve, fs.entrypoint))} | ${required.has(p) ? 'yes' : 'no'} | ${cell((ps as Obj)?.description)} |`,
+        );
+        return [
+          `## ${name}`,
+          ...(oneLine(s?.description) ? ['', oneLine(s?.description)] : []),
+          ...(rows.length ? ['', '| Property | Type | Required | Description |', '| --- | --- | --- | --- |', ...rows] : []),
+        ].join('\n');
       })
       .join('\n\n');
     pages.push({ title: 'Models', slug: slugger.slug('models'), description: null, markdown, props: { doc: 'models' }, operations: [] });

@@ -72,7 +72,8 @@ const EXTERNAL = 'x-lectern-external';
 const EXPANSION = 8;
 const MIN_EXPANDED = 1024 * 1024;
 
-const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toLocaleString('en', { maximumFractionDigits: 1 })} MB` : `${Math.ceil(n / 1024)} KB`);
+const formatBytes = (n: number) =>
+  n >= 1024 * 1024 ? `${(n / 1024 / 1024).toLocaleString('en', { maximumFractionDigits: 1 })} MB` : `${Math.ceil(n / 1024)} KB`;
 
 class TooLarge extends Error {}
 class Recursive extends Error {}
@@ -117,7 +118,11 @@ function expandedSize(value: unknown, limit: number): number {
 }
 
 /** Parses one file: JSON when it looks like JSON, YAML otherwise (YAML is a superset of JSON). */
-export function parseDocument(text: string, where: string, maxExpandedBytes = Infinity): { format: 'json' | 'yaml'; document: Record<string, unknown>; size: number } {
+export function parseDocument(
+  text: string,
+  where: string,
+  maxExpandedBytes = Infinity,
+): { format: 'json' | 'yaml'; document: Record<string, unknown>; size: number } {
   const trimmed = text.trim();
   if (!trimmed) fail('PARSE_ERROR', `${where} is empty: it should hold an OpenAPI or Swagger description in JSON or YAML`);
   let format: 'json' | 'yaml' = 'yaml';
@@ -132,7 +137,11 @@ export function parseDocument(text: string, where: string, maxExpandedBytes = In
   } else {
     const docs = YAML.parseAllDocuments(text, { prettyErrors: true, uniqueKeys: true });
     const list = Array.isArray(docs) ? docs : [docs];
-    if (list.length > 1) fail('PARSE_ERROR', `${where} holds ${list.length} YAML documents: an OpenAPI description is a single document (remove the extra "---")`);
+    if (list.length > 1)
+      fail(
+        'PARSE_ERROR',
+        `${where} holds ${list.length} YAML documents: an OpenAPI description is a single document (remove the extra "---")`,
+      );
     const doc = list[0];
     const problems = doc?.errors ?? [];
     if (problems.length) {
@@ -153,7 +162,10 @@ export function parseDocument(text: string, where: string, maxExpandedBytes = In
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    fail('PARSE_ERROR', `${where} is not an OpenAPI description: its top level should be an object (with "openapi" or "swagger", "info" and "paths")`);
+    fail(
+      'PARSE_ERROR',
+      `${where} is not an OpenAPI description: its top level should be an object (with "openapi" or "swagger", "info" and "paths")`,
+    );
   }
   const written = Buffer.byteLength(text);
   const limit = Math.min(maxExpandedBytes, Math.max(MIN_EXPANDED, EXPANSION * written));
@@ -161,7 +173,11 @@ export function parseDocument(text: string, where: string, maxExpandedBytes = In
   try {
     size = expandedSize(value, limit);
   } catch (error) {
-    if (error instanceof Recursive) fail('PARSE_ERROR', `${where} has a YAML alias inside its own anchor (a recursive structure), which JSON cannot hold: use a $ref instead`);
+    if (error instanceof Recursive)
+      fail(
+        'PARSE_ERROR',
+        `${where} has a YAML alias inside its own anchor (a recursive structure), which JSON cannot hold: use a $ref instead`,
+      );
     if (error instanceof TooLarge) {
       fail(
         'PARSE_ERROR',
@@ -182,14 +198,23 @@ export function describeKind(document: Record<string, unknown>, where: string): 
   const { openapi, swagger } = document;
   if (swagger !== undefined) {
     if (String(swagger) === '2' || String(swagger) === '2.0') return { specification: 'swagger', version: '2.0' };
-    fail('PARSE_ERROR', `${where} declares swagger: ${JSON.stringify(swagger)}; only Swagger 2.0 is supported (swagger: "2.0"), or OpenAPI 3.0 and 3.1`);
+    fail(
+      'PARSE_ERROR',
+      `${where} declares swagger: ${JSON.stringify(swagger)}; only Swagger 2.0 is supported (swagger: "2.0"), or OpenAPI 3.0 and 3.1`,
+    );
   }
   if (openapi !== undefined) {
     const version = String(openapi);
     if (/^3\.[01](\.\d+)?(-.+)?$/.test(version)) return { specification: 'openapi', version };
-    fail('PARSE_ERROR', `${where} declares openapi: ${JSON.stringify(openapi)}; the supported versions are OpenAPI 3.0 and 3.1, and Swagger 2.0`);
+    fail(
+      'PARSE_ERROR',
+      `${where} declares openapi: ${JSON.stringify(openapi)}; the supported versions are OpenAPI 3.0 and 3.1, and Swagger 2.0`,
+    );
   }
-  return fail('PARSE_ERROR', `${where} is not an OpenAPI or Swagger description: it has neither an "openapi" (3.0, 3.1) nor a "swagger" ("2.0") field at the top level`);
+  return fail(
+    'PARSE_ERROR',
+    `${where} is not an OpenAPI or Swagger description: it has neither an "openapi" (3.0, 3.1) nor a "swagger" ("2.0") field at the top level`,
+  );
 }
 
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -226,7 +251,10 @@ function targetOf(ref: string, base: string | null, at: string, where: string): 
     );
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    fail('FETCH_ERROR', `$ref "${ref}" at ${where}${at.slice(1)} points to ${target.protocol} files, which Lectern does not read: only http(s) references can be resolved`);
+    fail(
+      'FETCH_ERROR',
+      `$ref "${ref}" at ${where}${at.slice(1)} points to ${target.protocol} files, which Lectern does not read: only http(s) references can be resolved`,
+    );
   }
   target.hash = '';
   return target.href;
@@ -237,7 +265,11 @@ function targetOf(ref: string, base: string | null, at: string, where: string): 
  * source is text (Lectern's URL of that text); for a URL source it is the URL read.
  * Throws `ProcessingFailure` (FETCH_TIMEOUT, FETCH_ERROR, PARSE_ERROR) with messages for the user.
  */
-export async function buildFilesystem(source: Source, entryUri: string, settings: OpenAPIFetchSettings = openAPIFetchSettings()): Promise<{ filesystem: Filesystem; text: string }> {
+export async function buildFilesystem(
+  source: Source,
+  entryUri: string,
+  settings: OpenAPIFetchSettings = openAPIFetchSettings(),
+): Promise<{ filesystem: Filesystem; text: string }> {
   const deadline = Date.now() + settings.totalTimeoutMs;
   const fetchOne = async (url: string) => {
     try {
@@ -263,7 +295,10 @@ export async function buildFilesystem(source: Source, entryUri: string, settings
   const count = (size: number) => {
     stored += size;
     if (stored > settings.maxFilesystemBytes) {
-      fail('PARSE_ERROR', `the spec's files take more than ${formatBytes(settings.maxFilesystemBytes)} together once parsed, the most Lectern keeps for one spec: bundle fewer files or reduce repetition`);
+      fail(
+        'PARSE_ERROR',
+        `the spec's files take more than ${formatBytes(settings.maxFilesystemBytes)} together once parsed, the most Lectern keeps for one spec: bundle fewer files or reduce repetition`,
+      );
     }
   };
   const entryParsed = parseDocument(entry.text, source.url !== undefined ? source.url : 'The spec text', budget());
@@ -284,7 +319,10 @@ export async function buildFilesystem(source: Source, entryUri: string, settings
       if (seen.has(target)) continue;
       seen.add(target);
       if (seen.size > settings.maxFiles) {
-        fail('FETCH_ERROR', `the spec references more than ${settings.maxFiles} files, the most Lectern reads for one spec: bundle some of them together`);
+        fail(
+          'FETCH_ERROR',
+          `the spec references more than ${settings.maxFiles} files, the most Lectern reads for one spec: bundle some of them together`,
+        );
       }
       const fetched = await fetchOne(target);
       const parsed = parseDocument(fetched.text, `${target} (referenced by $ref "${ref}" at ${where}${at.slice(1)})`, budget());
@@ -351,7 +389,9 @@ async function validateBundle(entryUri: string, files: Map<string, FilesystemFil
     return fail('PARSE_ERROR', `The spec could not be validated: ${legend((error as Error).message)}`);
   }
   if (!result.valid) {
-    const errors = result.errors.slice(0, MAX_ERRORS).map((e) => ({ message: legend(e.message).slice(0, MAX_MESSAGE), code: 'INVALID_SPEC' }));
+    const errors = result.errors
+      .slice(0, MAX_ERRORS)
+      .map((e) => ({ message: legend(e.message).slice(0, MAX_MESSAGE), code: 'INVALID_SPEC' }));
     const more = result.errors.length - errors.length + (result.additionalErrors ?? 0);
     if (more > 0) errors.push({ message: `…and ${more} more validation error${more === 1 ? '' : 's'}`, code: 'INVALID_SPEC' });
     throw new ProcessingFailure('PARSE_ERROR', errors, result.errors.length + (result.additionalErrors ?? 0));
@@ -360,7 +400,7 @@ async function validateBundle(entryUri: string, files: Map<string, FilesystemFil
 
 /** What processing a version gave: plain data, as it crosses back from the worker thread. */
 export type ProcessOutcome =
-  | { ok: true; /** The filesystem, as JSON text: written to the database as is. */ filesystem: string; text: string }
+  | { ok: true /** The filesystem, as JSON text: written to the database as is. */; filesystem: string; text: string }
   | { ok: false; code: ErrorCode; errors: ProcessError[]; errorCount: number };
 
 /**

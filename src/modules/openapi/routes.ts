@@ -13,7 +13,15 @@ const spec = (req: RestRequest) => ({ organizationId: req.params.organizationId,
 const PATH = '/orgs/:organizationId/openapi/:specSlug';
 
 /** A read below one spec: `organization(id) { openAPISpec(slug) { <selection> } }`. */
-function specRead(opts: { path: string; operationId: string; args?: string; selection: string; fragment?: string; pick: (s: any) => unknown; variables?: (req: RestRequest) => Record<string, unknown> }): RestRoute {
+function specRead(opts: {
+  path: string;
+  operationId: string;
+  args?: string;
+  selection: string;
+  fragment?: string;
+  pick: (s: any) => unknown;
+  variables?: (req: RestRequest) => Record<string, unknown>;
+}): RestRoute {
   return {
     method: 'GET',
     path: opts.path,
@@ -48,7 +56,13 @@ export const openAPIRoutes: RestRoute[] = [
     result: (data) => data.createOpenAPISpec,
     status: 201,
   },
-  specRead({ path: PATH, operationId: 'getOpenAPISpecBySlug', selection: '...OpenAPISpecFields', fragment: OPENAPI_SPEC_FIELDS, pick: (s) => s }),
+  specRead({
+    path: PATH,
+    operationId: 'getOpenAPISpecBySlug',
+    selection: '...OpenAPISpecFields',
+    fragment: OPENAPI_SPEC_FIELDS,
+    pick: (s) => s,
+  }),
   {
     method: 'PUT',
     path: PATH,

@@ -94,7 +94,11 @@ export async function listSpecs(ctx: Context, organizationId: string, args: Page
 /** Records a new version of a spec (inside the caller's transaction) and queues its processing. */
 async function recordVersion(tx: Prisma.TransactionClient, specId: string, source: SpecSource): Promise<OpenAPISpec> {
   // The increment takes the spec's row lock: concurrent updates get distinct numbers, in order.
-  const { versionCount } = await tx.openAPISpec.update({ where: { id: specId }, data: { versionCount: { increment: 1 } }, select: { versionCount: true } });
+  const { versionCount } = await tx.openAPISpec.update({
+    where: { id: specId },
+    data: { versionCount: { increment: 1 } },
+    select: { versionCount: true },
+  });
   const version = await tx.openAPISpecVersion.create({
     data: { id: newId(), specId, number: versionCount, sourceURL: source.url, text: source.text },
   });
@@ -113,7 +117,9 @@ async function insertSpec(ctx: Context, organizationId: string, slug: string, so
 }
 
 const slugTaken = (slug: string) =>
-  conflict(`slug: an OpenAPI specification "${slug}" already exists in this organization (PUT /orgs/{organizationId}/openapi/${slug} updates it)`);
+  conflict(
+    `slug: an OpenAPI specification "${slug}" already exists in this organization (PUT /orgs/{organizationId}/openapi/${slug} updates it)`,
+  );
 
 export async function createSpec(ctx: Context, organizationId: string, input: { slug?: string | null; source?: SourceInput | null }) {
   await requireOrg(ctx, organizationId, OPENAPI_WRITE_ROLE);
@@ -175,7 +181,10 @@ export async function updateSpec(ctx: Context, organizationId: string, slug: str
 /** A version with what its URLs need from its spec. */
 export type VersionView = OpenAPISpecVersion & { spec: Pick<OpenAPISpec, 'organizationId' | 'slug'> };
 
-const withSpec = (spec: OpenAPISpec, version: OpenAPISpecVersion): VersionView => ({ ...version, spec: { organizationId: spec.organizationId, slug: spec.slug } });
+const withSpec = (spec: OpenAPISpec, version: OpenAPISpecVersion): VersionView => ({
+  ...version,
+  spec: { organizationId: spec.organizationId, slug: spec.slug },
+});
 
 // Lists and single versions leave the (possibly large) filesystem and text out; content reads them.
 const VERSION_SUMMARY = {
@@ -235,9 +244,15 @@ const contentOf = (ctx: Context, spec: OpenAPISpec, version: OpenAPISpecVersion)
 function notProcessed(version: Pick<OpenAPISpecVersion, 'state' | 'errorCode' | 'errors'>) {
   if (version.state === 'failed') {
     const first = (version.errors as unknown as { message?: string }[] | null)?.[0]?.message?.split('\n')[0];
-    return new LecternError('NOT_FOUND', `OpenAPI specification version content not found: its processing failed (${version.errorCode ?? 'INTERNAL'}${first ? `: ${first}` : ''})`);
+    return new LecternError(
+      'NOT_FOUND',
+      `OpenAPI specification version content not found: its processing failed (${version.errorCode ?? 'INTERNAL'}${first ? `: ${first}` : ''})`,
+    );
   }
-  return new LecternError('NOT_FOUND', `OpenAPI specification version content not found: its processing is ${version.state === 'progress' ? 'in progress' : 'pending'}, try again shortly`);
+  return new LecternError(
+    'NOT_FOUND',
+    `OpenAPI specification version content not found: its processing is ${version.state === 'progress' ? 'in progress' : 'pending'}, try again shortly`,
+  );
 }
 
 export async function versionContent(ctx: Context, spec: OpenAPISpec, versionId: string): Promise<VersionContent> {
@@ -249,9 +264,16 @@ export async function versionContent(ctx: Context, spec: OpenAPISpec, versionId:
 
 /** The content of the newest successfully processed version (a failed newer one leaves it served). */
 export async function latestContent(ctx: Context, spec: OpenAPISpec): Promise<VersionContent> {
-  const version = await ctx.prisma.openAPISpecVersion.findFirst({ where: { specId: spec.id, state: 'complete' }, orderBy: { number: 'desc' } });
+  const version = await ctx.prisma.openAPISpecVersion.findFirst({
+    where: { specId: spec.id, state: 'complete' },
+    orderBy: { number: 'desc' },
+  });
   if (!version) {
-    const newest = await ctx.prisma.openAPISpecVersion.findFirst({ where: { specId: spec.id }, orderBy: { number: 'desc' }, select: { state: true, errorCode: true, errors: true } });
+    const newest = await ctx.prisma.openAPISpecVersion.findFirst({
+      where: { specId: spec.id },
+      orderBy: { number: 'desc' },
+      select: { state: true, errorCode: true, errors: true },
+    });
     throw newest ? notProcessed(newest) : noVersion();
   }
   return contentOf(ctx, spec, version);

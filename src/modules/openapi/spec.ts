@@ -24,14 +24,26 @@ import {
   type VersionView,
 } from './service.js';
 
-export const OpenAPISpecProcessingStateEnum = restEnum('OpenAPISpecProcessingState', ['pending', 'progress', 'complete'] as const, 'Processing of the newest version');
+export const OpenAPISpecProcessingStateEnum = restEnum(
+  'OpenAPISpecProcessingState',
+  ['pending', 'progress', 'complete'] as const,
+  'Processing of the newest version',
+);
 export const OpenAPISpecVersionStateEnum = restEnum(
   'OpenAPISpecVersionState',
   ['pending', 'progress', 'complete', 'failed'] as const,
   'Processing of one version: failed when it ended with an error (the version then has no content)',
 );
-export const OpenAPISpecVisibilityEnum = restEnum('OpenAPISpecVisibility', VISIBILITIES, 'private: not publicly available; public: available to anyone with its published URL');
-export const OpenAPISpecProcessingErrorCodeEnum = restEnum('OpenAPISpecProcessingErrorCode', ['FETCH_TIMEOUT', 'FETCH_ERROR', 'PARSE_ERROR'] as const);
+export const OpenAPISpecVisibilityEnum = restEnum(
+  'OpenAPISpecVisibility',
+  VISIBILITIES,
+  'private: not publicly available; public: available to anyone with its published URL',
+);
+export const OpenAPISpecProcessingErrorCodeEnum = restEnum('OpenAPISpecProcessingErrorCode', [
+  'FETCH_TIMEOUT',
+  'FETCH_ERROR',
+  'PARSE_ERROR',
+] as const);
 
 const OpenAPIOperationRef = builder.objectRef<{ method: string; path: string }>('OpenAPIOperationRef').implement({
   description: 'An operation of a spec, by its method and path',
@@ -56,7 +68,10 @@ const OpenAPISpecUrls = builder.objectRef<{ location: string; app: string; publi
   fields: (t) => ({
     location: t.exposeString('location'),
     app: t.exposeString('app'),
-    published: t.exposeString('published', { nullable: true, description: 'Where the latest processed version is served to anyone; only while the spec is public' }),
+    published: t.exposeString('published', {
+      nullable: true,
+      description: 'Where the latest processed version is served to anyone; only while the spec is public',
+    }),
   }),
 });
 
@@ -75,16 +90,14 @@ const OpenAPISpecContentUrls = builder.objectRef<VersionContent['urls']>('OpenAP
   }),
 });
 
-const OpenAPISpecContent = builder
-  .objectRef<VersionContent>('OpenAPISpecContent')
-  .implement({
-    description: 'A processed version: its files (the entry document and the external files its $refs reach, parsed) and where it was read',
-    fields: (t) => ({
-      filesystem: t.field({ type: 'JSON', resolve: (c) => c.filesystem }),
-      url: t.exposeString('url'),
-      urls: t.field({ type: OpenAPISpecContentUrls, resolve: (c) => c.urls }),
-    }),
-  });
+const OpenAPISpecContent = builder.objectRef<VersionContent>('OpenAPISpecContent').implement({
+  description: 'A processed version: its files (the entry document and the external files its $refs reach, parsed) and where it was read',
+  fields: (t) => ({
+    filesystem: t.field({ type: 'JSON', resolve: (c) => c.filesystem }),
+    url: t.exposeString('url'),
+    urls: t.field({ type: OpenAPISpecContentUrls, resolve: (c) => c.urls }),
+  }),
+});
 
 export const OpenAPISpecVersionType = builder.objectRef<VersionView>('OpenAPISpecVersion').implement({
   description: 'One version of an OpenAPI specification: recorded by each create or update of its source',
@@ -93,8 +106,14 @@ export const OpenAPISpecVersionType = builder.objectRef<VersionView>('OpenAPISpe
     id: t.exposeID('id'),
     number: t.exposeInt('number', { description: '1, 2, 3… in the order versions were recorded' }),
     createdAt: t.field({ type: 'DateTime', resolve: (v) => v.createdAt }),
-    url: t.string({ description: 'Where the version was read: its source URL, or where Lectern serves the text given', resolve: (v, _a, ctx) => versionUrl(ctx, v) }),
-    urls: t.field({ type: OpenAPISpecVersionUrls, resolve: (v, _a, ctx) => ctx.urls.openAPISpecVersion(v.spec.organizationId, v.spec.slug, v.id) }),
+    url: t.string({
+      description: 'Where the version was read: its source URL, or where Lectern serves the text given',
+      resolve: (v, _a, ctx) => versionUrl(ctx, v),
+    }),
+    urls: t.field({
+      type: OpenAPISpecVersionUrls,
+      resolve: (v, _a, ctx) => ctx.urls.openAPISpecVersion(v.spec.organizationId, v.spec.slug, v.id),
+    }),
     state: t.field({ type: OpenAPISpecVersionStateEnum, resolve: (v) => v.state as 'pending' }),
     processedAt: t.field({ type: 'DateTime', nullable: true, resolve: (v) => v.processedAt }),
     errorCode: t.field({ type: OpenAPISpecProcessingErrorCodeEnum, nullable: true, resolve: (v) => v.errorCode as 'FETCH_ERROR' | null }),
@@ -104,19 +123,25 @@ export const OpenAPISpecVersionType = builder.objectRef<VersionView>('OpenAPISpe
 
 const OpenAPISpecVersionList = listOf('OpenAPISpecVersion', OpenAPISpecVersionType);
 
-const OpenAPIPage = builder
-  .objectRef<ComputedPage>('OpenAPIComputedPage')
-  .implement({
-    description: 'A page computed from a spec (computed.type builtin:openapi): one per tag, listing its operations',
-    fields: (t) => ({
-      title: t.exposeString('title'),
-      slug: t.exposeString('slug'),
-      description: t.exposeString('description', { nullable: true }),
-      markdown: t.exposeString('markdown'),
-      props: t.field({ type: 'JSON', description: 'The computed-content props of this page: { doc: operations, page: <tag> } or { doc: models }', resolve: (p) => p.props }),
-      operations: t.field({ type: [OpenAPIOperationRef], description: 'Each operation on the page', resolve: (p) => p.operations as { method: string; path: string }[] }),
+const OpenAPIPage = builder.objectRef<ComputedPage>('OpenAPIComputedPage').implement({
+  description: 'A page computed from a spec (computed.type builtin:openapi): one per tag, listing its operations',
+  fields: (t) => ({
+    title: t.exposeString('title'),
+    slug: t.exposeString('slug'),
+    description: t.exposeString('description', { nullable: true }),
+    markdown: t.exposeString('markdown'),
+    props: t.field({
+      type: 'JSON',
+      description: 'The computed-content props of this page: { doc: operations, page: <tag> } or { doc: models }',
+      resolve: (p) => p.props,
     }),
-  });
+    operations: t.field({
+      type: [OpenAPIOperationRef],
+      description: 'Each operation on the page',
+      resolve: (p) => p.operations as { method: string; path: string }[],
+    }),
+  }),
+});
 
 export const OpenAPISpecType = builder.objectRef<Model<'OpenAPISpec'>>('OpenAPISpec').implement({
   description: 'An OpenAPI 3.0/3.1 or Swagger 2.0 description of an API, kept by an organization under a slug',
@@ -126,15 +151,27 @@ export const OpenAPISpecType = builder.objectRef<Model<'OpenAPISpec'>>('OpenAPIS
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     slug: t.exposeString('slug'),
-    sourceURL: t.exposeString('sourceURL', { nullable: true, description: 'Where the newest version is fetched from; absent when it was given as text' }),
+    sourceURL: t.exposeString('sourceURL', {
+      nullable: true,
+      description: 'Where the newest version is fetched from; absent when it was given as text',
+    }),
     processingState: t.field({ type: OpenAPISpecProcessingStateEnum, resolve: (s) => s.processingState as 'pending' }),
     visibility: t.field({ type: OpenAPISpecVisibilityEnum, resolve: (s) => s.visibility as 'private' }),
     lastVersion: t.string({ nullable: true, description: 'Id of the newest version', resolve: (s) => s.lastVersionId }),
     lastProcessedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.lastProcessedAt }),
-    lastProcessErrorCode: t.field({ type: OpenAPISpecProcessingErrorCodeEnum, nullable: true, resolve: (s) => s.lastProcessErrorCode as 'FETCH_ERROR' | null }),
+    lastProcessErrorCode: t.field({
+      type: OpenAPISpecProcessingErrorCodeEnum,
+      nullable: true,
+      resolve: (s) => s.lastProcessErrorCode as 'FETCH_ERROR' | null,
+    }),
     lastProcessedErrors: t.field({ type: [OpenAPIErrorObject], resolve: (s) => s.lastProcessedErrors as unknown as ProcessError[] }),
-    lastProcessedErrorCount: t.exposeInt('lastProcessedErrorCount', { description: 'How many errors the newest processing found (lastProcessedErrors shows at most 20 of them)' }),
-    permissions: t.field({ type: OpenAPISpecPermissions, resolve: async (s, _a, ctx) => openAPISpecPermissions(await orgRole(ctx, s.organizationId)) }),
+    lastProcessedErrorCount: t.exposeInt('lastProcessedErrorCount', {
+      description: 'How many errors the newest processing found (lastProcessedErrors shows at most 20 of them)',
+    }),
+    permissions: t.field({
+      type: OpenAPISpecPermissions,
+      resolve: async (s, _a, ctx) => openAPISpecPermissions(await orgRole(ctx, s.organizationId)),
+    }),
     urls: t.field({
       type: OpenAPISpecUrls,
       resolve: (s, _a, ctx) => ({
@@ -142,18 +179,36 @@ export const OpenAPISpecType = builder.objectRef<Model<'OpenAPISpec'>>('OpenAPIS
         published: s.visibility === 'public' ? ctx.urls.openAPIPublished(s.organizationId, s.slug) : null,
       }),
     }),
-    versions: t.field({ type: OpenAPISpecVersionList, description: 'Every version, newest first', args: pageArgs(t), resolve: (s, args, ctx) => listVersions(ctx, s, args) }),
-    latestVersion: t.field({ type: OpenAPISpecVersionType, description: 'The newest version (named by lastVersion)', resolve: (s, _a, ctx) => latestVersion(ctx, s) }),
-    version: t.field({ type: OpenAPISpecVersionType, args: { id: t.arg.id({ required: true }) }, resolve: (s, { id }, ctx) => getVersion(ctx, s, String(id)) }),
+    versions: t.field({
+      type: OpenAPISpecVersionList,
+      description: 'Every version, newest first',
+      args: pageArgs(t),
+      resolve: (s, args, ctx) => listVersions(ctx, s, args),
+    }),
+    latestVersion: t.field({
+      type: OpenAPISpecVersionType,
+      description: 'The newest version (named by lastVersion)',
+      resolve: (s, _a, ctx) => latestVersion(ctx, s),
+    }),
+    version: t.field({
+      type: OpenAPISpecVersionType,
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (s, { id }, ctx) => getVersion(ctx, s, String(id)),
+    }),
     latestContent: t.field({
       type: OpenAPISpecContent,
       description: 'Content of the newest successfully processed version',
       resolve: (s, _a, ctx) => latestContent(ctx, s),
     }),
-    versionContent: t.field({ type: OpenAPISpecContent, args: { id: t.arg.id({ required: true }) }, resolve: (s, { id }, ctx) => versionContent(ctx, s, String(id)) }),
+    versionContent: t.field({
+      type: OpenAPISpecContent,
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (s, { id }, ctx) => versionContent(ctx, s, String(id)),
+    }),
     pages: t.field({
       type: [OpenAPIPage],
-      description: 'Pages computed from the newest processed version: one per tag with its operations (what a builtin:openapi computed page renders)',
+      description:
+        'Pages computed from the newest processed version: one per tag with its operations (what a builtin:openapi computed page renders)',
       resolve: async (s, _a, ctx) => specPages((await latestContent(ctx, s)).filesystem),
     }),
   }),
@@ -162,8 +217,17 @@ export const OpenAPISpecType = builder.objectRef<Model<'OpenAPISpec'>>('OpenAPIS
 const OpenAPISpecList = listOf('OpenAPISpec', OpenAPISpecType);
 
 builder.objectFields(OrganizationType, (t) => ({
-  openAPISpecs: t.field({ type: OpenAPISpecList, description: "The organization's OpenAPI specs, oldest first", args: pageArgs(t), resolve: (org, args, ctx) => listSpecs(ctx, org.id, args) }),
-  openAPISpec: t.field({ type: OpenAPISpecType, args: { slug: t.arg.string({ required: true }) }, resolve: (org, { slug }, ctx) => getSpec(ctx, org.id, slug) }),
+  openAPISpecs: t.field({
+    type: OpenAPISpecList,
+    description: "The organization's OpenAPI specs, oldest first",
+    args: pageArgs(t),
+    resolve: (org, args, ctx) => listSpecs(ctx, org.id, args),
+  }),
+  openAPISpec: t.field({
+    type: OpenAPISpecType,
+    args: { slug: t.arg.string({ required: true }) },
+    resolve: (org, { slug }, ctx) => getSpec(ctx, org.id, slug),
+  }),
 }));
 
 const OpenAPISpecSourceInput = builder.inputType('OpenAPISpecSourceInput', {
@@ -181,9 +245,13 @@ const CreateOpenAPISpecInput = builder.inputType('CreateOpenAPISpecInput', {
   }),
 });
 
-const PutOpenAPISpecInput = builder.inputType('PutOpenAPISpecInput', { fields: (t) => ({ source: t.field({ type: OpenAPISpecSourceInput }) }) });
+const PutOpenAPISpecInput = builder.inputType('PutOpenAPISpecInput', {
+  fields: (t) => ({ source: t.field({ type: OpenAPISpecSourceInput }) }),
+});
 
-const UpdateOpenAPISpecInput = builder.inputType('UpdateOpenAPISpecInput', { fields: (t) => ({ visibility: t.field({ type: OpenAPISpecVisibilityEnum }) }) });
+const UpdateOpenAPISpecInput = builder.inputType('UpdateOpenAPISpecInput', {
+  fields: (t) => ({ visibility: t.field({ type: OpenAPISpecVisibilityEnum }) }),
+});
 
 const PutOpenAPISpecResult = builder.objectRef<{ spec: OpenAPISpec; created: boolean }>('PutOpenAPISpecResult').implement({
   fields: (t) => ({

@@ -23,11 +23,18 @@ export interface CreateOrganizationInput {
  * with createSite); `onboardingPreferences` and `openapiUrl` only serve that default site (as the
  * official description says), so without it they are checked for shape and otherwise unused.
  */
-export async function createOrganizationForCaller(ctx: Context, input: CreateOrganizationInput, opts: { withDefaultSite?: boolean | null }) {
+export async function createOrganizationForCaller(
+  ctx: Context,
+  input: CreateOrganizationInput,
+  opts: { withDefaultSite?: boolean | null },
+) {
   if (ctx.session.ssoOrganizationId !== null) {
-    throw forbidden('This token comes from the single sign-on of an organization and reaches only that organization: use an ordinary token to create one');
+    throw forbidden(
+      'This token comes from the single sign-on of an organization and reaches only that organization: use an ordinary token to create one',
+    );
   }
-  if (opts.withDefaultSite) throw badRequest('withDefaultSite', 'this server does not create a default site: create one with POST /v1/orgs/{organizationId}/sites');
+  if (opts.withDefaultSite)
+    throw badRequest('withDefaultSite', 'this server does not create a default site: create one with POST /v1/orgs/{organizationId}/sites');
   if (input.title == null) throw badRequest('title', 'is required');
   if (input.emailDomains === null) throw badRequest('emailDomains', 'cannot be null');
   if (input.onboardingPreferences != null) check.object('onboardingPreferences', input.onboardingPreferences);

@@ -15,6 +15,8 @@ export function assertMayJoin(ctx: Context, org: Organization) {
     throw forbidden('This token comes from the single sign-on of another organization and reaches only that organization');
   }
   if (org.sso && scope !== org.id) {
-    throw forbidden(`This organization requires single sign-on: join by signing in through its identity provider (GET /v1/orgs/${org.id}/sso lists the start URLs)`);
+    throw forbidden(
+      `This organization requires single sign-on: join by signing in through its identity provider (GET /v1/orgs/${org.id}/sso lists the start URLs)`,
+    );
   }
 }

@@ -8,7 +8,11 @@ import { batched, perRequest } from '../../loaders.js';
 export const orgLoaders = perRequest((ctx: Context) => ({
   /** Live (not deleted) spaces per organization, for member listings. */
   organizationSpaceCount: batched<string, number>(async (orgIds) => {
-    const rows = await ctx.prisma.space.groupBy({ by: ['organizationId'], where: { organizationId: { in: orgIds }, deletedAt: null }, _count: { _all: true } });
+    const rows = await ctx.prisma.space.groupBy({
+      by: ['organizationId'],
+      where: { organizationId: { in: orgIds }, deletedAt: null },
+      _count: { _all: true },
+    });
     return new Map(rows.map((r) => [r.organizationId, r._count._all]));
   }, 0),
 }));

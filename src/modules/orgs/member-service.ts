@@ -14,9 +14,17 @@ export async function requireListMembers(ctx: Context, organizationId: string) {
 }
 
 /** `role` filters by role; 'guest' lists the members without one. `search`, `sort`, `order`: see member-lists.ts. */
-export async function listMembers(ctx: Context, organizationId: string, args: PageArgs & MemberListArgs & { role?: RoleName | 'guest' | null }) {
+export async function listMembers(
+  ctx: Context,
+  organizationId: string,
+  args: PageArgs & MemberListArgs & { role?: RoleName | 'guest' | null },
+) {
   await requireListMembers(ctx, organizationId);
-  const where = { organizationId, ...(args.role ? { role: args.role === 'guest' ? null : args.role } : {}), ...memberSearchWhere(args.search) };
+  const where = {
+    organizationId,
+    ...(args.role ? { role: args.role === 'guest' ? null : args.role } : {}),
+    ...memberSearchWhere(args.search),
+  };
   return paginate(
     args,
     () => ctx.prisma.member.count({ where }),

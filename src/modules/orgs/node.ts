@@ -18,7 +18,9 @@ const members = perRequest(
   (ctx: Context) =>
     new DataLoader<string, Member | null>(async (keys) => {
       const pairs = keys.map((k) => JSON.parse(k) as [string, string]);
-      const rows = await ctx.prisma.member.findMany({ where: { OR: pairs.map(([organizationId, userId]) => ({ organizationId, userId })) } });
+      const rows = await ctx.prisma.member.findMany({
+        where: { OR: pairs.map(([organizationId, userId]) => ({ organizationId, userId })) },
+      });
       const found = new Map(rows.map((m) => [JSON.stringify([m.organizationId, m.userId]), m]));
       return keys.map((k) => found.get(k) ?? null);
     }),

@@ -1,4 +1,4 @@
-import { builder, } from '../../graphql/builder.js';
+import { builder } from '../../graphql/builder.js';
 import { MergeRulesUnion, storedMergeRules } from './merge-rules.js';
 import { registerNode } from '../../graphql/node.js';
 import { BillingProductEnum, OrganizationTypeEnum, RoleEnum } from '../../graphql/enums.js';
@@ -53,7 +53,12 @@ export const OrganizationType = builder.prismaObject('Organization', {
     ai: t.exposeBoolean('ai'),
     inviteLinks: t.exposeBoolean('inviteLinks'),
     plan: t.field({ type: BillingProductEnum, resolve: (o) => o.plan as 'free' }),
-    mergeRules: t.field({ type: MergeRulesUnion, complexity: { field: 1, multiplier: 0 }, description: 'Part of the organization’s row: its selection costs one field', resolve: (o) => storedMergeRules(o.mergeRules) }),
+    mergeRules: t.field({
+      type: MergeRulesUnion,
+      complexity: { field: 1, multiplier: 0 },
+      description: 'Part of the organization’s row: its selection costs one field',
+      resolve: (o) => storedMergeRules(o.mergeRules),
+    }),
     customHostname: t.exposeString('customHostname', { nullable: true }),
     // Self-hosted: there is no billing, so no trial applies.
     trial: t.field({ type: OrganizationTrial, resolve: () => ({ status: 'notapplicable', count: 0 }) }),

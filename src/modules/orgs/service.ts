@@ -116,8 +116,10 @@ export async function joinOrganization(ctx: Context, id: string) {
   if (!ctx.caller.emailVerified || !domain || !org.emailDomains.includes(domain)) throw notFound('Organization');
   assertMayJoin(ctx, org);
   // skipDuplicates: a concurrent join by the same caller is not an error (join is idempotent).
-  await ctx.prisma.member.createMany({ data: [{ organizationId: id, userId: ctx.caller.id, role: org.defaultRole }], skipDuplicates: true });
+  await ctx.prisma.member.createMany({
+    data: [{ organizationId: id, userId: ctx.caller.id, role: org.defaultRole }],
+    skipDuplicates: true,
+  });
   accessRows(ctx).callerMembership.clear(id);
   return true;
 }
-

@@ -5,8 +5,20 @@ import { USER_FIELDS } from '../users/index.js';
 /** Grants of users and teams on spaces, collections and sites (issue 18), as the official operations. */
 
 const KINDS = [
-  { Name: 'Space', base: '/spaces/:spaceId/permissions', resource: '$spaceId: ID!', pass: 'spaceId: $spaceId', params: (r: RestRequest) => ({ spaceId: r.params.spaceId }) },
-  { Name: 'Collection', base: '/collections/:collectionId/permissions', resource: '$collectionId: ID!', pass: 'collectionId: $collectionId', params: (r: RestRequest) => ({ collectionId: r.params.collectionId }) },
+  {
+    Name: 'Space',
+    base: '/spaces/:spaceId/permissions',
+    resource: '$spaceId: ID!',
+    pass: 'spaceId: $spaceId',
+    params: (r: RestRequest) => ({ spaceId: r.params.spaceId }),
+  },
+  {
+    Name: 'Collection',
+    base: '/collections/:collectionId/permissions',
+    resource: '$collectionId: ID!',
+    pass: 'collectionId: $collectionId',
+    params: (r: RestRequest) => ({ collectionId: r.params.collectionId }),
+  },
   {
     Name: 'Site',
     base: '/orgs/:organizationId/sites/:siteId/permissions',

@@ -44,23 +44,47 @@ const column = { space: 'spaceId', collection: 'collectionId', site: 'siteId' } 
 const users = (db: Context['prisma'] | Prisma.TransactionClient, kind: GrantKind) => (db as any)[userTable[kind]];
 const teams = (db: Context['prisma'] | Prisma.TransactionClient, kind: GrantKind) => (db as any)[teamTable[kind]];
 
-export async function listUserGrants(ctx: Context, r: Resource, args: PageArgs): Promise<{ items: { permission: RoleName; user: User }[]; count: number; next?: { page: string } | null }> {
+export async function listUserGrants(
+  ctx: Context,
+  r: Resource,
+  args: PageArgs,
+): Promise<{ items: { permission: RoleName; user: User }[]; count: number; next?: { page: string } | null }> {
   const res = await resolve(ctx, r, false);
   const where = { [column[r.kind]]: res.id };
   return paginate(
     args,
     () => users(ctx.prisma, r.kind).count({ where }),
-    async (w) => (await users(ctx.prisma, r.kind).findMany({ where, include: { member: { include: { user: true } } }, orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }], ...w })).map((g: any) => ({ permission: g.role, user: g.member.user })),
+    async (w) =>
+      (
+        await users(ctx.prisma, r.kind).findMany({
+          where,
+          include: { member: { include: { user: true } } },
+          orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }],
+          ...w,
+        })
+      ).map((g: any) => ({ permission: g.role, user: g.member.user })),
   );
 }
 
-export async function listTeamGrants(ctx: Context, r: Resource, args: PageArgs): Promise<{ items: { permission: RoleName; team: Team }[]; count: number; next?: { page: string } | null }> {
+export async function listTeamGrants(
+  ctx: Context,
+  r: Resource,
+  args: PageArgs,
+): Promise<{ items: { permission: RoleName; team: Team }[]; count: number; next?: { page: string } | null }> {
   const res = await resolve(ctx, r, false);
   const where = { [column[r.kind]]: res.id };
   return paginate(
     args,
     () => teams(ctx.prisma, r.kind).count({ where }),
-    async (w) => (await teams(ctx.prisma, r.kind).findMany({ where, include: { team: true }, orderBy: [{ createdAt: 'asc' }, { teamId: 'asc' }], ...w })).map((g: any) => ({ permission: g.role, team: g.team })),
+    async (w) =>
+      (
+        await teams(ctx.prisma, r.kind).findMany({
+          where,
+          include: { team: true },
+          orderBy: [{ createdAt: 'asc' }, { teamId: 'asc' }],
+          ...w,
+        })
+      ).map((g: any) => ({ permission: g.role, team: g.team })),
   );
 }
 
@@ -85,7 +109,13 @@ async function teamOf(ctx: Context, organizationId: string, teamId: string, fiel
 }
 
 /** Sets (or, with a null role, removes) a user's or a team's grant: what REST answers 204 to. */
-export async function setGrant(ctx: Context, r: Resource, subject: Subject, subjectId: string, input: { role?: unknown } | null | undefined) {
+export async function setGrant(
+  ctx: Context,
+  r: Resource,
+  subject: Subject,
+  subjectId: string,
+  input: { role?: unknown } | null | undefined,
+) {
   const res = await resolve(ctx, r, true);
   const role = grantRole(r.kind, input);
   if (subject === 'user') await memberOf(ctx, res.organizationId, subjectId);
@@ -115,7 +145,11 @@ export async function writeGrant(
       const existing = await users(db, kind).findUnique({ where: key });
       if (existing && higher(existing.role, role) === existing.role) return;
     }
-    await users(db, kind).upsert({ where: key, create: { [col]: res.id, organizationId: res.organizationId, userId: subjectId, role }, update: { role } });
+    await users(db, kind).upsert({
+      where: key,
+      create: { [col]: res.id, organizationId: res.organizationId, userId: subjectId, role },
+      update: { role },
+    });
   } else {
     const key = { [`teamId_${col}`]: { teamId: subjectId, [col]: res.id } };
     await teams(db, kind).upsert({ where: key, create: { teamId: subjectId, [col]: res.id, role }, update: { role } });
@@ -218,23 +252,38 @@ export async function inviteToResource(ctx: Context, r: Resource, input: InviteI
   return true;
 }
 
-async function inviteEmails(tx: Prisma.TransactionClient, kind: GrantKind, res: { id: string; organizationId: string }, role: RoleName, emails: string[], invitedById: string) {
+async function inviteEmails(
+  tx: Prisma.TransactionClient,
+  kind: GrantKind,
+  res: { id: string; organizationId: string },
+  role: RoleName,
+  emails: string[],
+  invitedById: string,
+) {
   const { organizationId } = res;
   const found = await tx.user.findMany({ where: { email: { in: emails } }, select: { id: true, email: true } });
   const byEmail = new Map(found.map((u) => [u.email, u.id]));
-  const created = emails.filter((e) => !byEmail.has(e)).map((email) => ({ id: newId(), email, displayName: email.split('@')[0]!, emailVerified: false }));
+  const created = emails
+    .filter((e) => !byEmail.has(e))
+    .map((email) => ({ id: newId(), email, displayName: email.split('@')[0]!, emailVerified: false }));
   if (created.length) {
     await tx.user.createMany({ data: created });
     // A new account has no other owner: a guest at once (consenting to the organization's SSO, as inviteUsers' new accounts).
     await tx.member.createMany({ data: created.map((u) => ({ organizationId, userId: u.id, role: null, ssoConsentAt: new Date() })) });
   }
   const existing = found.map((u) => u.id);
-  const members = new Set((await tx.member.findMany({ where: { organizationId, userId: { in: existing } }, select: { userId: true } })).map((m) => m.userId));
-  for (const userId of [...created.map((u) => u.id), ...existing.filter((id) => members.has(id))]) await writeGrant(tx, kind, res, 'user', userId, role);
+  const members = new Set(
+    (await tx.member.findMany({ where: { organizationId, userId: { in: existing } }, select: { userId: true } })).map((m) => m.userId),
+  );
+  for (const userId of [...created.map((u) => u.id), ...existing.filter((id) => members.has(id))])
+    await writeGrant(tx, kind, res, 'user', userId, role);
   for (const userId of existing.filter((id) => !members.has(id))) {
     const key = { organizationId_userId: { organizationId, userId } };
     const pending = await tx.organizationInvitation.findUnique({ where: key, select: { grants: true } });
-    const grants = [...((pending?.grants ?? []) as unknown as PendingGrant[]).filter((g) => !(g.kind === kind && g.id === res.id)), { kind, id: res.id, role }];
+    const grants = [
+      ...((pending?.grants ?? []) as unknown as PendingGrant[]).filter((g) => !(g.kind === kind && g.id === res.id)),
+      { kind, id: res.id, role },
+    ];
     await tx.organizationInvitation.upsert({
       where: key,
       create: { id: newId(), organizationId, userId, role: null, invitedById, grants: grants as unknown as Prisma.InputJsonValue },
@@ -259,7 +308,9 @@ export async function aggregate(ctx: Context, r: Resource, args: PageArgs & { ro
   const space = r.kind === 'space' ? await requireSpace(ctx, r.id) : null;
   const roles = await Promise.all(
     members.map((m) =>
-      space ? spaceRoleOfOrgRole(ctx, m.role as RoleName | null, space, m.userId) : contentRoleOf(ctx, 'c', res.id, m.userId, m.role as RoleName | null),
+      space
+        ? spaceRoleOfOrgRole(ctx, m.role as RoleName | null, space, m.userId)
+        : contentRoleOf(ctx, 'c', res.id, m.userId, m.role as RoleName | null),
     ),
   );
   const all = members
@@ -283,19 +334,31 @@ export async function siteAggregate(
 ) {
   const res = await resolve(ctx, r, false);
   if (args.role != null && args.role !== 'guest' && !isRole(args.role)) throw badRequest('role', 'must be a role or guest');
-  if (args.sort != null && !['joinedAt', 'lastSeenAt', 'name'].includes(args.sort)) throw badRequest('sort', 'must be joinedAt, lastSeenAt or name');
+  if (args.sort != null && !['joinedAt', 'lastSeenAt', 'name'].includes(args.sort))
+    throw badRequest('sort', 'must be joinedAt, lastSeenAt or name');
   if (args.order != null && !['asc', 'desc'].includes(args.order)) throw badRequest('order', 'must be asc or desc');
   const search = args.search?.trim();
   const members = await ctx.prisma.member.findMany({
     where: {
       organizationId: res.organizationId,
-      ...(search ? { user: { OR: [{ displayName: { contains: search, mode: 'insensitive' } }, { email: { contains: search, mode: 'insensitive' } }] } } : {}),
+      ...(search
+        ? {
+            user: {
+              OR: [{ displayName: { contains: search, mode: 'insensitive' } }, { email: { contains: search, mode: 'insensitive' } }],
+            },
+          }
+        : {}),
       ...(args.team ? { teams: { some: { teamId: args.team } } } : {}),
     },
-    include: { user: true, siteGrants: { where: { siteId: res.id } }, teams: { include: { team: { include: { sites: { where: { siteId: res.id } } } } } } },
+    include: {
+      user: true,
+      siteGrants: { where: { siteId: res.id } },
+      teams: { include: { team: { include: { sites: { where: { siteId: res.id } } } } } },
+    },
   });
   const order = args.order === 'asc' ? 1 : -1;
-  const key = (m: (typeof members)[number]) => (args.sort === 'name' ? m.user.displayName : args.sort === 'lastSeenAt' ? (m.lastSeenAt?.getTime() ?? 0) : m.joinedAt.getTime());
+  const key = (m: (typeof members)[number]) =>
+    args.sort === 'name' ? m.user.displayName : args.sort === 'lastSeenAt' ? (m.lastSeenAt?.getTime() ?? 0) : m.joinedAt.getTime();
   members.sort((a, b) => (key(a) < key(b) ? -order : key(a) > key(b) ? order : a.userId < b.userId ? -1 : 1));
   const items = members.map((m) => {
     const orgRoleOf = m.role as RoleName | null;

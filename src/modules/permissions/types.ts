@@ -5,7 +5,17 @@ import type { RoleName } from '../../auth/roles.js';
 import type { Team, User } from '../../generated/prisma/client.js';
 import { TeamType } from '../teams/index.js';
 import { UserType } from '../users/index.js';
-import { aggregate, inviteToResource, listTeamGrants, listUserGrants, removeGrant, setGrant, siteAggregate, type GrantKind, type Resource } from './service.js';
+import {
+  aggregate,
+  inviteToResource,
+  listTeamGrants,
+  listUserGrants,
+  removeGrant,
+  setGrant,
+  siteAggregate,
+  type GrantKind,
+  type Resource,
+} from './service.js';
 
 /** Grants in GraphQL: the same operations as REST (./routes.ts), as root fields and mutations. */
 
@@ -100,19 +110,29 @@ for (const { kind, Name, arg } of KINDS) {
       args: { ...resourceArgs(t), ...pageArgs(t) },
       resolve: (_r, args: any, ctx) => listTeamGrants(ctx, resourceOf(kind, args), args),
     }),
-    [`permissionsAggregateIn${Name}`]: kind === 'site'
-      ? t.field({
-          type: UserSitePermissionList,
-          description: 'Everyone who reads the site, with their role there and where it comes from',
-          args: { ...resourceArgs(t), ...pageArgs(t), role: t.arg.string(), search: t.arg.string(), team: t.arg.id(), order: t.arg.string(), sort: t.arg.string() },
-          resolve: (_r, args: any, ctx) => siteAggregate(ctx, resourceOf(kind, args), { ...args, team: args.team == null ? args.team : String(args.team) }),
-        })
-      : t.field({
-          type: UserPermissionList,
-          description: `Everyone who has access to the ${kind}, with their effective role`,
-          args: { ...resourceArgs(t), ...pageArgs(t), role: t.arg({ type: RoleEnum }) },
-          resolve: (_r, args: any, ctx) => aggregate(ctx, resourceOf(kind, args), args),
-        }),
+    [`permissionsAggregateIn${Name}`]:
+      kind === 'site'
+        ? t.field({
+            type: UserSitePermissionList,
+            description: 'Everyone who reads the site, with their role there and where it comes from',
+            args: {
+              ...resourceArgs(t),
+              ...pageArgs(t),
+              role: t.arg.string(),
+              search: t.arg.string(),
+              team: t.arg.id(),
+              order: t.arg.string(),
+              sort: t.arg.string(),
+            },
+            resolve: (_r, args: any, ctx) =>
+              siteAggregate(ctx, resourceOf(kind, args), { ...args, team: args.team == null ? args.team : String(args.team) }),
+          })
+        : t.field({
+            type: UserPermissionList,
+            description: `Everyone who has access to the ${kind}, with their effective role`,
+            args: { ...resourceArgs(t), ...pageArgs(t), role: t.arg({ type: RoleEnum }) },
+            resolve: (_r, args: any, ctx) => aggregate(ctx, resourceOf(kind, args), args),
+          }),
   }));
   builder.mutationFields((t) => ({
     [`updateUserPermissionIn${Name}`]: t.boolean({
@@ -135,7 +155,13 @@ for (const { kind, Name, arg } of KINDS) {
     }),
     [`inviteTo${Name}`]: t.boolean({
       args: { ...resourceArgs(t), input: t.arg({ type: InviteToContentInput, required: true }) },
-      resolve: (_r, args: any, ctx) => inviteToResource(ctx, resourceOf(kind, args), { ...args.input, users: ids(args.input.users), teams: ids(args.input.teams), emails: args.input.emails }),
+      resolve: (_r, args: any, ctx) =>
+        inviteToResource(ctx, resourceOf(kind, args), {
+          ...args.input,
+          users: ids(args.input.users),
+          teams: ids(args.input.teams),
+          emails: args.input.emails,
+        }),
     }),
   }));
 }

@@ -56,7 +56,13 @@ export function parseCookies(header: string | null): Map<string, string> {
 }
 
 export function cookie(name: string, value: string | null, path: string, secure: boolean): string {
-  const attrs = [`${name}=${value === null ? '' : encodeURIComponent(value)}`, `Path=${path}`, 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])];
+  const attrs = [
+    `${name}=${value === null ? '' : encodeURIComponent(value)}`,
+    `Path=${path}`,
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(secure ? ['Secure'] : []),
+  ];
   attrs.push(value === null ? 'Max-Age=0' : `Max-Age=${COOKIE_MAX_AGE}`);
   return attrs.join('; ');
 }
@@ -69,14 +75,28 @@ function unsignedValue(raw: string): unknown {
 }
 
 export type Access =
-  | { ok: true; visitor: Visitor; member: boolean; setCookies: string[]; /** the URL without the consumed query parameters, when some were */ cleanUrl: string | null; audience: string }
+  | {
+      ok: true;
+      visitor: Visitor;
+      member: boolean;
+      setCookies: string[] /** the URL without the consumed query parameters, when some were */;
+      cleanUrl: string | null;
+      audience: string;
+    }
   | { ok: false; status: 401 | 404; setCookies: string[]; message: string };
 
 /**
  * Decides whether the request may read `site` (published, checked by the caller) and with what
  * claims. `cookiePath`: the site's path on this server, where its cookies live.
  */
-export async function decideAccess(ctx: Context, site: Site, request: Request, hasCaller: boolean, cookiePath: string, secure: boolean): Promise<Access> {
+export async function decideAccess(
+  ctx: Context,
+  site: Site,
+  request: Request,
+  hasCaller: boolean,
+  cookiePath: string,
+  secure: boolean,
+): Promise<Access> {
   const url = new URL(request.url);
   const cookies = parseCookies(request.headers.get('cookie'));
   const setCookies: string[] = [];
@@ -138,9 +158,19 @@ export async function decideAccess(ctx: Context, site: Site, request: Request, h
   }
 
   const allowed =
-    site.visibility === 'public' || site.visibility === 'unlisted' || member || (site.visibility === 'share-link' && shareOk) || (site.visibility === 'visitor-auth' && signed);
+    site.visibility === 'public' ||
+    site.visibility === 'unlisted' ||
+    member ||
+    (site.visibility === 'share-link' && shareOk) ||
+    (site.visibility === 'visitor-auth' && signed);
   if (!allowed) {
-    if (site.visibility === 'visitor-auth') return { ok: false, status: 401, setCookies, message: 'This site is only for authenticated visitors: open it through the link your sign-in gave you.' };
+    if (site.visibility === 'visitor-auth')
+      return {
+        ok: false,
+        status: 401,
+        setCookies,
+        message: 'This site is only for authenticated visitors: open it through the link your sign-in gave you.',
+      };
     return { ok: false, status: 404, setCookies, message: 'There is no such page.' };
   }
   let cleanUrl: string | null = null;
@@ -149,6 +179,12 @@ export async function decideAccess(ctx: Context, site: Site, request: Request, h
     for (const k of consumed) clean.searchParams.delete(k);
     cleanUrl = `${clean.pathname}${clean.search}`;
   }
-  const audience = member ? 'member' : site.visibility === 'public' || site.visibility === 'unlisted' ? (signed || Object.keys(unsigned).length ? 'visitor' : 'anyone') : 'visitor';
+  const audience = member
+    ? 'member'
+    : site.visibility === 'public' || site.visibility === 'unlisted'
+      ? signed || Object.keys(unsigned).length
+        ? 'visitor'
+        : 'anyone'
+      : 'visitor';
   return { ok: true, visitor: { claims: { ...claims, unsigned } }, member, setCookies, cleanUrl, audience };
 }

@@ -22,7 +22,10 @@ export async function pageMarkdown(r: Reading, res: Resolution): Promise<string>
   let text = body.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---\r?\n/, '');
   if (text.split(/\r?\n/).some((l) => INCLUDE.test(l.trim()))) {
     const entries = await content.reusableContents();
-    const bodies = await bodiesOf(r.ctx, entries.map((e) => e.body));
+    const bodies = await bodiesOf(
+      r.ctx,
+      entries.map((e) => e.body),
+    );
     const bySlug = new Map(entries.map((e) => [e.slug, bodies.get(e.body) ?? '']));
     text = text
       .split(/\r?\n/)
@@ -55,7 +58,10 @@ async function listed(r: Reading): Promise<Listed[]> {
   } else {
     for (const ss of siteSpacesIn(r, null).filter((x) => !x.hidden)) entries.push({ heading: '', siteSpace: ss });
   }
-  const spaces = await spacesOf(r, entries.map((e) => e.siteSpace));
+  const spaces = await spacesOf(
+    r,
+    entries.map((e) => e.siteSpace),
+  );
   const variants = new Map<string, number>();
   for (const e of entries) variants.set(e.heading, (variants.get(e.heading) ?? 0) + 1);
   const out = await Promise.all(
@@ -66,7 +72,13 @@ async function listed(r: Reading): Promise<Listed[]> {
       const tree = await pageTree(r.ctx, view);
       const title = space.title || e.siteSpace.path;
       const heading = !e.heading ? title : (variants.get(e.heading) ?? 0) > 1 ? `${e.heading} — ${title}` : e.heading;
-      return { heading, siteSpace: e.siteSpace, tree, pages: readingOrder(visibleTree(r, tree.roots)), variables: view.content.manifest.variables };
+      return {
+        heading,
+        siteSpace: e.siteSpace,
+        tree,
+        pages: readingOrder(visibleTree(r, tree.roots)),
+        variables: view.content.manifest.variables,
+      };
     }),
   );
   return out.filter((x): x is Listed => x !== null);
@@ -80,7 +92,10 @@ export async function llmsTxt(r: Reading): Promise<string> {
   const lines = [`# ${r.site.title}`, ''];
   for (const list of lists) {
     if (lists.length > 1 || list.heading) lines.push(`## ${list.heading}`, '');
-    for (const p of list.pages) lines.push(`- [${p.title.replace(/[[\]]/g, '')}](${pageUrl(r, list.siteSpace, p, absolute(r))}.md)${p.description ? `: ${p.description.replace(/\s+/g, ' ')}` : ''}`);
+    for (const p of list.pages)
+      lines.push(
+        `- [${p.title.replace(/[[\]]/g, '')}](${pageUrl(r, list.siteSpace, p, absolute(r))}.md)${p.description ? `: ${p.description.replace(/\s+/g, ' ')}` : ''}`,
+      );
     lines.push('');
   }
   return `${lines.join('\n').trimEnd()}\n`;
@@ -94,7 +109,9 @@ export async function llmsFullTxt(r: Reading): Promise<string> {
   for (const list of lists) {
     for (const p of list.pages) {
       const body = (p.body ? (bodies.get(p.body) ?? '') : '').replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---\r?\n/, '');
-      parts.push(`# ${p.title}\n\nSource: ${pageUrl(r, list.siteSpace, p, absolute(r))}\n\n${p.description ? `${p.description}\n\n` : ''}${markdownWithoutTitleHeading(evaluateVariables(body, list.variables).trim(), p.title)}\n`);
+      parts.push(
+        `# ${p.title}\n\nSource: ${pageUrl(r, list.siteSpace, p, absolute(r))}\n\n${p.description ? `${p.description}\n\n` : ''}${markdownWithoutTitleHeading(evaluateVariables(body, list.variables).trim(), p.title)}\n`,
+      );
     }
   }
   return parts.join('\n---\n\n');
@@ -108,7 +125,9 @@ export async function sitemapXml(r: Reading): Promise<string> {
     for (const list of await listed(r)) {
       for (const p of list.pages) {
         if (p.noIndex || p.noRobotsIndex) continue;
-        urls.push(`<url><loc>${xml(pageUrl(r, list.siteSpace, p, r.canonical))}</loc>${p.updatedAt ? `<lastmod>${xml(String(p.updatedAt))}</lastmod>` : ''}</url>`);
+        urls.push(
+          `<url><loc>${xml(pageUrl(r, list.siteSpace, p, r.canonical))}</loc>${p.updatedAt ? `<lastmod>${xml(String(p.updatedAt))}</lastmod>` : ''}</url>`,
+        );
       }
     }
   }

@@ -41,7 +41,7 @@ function member(object: unknown, key: unknown): unknown {
   if (typeof key !== 'string' && typeof key !== 'number') return undefined;
   const name = String(key);
   if (Array.isArray(object)) return name === 'length' ? object.length : /^\d+$/.test(name) ? object[Number(name)] : undefined;
-  return  Object.hasOwn(object, name) ? (object as Record<string, unknown>)[name] : undefined;
+  return Object.hasOwn(object, name) ? (object as Record<string, unknown>)[name] : undefined;
 }
 
 function evaluate(node: Node, scope: { visitor: Visitor }): unknown {
@@ -103,7 +103,12 @@ function evaluate(node: Node, scope: { visitor: Visitor }): unknown {
       // Only `<array or string>.includes(<value>)`.
       const call = node as jsep.CallExpression;
       const callee = call.callee as jsep.MemberExpression;
-      if (callee.type !== 'MemberExpression' || callee.computed || (callee.property as jsep.Identifier).name !== 'includes' || call.arguments.length !== 1) {
+      if (
+        callee.type !== 'MemberExpression' ||
+        callee.computed ||
+        (callee.property as jsep.Identifier).name !== 'includes' ||
+        call.arguments.length !== 1
+      ) {
         throw new Unsupported('call');
       }
       const target = evaluate(callee.object, scope);

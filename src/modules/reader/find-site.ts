@@ -9,7 +9,11 @@ import { FINGERPRINT_SQL } from './page-cache.js';
  * sites module resolves URLs: ids first, then basenames (not unique: published first, oldest first).
  * One statement. The reader's pages and its MCP server find sites alike.
  */
-export async function findSite(call: RouteCall, org: string, siteKey: string): Promise<(Site & { organization: Pick<Organization, 'hostname'> }) | null> {
+export async function findSite(
+  call: RouteCall,
+  org: string,
+  siteKey: string,
+): Promise<(Site & { organization: Pick<Organization, 'hostname'> }) | null> {
   const sites = await call.services.db.prisma.site.findMany({
     where: siteWhere(org, siteKey),
     orderBy: SITE_ORDER,
@@ -67,7 +71,11 @@ async function kept(call: Pick<RouteCall, 'services'>, key: string, read: () => 
  * fingerprint (page-cache.ts: what its rendered answers depend on), in one statement, with no
  * Prisma query on the way. `orgWhere`: the organization's (`$1`) or the custom hostname's condition.
  */
-async function readSiteState(call: Pick<RouteCall, 'services'>, orgWhere: string, params: [string, string | null]): Promise<SiteState | null> {
+async function readSiteState(
+  call: Pick<RouteCall, 'services'>,
+  orgWhere: string,
+  params: [string, string | null],
+): Promise<SiteState | null> {
   const { rows } = await call.services.db.pool.query<{ site: Record<string, unknown>; hostname: string | null; fingerprint: string }>(
     `SELECT to_jsonb(s) AS site, o.hostname, ${FINGERPRINT_SQL} AS fingerprint
      FROM "Site" s JOIN "Organization" o ON o.id = s."organizationId"
@@ -80,9 +88,17 @@ async function readSiteState(call: Pick<RouteCall, 'services'>, orgWhere: string
   if (!row) return null;
   // JSON's timestamps are PostgreSQL's `timestamp(3)` without a zone, which Prisma reads as UTC.
   const date = (v: unknown) => (typeof v === 'string' ? new Date(`${v}Z`) : null);
-  const site = { ...row.site, createdAt: date(row.site.createdAt), updatedAt: date(row.site.updatedAt), adaptiveSchemaUpdatedAt: date(row.site.adaptiveSchemaUpdatedAt) } as Site;
+  const site = {
+    ...row.site,
+    createdAt: date(row.site.createdAt),
+    updatedAt: date(row.site.updatedAt),
+    adaptiveSchemaUpdatedAt: date(row.site.adaptiveSchemaUpdatedAt),
+  } as Site;
   return { site, hostname: row.hostname, fingerprint: row.fingerprint };
 }
 
-const siteWhere = (org: string, siteKey: string) => ({ organization: { OR: [{ id: org }, { hostname: org }] }, OR: [{ id: siteKey }, { basename: siteKey }] });
+const siteWhere = (org: string, siteKey: string) => ({
+  organization: { OR: [{ id: org }, { hostname: org }] },
+  OR: [{ id: siteKey }, { basename: siteKey }],
+});
 const SITE_ORDER = [{ published: 'desc' as const }, { createdAt: 'asc' as const }, { id: 'asc' as const }];

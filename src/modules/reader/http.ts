@@ -5,7 +5,19 @@ import { sharedCacheControl, type Sharing } from '../../http/conditional.js';
 import { readText } from '../../http/body.js';
 import { errorResponse } from '../../http/respond.js';
 import { AddressLimiter, addressKey } from '../../http/throttle.js';
-import { countPageFeedback, countPageView, defaultCustomization, FEEDBACK_RATINGS, type FeedbackRating, findRedirect, siteCustomization, siteView, visitorFallbackUrl, type Customization, type Resolution } from '../sites/index.js';
+import {
+  countPageFeedback,
+  countPageView,
+  defaultCustomization,
+  FEEDBACK_RATINGS,
+  type FeedbackRating,
+  findRedirect,
+  siteCustomization,
+  siteView,
+  visitorFallbackUrl,
+  type Customization,
+  type Resolution,
+} from '../sites/index.js';
 import { decideAccess, type Access } from './access.js';
 import { llmsFullTxt, llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './agents.js';
 import { mcpHttpRoutes } from './mcp.js';
@@ -50,12 +62,29 @@ import { answerKey, audienceKey, cachedAnswer, keepAnswer, serveAnswer, type Cac
 
 // The reader's requests are mostly anonymous: the context's caller is then this placeholder, which
 // no read below looks at (membership is asked only when a token was sent).
-const ANONYMOUS = { id: '', email: '', displayName: 'Anonymous visitor', photoURL: null, emailVerified: false, createdAt: new Date(0) } satisfies User;
+const ANONYMOUS = {
+  id: '',
+  email: '',
+  displayName: 'Anonymous visitor',
+  photoURL: null,
+  emailVerified: false,
+  createdAt: new Date(0),
+} satisfies User;
 
 const AGENT_FILES = new Set(['llms.txt', 'llms-full.txt', 'sitemap.xml', 'robots.txt']);
 
 function genericShell(base: string): Shell {
-  return { lang: 'en', title: 'Not found', siteTitle: 'Not found', primary: { light: '#346DDB', dark: '#346DDB' }, base, noindex: true, headerLinks: [], footerGroups: [], trademark: true };
+  return {
+    lang: 'en',
+    title: 'Not found',
+    siteTitle: 'Not found',
+    primary: { light: '#346DDB', dark: '#346DDB' },
+    base,
+    noindex: true,
+    headerLinks: [],
+    footerGroups: [],
+    trademark: true,
+  };
 }
 
 type ContentRef = { kind?: string; url?: string; page?: string; space?: string; anchor?: string } | null | undefined;
@@ -137,7 +166,6 @@ function respond(status: number, body: string, headers: Record<string, string>, 
 
 const text = (type: string) => ({ 'content-type': `${type}; charset=utf-8`, 'x-content-type-options': 'nosniff' });
 
-
 /** A site at `/public/<org>/sites/<site>/…` on this server. */
 function publicSiteAt(call: RouteCall): SiteAt {
   const raw = new URL(call.request.url).pathname.split('/');
@@ -145,7 +173,12 @@ function publicSiteAt(call: RouteCall): SiteAt {
   const publicUrl = call.services.config.publicUrl.replace(/\/+$/, '');
   const prefix = new URL(publicUrl).pathname.replace(/\/+$/, '');
   const sitePath = `/public/${raw[2] ?? ''}/sites/${raw[4] ?? ''}`;
-  return { base: `${publicUrl}${sitePath}`, cookiePath: `${prefix}${sitePath}`, rest: raw.slice(5), state: () => findSiteState(call, call.params.org!, call.params.site!) };
+  return {
+    base: `${publicUrl}${sitePath}`,
+    cookiePath: `${prefix}${sitePath}`,
+    rest: raw.slice(5),
+    state: () => findSiteState(call, call.params.org!, call.params.site!),
+  };
 }
 
 const serve = (call: RouteCall) => serveSite(call, publicSiteAt(call));
@@ -160,7 +193,12 @@ const serve = (call: RouteCall) => serveSite(call, publicSiteAt(call));
  */
 function serveHosted(call: RouteCall): Promise<Response> {
   const url = new URL(call.request.url);
-  const at: SiteAt = { base: '', cookiePath: '/', rest: url.pathname.split('/').slice(1), state: () => findSiteStateByHost(call, url.hostname.toLowerCase()) };
+  const at: SiteAt = {
+    base: '',
+    cookiePath: '/',
+    rest: url.pathname.split('/').slice(1),
+    state: () => findSiteStateByHost(call, url.hostname.toLowerCase()),
+  };
   return call.request.method === 'POST' ? serveFeedback(call, at) : serveSite(call, at);
 }
 
@@ -190,7 +228,13 @@ function notFoundPage(base: string, cookies: string[] = [], shell = genericShell
 }
 
 /** A visitor the site does not admit: its 404 page, the publishing-auth fallback (302), or the sign-in notice (401). */
-async function refused(ctx: ReturnType<typeof createContext>, site: SiteState['site'], base: string, access: Extract<Access, { ok: false }>, rest: string[]): Promise<Response> {
+async function refused(
+  ctx: ReturnType<typeof createContext>,
+  site: SiteState['site'],
+  base: string,
+  access: Extract<Access, { ok: false }>,
+  rest: string[],
+): Promise<Response> {
   const shell = { ...genericShell(base), siteTitle: site.title, title: site.title };
   if (access.status === 404) return notFoundPage(base, access.setCookies, shell);
   // A visitor-auth site with a fallback URL (publishing auth) sends refused visitors there, with the path they asked for.
@@ -200,7 +244,13 @@ async function refused(ctx: ReturnType<typeof createContext>, site: SiteState['s
     to.searchParams.set('location', `/${rest.map(encodeURIComponent).join('/')}`);
     return respond(302, '', { location: to.toString() }, access.setCookies, 'no-store');
   }
-  return respond(401, noticeHtml({ ...shell, title: `Sign-in required · ${site.title}` }, 'Sign-in required', access.message), htmlHeaders(shell), access.setCookies, 'no-store');
+  return respond(
+    401,
+    noticeHtml({ ...shell, title: `Sign-in required · ${site.title}` }, 'Sign-in required', access.message),
+    htmlHeaders(shell),
+    access.setCookies,
+    'no-store',
+  );
 }
 
 /** Where a site is served: its base URL ('' at its custom hostname), its cookies' path, the raw path segments below it, its state. */
@@ -237,7 +287,10 @@ async function serveSite(call: RouteCall, at: SiteAt): Promise<Response> {
     return respond(302, '', { location: access.cleanUrl }, access.setCookies, 'no-store');
   }
   // What a shared cache may keep: a public or unlisted site as anyone sees it (no member, no claims, no cookie being set).
-  const sharing: Sharing = (site.visibility === 'public' || site.visibility === 'unlisted') && access.audience === 'anyone' && !access.setCookies.length ? 'public' : 'private';
+  const sharing: Sharing =
+    (site.visibility === 'public' || site.visibility === 'unlisted') && access.audience === 'anyone' && !access.setCookies.length
+      ? 'public'
+      : 'private';
 
   // Rendered answers are kept (page-cache.ts), keyed by the site's fingerprint, the URL and the
   // audience; searches, redirects and 404 pages are not. Access was decided above, before any lookup.
@@ -246,14 +299,22 @@ async function serveSite(call: RouteCall, at: SiteAt): Promise<Response> {
   const thanks = url.searchParams.get('feedback') === 'thanks';
   let key: string | null = null;
   if (query === null || (rest.length === 1 && AGENT_FILES.has(rest[0]!))) {
-    key = answerKey({ site, fingerprint: state.fingerprint, base, kind: thanks ? 'GET feedback=thanks' : 'GET', path: JSON.stringify(rest), audience: audienceKey(access.audience, access.visitor) });
+    key = answerKey({
+      site,
+      fingerprint: state.fingerprint,
+      base,
+      kind: thanks ? 'GET feedback=thanks' : 'GET',
+      path: JSON.stringify(rest),
+      audience: audienceKey(access.audience, access.visitor),
+    });
     const hit = cachedAnswer(key);
     if (hit) {
       const answer = serveAnswer(request, hit, sharing, access.setCookies);
       return hit.view ? countPageView(ctx, hit.view, answer) : answer;
     }
   }
-  const ok = (body: string, headers: Record<string, string>, view?: CachedAnswer['view']) => serveAnswer(request, keepAnswer(key, body, headers, view), sharing, access.setCookies);
+  const ok = (body: string, headers: Record<string, string>, view?: CachedAnswer['view']) =>
+    serveAnswer(request, keepAnswer(key, body, headers, view), sharing, access.setCookies);
 
   const view = await siteView(ctx, site);
   // The customization is read once the page (and so its site space, whose override applies) is known.
@@ -279,7 +340,10 @@ async function serveSite(call: RouteCall, at: SiteAt): Promise<Response> {
   const last = rest.at(-1);
   const wantsMarkdown = !!last && /\.md$/i.test(last) && last.length > 3;
   const segments = wantsMarkdown ? [...rest.slice(0, -1), last!.slice(0, -3)] : rest;
-  const res = await resolveForVisitor(r, segments.filter((s) => !/^readme$/i.test(s) || !wantsMarkdown));
+  const res = await resolveForVisitor(
+    r,
+    segments.filter((s) => !/^readme$/i.test(s) || !wantsMarkdown),
+  );
   // The page's site space may override the site's customization.
   r.customization = await siteCustomization(ctx, site, res?.siteSpace.id);
   const shell = shellOf(r, site.title, res);
@@ -288,14 +352,27 @@ async function serveSite(call: RouteCall, at: SiteAt): Promise<Response> {
       const search = new URLSearchParams(params).toString();
       return `${url.pathname}${search ? `?${search}` : ''}`;
     };
-    const main = await searchResults(r, res?.siteSpace ?? null, { query, all: url.searchParams.get('scope') === 'all', page: url.searchParams.get('page') }, self);
+    const main = await searchResults(
+      r,
+      res?.siteSpace ?? null,
+      { query, all: url.searchParams.get('scope') === 'all', page: url.searchParams.get('page') },
+      self,
+    );
     const searchShell: Shell = { ...shell, title: `Search: ${query.slice(0, 80)} | ${shell.siteTitle}`, noindex: true, searchQuery: query };
-    return ok(documentHtml(searchShell, `<div class="layout layout-search"><aside class="sidebar"></aside><main id="content">${main}</main><aside class="outline"></aside></div>`, false), htmlHeaders(searchShell));
+    return ok(
+      documentHtml(
+        searchShell,
+        `<div class="layout layout-search"><aside class="sidebar"></aside><main id="content">${main}</main><aside class="outline"></aside></div>`,
+        false,
+      ),
+      htmlHeaders(searchShell),
+    );
   }
   if (!res) {
     // Redirects apply where no page is (a live page wins over a stale redirect).
     const redirect = await findRedirect(ctx, site, `/${rest.join('/')}`);
-    if (redirect) return respond(redirect.permanent ? 301 : 302, '', { location: redirect.target }, access.setCookies, sharedCacheControl(sharing));
+    if (redirect)
+      return respond(redirect.permanent ? 301 : 302, '', { location: redirect.target }, access.setCookies, sharedCacheControl(sharing));
     // A section (or the site's root) whose space has no page yet is there, only empty: not a missing page.
     const empty = wantsMarkdown ? null : await emptySection(r, segments);
     if (empty) {
@@ -307,7 +384,10 @@ async function serveSite(call: RouteCall, at: SiteAt): Promise<Response> {
   if (wantsMarkdown) return ok(await pageMarkdown(r, res), text('text/markdown'));
 
   const options = siteSpacesIn(r, res.siteSpace.sectionId);
-  const [rendered, spaces] = await Promise.all([renderPage(r, res), options.length > 1 ? spacesOf(r, options) : Promise.resolve(new Map())]);
+  const [rendered, spaces] = await Promise.all([
+    renderPage(r, res),
+    options.length > 1 ? spacesOf(r, options) : Promise.resolve(new Map()),
+  ]);
   const pageShell: Shell = {
     ...shell,
     title: `${res.page.title} | ${shell.siteTitle}`,
@@ -316,7 +396,13 @@ async function serveSite(call: RouteCall, at: SiteAt): Promise<Response> {
     markdownUrl: `${pageUrl(r, res.siteSpace, res.page)}.md`,
     noindex: shell.noindex || !!res.page.noIndex || !!res.page.noRobotsIndex,
   };
-  const pageView = { siteId: site.id, siteSectionId: res.siteSpace.sectionId, siteSpaceId: res.siteSpace.id, spaceId: res.space.id, pageId: res.page.id };
+  const pageView = {
+    siteId: site.id,
+    siteSectionId: res.siteSpace.sectionId,
+    siteSpaceId: res.siteSpace.id,
+    spaceId: res.space.id,
+    pageId: res.page.id,
+  };
   const html = documentHtml(pageShell, pageBody(r, res, rendered, spaces, thanks), true);
   if (thanks) return ok(html, htmlHeaders(pageShell));
   return countPageView(ctx, pageView, ok(html, htmlHeaders(pageShell), pageView));
@@ -341,9 +427,11 @@ const FEEDBACK_BODY_LIMIT = 4096;
 async function serveFeedback(call: RouteCall, at: SiteAt): Promise<Response> {
   const { services, request, caller } = call;
   let limiter = feedbackLimiters.get(services);
-  if (!limiter) feedbackLimiters.set(services, (limiter = new AddressLimiter(services.config.rateLimit.limit > 0 ? FEEDBACK_PER_MINUTE : 0, 60)));
+  if (!limiter)
+    feedbackLimiters.set(services, (limiter = new AddressLimiter(services.config.rateLimit.limit > 0 ? FEEDBACK_PER_MINUTE : 0, 60)));
   const taken = limiter.take(addressKey(call.clientAddress));
-  if (!taken.ok) return errorResponse(429, 'Too many ratings from this address; try again later', { 'retry-after': String(taken.retryAfter) });
+  if (!taken.ok)
+    return errorResponse(429, 'Too many ratings from this address; try again later', { 'retry-after': String(taken.retryAfter) });
 
   const url = new URL(request.url);
   const secure = services.config.publicUrl.startsWith('https:') || url.protocol === 'https:';
@@ -363,17 +451,31 @@ async function serveFeedback(call: RouteCall, at: SiteAt): Promise<Response> {
     return errorResponse(400, 'path: must be the path of a page of this site');
   }
   const view = await siteView(ctx, site);
-  const r: Reading = { ctx, site, view, visitor: access.visitor, base: at.base, canonical: ctx.urls.publishedSite(site, state.hostname), customization: defaultCustomization(site.title) };
+  const r: Reading = {
+    ctx,
+    site,
+    view,
+    visitor: access.visitor,
+    base: at.base,
+    canonical: ctx.urls.publishedSite(site, state.hostname),
+    customization: defaultCustomization(site.title),
+  };
   const res = await resolveForVisitor(r, segments);
   // Feedback is switched on per site (and per site space's override): off, this route is not there.
   r.customization = await siteCustomization(ctx, site, res?.siteSpace.id);
   if (!r.customization.feedback?.enabled) return notFoundPage(at.base, access.setCookies);
   const pageId = field('page');
-  if (!pageId || !res || res.page.id !== pageId) return errorResponse(400, 'page: must be the id of the page of this site at path (a page the visitor can read)');
+  if (!pageId || !res || res.page.id !== pageId)
+    return errorResponse(400, 'page: must be the id of the page of this site at path (a page the visitor can read)');
   const rating = field('rating');
-  if (!(FEEDBACK_RATINGS as readonly string[]).includes(rating)) return errorResponse(400, `rating: must be one of ${FEEDBACK_RATINGS.join(', ')}`);
+  if (!(FEEDBACK_RATINGS as readonly string[]).includes(rating))
+    return errorResponse(400, `rating: must be one of ${FEEDBACK_RATINGS.join(', ')}`);
 
-  countPageFeedback(ctx, { siteId: site.id, siteSectionId: res.siteSpace.sectionId, siteSpaceId: res.siteSpace.id, spaceId: res.space.id, pageId: res.page.id }, rating as FeedbackRating);
+  countPageFeedback(
+    ctx,
+    { siteId: site.id, siteSectionId: res.siteSpace.sectionId, siteSpaceId: res.siteSpace.id, spaceId: res.space.id, pageId: res.page.id },
+    rating as FeedbackRating,
+  );
   return respond(303, '', { location: `${pageUrl(r, res.siteSpace, res.page)}?feedback=thanks` }, access.setCookies, 'no-store');
 }
 
@@ -381,7 +483,13 @@ const serveFeedbackAt = (call: RouteCall) => serveFeedback(call, publicSiteAt(ca
 
 export const readerHttpRoutes: HttpRoute[] = [
   ...mcpHttpRoutes, // <site URL>/~gitbook/mcp (mcp.ts), before the pages' wildcard
-  { method: 'POST', path: `/public/:org/sites/:site/${FEEDBACK_PATH}`, handle: serveFeedbackAt, optionalToken: true, bodyLimit: FEEDBACK_BODY_LIMIT },
+  {
+    method: 'POST',
+    path: `/public/:org/sites/:site/${FEEDBACK_PATH}`,
+    handle: serveFeedbackAt,
+    optionalToken: true,
+    bodyLimit: FEEDBACK_BODY_LIMIT,
+  },
   { method: 'GET', path: '/public/:org/sites/:site', handle: serve, optionalToken: true },
   { method: 'GET', path: '/public/:org/sites/:site/*', handle: serve, optionalToken: true },
 ];

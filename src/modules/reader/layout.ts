@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
  * Every value from users goes through `esc`.
  */
 
-export const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+export const esc = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 const THEME_SCRIPT = `(function(){var d=document.documentElement,k='lectern-theme';if(d.hasAttribute('data-theme-fixed'))return;try{var t=localStorage.getItem(k);if(t==='light'||t==='dark')d.setAttribute('data-theme',t)}catch(e){}
 document.addEventListener('DOMContentLoaded',function(){var b=document.getElementById('theme-toggle');if(!b)return;b.hidden=false;b.addEventListener('click',function(){var c=d.getAttribute('data-theme'),dark=c?c==='dark':matchMedia('(prefers-color-scheme: dark)').matches,n=dark?'light':'dark';d.setAttribute('data-theme',n);try{localStorage.setItem(k,n)}catch(e){}})})})();`;
@@ -26,7 +27,10 @@ function readable(hex: string, bg: string, toward: 0 | 255): string {
   const digits = hex.slice(1);
   const full = digits.length <= 4 ? [...digits.slice(0, 3)].map((d) => d + d).join('') : digits.slice(0, 6);
   const rgb = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16));
-  const lum = (c: number[]) => c.map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4)).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i]!, 0);
+  const lum = (c: number[]) =>
+    c
+      .map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4))
+      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i]!, 0);
   const back = lum([0, 2, 4].map((i) => parseInt(bg.slice(1 + i, 3 + i), 16)));
   for (let t = 0; t <= 1; t += 0.05) {
     const mixed = rgb.map((v) => Math.round(v + (toward - v) * t));
@@ -161,12 +165,22 @@ export function htmlHeaders(shell: Shell): Record<string, string> {
 /** A whole HTML document around `body` (already-escaped HTML). */
 export function documentHtml(shell: Shell, body: string, withMenu: boolean): string {
   const style = styleFor(shell.primary);
-  const links = shell.headerLinks.length ? `<nav class="links" aria-label="Links">${shell.headerLinks.map((l) => `<a href="${esc(l.url)}">${esc(l.title)}</a>`).join('')}</nav>` : '';
+  const links = shell.headerLinks.length
+    ? `<nav class="links" aria-label="Links">${shell.headerLinks.map((l) => `<a href="${esc(l.url)}">${esc(l.title)}</a>`).join('')}</nav>`
+    : '';
   const footerGroups = shell.footerGroups
-    .map((g) => `<div><strong>${esc(g.title)}</strong>${g.links.map((l) => `<div><a href="${esc(l.url)}">${esc(l.title)}</a></div>`).join('')}</div>`)
+    .map(
+      (g) =>
+        `<div><strong>${esc(g.title)}</strong>${g.links.map((l) => `<div><a href="${esc(l.url)}">${esc(l.title)}</a></div>`).join('')}</div>`,
+    )
     .join('');
   const theme = shell.theme ?? { default: 'system', toggeable: true };
-  const fixed = theme.default === 'light' || theme.default === 'dark' ? ` data-theme="${theme.default}"${theme.toggeable ? '' : ' data-theme-fixed=""'}` : theme.toggeable ? '' : ' data-theme-fixed=""';
+  const fixed =
+    theme.default === 'light' || theme.default === 'dark'
+      ? ` data-theme="${theme.default}"${theme.toggeable ? '' : ' data-theme-fixed=""'}`
+      : theme.toggeable
+        ? ''
+        : ' data-theme-fixed=""';
   const brand = shell.logo
     ? `<img class="logo-img logo-light" src="${esc(shell.logo.light)}" alt="${esc(shell.siteTitle)}"><img class="logo-img logo-dark" src="${esc(shell.logo.dark)}" alt="">`
     : `<span class="logo" aria-hidden="true">${esc([...shell.siteTitle.trim()][0]?.toUpperCase() ?? 'D')}</span><span>${esc(shell.siteTitle)}</span>`;
@@ -214,5 +228,9 @@ function faviconLinks(shell: Shell): string {
 }
 
 export function noticeHtml(shell: Shell, heading: string, message: string): string {
-  return documentHtml(shell, `<main id="content" class="notice"><h1>${esc(heading)}</h1><p>${esc(message)}</p><p><a href="${esc(shell.base || '/')}">Go to the site’s home page</a></p></main>`, false);
+  return documentHtml(
+    shell,
+    `<main id="content" class="notice"><h1>${esc(heading)}</h1><p>${esc(message)}</p><p><a href="${esc(shell.base || '/')}">Go to the site’s home page</a></p></main>`,
+    false,
+  );
 }

@@ -1,7 +1,16 @@
 import type { SiteSpace } from '../../generated/prisma/client.js';
 import { bodiesOf, pageTree, viewOf, type PageNode } from '../content/index.js';
 import { pageMarkdown } from './agents.js';
-import { pageUrl, readingOrder, resolveForVisitor, sectionsVisible, siteSpacesIn, spacesOf, visibleTree, type Reading } from './site-model.js';
+import {
+  pageUrl,
+  readingOrder,
+  resolveForVisitor,
+  sectionsVisible,
+  siteSpacesIn,
+  spacesOf,
+  visibleTree,
+  type Reading,
+} from './site-model.js';
 
 /**
  * What the published site's MCP server (mcp.ts) answers with: the pages a visitor may see, a
@@ -35,7 +44,10 @@ export async function listPages(r: Reading): Promise<ListedPage[]> {
     const spaces = siteSpacesIn(r, section?.id ?? null).filter((ss) => !ss.hidden);
     for (const ss of spaces) entries.push({ heading: section ? [section.title] : [], siteSpace: ss });
   }
-  const spaces = await spacesOf(r, entries.map((e) => e.siteSpace));
+  const spaces = await spacesOf(
+    r,
+    entries.map((e) => e.siteSpace),
+  );
   const lists = await Promise.all(
     entries.map(async (e) => {
       const space = spaces.get(e.siteSpace.spaceId);
@@ -44,7 +56,13 @@ export async function listPages(r: Reading): Promise<ListedPage[]> {
       const variants = siteSpacesIn(r, e.siteSpace.sectionId).filter((ss) => !ss.hidden).length;
       const heading = variants > 1 ? [...e.heading, space.title || e.siteSpace.path] : e.heading;
       return readingOrder(visibleTree(r, tree.roots)).map(
-        (p): ListedPage => ({ title: p.title, description: p.description ?? '', url: pageUrl(r, e.siteSpace, p), location: [...heading, ...p.ancestors.map((a) => a.title)], page: p }),
+        (p): ListedPage => ({
+          title: p.title,
+          description: p.description ?? '',
+          url: pageUrl(r, e.siteSpace, p),
+          location: [...heading, ...p.ancestors.map((a) => a.title)],
+          page: p,
+        }),
       );
     }),
   );
@@ -149,7 +167,10 @@ export async function readPage(r: Reading, address: string): Promise<{ url: stri
   }
   const last = segments.at(-1);
   if (last && /\.md$/i.test(last) && last.length > 3) segments[segments.length - 1] = last.slice(0, -3);
-  const res = await resolveForVisitor(r, segments.filter((s) => !/^readme$/i.test(s)));
+  const res = await resolveForVisitor(
+    r,
+    segments.filter((s) => !/^readme$/i.test(s)),
+  );
   if (res?.page.type !== 'document') return null;
   return { url: pageUrl(r, res.siteSpace, res.page), markdown: await pageMarkdown(r, res) };
 }

@@ -42,8 +42,14 @@ const MAX_RESULTS = 50;
 const SHARE_HEADER = 'x-lectern-share-key';
 const VISITOR_HEADER = 'x-lectern-visitor-token';
 
-const ANONYMOUS = { id: '', email: '', displayName: 'Anonymous visitor', photoURL: null, emailVerified: false, createdAt: new Date(0) } satisfies User;
-
+const ANONYMOUS = {
+  id: '',
+  email: '',
+  displayName: 'Anonymous visitor',
+  photoURL: null,
+  emailVerified: false,
+  createdAt: new Date(0),
+} satisfies User;
 
 /** The reading this request may do of the site, or the refusal (a 404 for anything not to be seen). */
 async function readingFor(call: RouteCall): Promise<Reading | Response> {
@@ -65,7 +71,14 @@ async function readingFor(call: RouteCall): Promise<Reading | Response> {
   const cookie = request.headers.get('cookie');
   const ctx = createContext(services, caller?.user ?? ANONYMOUS, caller?.session);
   const prefix = new URL(publicUrl).pathname.replace(/\/+$/, '');
-  const decided = await decideAccess(ctx, site, new Request(access, { headers: cookie ? { cookie } : {} }), !!caller, `${prefix}${sitePath}`, publicUrl.startsWith('https:'));
+  const decided = await decideAccess(
+    ctx,
+    site,
+    new Request(access, { headers: cookie ? { cookie } : {} }),
+    !!caller,
+    `${prefix}${sitePath}`,
+    publicUrl.startsWith('https:'),
+  );
   if (!decided.ok) return errorResponse(decided.status, decided.status === 401 ? decided.message : 'No such published site');
 
   const view = await siteView(ctx, site);
@@ -79,11 +92,23 @@ const text = (value: string) => ({ content: [{ type: 'text' as const, text: valu
  * The MCP SDK and zod, loaded on the first MCP request: ~17 MB of a server's memory (measured), which
  * a server no agent talks to should not carry.
  */
-let sdkLoaded: Promise<{ McpServer: typeof McpServer; Transport: typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js').WebStandardStreamableHTTPServerTransport; z: typeof import('zod').z }> | undefined;
+let sdkLoaded:
+  | Promise<{
+      McpServer: typeof McpServer;
+      Transport: typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js').WebStandardStreamableHTTPServerTransport;
+      z: typeof import('zod').z;
+    }>
+  | undefined;
 const loadSdk = () =>
-  (sdkLoaded ??= Promise.all([import('@modelcontextprotocol/sdk/server/mcp.js'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), import('zod')]).then(
-    ([mcp, transport, zod]) => ({ McpServer: mcp.McpServer, Transport: transport.WebStandardStreamableHTTPServerTransport, z: zod.z }),
-  ));
+  (sdkLoaded ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('zod'),
+  ]).then(([mcp, transport, zod]) => ({
+    McpServer: mcp.McpServer,
+    Transport: transport.WebStandardStreamableHTTPServerTransport,
+    z: zod.z,
+  })));
 
 /** The MCP server of one site for one request: its tools read as `r` may. */
 function serverFor(r: Reading, { McpServer, z }: Awaited<ReturnType<typeof loadSdk>>): McpServer {
@@ -100,14 +125,25 @@ function serverFor(r: Reading, { McpServer, z }: Awaited<ReturnType<typeof loadS
     {
       title: 'Search the documentation',
       description: `Searches the pages of the documentation site "${r.site.title}" (titles, descriptions and text). Every word of the query must appear in a page. Answers the best pages with their URL (give it to read_page) and a snippet.`,
-      inputSchema: { query: z.string().min(1).max(500).describe('Words to look for'), limit: z.number().int().min(1).max(MAX_RESULTS).optional().describe(`At most this many results (default 10, at most ${MAX_RESULTS})`) },
+      inputSchema: {
+        query: z.string().min(1).max(500).describe('Words to look for'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_RESULTS)
+          .optional()
+          .describe(`At most this many results (default 10, at most ${MAX_RESULTS})`),
+      },
       outputSchema: { results: z.array(z.object(hitShape)) },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ query, limit }) => {
       const hits = await searchPages(r, query, limit ?? 10);
       const results = hits.map(({ title, url, location, snippet }) => ({ title, url, location, snippet }));
-      const lines = results.map((h) => `- [${h.title}](${h.url})${h.location.length ? ` (${h.location.join(' › ')})` : ''}\n  ${h.snippet}`);
+      const lines = results.map(
+        (h) => `- [${h.title}](${h.url})${h.location.length ? ` (${h.location.join(' › ')})` : ''}\n  ${h.snippet}`,
+      );
       return { ...text(results.length ? lines.join('\n') : `No page matches "${query}".`), structuredContent: { results } };
     },
   );
@@ -130,12 +166,17 @@ function serverFor(r: Reading, { McpServer, z }: Awaited<ReturnType<typeof loadS
     {
       title: 'List the pages',
       description: `Lists every page of "${r.site.title}" in reading order, with its URL and where it sits (section, variant, parent pages).`,
-      outputSchema: { pages: z.array(z.object({ title: z.string(), url: z.string(), location: z.array(z.string()), description: z.string() })) },
+      outputSchema: {
+        pages: z.array(z.object({ title: z.string(), url: z.string(), location: z.array(z.string()), description: z.string() })),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async () => {
       const pages = (await listPages(r)).map(({ title, url, location, description }) => ({ title, url, location, description }));
-      const lines = pages.map((p) => `- [${p.title}](${p.url})${p.location.length ? ` (${p.location.join(' › ')})` : ''}${p.description ? `: ${p.description}` : ''}`);
+      const lines = pages.map(
+        (p) =>
+          `- [${p.title}](${p.url})${p.location.length ? ` (${p.location.join(' › ')})` : ''}${p.description ? `: ${p.description}` : ''}`,
+      );
       return { ...text(lines.join('\n') || 'This site has no pages.'), structuredContent: { pages } };
     },
   );
@@ -168,10 +209,17 @@ async function serve(call: RouteCall): Promise<Response> {
 async function notOffered(call: RouteCall): Promise<Response> {
   const reading = await readingFor(call);
   if (reading instanceof Response) return reading;
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.' }, id: null }), {
-    status: 405,
-    headers: { allow: 'POST', 'content-type': 'application/json', 'cache-control': 'no-store' },
-  });
+  return new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.' },
+      id: null,
+    }),
+    {
+      status: 405,
+      headers: { allow: 'POST', 'content-type': 'application/json', 'cache-control': 'no-store' },
+    },
+  );
 }
 
 export const mcpHttpRoutes: HttpRoute[] = [

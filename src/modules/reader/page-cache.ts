@@ -84,7 +84,15 @@ export function audienceKey(audience: string, visitor: Visitor): string {
   return `${audience}:${createHash('sha256').update(canonical(visitor.claims)).digest('base64url')}`;
 }
 
-export function answerKey(parts: { site: Site; fingerprint: string; base: string; kind: string; path: string; audience: string; now?: number }): string {
+export function answerKey(parts: {
+  site: Site;
+  fingerprint: string;
+  base: string;
+  kind: string;
+  path: string;
+  audience: string;
+  now?: number;
+}): string {
   const hour = Math.floor((parts.now ?? Date.now()) / HOUR_MS);
   return [parts.site.id, parts.fingerprint, parts.base, parts.kind, parts.path, parts.audience, hour].join('\n');
 }
@@ -94,7 +102,12 @@ export const cachedAnswer = (key: string) => cache.get(key);
 /** Keeps a rendered 200 answer (its bytes and their tag). */
 export function keepAnswer(key: string | null, body: string, headers: Record<string, string>, view?: CachedAnswer['view']): CachedAnswer {
   const bytes = Buffer.from(body, 'utf8');
-  const answer: CachedAnswer = { body: bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`, headers, view };
+  const answer: CachedAnswer = {
+    body: bytes,
+    etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`,
+    headers,
+    view,
+  };
   if (key) cache.set(key, answer);
   return answer;
 }

@@ -14,7 +14,8 @@ import { includedSlugs, loadHighlighter, renderMarkdown, type LinkTarget } from 
 builder.objectField(PageType, 'html', (t) =>
   t.string({
     nullable: true,
-    description: "Lectern's own: a document page's body as HTML, from the same renderer as the published site (links to pages go to the app); null on other pages",
+    description:
+      "Lectern's own: a document page's body as HTML, from the same renderer as the published site (links to pages go to the app); null on other pages",
     resolve: (p, _args, ctx) => (p.json.type === 'document' ? pageHtml(p, ctx) : null),
   }),
 );
@@ -22,13 +23,20 @@ builder.objectField(PageType, 'html', (t) =>
 async function pageHtml(p: PageRef, ctx: Context): Promise<string> {
   const { content, space } = p.view;
   const body = p.node?.body;
-  const [bodies, files, keys] = await Promise.all([body ? bodiesOf(ctx, [body]) : new Map<string, string>(), content.files(), serverKeys(ctx)]);
+  const [bodies, files, keys] = await Promise.all([
+    body ? bodiesOf(ctx, [body]) : new Map<string, string>(),
+    content.files(),
+    serverKeys(ctx),
+  ]);
   const markdown = (body && bodies.get(body)) || '';
   const reusable = new Map<string, string>();
   const slugs = includedSlugs(markdown);
   if (slugs.length) {
     const entries = (await content.reusableContents()).filter((e) => slugs.includes(e.slug));
-    const texts = await bodiesOf(ctx, entries.map((e) => e.body));
+    const texts = await bodiesOf(
+      ctx,
+      entries.map((e) => e.body),
+    );
     for (const e of entries) reusable.set(e.slug, texts.get(e.body) ?? '');
   }
   const tree = p.index.tree;

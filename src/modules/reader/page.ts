@@ -2,7 +2,17 @@ import type { SiteExternalLink, SiteSection, SiteSectionGroup, SiteSpace, Space 
 import type { PageNode } from '../content/index.js';
 import type { Resolution } from '../sites/index.js';
 import { esc } from './layout.js';
-import { holds, pageUrl, readingOrder, sectionsVisible, siteSpacesIn, siteSpaceUrl, visibleTree, type Reading, type RenderedPage } from './site-model.js';
+import {
+  holds,
+  pageUrl,
+  readingOrder,
+  sectionsVisible,
+  siteSpacesIn,
+  siteSpaceUrl,
+  visibleTree,
+  type Reading,
+  type RenderedPage,
+} from './site-model.js';
 
 /**
  * Where the feedback form posts: Lectern's own route below the site's URL (http.ts). GitBook's
@@ -35,7 +45,11 @@ export function pageBody(r: Reading, res: Resolution, rendered: RenderedPage, sp
   // children) and every other branch closed, as a link to its page that opens it: a whole tree of
   // thousands of pages would make every page megabytes of navigation.
   const open = order.length > SIDEBAR_WHOLE ? new Set([...page.ancestors.map((a) => a.id), page.id]) : null;
-  const sidebar = [sectionNav(r, res), variantSwitcher(r, res, spaces), `<nav aria-label="Pages"><ul>${pageItems(r, res.siteSpace, tree, page.id, open)}</ul></nav>`].join('');
+  const sidebar = [
+    sectionNav(r, res),
+    variantSwitcher(r, res, spaces),
+    `<nav aria-label="Pages"><ul>${pageItems(r, res.siteSpace, tree, page.id, open)}</ul></nav>`,
+  ].join('');
   const crumbs = page.ancestors.length
     ? `<div class="breadcrumbs">${page.ancestors
         .map((a) => {
@@ -52,7 +66,9 @@ export function pageBody(r: Reading, res: Resolution, rendered: RenderedPage, sp
   const pager =
     r.customization.pagination.enabled && (prev || next)
       ? `<nav class="pager" aria-label="Previous and next">${prev ? `<a class="prev" rel="prev" href="${esc(pageUrl(r, res.siteSpace, prev))}"><small>Previous</small>${esc(prev.title)}</a>` : '<span></span>'}${
-          next ? `<a class="next" rel="next" href="${esc(pageUrl(r, res.siteSpace, next))}"><small>Next</small>${esc(next.title)}</a>` : '<span></span>'
+          next
+            ? `<a class="next" rel="next" href="${esc(pageUrl(r, res.siteSpace, next))}"><small>Next</small>${esc(next.title)}</a>`
+            : '<span></span>'
         }</nav>`
       : '';
   return `<div class="layout"><aside class="sidebar" aria-label="Navigation">${sidebar}</aside>
@@ -134,6 +150,9 @@ function variantSwitcher(r: Reading, res: Resolution, spaces: Map<string, Space>
   if (options.length < 2) return '';
   const label = (ss: SiteSpace) => spaces.get(ss.spaceId)?.title || ss.path;
   return `<details class="variants"><summary aria-label="Variant: ${esc(label(res.siteSpace))}">${esc(label(res.siteSpace))}</summary><ul>${options
-    .map((ss) => `<li><a href="${esc(siteSpaceUrl(r, ss))}"${ss.id === res.siteSpace.id ? ' aria-current="page"' : ''}>${esc(label(ss))}</a></li>`)
+    .map(
+      (ss) =>
+        `<li><a href="${esc(siteSpaceUrl(r, ss))}"${ss.id === res.siteSpace.id ? ' aria-current="page"' : ''}>${esc(label(ss))}</a></li>`,
+    )
     .join('')}</ul></details>`;
 }

@@ -53,7 +53,17 @@ export function loadHighlighter(): Promise<void> {
     lowlight = m.createLowlight(m.common);
   }));
 }
-const ALIASES: Record<string, string> = { js: 'javascript', ts: 'typescript', sh: 'bash', shell: 'bash', yml: 'yaml', py: 'python', rb: 'ruby', html: 'xml', md: 'markdown' };
+const ALIASES: Record<string, string> = {
+  js: 'javascript',
+  ts: 'typescript',
+  sh: 'bash',
+  shell: 'bash',
+  yml: 'yaml',
+  py: 'python',
+  rb: 'ruby',
+  html: 'xml',
+  md: 'markdown',
+};
 
 const VARIABLE = /\{\{\s*(?:space\.)?(?:vars|variables)\.([\w-]+)\s*\}\}/g;
 export const INCLUDE = /^\{%\s*include\s+"(?:[^"]*\/)?\.gitbook\/includes\/([^"/]+)\.md"\s*%\}$/;
@@ -62,7 +72,8 @@ const HINT_END = /^\{%\s*endhint\s*%\}$/;
 const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
 const ALERTS: Record<string, string> = { NOTE: 'info', TIP: 'success', IMPORTANT: 'info', WARNING: 'warning', CAUTION: 'danger' };
 
-export const evaluateVariables = (markdown: string, variables: Record<string, string>) => markdown.replace(VARIABLE, (m, name: string) => variables[name] ?? m);
+export const evaluateVariables = (markdown: string, variables: Record<string, string>) =>
+  markdown.replace(VARIABLE, (m, name: string) => variables[name] ?? m);
 
 /** Slugs of the reusable contents a page includes (to fetch their bodies before rendering). */
 export function includedSlugs(markdown: string): string[] {
@@ -92,7 +103,11 @@ const paragraphText = (node: M.RootContent) => (node.type === 'paragraph' ? mdas
 
 function hintNode(style: string, children: M.RootContent[]): M.Blockquote {
   const kind = HINT_STYLES.has(style) ? style : 'info';
-  return { type: 'blockquote', children: children as M.BlockContent[], data: { hName: 'aside', hProperties: { className: ['hint', `hint-${kind}`], role: 'note' } } };
+  return {
+    type: 'blockquote',
+    children: children as M.BlockContent[],
+    data: { hName: 'aside', hProperties: { className: ['hint', `hint-${kind}`], role: 'note' } },
+  };
 }
 
 /** Expands includes and groups hint tags into hint blocks, in one list of blocks. */
@@ -120,7 +135,10 @@ function blocks(children: M.RootContent[], input: RenderInput, depth: number): M
     }
     if (child.type === 'blockquote') {
       const first = child.children[0];
-      const alert = first?.type === 'paragraph' && first.children[0]?.type === 'text' ? /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*/.exec(first.children[0].value) : null;
+      const alert =
+        first?.type === 'paragraph' && first.children[0]?.type === 'text'
+          ? /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*/.exec(first.children[0].value)
+          : null;
       if (alert) {
         const rest = (first as M.Paragraph).children[0] as M.Text;
         rest.value = rest.value.slice(alert[0].length);
@@ -143,7 +161,11 @@ function parse(markdown: string, input: RenderInput, depth: number): M.RootConte
   const source = isolateBlockTags(evaluateVariables(markdown, input.variables));
   if (markdownProblem(source)) return [{ type: 'code', lang: 'markdown', value: source }];
   const root = markdownTree(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
-  return blocks(root.children.filter((n) => n.type !== 'yaml'), input, depth);
+  return blocks(
+    root.children.filter((n) => n.type !== 'yaml'),
+    input,
+    depth,
+  );
 }
 
 const BLOCK_PARENTS = new Set(['root', 'blockquote', 'listItem', 'footnoteDefinition']);
@@ -151,7 +173,12 @@ const SAFE_URL = /^(https?:|mailto:|tel:)/i;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 type AnyNode = M.Nodes;
-function walk(node: AnyNode, visit: (node: AnyNode, parent: AnyNode | null, index: number) => AnyNode | void, parent: AnyNode | null = null, index = 0) {
+function walk(
+  node: AnyNode,
+  visit: (node: AnyNode, parent: AnyNode | null, index: number) => AnyNode | void,
+  parent: AnyNode | null = null,
+  index = 0,
+) {
   const replaced = visit(node, parent, index);
   if (replaced && parent && 'children' in parent) (parent.children as AnyNode[])[index] = replaced;
   const current = replaced ?? node;
@@ -184,7 +211,12 @@ export function renderMarkdown(input: RenderInput): { html: string; outline: Out
         const id = slugger.slug(text);
         node.data = { ...node.data, hProperties: { ...node.data?.hProperties, id } };
         if (node.depth <= 3) outline.push({ id, text, depth: node.depth });
-        node.children.push({ type: 'link', url: `#${id}`, children: [{ type: 'text', value: '#' }], data: { hProperties: { className: ['anchor'], ariaLabel: `Link to ${text}` } } } as M.Link);
+        node.children.push({
+          type: 'link',
+          url: `#${id}`,
+          children: [{ type: 'text', value: '#' }],
+          data: { hProperties: { className: ['anchor'], ariaLabel: `Link to ${text}` } },
+        } as M.Link);
         return;
       }
       case 'linkReference':
@@ -206,7 +238,11 @@ export function renderMarkdown(input: RenderInput): { html: string; outline: Out
         node.url = target.href;
         if (target.external) node.data = { hProperties: { rel: ['noopener', 'noreferrer'] } };
       } else {
-        return { type: 'emphasis', children: node.children, data: { hName: 'span', hProperties: { className: ['broken-link'], title: `Broken link: ${node.url}` } } } as M.Emphasis;
+        return {
+          type: 'emphasis',
+          children: node.children,
+          data: { hName: 'span', hProperties: { className: ['broken-link'], title: `Broken link: ${node.url}` } },
+        } as M.Emphasis;
       }
     } else if (node.type === 'image') {
       const target = resolve(node.url, true);
@@ -214,7 +250,11 @@ export function renderMarkdown(input: RenderInput): { html: string; outline: Out
         node.url = target.href;
         node.data = { hProperties: { loading: 'lazy' } };
       } else {
-        return { type: 'emphasis', children: [{ type: 'text', value: node.alt || node.url }], data: { hName: 'span', hProperties: { className: ['broken-link', 'broken-image'], title: `Missing image: ${node.url}` } } } as M.Emphasis;
+        return {
+          type: 'emphasis',
+          children: [{ type: 'text', value: node.alt || node.url }],
+          data: { hName: 'span', hProperties: { className: ['broken-link', 'broken-image'], title: `Missing image: ${node.url}` } },
+        } as M.Emphasis;
       }
     }
     return;
@@ -233,7 +273,10 @@ function enhance(tree: H.Root) {
       if (child.tagName === 'pre') {
         const code = child.children.find((c): c is H.Element => c.type === 'element' && c.tagName === 'code');
         const classes = (code?.properties.className as string[] | undefined) ?? [];
-        const lang = classes.find((c) => c.startsWith('language-'))?.slice('language-'.length).toLowerCase();
+        const lang = classes
+          .find((c) => c.startsWith('language-'))
+          ?.slice('language-'.length)
+          .toLowerCase();
         const name = lang ? (ALIASES[lang] ?? lang) : undefined;
         if (code && name && lowlight?.registered(name)) {
           const text = code.children.map((c) => (c.type === 'text' ? c.value : '')).join('');

@@ -49,21 +49,30 @@ export interface SearchOutcome {
 }
 
 /** The results (or the message in their place) as the main column's HTML. */
-export async function searchResults(r: Reading, current: SiteSpace | null, req: SearchRequest, selfUrl: (params: Record<string, string>) => string): Promise<string> {
+export async function searchResults(
+  r: Reading,
+  current: SiteSpace | null,
+  req: SearchRequest,
+  selfUrl: (params: Record<string, string>) => string,
+): Promise<string> {
   const q = req.query.trim();
   const heading = `<h1 class="title">Search</h1>`;
   const form = searchForm(selfUrl({}), q, req.all, !!current);
   if (!q) return `${heading}${form}<p class="description">Type words to look for in this site.</p>`;
-  if ([...q].length > MAX_QUERY) return `${heading}${form}<p class="description">The search is too long (at most ${MAX_QUERY} characters).</p>`;
+  if ([...q].length > MAX_QUERY)
+    return `${heading}${form}<p class="description">The search is too long (at most ${MAX_QUERY} characters).</p>`;
 
   const siteSpaces = visibleSiteSpaces(r);
   const scope = req.all || !current ? ({ mode: 'all' } as const) : ({ mode: 'default', currentSiteSpace: current.id } as const);
   let found: Awaited<ReturnType<typeof searchSiteFor>>;
   try {
-    found = await searchSiteFor(r.ctx, r.site, siteSpaces, q, scope, { page: req.page, limit: RESULTS_PER_PAGE }, (_spaceId, page, tree) => findable(r, page, tree));
+    found = await searchSiteFor(r.ctx, r.site, siteSpaces, q, scope, { page: req.page, limit: RESULTS_PER_PAGE }, (_spaceId, page, tree) =>
+      findable(r, page, tree),
+    );
   } catch (error) {
     // A page cursor that is not one of ours: start again from the first page.
-    if (error instanceof LecternError && error.code === 'BAD_REQUEST' && req.page) return searchResults(r, current, { ...req, page: null }, selfUrl);
+    if (error instanceof LecternError && error.code === 'BAD_REQUEST' && req.page)
+      return searchResults(r, current, { ...req, page: null }, selfUrl);
     throw error;
   }
   const { siteSpaces: searched, results } = found;
@@ -101,7 +110,9 @@ export async function searchResults(r: Reading, current: SiteSpace | null, req: 
       return `<section class="result-space">${titled ? `<h2>${esc(label(item))}</h2>` : ''}<ol class="results">${pages}</ol></section>`;
     })
     .join('');
-  const more = results.next ? `<nav class="pager" aria-label="More results"><a class="next" rel="next" href="${esc(selfUrl({ q, ...(req.all ? { scope: 'all' } : {}), page: results.next.page }))}"><small>Next</small>More results</a></nav>` : '';
+  const more = results.next
+    ? `<nav class="pager" aria-label="More results"><a class="next" rel="next" href="${esc(selfUrl({ q, ...(req.all ? { scope: 'all' } : {}), page: results.next.page }))}"><small>Next</small>More results</a></nav>`
+    : '';
   return `${heading}${form}${summary}${groups}${more}`;
 }
 

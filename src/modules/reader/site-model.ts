@@ -161,7 +161,11 @@ export interface RenderedPage {
  * body (conditions act on the navigation), so visitors share entries. A cache of this process only:
  * another process renders the same page the same way.
  */
-const rendered = new LRUCache<string, RenderedPage>({ max: 2000, maxSize: 64 * 1024 * 1024, sizeCalculation: (p) => p.html.length + p.markdown.length + 64 });
+const rendered = new LRUCache<string, RenderedPage>({
+  max: 2000,
+  maxSize: 64 * 1024 * 1024,
+  sizeCalculation: (p) => p.html.length + p.markdown.length + 64,
+});
 const FILE_URL_HOUR_MS = 3_600_000;
 
 /** The page's Markdown (its body) and HTML: links to pages become site URLs, files signed download URLs. */
@@ -178,13 +182,20 @@ export async function renderPage(r: Reading, res: Resolution): Promise<RenderedP
 async function renderUncached(r: Reading, res: Resolution): Promise<RenderedPage> {
   const { content } = res.content;
   const page = res.page;
-  const [bodies, files, keys] = await Promise.all([page.body ? bodiesOf(r.ctx, [page.body]) : new Map<string, string>(), content.files(), serverKeys(r.ctx)]);
+  const [bodies, files, keys] = await Promise.all([
+    page.body ? bodiesOf(r.ctx, [page.body]) : new Map<string, string>(),
+    content.files(),
+    serverKeys(r.ctx),
+  ]);
   const markdown = (page.body && bodies.get(page.body)) || '';
   const slugs = includedSlugs(markdown);
   const reusable = new Map<string, string>();
   if (slugs.length) {
     const entries = (await content.reusableContents()).filter((e) => slugs.includes(e.slug));
-    const texts = await bodiesOf(r.ctx, entries.map((e) => e.body));
+    const texts = await bodiesOf(
+      r.ctx,
+      entries.map((e) => e.body),
+    );
     for (const e of entries) reusable.set(e.slug, texts.get(e.body) ?? '');
   }
   const env = { byPath: res.tree.byPath, byId: res.tree.byId, files, publicUrl: r.ctx.config.publicUrl, spaceId: res.space.id };

@@ -22,7 +22,10 @@ import { ChangeRequestReviewType, RequestedReviewerType } from './review.js';
 const reviews = perRequest(
   (ctx: Context) =>
     new DataLoader<string, ChangeRequestReview[]>(async (crIds) => {
-      const byCr = groupBy(await ctx.prisma.changeRequestReview.findMany({ where: { changeRequestId: { in: [...crIds] } } }), (r) => r.changeRequestId);
+      const byCr = groupBy(
+        await ctx.prisma.changeRequestReview.findMany({ where: { changeRequestId: { in: [...crIds] } } }),
+        (r) => r.changeRequestId,
+      );
       return crIds.map((id) => byCr.get(id) ?? []);
     }),
 );

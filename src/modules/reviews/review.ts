@@ -27,7 +27,9 @@ async function userOf(ctx: Context, id: string) {
   return user;
 }
 
-const ReviewUrls = builder.objectRef<{ location: string }>('ChangeRequestReviewUrls').implement({ fields: (t) => ({ location: t.exposeString('location') }) });
+const ReviewUrls = builder
+  .objectRef<{ location: string }>('ChangeRequestReviewUrls')
+  .implement({ fields: (t) => ({ location: t.exposeString('location') }) });
 
 export const ChangeRequestReviewType = builder.objectRef<Review>('ChangeRequestReview').implement({
   description: "One reviewer's review of a change request (one per reviewer; a new submission replaces it)",
@@ -46,7 +48,11 @@ export const ChangeRequestReviewType = builder.objectRef<Review>('ChangeRequestR
     outdated: t.boolean({
       description: 'True once the change request moved past the reviewed revision, or the reviewer was requested again',
       resolve: async ({ review, changeRequest }, _a, ctx) =>
-        isOutdated(review, changeRequest, (await reviewLoaders(ctx).requests.load(changeRequest.id)).find((r) => r.userId === review.userId)),
+        isOutdated(
+          review,
+          changeRequest,
+          (await reviewLoaders(ctx).requests.load(changeRequest.id)).find((r) => r.userId === review.userId),
+        ),
     }),
     comment: t.field({
       type: CommentType,
@@ -54,7 +60,11 @@ export const ChangeRequestReviewType = builder.objectRef<Review>('ChangeRequestR
       description: 'The comment submitted with the review (a comment of the change request)',
       resolve: ({ review }, _a, ctx) => (review.commentId ? reviewLoaders(ctx).comment.load(review.commentId) : null),
     }),
-    createdAt: t.field({ type: 'DateTime', description: "The reviewer's first review of the change request", resolve: ({ review }) => review.createdAt }),
+    createdAt: t.field({
+      type: 'DateTime',
+      description: "The reviewer's first review of the change request",
+      resolve: ({ review }) => review.createdAt,
+    }),
     updatedAt: t.field({ type: 'DateTime', description: 'The latest submission', resolve: ({ review }) => review.updatedAt }),
     urls: t.field({
       type: ReviewUrls,
@@ -82,7 +92,11 @@ const ContributorType = builder.objectRef<Contributor>('ChangeRequestContributor
   fields: (t) => ({
     user: t.field({ type: UserType, resolve: (c, _a, ctx) => userOf(ctx, c.userId) }),
     count: t.exposeInt('count', { description: 'Their edits (revisions) of the change request' }),
-    updatedAt: t.field({ type: 'DateTime', description: 'Their latest edit (the creation for an author yet to edit)', resolve: (c) => c.updatedAt }),
+    updatedAt: t.field({
+      type: 'DateTime',
+      description: 'Their latest edit (the creation for an author yet to edit)',
+      resolve: (c) => c.updatedAt,
+    }),
     actionType: t.string({ description: 'Always edit: commenters have their own list', resolve: () => 'edit' }),
   }),
 });
@@ -98,7 +112,11 @@ builder.objectFields(ChangeRequestType, (t) => ({
     args: { ...pageArgs(t), outdated: t.arg.boolean({ required: false, description: 'Only outdated (true) or current (false) reviews' }) },
     resolve: (cr, args, ctx) => listReviews(ctx, cr, args),
   }),
-  review: t.field({ type: ChangeRequestReviewType, args: { id: t.arg.id({ required: true }) }, resolve: (cr, { id }, ctx) => getReview(ctx, cr, String(id)) }),
+  review: t.field({
+    type: ChangeRequestReviewType,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (cr, { id }, ctx) => getReview(ctx, cr, String(id)),
+  }),
   requestedReviewerList: t.field({
     type: RequestedReviewerList,
     description: 'Users asked to review, in the order they were (last) asked',
@@ -114,7 +132,9 @@ builder.objectFields(ChangeRequestType, (t) => ({
 }));
 
 const RequestReviewersResult = builder.objectRef<{ users: RequestedReviewer[] }>('RequestReviewersResult').implement({
-  fields: (t) => ({ users: t.field({ type: [RequestedReviewerType], description: 'The requests made (or refreshed)', resolve: (r) => r.users }) }),
+  fields: (t) => ({
+    users: t.field({ type: [RequestedReviewerType], description: 'The requests made (or refreshed)', resolve: (r) => r.users }),
+  }),
 });
 
 const RequestReviewersInput = builder.inputType('RequestReviewersInput', {

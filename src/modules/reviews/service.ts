@@ -49,7 +49,8 @@ function assertOpen(cr: ChangeRequest) {
 async function requireManager(ctx: Context, cr: ChangeRequest, allowUser?: string) {
   const space = await requireSpace(ctx, cr.spaceId, 'read');
   if (cr.createdById === ctx.caller.id || allowUser === ctx.caller.id) return space;
-  if (!spacePermissions(await spaceRole(ctx, space)).edit) throw forbidden("Only its author or editors of the space can change a change request's reviewers");
+  if (!spacePermissions(await spaceRole(ctx, space)).edit)
+    throw forbidden("Only its author or editors of the space can change a change request's reviewers");
   return space;
 }
 
@@ -71,7 +72,12 @@ export interface RequestReviewersInput {
   description?: unknown;
 }
 
-export async function requestReviewers(ctx: Context, spaceId: string, idOrNumber: string, input: RequestReviewersInput): Promise<{ users: RequestedReviewer[] }> {
+export async function requestReviewers(
+  ctx: Context,
+  spaceId: string,
+  idOrNumber: string,
+  input: RequestReviewersInput,
+): Promise<{ users: RequestedReviewer[] }> {
   const cr = await getChangeRequest(ctx, spaceId, idOrNumber);
   const space = await requireManager(ctx, cr);
   if (input.users == null) throw badRequest('users', 'is required');
@@ -99,7 +105,11 @@ export async function requestReviewers(ctx: Context, spaceId: string, idOrNumber
     const fields = { requestedById: ctx.caller.id, revisionId: cr.revisionId, createdAt: now };
     return Promise.all(
       users.map((userId) =>
-        tx.requestedReviewer.upsert({ where: { changeRequestId_userId: { changeRequestId: cr.id, userId } }, create: { changeRequestId: cr.id, userId, ...fields }, update: fields }),
+        tx.requestedReviewer.upsert({
+          where: { changeRequestId_userId: { changeRequestId: cr.id, userId } },
+          create: { changeRequestId: cr.id, userId, ...fields },
+          update: fields,
+        }),
       ),
     );
   });
@@ -116,7 +126,8 @@ export async function removeRequestedReviewer(ctx: Context, spaceId: string, idO
   assertOpen(cr);
   const { count } = await ctx.prisma.requestedReviewer.deleteMany({ where: { changeRequestId: cr.id, userId } });
   if (count > 0) return true;
-  if (!(await ctx.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: space.organizationId, userId } } }))) throw notFound('User');
+  if (!(await ctx.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: space.organizationId, userId } } })))
+    throw notFound('User');
   return false;
 }
 
@@ -145,7 +156,9 @@ export async function listReviews(ctx: Context, cr: ChangeRequest, args: PageArg
 
 export async function getReview(ctx: Context, cr: ChangeRequest, id: string): Promise<Review> {
   const userId = reviewerOf(cr.id, id);
-  const review = userId ? await ctx.prisma.changeRequestReview.findUnique({ where: { changeRequestId_userId: { changeRequestId: cr.id, userId } } }) : null;
+  const review = userId
+    ? await ctx.prisma.changeRequestReview.findUnique({ where: { changeRequestId_userId: { changeRequestId: cr.id, userId } } })
+    : null;
   if (!review) throw notFound('Change request review');
   return { review, changeRequest: cr };
 }
@@ -165,9 +178,17 @@ export async function submitReview(ctx: Context, spaceId: string, idOrNumber: st
   assertOpen(cr);
   const status = input.status;
   const review = await ctx.prisma.$transaction(async (tx) => {
-    const request = await tx.requestedReviewer.findUnique({ where: { changeRequestId_userId: { changeRequestId: cr.id, userId: ctx.caller.id } } });
+    const request = await tx.requestedReviewer.findUnique({
+      where: { changeRequestId_userId: { changeRequestId: cr.id, userId: ctx.caller.id } },
+    });
     const comment = markdown === null ? null : await postReviewComment(tx, ctx, cr, markdown);
-    const fields = { status, revisionId: cr.revisionId, requestedById: request?.requestedById ?? null, commentId: comment?.id ?? null, updatedAt: new Date() };
+    const fields = {
+      status,
+      revisionId: cr.revisionId,
+      requestedById: request?.requestedById ?? null,
+      commentId: comment?.id ?? null,
+      updatedAt: new Date(),
+    };
     return tx.changeRequestReview.upsert({
       where: { changeRequestId_userId: { changeRequestId: cr.id, userId: ctx.caller.id } },
       create: { changeRequestId: cr.id, userId: ctx.caller.id, ...fields, createdAt: fields.updatedAt },

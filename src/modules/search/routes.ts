@@ -37,6 +37,9 @@ export const searchRoutes: RestRoute[] = [
     } ${SEARCH_PAGE_FIELDS}`,
     variables: (req) => ({ organizationId: req.params.organizationId, ...search(req) }),
     // `type` tells a space result from others in GitBook's union (GraphQL has the type name).
-    result: (data) => ({ ...data.organization.search, items: data.organization.search.items.map((item: object) => ({ type: 'space', ...item })) }),
+    result: (data) => ({
+      ...data.organization.search,
+      items: data.organization.search.items.map((item: object) => ({ type: 'space', ...item })),
+    }),
   },
 ];

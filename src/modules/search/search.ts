@@ -47,8 +47,14 @@ const SearchPageResultType = builder.objectRef<SearchPageResult>('SearchPageResu
     title: t.exposeString('title'),
     description: t.exposeString('description', { ...FREE, description: "The page's description ('' when it has none)" }),
     path: t.exposeString('path'),
-    score: t.exposeFloat('score', { ...FREE, description: "Relevance: its best section's full-text rank, plus 1 when the page title matches (higher is better)" }),
-    rank: t.exposeInt('rank', { ...FREE, description: 'One-based place in the order of every matching page (kept across pages of results and grouping by space)' }),
+    score: t.exposeFloat('score', {
+      ...FREE,
+      description: "Relevance: its best section's full-text rank, plus 1 when the page title matches (higher is better)",
+    }),
+    rank: t.exposeInt('rank', {
+      ...FREE,
+      description: 'One-based place in the order of every matching page (kept across pages of results and grouping by space)',
+    }),
     sections: t.field({
       type: [SearchSectionResultType],
       description: `Best matching sections first, at most ${MAX_SECTIONS}`,
@@ -56,7 +62,12 @@ const SearchPageResultType = builder.objectRef<SearchPageResult>('SearchPageResu
       resolve: (p) => p.sections,
     }),
     // Titles only, read from the same index row: their number is the page's depth, no resolver runs per item.
-    ancestors: t.field({ type: [SearchAncestorType], description: 'Parent pages, from the top', complexity: { field: 1, multiplier: 1 }, resolve: (p) => p.ancestors }),
+    ancestors: t.field({
+      type: [SearchAncestorType],
+      description: 'Parent pages, from the top',
+      complexity: { field: 1, multiplier: 1 },
+      resolve: (p) => p.ancestors,
+    }),
     urls: t.field({ type: SearchResultUrls, resolve: (p) => p.urls }),
   }),
 });
@@ -82,7 +93,7 @@ const SearchSpaceResultList = listOf('SearchSpaceResult', SearchSpaceResultType)
 builder.objectField(SpaceType, 'search', (t) =>
   t.field({
     type: SearchPageResultList,
-    description: "Pages of the space's main content matching `query` (web search syntax: words, \"phrases\", or, -word), best first",
+    description: 'Pages of the space\'s main content matching `query` (web search syntax: words, "phrases", or, -word), best first',
     args: { query: t.arg.string({ required: true, description: 'At most 512 characters' }), ...pageArgs(t) },
     resolve: (space, { query, ...args }, ctx) => searchSpace(ctx, space.id, query, args),
   }),
@@ -91,8 +102,13 @@ builder.objectField(SpaceType, 'search', (t) =>
 builder.queryField('spaceSearch', (t) =>
   t.field({
     type: SearchPageResultList,
-    description: 'The same as `space(id: spaceId) { search }`, in one round: the access check and the search run together (GitBook\'s searchSpaceContent)',
-    args: { spaceId: t.arg.id({ required: true }), query: t.arg.string({ required: true, description: 'At most 512 characters' }), ...pageArgs(t) },
+    description:
+      "The same as `space(id: spaceId) { search }`, in one round: the access check and the search run together (GitBook's searchSpaceContent)",
+    args: {
+      spaceId: t.arg.id({ required: true }),
+      query: t.arg.string({ required: true, description: 'At most 512 characters' }),
+      ...pageArgs(t),
+    },
     resolve: (_root, { spaceId, query, ...args }, ctx) => searchSpaceById(ctx, String(spaceId), query, args),
   }),
 );

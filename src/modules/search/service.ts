@@ -203,7 +203,12 @@ function pageResults(ctx: Context, rows: Row[]): { spaceId: string; page: Search
  * One search statement, run straight through `pg` (src/db/rows.ts: Prisma would compile even a raw
  * query on the event loop) and paged: the total and the window come from the same rows.
  */
-async function searchPage<T>(ctx: Context, args: PageArgs, statement: (skip: number, take: number) => Prisma.Sql, shape: (rows: Row[]) => T[]): Promise<ListPage<T>> {
+async function searchPage<T>(
+  ctx: Context,
+  args: PageArgs,
+  statement: (skip: number, take: number) => Prisma.Sql,
+  shape: (rows: Row[]) => T[],
+): Promise<ListPage<T>> {
   let total!: (n: number) => void;
   const counted = new Promise<number>((resolve) => (total = resolve));
   return paginate(
@@ -267,11 +272,19 @@ export async function searchSpaceById(ctx: Context, spaceId: string, query: stri
 }
 
 /** Spaces of an organization (those the caller can see) with pages matching `query`, best first. */
-export async function searchOrganization(ctx: Context, organizationId: string, query: string, args: PageArgs): Promise<ListPage<SearchSpaceResult>> {
+export async function searchOrganization(
+  ctx: Context,
+  organizationId: string,
+  query: string,
+  args: PageArgs,
+): Promise<ListPage<SearchSpaceResult>> {
   await requireOrg(ctx, organizationId);
   const q = readQuery(query);
   const filter = await visibleContentFilter(ctx, organizationId);
-  const spaces = await ctx.prisma.space.findMany({ where: { AND: [{ organizationId, deletedAt: null }, filter.spaces] }, select: { id: true, title: true } });
+  const spaces = await ctx.prisma.space.findMany({
+    where: { AND: [{ organizationId, deletedAt: null }, filter.spaces] },
+    select: { id: true, title: true },
+  });
   return searchSpacesGrouped(ctx, spaces, q, args);
 }
 

@@ -30,7 +30,13 @@ export function readSearchQuery(query: string | null | undefined): string {
 }
 
 /** Spaces (by id) with their pages matching `query`, best first. */
-export async function searchSpaces(ctx: Context, spaceIds: string[], query: string, args: PageArgs, options: SearchSpacesOptions = {}): Promise<ListPage<SearchSpaceResult>> {
+export async function searchSpaces(
+  ctx: Context,
+  spaceIds: string[],
+  query: string,
+  args: PageArgs,
+  options: SearchSpacesOptions = {},
+): Promise<ListPage<SearchSpaceResult>> {
   const q = readSearchQuery(query);
   readPageArgs(args);
   const rows = await accessRows(ctx).space.loadMany([...new Set(spaceIds)]);

@@ -18,9 +18,12 @@ export function viewerApiTokens(ctx: Context) {
 export async function createApiToken(ctx: Context, label: string) {
   const trimmed = label.trim();
   if (!trimmed || trimmed.length > 100) throw badRequest('label', 'must be 1 to 100 characters');
-  if (ctx.session.siteScope || ctx.session.ssoOrganizationId) throw forbidden('A token or session of single sign-on cannot create API tokens');
+  if (ctx.session.siteScope || ctx.session.ssoOrganizationId)
+    throw forbidden('A token or session of single sign-on cannot create API tokens');
   const token = newApiToken();
-  const apiToken = await ctx.prisma.apiToken.create({ data: { id: newId(), userId: ctx.caller.id, hash: hashToken(token), label: trimmed } });
+  const apiToken = await ctx.prisma.apiToken.create({
+    data: { id: newId(), userId: ctx.caller.id, hash: hashToken(token), label: trimmed },
+  });
   return { token, apiToken };
 }
 

@@ -20,13 +20,24 @@ export interface OpenedSession {
  * `ssoOrganizationId` scopes it like an SSO token (a SAML sign-in, which also ends it when such a
  * token would).
  */
-export async function openSession(services: Services, userId: string, opts: { userAgent?: string | null; ssoOrganizationId?: string | null; expiresAt?: Date } = {}): Promise<OpenedSession> {
+export async function openSession(
+  services: Services,
+  userId: string,
+  opts: { userAgent?: string | null; ssoOrganizationId?: string | null; expiresAt?: Date } = {},
+): Promise<OpenedSession> {
   const secret = newSessionSecret();
   const id = newId();
   const longest = Date.now() + services.config.sessions.maxDays * DAY_MS;
   const expiresAt = new Date(Math.min(longest, opts.expiresAt?.getTime() ?? longest));
   await services.db.prisma.session.create({
-    data: { id, userId, hash: hashToken(secret), expiresAt, userAgent: opts.userAgent?.slice(0, 512) ?? null, ssoOrganizationId: opts.ssoOrganizationId ?? null },
+    data: {
+      id,
+      userId,
+      hash: hashToken(secret),
+      expiresAt,
+      userAgent: opts.userAgent?.slice(0, 512) ?? null,
+      ssoOrganizationId: opts.ssoOrganizationId ?? null,
+    },
   });
   return { secret, id, expiresAt };
 }
@@ -37,7 +48,11 @@ export function sessionCookieFor(services: Services, request: Request, opened: O
 }
 
 /** Opens a session for the context's request and sets its cookie on the answer; the caller becomes that user. */
-export async function signInContext(ctx: Context, user: Context['caller'], opts: { ssoOrganizationId?: string | null } = {}): Promise<void> {
+export async function signInContext(
+  ctx: Context,
+  user: Context['caller'],
+  opts: { ssoOrganizationId?: string | null } = {},
+): Promise<void> {
   const opened = await openSession(ctx, user.id, { userAgent: ctx.request?.headers.get('user-agent'), ...opts });
   // `set`, not `append`: it replaces the removal of an ended session's cookie this answer carried.
   if (ctx.request) ctx.responseHeaders?.set('set-cookie', sessionCookieFor(ctx, ctx.request, opened));
@@ -68,15 +83,22 @@ export async function viewerSessions(ctx: Context) {
 
 /** Revokes one of the caller's sessions (it stops working at once: every request reads it). */
 export async function revokeSession(ctx: Context, id: string): Promise<boolean> {
-  const { count } = await ctx.prisma.session.updateMany({ where: { id, userId: ctx.caller.id, revokedAt: null }, data: { revokedAt: nowUtc() } });
+  const { count } = await ctx.prisma.session.updateMany({
+    where: { id, userId: ctx.caller.id, revokedAt: null },
+    data: { revokedAt: nowUtc() },
+  });
   if (!count) throw notFound('Session');
-  if (id === ctx.session.browserSessionId && ctx.request) ctx.responseHeaders?.append('set-cookie', clearedSessionCookie(cookieSecure(ctx.config, ctx.request)));
+  if (id === ctx.session.browserSessionId && ctx.request)
+    ctx.responseHeaders?.append('set-cookie', clearedSessionCookie(cookieSecure(ctx.config, ctx.request)));
   return true;
 }
 
 /** Revokes every session of a user but one (a password change ends the others). */
 export async function revokeOtherSessions(services: Services, userId: string, keep: string | null | undefined): Promise<void> {
-  await services.db.prisma.session.updateMany({ where: { userId, revokedAt: null, ...(keep ? { id: { not: keep } } : {}) }, data: { revokedAt: nowUtc() } });
+  await services.db.prisma.session.updateMany({
+    where: { userId, revokedAt: null, ...(keep ? { id: { not: keep } } : {}) },
+    data: { revokedAt: nowUtc() },
+  });
 }
 
 /**
@@ -88,7 +110,9 @@ export async function purgeEndedSessions(services: Pick<Services, 'db' | 'config
   const prisma = services.db.prisma;
   const before = new Date(Date.now() - 30 * DAY_MS);
   const idleBefore = new Date(before.getTime() - services.config.sessions.idleDays * DAY_MS);
-  await prisma.session.deleteMany({ where: { OR: [{ revokedAt: { lt: before } }, { expiresAt: { lt: before } }, { lastSeenAt: { lt: idleBefore } }] } });
+  await prisma.session.deleteMany({
+    where: { OR: [{ revokedAt: { lt: before } }, { expiresAt: { lt: before } }, { lastSeenAt: { lt: idleBefore } }] },
+  });
   await prisma.passwordLink.deleteMany({ where: { OR: [{ usedAt: { lt: before } }, { expiresAt: { lt: before } }] } });
   await prisma.oidcSignIn.deleteMany({ where: { expiresAt: { lt: new Date() } } });
 }

@@ -26,7 +26,8 @@ const NO_STORE = { 'cache-control': 'no-store' };
 /** An error's message and its causes' (openid-client wraps a transport failure in a generic one). */
 const reasonOf = (error: unknown): string => {
   const parts: string[] = [];
-  for (let e = error as { message?: string; cause?: unknown } | undefined, i = 0; e && i < 4; e = e.cause as typeof e, i++) if (e.message) parts.push(e.message);
+  for (let e = error as { message?: string; cause?: unknown } | undefined, i = 0; e && i < 4; e = e.cause as typeof e, i++)
+    if (e.message) parts.push(e.message);
   return parts.join(': ');
 };
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -76,7 +77,9 @@ async function start({ services, request }: RouteCall): Promise<Response> {
   const state = client.randomState();
   const nonce = client.randomNonce();
   const next = safeNext(new URL(request.url).searchParams.get('next'), services.config.publicUrl);
-  await prisma.oidcSignIn.create({ data: { id: stateKey(state), codeVerifier, nonce, next, expiresAt: new Date(Date.now() + FLOW_MINUTES * 60_000) } });
+  await prisma.oidcSignIn.create({
+    data: { id: stateKey(state), codeVerifier, nonce, next, expiresAt: new Date(Date.now() + FLOW_MINUTES * 60_000) },
+  });
   const location = client.buildAuthorizationUrl(config, {
     redirect_uri: callbackUrl(services),
     scope: 'openid email profile',
@@ -107,24 +110,43 @@ async function callback({ services, request }: RouteCall): Promise<Response> {
   // Taken once: a replayed or forged callback finds nothing.
   const flow = state ? await takeFlow(services, stateKey(state)) : undefined;
   if (!flow) return page(400, 'This sign-in has expired', 'It was already used, or took too long. Start again from the sign-in page.');
-  if (params.has('error')) return page(401, 'The sign-in provider refused', params.get('error_description') ?? params.get('error') ?? 'No reason given.');
+  if (params.has('error'))
+    return page(401, 'The sign-in provider refused', params.get('error_description') ?? params.get('error') ?? 'No reason given.');
   let config: client.Configuration;
   let person: Awaited<ReturnType<typeof identity>>;
   try {
     config = await providerConfiguration(oidc);
     // The URL the provider sent the browser to (the public one; behind a proxy the request's may differ).
     const current = new URL(`${callbackUrl(services)}?${params.toString()}`);
-    const tokens = await client.authorizationCodeGrant(config, current, { pkceCodeVerifier: flow.codeVerifier, expectedState: state!, expectedNonce: flow.nonce, idTokenExpected: true });
+    const tokens = await client.authorizationCodeGrant(config, current, {
+      pkceCodeVerifier: flow.codeVerifier,
+      expectedState: state!,
+      expectedNonce: flow.nonce,
+      idTokenExpected: true,
+    });
     person = await identity(config, tokens);
   } catch (error) {
     processLog().fault('OIDC sign-in failed', reasonOf(error));
-    return page(401, 'The sign-in could not be completed', 'The provider’s answer could not be verified. Start again from the sign-in page.');
+    return page(
+      401,
+      'The sign-in could not be completed',
+      'The provider’s answer could not be verified. Start again from the sign-in page.',
+    );
   }
-  if (!person.email || !person.verified) return page(403, 'Your email is not verified', 'The sign-in provider did not vouch for your email address, so Lectern cannot tell which account is yours.');
+  if (!person.email || !person.verified)
+    return page(
+      403,
+      'Your email is not verified',
+      'The sign-in provider did not vouch for your email address, so Lectern cannot tell which account is yours.',
+    );
   const user = await accountFor(services, oidc, person);
-  if (!user) return page(403, 'No account for this email', `There is no Lectern account for ${person.email}. Ask an administrator to invite you.`);
+  if (!user)
+    return page(403, 'No account for this email', `There is no Lectern account for ${person.email}. Ask an administrator to invite you.`);
   const opened = await openSession(services, user.id, { userAgent: request.headers.get('user-agent') });
-  return new Response(null, { status: 302, headers: { location: flow.next, 'set-cookie': sessionCookieFor(services, request, opened), ...NO_STORE } });
+  return new Response(null, {
+    status: 302,
+    headers: { location: flow.next, 'set-cookie': sessionCookieFor(services, request, opened), ...NO_STORE },
+  });
 }
 
 /** The flow a state names, deleted as it is read (one statement: two callbacks cannot both take it). */
@@ -141,7 +163,11 @@ async function accountFor(services: Services, oidc: OidcConfig, person: { email:
   const prisma = services.db.prisma;
   const existing = await prisma.user.findUnique({ where: { email: person.email } });
   if (existing || !oidc.createUsers) return existing;
-  return prisma.user.upsert({ where: { email: person.email }, create: { id: newId(), email: person.email, displayName: person.name, emailVerified: true }, update: {} });
+  return prisma.user.upsert({
+    where: { email: person.email },
+    create: { id: newId(), email: person.email, displayName: person.name, emailVerified: true },
+    update: {},
+  });
 }
 
 export const oidcHttpRoutes: HttpRoute[] = [

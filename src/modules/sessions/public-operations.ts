@@ -35,7 +35,12 @@ async function parametersOf(request: Request): Promise<Parameters | null> {
     } catch {
       extensions = undefined;
     }
-    return { query: params.get('query') ?? undefined, operationName: params.get('operationName') ?? undefined, extensions, documentId: params.get('documentId') ?? undefined };
+    return {
+      query: params.get('query') ?? undefined,
+      operationName: params.get('operationName') ?? undefined,
+      extensions,
+      documentId: params.get('documentId') ?? undefined,
+    };
   }
   try {
     const body = JSON.parse(await request.clone().text());
@@ -58,7 +63,8 @@ export async function onlyPublicOperations(request: Request, documents: Readonly
   let text = params.query;
   if (typeof text !== 'string') {
     const persisted = (params.extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined)?.persistedQuery?.sha256Hash;
-    const hash = typeof params.documentId === 'string' ? params.documentId.replace(/^sha256:/, '') : typeof persisted === 'string' ? persisted : null;
+    const hash =
+      typeof params.documentId === 'string' ? params.documentId.replace(/^sha256:/, '') : typeof persisted === 'string' ? persisted : null;
     if (hash === null) return false;
     text = documents.get(hash);
     if (text === undefined) return false;

@@ -64,14 +64,25 @@ const newLinkToken = () => `lpl_${randomBytes(24).toString('base64url')}`;
  */
 export async function createPasswordResetLink(ctx: Context, organizationId: string, userId: string) {
   await requireOrg(ctx, organizationId, 'admin');
-  const member = await ctx.prisma.member.findUnique({ where: { organizationId_userId: { organizationId, userId } }, include: { user: { select: { password: { select: { userId: true } } } } } });
+  const member = await ctx.prisma.member.findUnique({
+    where: { organizationId_userId: { organizationId, userId } },
+    include: { user: { select: { password: { select: { userId: true } } } } },
+  });
   if (!member) throw notFound('Member');
   // A person who also belongs to an organization the caller does not administer is not theirs to
   // take over: a link signs in to every organization of the account.
-  const elsewhere = await ctx.prisma.member.findMany({ where: { userId, organizationId: { not: organizationId } }, select: { organizationId: true } });
+  const elsewhere = await ctx.prisma.member.findMany({
+    where: { userId, organizationId: { not: organizationId } },
+    select: { organizationId: true },
+  });
   if (elsewhere.length && userId !== ctx.caller.id) {
-    const administered = await ctx.prisma.member.count({ where: { userId: ctx.caller.id, role: 'admin', organizationId: { in: elsewhere.map((m) => m.organizationId) } } });
-    if (administered < elsewhere.length) throw forbidden('This person also belongs to an organization you do not administer: only they (or the server operator) can change their password');
+    const administered = await ctx.prisma.member.count({
+      where: { userId: ctx.caller.id, role: 'admin', organizationId: { in: elsewhere.map((m) => m.organizationId) } },
+    });
+    if (administered < elsewhere.length)
+      throw forbidden(
+        'This person also belongs to an organization you do not administer: only they (or the server operator) can change their password',
+      );
   }
   const purpose = member.user.password ? 'reset' : 'set';
   const token = newLinkToken();

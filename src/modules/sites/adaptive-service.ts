@@ -75,7 +75,10 @@ function describe(error: ErrorObject): ReturnType<typeof badRequest> {
       return badRequest(at, `must be ${JSON.stringify(params.allowedValue)}`);
     case 'pattern':
     case 'propertyNames':
-      return badRequest(error.propertyName ? `${at}.${error.propertyName}` : at, 'claim names must be identifiers (letters, digits, _ and $, not starting with a digit)');
+      return badRequest(
+        error.propertyName ? `${at}.${error.propertyName}` : at,
+        'claim names must be identifiers (letters, digits, _ and $, not starting with a digit)',
+      );
     default:
       return badRequest(at, error.message ?? 'is invalid');
   }
@@ -107,7 +110,9 @@ export interface AdaptiveSchemaView {
 }
 
 export function adaptiveSchemaOf(site: Site): AdaptiveSchemaView | null {
-  return site.adaptiveSchema !== null && site.adaptiveSchemaUpdatedAt ? { jsonSchema: site.adaptiveSchema, updatedAt: site.adaptiveSchemaUpdatedAt } : null;
+  return site.adaptiveSchema !== null && site.adaptiveSchemaUpdatedAt
+    ? { jsonSchema: site.adaptiveSchema, updatedAt: site.adaptiveSchemaUpdatedAt }
+    : null;
 }
 
 /** The site's visitor schema; 404 when none was set. */
@@ -117,10 +122,18 @@ export async function getAdaptiveSchema(ctx: Context, organizationId: string, si
   return schema;
 }
 
-export async function setAdaptiveSchema(ctx: Context, organizationId: string, siteId: string, jsonSchema: unknown): Promise<AdaptiveSchemaView> {
+export async function setAdaptiveSchema(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  jsonSchema: unknown,
+): Promise<AdaptiveSchemaView> {
   await requireSite(ctx, organizationId, siteId, 'write');
   const schema = validateAdaptiveSchema(jsonSchema);
-  const site = await ctx.prisma.site.update({ where: { id: siteId }, data: { adaptiveSchema: schema, adaptiveSchemaUpdatedAt: new Date() } });
+  const site = await ctx.prisma.site.update({
+    where: { id: siteId },
+    data: { adaptiveSchema: schema, adaptiveSchemaUpdatedAt: new Date() },
+  });
   invalidateSite(ctx, siteId);
   return adaptiveSchemaOf(site)!;
 }

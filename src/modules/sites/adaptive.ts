@@ -46,7 +46,12 @@ const UpdateSiteAdaptiveSchemaInput = builder.inputType('UpdateSiteAdaptiveSchem
 builder.mutationField('updateSiteAdaptiveSchema', (t) =>
   t.field({
     type: SiteAdaptiveSchemaType,
-    args: { organizationId: t.arg.id({ required: true }), siteId: t.arg.id({ required: true }), input: t.arg({ type: UpdateSiteAdaptiveSchemaInput, required: true }) },
-    resolve: (_r, { organizationId, siteId, input }, ctx) => setAdaptiveSchema(ctx, String(organizationId), String(siteId), input.jsonSchema),
+    args: {
+      organizationId: t.arg.id({ required: true }),
+      siteId: t.arg.id({ required: true }),
+      input: t.arg({ type: UpdateSiteAdaptiveSchemaInput, required: true }),
+    },
+    resolve: (_r, { organizationId, siteId, input }, ctx) =>
+      setAdaptiveSchema(ctx, String(organizationId), String(siteId), input.jsonSchema),
   }),
 );

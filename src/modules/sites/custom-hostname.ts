@@ -1,5 +1,11 @@
 import { builder } from '../../graphql/builder.js';
-import { CHALLENGE_PREFIX, getCustomHostname, removeCustomHostname, revalidateCustomHostname, type CustomHostnameView } from './hostname-service.js';
+import {
+  CHALLENGE_PREFIX,
+  getCustomHostname,
+  removeCustomHostname,
+  revalidateCustomHostname,
+  type CustomHostnameView,
+} from './hostname-service.js';
 
 const SitePointerType = builder.objectRef<{ type: 'site'; site: string }>('SitePointer').implement({
   fields: (t) => ({ type: t.exposeString('type'), site: t.exposeID('site') }),
@@ -7,7 +13,11 @@ const SitePointerType = builder.objectRef<{ type: 'site'; site: string }>('SiteP
 
 const HostnameVerificationType = builder.objectRef<{ type: string; name: string; value: string }>('HostnameVerification').implement({
   description: 'What proves ownership of a claimed hostname (Lectern’s addition): a DNS TXT record `name` holding `value`',
-  fields: (t) => ({ type: t.exposeString('type', { description: '"dns-txt"' }), name: t.exposeString('name'), value: t.exposeString('value') }),
+  fields: (t) => ({
+    type: t.exposeString('type', { description: '"dns-txt"' }),
+    name: t.exposeString('name'),
+    value: t.exposeString('value'),
+  }),
 });
 
 /** The official CustomHostname, for a site's custom hostname (proven) or its claim (pending). */
@@ -30,7 +40,9 @@ const CustomHostnameType = builder.objectRef<CustomHostnameView>('CustomHostname
       resolve: (v) => (v.claim ? { type: 'dns-txt', name: `${CHALLENGE_PREFIX}${v.claim.hostname}`, value: v.claim.token } : null),
     }),
     urls: t.field({
-      type: builder.objectRef<{ location: string }>('CustomHostnameUrls').implement({ fields: (u) => ({ location: u.exposeString('location') }) }),
+      type: builder
+        .objectRef<{ location: string }>('CustomHostnameUrls')
+        .implement({ fields: (u) => ({ location: u.exposeString('location') }) }),
       resolve: (v, _a, ctx) => ({ location: ctx.urls.customHostname(v.hostname) }),
     }),
   }),

@@ -74,7 +74,14 @@ export const customizationRoutes: RestRoute[] = [
     variables: (req) => {
       const orderBy = req.query.orderBy || undefined;
       if (orderBy !== undefined && !ORDER_BY.includes(orderBy)) throw badRequest('orderBy', `must be one of ${ORDER_BY.join(', ')}`);
-      return { ...ids(req), page: req.query.page || undefined, limit: intParam(req.query, 'limit'), search: req.query.search || undefined, draft: boolParam(req.query, 'draft'), orderBy };
+      return {
+        ...ids(req),
+        page: req.query.page || undefined,
+        limit: intParam(req.query, 'limit'),
+        search: req.query.search || undefined,
+        draft: boolParam(req.query, 'draft'),
+        orderBy,
+      };
     },
     result: (data) => data.site.redirects,
   },

@@ -60,7 +60,12 @@ function withLegacySwitches(settings: Json): Customization {
   const items: string[] = settings.pageActions?.items ?? [];
   return {
     ...settings,
-    pageActions: { ...settings.pageActions, externalAI: items.includes('external-ai'), markdown: items.includes('markdown'), mcp: items.includes('mcp') },
+    pageActions: {
+      ...settings.pageActions,
+      externalAI: items.includes('external-ai'),
+      markdown: items.includes('markdown'),
+      mcp: items.includes('mcp'),
+    },
     pdf: { ...settings.pdf, enabled: items.includes('pdf') },
   } as Customization;
 }
@@ -78,19 +83,37 @@ function fromLegacy(body: Json): Json {
     if (value !== undefined && typeof value !== 'boolean') throw badRequest(field, 'must be a boolean');
     return value as boolean | undefined;
   };
-  const pdfEnabled = pdf === undefined ? undefined : isObject(pdf) ? flag('pdf.enabled', pdf.enabled) : (() => { throw badRequest('pdf', 'must be an object'); })();
+  const pdfEnabled =
+    pdf === undefined
+      ? undefined
+      : isObject(pdf)
+        ? flag('pdf.enabled', pdf.enabled)
+        : (() => {
+            throw badRequest('pdf', 'must be an object');
+          })();
   if (isObject(body.pageActions)) {
     const { externalAI, markdown, mcp, ...actions } = body.pageActions;
-    const switches = { 'external-ai': flag('pageActions.externalAI', externalAI), markdown: flag('pageActions.markdown', markdown), mcp: flag('pageActions.mcp', mcp), pdf: pdfEnabled };
+    const switches = {
+      'external-ai': flag('pageActions.externalAI', externalAI),
+      markdown: flag('pageActions.markdown', markdown),
+      mcp: flag('pageActions.mcp', mcp),
+      pdf: pdfEnabled,
+    };
     if (actions.items === undefined && Object.values(switches).some((v) => v !== undefined)) {
-      actions.items = Object.entries(switches).filter(([, on]) => on !== false).map(([name]) => name);
+      actions.items = Object.entries(switches)
+        .filter(([, on]) => on !== false)
+        .map(([name]) => name);
     }
     out.pageActions = actions;
   } else if (pdfEnabled !== undefined && body.pageActions === undefined) {
     out.pageActions = { items: ['external-ai', 'markdown', 'mcp', ...(pdfEnabled ? ['pdf'] : [])] };
   }
   if (git !== undefined) {
-    if (!isObject(git) || Object.keys(git).some((k) => k !== 'showEditLink') || (git.showEditLink !== undefined && typeof git.showEditLink !== 'boolean')) {
+    if (
+      !isObject(git) ||
+      Object.keys(git).some((k) => k !== 'showEditLink') ||
+      (git.showEditLink !== undefined && typeof git.showEditLink !== 'boolean')
+    ) {
       throw badRequest('git', 'must be { showEditLink: boolean }');
     }
     out.git = git;
@@ -98,7 +121,8 @@ function fromLegacy(body: Json): Json {
   return out;
 }
 
-const effective = (title: string, stored: Json | null | undefined): Customization => withLegacySwitches(deepMerge(defaultCustomization(title) as Json, stored ?? {}));
+const effective = (title: string, stored: Json | null | undefined): Customization =>
+  withLegacySwitches(deepMerge(defaultCustomization(title) as Json, stored ?? {}));
 
 function stamped(settings: Customization, ...dates: (Date | null | undefined)[]): Customization {
   const last = dates.filter((d): d is Date => !!d).sort((a, b) => b.getTime() - a.getTime())[0];
@@ -116,7 +140,11 @@ async function siteSpaceOf(ctx: Context, siteId: string, siteSpaceId: string) {
  * space's override laid over it). No permission check: for the published site's own renderer
  * (src/modules/reader), which has decided the visitor may see the site.
  */
-export async function siteCustomization(ctx: Pick<Context, 'prisma'>, site: Pick<Site, 'id' | 'title'>, siteSpaceId?: string | null): Promise<Customization> {
+export async function siteCustomization(
+  ctx: Pick<Context, 'prisma'>,
+  site: Pick<Site, 'id' | 'title'>,
+  siteSpaceId?: string | null,
+): Promise<Customization> {
   const [row, override] = await Promise.all([
     ctx.prisma.siteCustomization.findUnique({ where: { siteId: site.id } }),
     siteSpaceId ? ctx.prisma.siteSpaceCustomization.findFirst({ where: { siteSpaceId, siteSpace: { siteId: site.id } } }) : null,
@@ -165,7 +193,13 @@ export async function updateSiteCustomization(ctx: Context, organizationId: stri
   return siteCustomization(ctx, site);
 }
 
-export async function overrideSiteSpaceCustomization(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string, body: unknown) {
+export async function overrideSiteSpaceCustomization(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+  body: unknown,
+) {
   const site = await requireSite(ctx, organizationId, siteId, 'write');
   const patch = bodyObject(body);
   checkOfficial('overrideSiteSpaceCustomizationById', patch);
@@ -177,7 +211,12 @@ export async function overrideSiteSpaceCustomization(ctx: Context, organizationI
 }
 
 /** Removes a site space's override; false when it had none. */
-export async function deleteSiteSpaceCustomization(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string): Promise<boolean> {
+export async function deleteSiteSpaceCustomization(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+): Promise<boolean> {
   await requireSite(ctx, organizationId, siteId, 'write');
   await siteSpaceOf(ctx, siteId, siteSpaceId);
   const { count } = await ctx.prisma.siteSpaceCustomization.deleteMany({ where: { siteSpaceId } });

@@ -32,7 +32,15 @@ const ajv = new Ajv2020({
 });
 ajv.addSchema({ $id: 'official', ...official });
 
-export type OfficialRequest = 'updateSiteCustomizationById' | 'overrideSiteSpaceCustomizationById' | 'createSiteRedirect' | 'bulkUpsertSiteRedirects' | 'updateSiteRedirectById' | 'searchSiteScope' | 'bulkUpsertSiteRedirectsPublish' | 'bulkUpsertSiteRedirectsUpsert';
+export type OfficialRequest =
+  | 'updateSiteCustomizationById'
+  | 'overrideSiteSpaceCustomizationById'
+  | 'createSiteRedirect'
+  | 'bulkUpsertSiteRedirects'
+  | 'updateSiteRedirectById'
+  | 'searchSiteScope'
+  | 'bulkUpsertSiteRedirectsPublish'
+  | 'bulkUpsertSiteRedirectsUpsert';
 
 /** `/redirects/0/source` → `redirects[0].source` (under `prefix`). */
 function fieldOf(instancePath: string, prefix: string): string {
@@ -48,8 +56,10 @@ function fieldOf(instancePath: string, prefix: string): string {
 function firstError(errors: ErrorObject[]): ErrorObject {
   // The deepest first: in a oneOf without a discriminator (a favicon: icon, emoji or nothing) the
   // branch that got furthest is the one meant; at one depth, an unknown field, then a missing one.
-  const rank = (e: ErrorObject) => (e.keyword === 'additionalProperties' ? 0 : e.keyword === 'required' ? 1 : e.keyword === 'oneOf' || e.keyword === 'anyOf' ? 3 : 2);
-  const depth = (e: ErrorObject) => e.instancePath.split('/').length + (e.keyword === 'additionalProperties' || e.keyword === 'required' ? 1 : 0);
+  const rank = (e: ErrorObject) =>
+    e.keyword === 'additionalProperties' ? 0 : e.keyword === 'required' ? 1 : e.keyword === 'oneOf' || e.keyword === 'anyOf' ? 3 : 2;
+  const depth = (e: ErrorObject) =>
+    e.instancePath.split('/').length + (e.keyword === 'additionalProperties' || e.keyword === 'required' ? 1 : 0);
   return [...errors].sort((a, b) => depth(b) - depth(a) || rank(a) - rank(b))[0]!;
 }
 
@@ -70,11 +80,15 @@ export function checkOfficial(name: OfficialRequest, value: unknown, prefix = ''
     case 'enum':
       throw badRequest(at, `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`);
     case 'format':
-      throw badRequest(at, params.format === 'uri' ? 'must be an absolute http, https or mailto URL' : `must be a valid ${String(params.format)}`);
+      throw badRequest(
+        at,
+        params.format === 'uri' ? 'must be an absolute http, https or mailto URL' : `must be a valid ${String(params.format)}`,
+      );
     case 'discriminator':
       throw badRequest(join(String(params.tag)), params.error === 'mapping' ? 'has an unknown value' : 'is required');
     case 'pattern':
-      if (at.endsWith('source')) throw badRequest(at, 'must be a path starting with / (letters, digits, - . _ ~ + and %-escapes), optionally ending in *');
+      if (at.endsWith('source'))
+        throw badRequest(at, 'must be a path starting with / (letters, digits, - . _ ~ + and %-escapes), optionally ending in *');
       throw badRequest(at, error.message ?? 'is invalid');
     default:
       throw badRequest(at, error.message ?? 'is invalid');

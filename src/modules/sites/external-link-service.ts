@@ -70,16 +70,26 @@ function fields(body: ExternalLinkInput, creating: boolean) {
 /** The group a link goes into (null: the root); 400 naming `parent` when it is no group of this site. */
 function parentOf(view: SiteView, parent: string | null): string | null {
   if (parent === null) return null;
-  if (view.section(parent)) throw badRequest('parent', 'is a section: external links go at the root or in a section group, never in a section');
+  if (view.section(parent))
+    throw badRequest('parent', 'is a section: external links go at the root or in a section group, never in a section');
   if (!view.group(parent)) throw badRequest('parent', 'is not a section group of this site');
   return parent;
 }
 
-export async function addExternalLink(ctx: Context, organizationId: string, siteId: string, body: ExternalLinkInput): Promise<SiteExternalLink> {
+export async function addExternalLink(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  body: ExternalLinkInput,
+): Promise<SiteExternalLink> {
   await requireSite(ctx, organizationId, siteId, 'write');
   const f = fields(body, true);
   return writeSite(ctx, siteId, async (tx, view) => {
-    if (!view.sectioned) throw badRequest('parent', 'external links need a site with sections (this site shows its site spaces at its root): add a section first');
+    if (!view.sectioned)
+      throw badRequest(
+        'parent',
+        'external links need a site with sections (this site shows its site spaces at its root): add a section first',
+      );
     const parent = parentOf(view, body.parent ?? null);
     return tx.siteExternalLink.create({
       data: {
@@ -108,7 +118,13 @@ function linkIn(view: SiteView, id: string): SiteExternalLink {
 }
 
 /** Updates a link; a changed `parent` (a group, or null: the root) puts it at the end of its new parent. */
-export async function updateExternalLink(ctx: Context, organizationId: string, siteId: string, id: string, body: ExternalLinkInput): Promise<SiteExternalLink> {
+export async function updateExternalLink(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  id: string,
+  body: ExternalLinkInput,
+): Promise<SiteExternalLink> {
   await requireSite(ctx, organizationId, siteId, 'write');
   const f = fields(body, false);
   return writeSite(ctx, siteId, async (tx, view) => {
@@ -155,7 +171,13 @@ export interface LinkPosition {
  * a position to the end of the site's root (sortSiteStructure). 400 naming the position's field for
  * an anchor that is the link itself or nothing of this site; 404 when the site has no such link.
  */
-export async function moveExternalLink(ctx: Context, organizationId: string, siteId: string, id: string, body: { position?: LinkPosition | null }): Promise<SiteExternalLink> {
+export async function moveExternalLink(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  id: string,
+  body: { position?: LinkPosition | null },
+): Promise<SiteExternalLink> {
   await requireSite(ctx, organizationId, siteId, 'write');
   const target = input.pointer(body.position, ['site-section', 'site-section-group', 'site-external-link'], 'id');
   return writeSite(ctx, siteId, async (tx: Tx, view) => {
@@ -164,8 +186,17 @@ export async function moveExternalLink(ctx: Context, organizationId: string, sit
     let anchorId: string | null = null;
     if (target) {
       if (target.id === id) throw badRequest(target.field, 'cannot be the external link being moved');
-      const anchor = target.type === 'site-section' ? view.section(target.id) : target.type === 'site-external-link' ? view.link(target.id) : view.group(target.id);
-      if (!anchor) throw badRequest(target.field, `is not a ${target.type === 'site-section' ? 'section' : target.type === 'site-external-link' ? 'external link' : 'section group'} of this site`);
+      const anchor =
+        target.type === 'site-section'
+          ? view.section(target.id)
+          : target.type === 'site-external-link'
+            ? view.link(target.id)
+            : view.group(target.id);
+      if (!anchor)
+        throw badRequest(
+          target.field,
+          `is not a ${target.type === 'site-section' ? 'section' : target.type === 'site-external-link' ? 'external link' : 'section group'} of this site`,
+        );
       const anchorParent = 'parentId' in anchor ? anchor.parentId : anchor.sectionGroupId;
       parent = anchorParent && view.group(anchorParent) ? anchorParent : null;
       anchorId = anchor.id;

@@ -9,14 +9,22 @@ SiteExternalLinkRef.implement({
     object: t.string({ resolve: () => 'site-external-link' }),
     id: t.exposeID('id'),
     title: t.exposeString('title'),
-    localizedTitle: t.field({ type: 'JSON', nullable: true, description: '{ [locale]: title }: overrides for other languages', resolve: (l) => l.localizedTitle }),
+    localizedTitle: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: '{ [locale]: title }: overrides for other languages',
+      resolve: (l) => l.localizedTitle,
+    }),
     description: t.exposeString('description', { nullable: true }),
     localizedDescription: t.field({ type: 'JSON', nullable: true, resolve: (l) => l.localizedDescription }),
     icon: t.exposeString('icon', { nullable: true }),
     url: t.exposeString('url', { description: 'The absolute http(s) URL it opens' }),
     sectionGroup: t.exposeID('sectionGroupId', { nullable: true, description: 'The group holding it; null at the root' }),
     draft: t.exposeBoolean('draft', { description: 'Draft links are left out of the published structure' }),
-    condition: t.exposeString('condition', { nullable: true, description: 'Adaptive condition: visitors for whom it does not hold do not see the link' }),
+    condition: t.exposeString('condition', {
+      nullable: true,
+      description: 'Adaptive condition: visitors for whom it does not hold do not see the link',
+    }),
   }),
 });
 
@@ -27,7 +35,9 @@ const fields = (t: any, creating: boolean) => ({
   localizedDescription: t.field({ type: 'JSON' }),
   icon: t.string(),
   url: t.string({ required: creating, description: 'Absolute http(s) URL' }),
-  parent: t.id({ description: creating ? "Section group to put it in; default: the site's root" : 'Section group to move it into; null: the site root' }),
+  parent: t.id({
+    description: creating ? "Section group to put it in; default: the site's root" : 'Section group to move it into; null: the site root',
+  }),
   draft: t.boolean(),
   condition: t.string(),
 });
@@ -42,13 +52,18 @@ builder.mutationFields((t) => ({
     type: SiteExternalLinkRef,
     description: "Add an external link at the end of the site's root or of a section group (official addExternalLinkToSite)",
     args: { ...site(t), input: t.arg({ type: AddSiteExternalLinkInput, required: true }) },
-    resolve: (_r, { organizationId, siteId, input }, ctx) => addExternalLink(ctx, String(organizationId), String(siteId), { ...(input as ExternalLinkInput), parent: str(input.parent) }),
+    resolve: (_r, { organizationId, siteId, input }, ctx) =>
+      addExternalLink(ctx, String(organizationId), String(siteId), { ...(input as ExternalLinkInput), parent: str(input.parent) }),
   }),
   updateSiteExternalLink: t.field({
     type: SiteExternalLinkRef,
     description: 'Update an external link (official updateSiteExternalLinkById); a new parent puts it at the end there',
     args: { ...site(t), id: t.arg.id({ required: true }), input: t.arg({ type: UpdateSiteExternalLinkInput, required: true }) },
-    resolve: (_r, { organizationId, siteId, id, input }, ctx) => updateExternalLink(ctx, String(organizationId), String(siteId), String(id), { ...(input as ExternalLinkInput), parent: str(input.parent) }),
+    resolve: (_r, { organizationId, siteId, id, input }, ctx) =>
+      updateExternalLink(ctx, String(organizationId), String(siteId), String(id), {
+        ...(input as ExternalLinkInput),
+        parent: str(input.parent),
+      }),
   }),
   deleteSiteExternalLink: t.boolean({
     description: 'Delete an external link (official deleteSiteExternalLinkById); NOT_FOUND when the site has no such link',
@@ -56,4 +71,3 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => deleteExternalLink(ctx, String(args.organizationId), String(args.siteId), String(args.id)),
   }),
 }));
-

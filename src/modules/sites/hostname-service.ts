@@ -106,11 +106,14 @@ export async function revalidateCustomHostname(ctx: Context, hostname: string): 
   const now = new Date();
   if (!records.includes(claim.token)) {
     await ctx.prisma.hostnameClaim.updateMany({ where: { siteId: claim.siteId, token: claim.token }, data: { checkedAt: now } });
-    throw conflict(`hostname: not proven yet: publish a DNS TXT record ${CHALLENGE_PREFIX}${claim.hostname} with the value ${claim.token}, then check again`);
+    throw conflict(
+      `hostname: not proven yet: publish a DNS TXT record ${CHALLENGE_PREFIX}${claim.hostname} with the value ${claim.token}, then check again`,
+    );
   }
   try {
     await ctx.prisma.$transaction(async (tx) => {
-      if (await tx.site.findFirst({ where: { hostname: claim.hostname, NOT: { id: claim.siteId } }, select: { id: true } })) throw conflict(IN_USE);
+      if (await tx.site.findFirst({ where: { hostname: claim.hostname, NOT: { id: claim.siteId } }, select: { id: true } }))
+        throw conflict(IN_USE);
       await tx.site.update({ where: { id: claim.siteId }, data: { hostname: claim.hostname } });
       await tx.hostnameClaim.deleteMany({ where: { siteId: claim.siteId, token: claim.token } });
     });

@@ -47,7 +47,11 @@ export function path(field: string, value: string | null | undefined): string | 
 /** A path derived from a title, made unique among `taken` (`guide`, `guide-2`, …). */
 export function uniquePath(title: string, taken: Iterable<string>, fallback: string): string {
   const used = new Set(taken);
-  const base = (slug(title).replace(/[^A-Za-z0-9._-]/g, '').replace(/^\.+/, '') || fallback).slice(0, 90);
+  const base = (
+    slug(title)
+      .replace(/[^A-Za-z0-9._-]/g, '')
+      .replace(/^\.+/, '') || fallback
+  ).slice(0, 90);
   if (!used.has(base)) return base;
   for (let i = 2; ; i++) if (!used.has(`${base}-${i}`)) return `${base}-${i}`;
 }
@@ -94,7 +98,11 @@ export interface Pointer {
   id: string;
 }
 type PointerInput = { type: string; [key: string]: unknown } | null | undefined;
-export function pointer(position: { before?: PointerInput; after?: PointerInput } | null | undefined, types: string | readonly string[], key: string): Pointer | null {
+export function pointer(
+  position: { before?: PointerInput; after?: PointerInput } | null | undefined,
+  types: string | readonly string[],
+  key: string,
+): Pointer | null {
   if (!position) return null;
   if (position.before && position.after) throw badRequest('position', 'give before or after, not both');
   const which = position.before ? 'before' : position.after ? 'after' : null;

@@ -34,7 +34,28 @@ import { SiteRef } from './refs.js';
  * counts per group). The reader's own form counts through `countPageFeedback`.
  */
 
-const EVENT_TYPES = ['page_view', 'page_markdown_request', 'search_open', 'search_type_query', 'search_open_result', 'page_post_feedback', 'page_post_feedback_comment', 'agent_feedback', 'ask_question', 'ask_view', 'ask_rate_response', 'link_click', 'api_client_open', 'api_client_request', 'ad_click', 'ad_display', 'trademark_click', 'llms_request', 'mcp_request', 'rss_request'];
+const EVENT_TYPES = [
+  'page_view',
+  'page_markdown_request',
+  'search_open',
+  'search_type_query',
+  'search_open_result',
+  'page_post_feedback',
+  'page_post_feedback_comment',
+  'agent_feedback',
+  'ask_question',
+  'ask_view',
+  'ask_rate_response',
+  'link_click',
+  'api_client_open',
+  'api_client_request',
+  'ad_click',
+  'ad_display',
+  'trademark_click',
+  'llms_request',
+  'mcp_request',
+  'rss_request',
+];
 /** The official PageFeedbackRating. */
 export const FEEDBACK_RATINGS = ['good', 'ok', 'bad'] as const;
 export type FeedbackRating = (typeof FEEDBACK_RATINGS)[number];
@@ -61,7 +82,15 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 function count(prisma: PrismaClient, e: CountedEvent, n = 1) {
   let counts = pending.get(prisma);
   if (!counts) pending.set(prisma, (counts = new Map()));
-  const key = JSON.stringify([e.siteId, dayOf(e.at ?? new Date()), e.eventType ?? 'page_view', e.siteSectionId ?? '', e.siteSpaceId ?? '', e.spaceId ?? '', e.pageId ?? '']);
+  const key = JSON.stringify([
+    e.siteId,
+    dayOf(e.at ?? new Date()),
+    e.eventType ?? 'page_view',
+    e.siteSectionId ?? '',
+    e.siteSpaceId ?? '',
+    e.spaceId ?? '',
+    e.pageId ?? '',
+  ]);
   counts.set(key, (counts.get(key) ?? 0) + n);
   if (counts.size >= FLUSH_KEYS) void flushInsights(prisma).catch(() => {});
   else if (!timer) {
@@ -103,7 +132,11 @@ export function countPageView<T>(ctx: Pick<Context, 'prisma'>, view: Omit<Counte
 }
 
 /** A visitor's rating of a page (the reader's feedback form): an official `page_post_feedback` counted with its rating. */
-export function countPageFeedback(ctx: Pick<Context, 'prisma'>, view: Omit<CountedEvent, 'eventType' | 'at'>, rating: FeedbackRating): void {
+export function countPageFeedback(
+  ctx: Pick<Context, 'prisma'>,
+  view: Omit<CountedEvent, 'eventType' | 'at'>,
+  rating: FeedbackRating,
+): void {
   count(ctx.prisma, { ...view, eventType: `${FEEDBACK}:${rating}` });
 }
 
@@ -125,7 +158,8 @@ export async function trackSiteEvents(ctx: Context, organizationId: string, site
   const read = events.map((e, i): CountedEvent => {
     const f = `events[${i}]`;
     if (!isObject(e)) throw badRequest(f, 'must be an object');
-    if (typeof e.type !== 'string' || !EVENT_TYPES.includes(e.type)) throw badRequest(`${f}.type`, `must be one of ${EVENT_TYPES.join(', ')}`);
+    if (typeof e.type !== 'string' || !EVENT_TYPES.includes(e.type))
+      throw badRequest(`${f}.type`, `must be one of ${EVENT_TYPES.join(', ')}`);
     if (!isObject(e.session)) throw badRequest(`${f}.session`, 'is required (an object)');
     const loc = e.location;
     if (!isObject(loc)) throw badRequest(`${f}.location`, 'is required (an object)');
@@ -141,7 +175,8 @@ export async function trackSiteEvents(ctx: Context, organizationId: string, site
     let eventType = e.type;
     if (e.type === FEEDBACK) {
       const rating = isObject(e.feedback) ? e.feedback.rating : undefined;
-      if (typeof rating !== 'string' || !(FEEDBACK_RATINGS as readonly string[]).includes(rating)) throw badRequest(`${f}.feedback.rating`, `must be one of ${FEEDBACK_RATINGS.join(', ')}`);
+      if (typeof rating !== 'string' || !(FEEDBACK_RATINGS as readonly string[]).includes(rating))
+        throw badRequest(`${f}.feedback.rating`, `must be one of ${FEEDBACK_RATINGS.join(', ')}`);
       eventType = `${FEEDBACK}:${rating}`;
     }
     return {
@@ -160,7 +195,12 @@ export async function trackSiteEvents(ctx: Context, organizationId: string, site
 // ---- aggregateSiteEvents ----
 
 type Column = { column: string; interval?: string };
-const ID_COLUMNS: Record<string, string> = { siteSection: '"siteSectionId"', siteSpace: '"siteSpaceId"', page: '"pageId"', eventType: '"eventType"' };
+const ID_COLUMNS: Record<string, string> = {
+  siteSection: '"siteSectionId"',
+  siteSpace: '"siteSpaceId"',
+  page: '"pageId"',
+  eventType: '"eventType"',
+};
 const INTERVALS = ['day', 'week', 'month'];
 const PRESETS: Record<string, number> = { lastYear: 365, last3Months: 90, last30Days: 30, last7Days: 7, last24Hours: 1 };
 const UNSUPPORTED = 'is not recorded by Lectern (insights are counted per page and day, nothing about visitors or sessions is kept)';
@@ -170,10 +210,12 @@ function readColumn(field: string, v: unknown): Column {
   const c = v.column;
   if (c === 'datetime') {
     const interval = v.interval ?? 'day';
-    if (typeof interval !== 'string' || !INTERVALS.includes(interval)) throw badRequest(`${field}.interval`, `must be one of ${INTERVALS.join(', ')} (counts are per day)`);
+    if (typeof interval !== 'string' || !INTERVALS.includes(interval))
+      throw badRequest(`${field}.interval`, `must be one of ${INTERVALS.join(', ')} (counts are per day)`);
     return { column: c, interval };
   }
-  if (c in ID_COLUMNS || c === 'dayOfWeek' || c === 'eventsCount' || c === 'eventPageFeedbackRating' || c === 'pageFeedbackRating') return { column: c };
+  if (c in ID_COLUMNS || c === 'dayOfWeek' || c === 'eventsCount' || c === 'eventPageFeedbackRating' || c === 'pageFeedbackRating')
+    return { column: c };
   throw badRequest(`${field}.column`, UNSUPPORTED);
 }
 
@@ -221,21 +263,25 @@ function readFilter(field: string, v: unknown): Prisma.Sql {
   let e: Prisma.Sql;
   let arr: Prisma.Sql;
   if (c.column === 'datetime') {
-    if (!values.every((x) => typeof x === 'string' && !Number.isNaN(Date.parse(x)))) throw badRequest(`${field}.values`, 'must be date-times');
+    if (!values.every((x) => typeof x === 'string' && !Number.isNaN(Date.parse(x))))
+      throw badRequest(`${field}.values`, 'must be date-times');
     e = Prisma.sql`"day"`;
     arr = Prisma.sql`${values.map((x) => dayOf(new Date(x as string)))}::date[]`;
   } else if (c.column === 'dayOfWeek') {
-    if (!values.every((x) => Number.isInteger(x) && (x as number) >= 1 && (x as number) <= 7)) throw badRequest(`${field}.values`, 'must be integers from 1 to 7');
+    if (!values.every((x) => Number.isInteger(x) && (x as number) >= 1 && (x as number) <= 7))
+      throw badRequest(`${field}.values`, 'must be integers from 1 to 7');
     e = expr(c);
     arr = Prisma.sql`${values}::int[]`;
   } else if (c.column === 'eventPageFeedbackRating') {
-    if (!values.every((x) => (FEEDBACK_RATINGS as readonly string[]).includes(x as string))) throw badRequest(`${field}.values`, `must be ratings: ${FEEDBACK_RATINGS.join(', ')}`);
+    if (!values.every((x) => (FEEDBACK_RATINGS as readonly string[]).includes(x as string)))
+      throw badRequest(`${field}.values`, `must be ratings: ${FEEDBACK_RATINGS.join(', ')}`);
     e = expr(c);
     arr = Prisma.sql`${values}::text[]`;
   } else {
     // A page is `{ page, space }` in the official values (a bare page id is accepted too).
     const ids = values.map((x) => (c.column === 'page' && isObject(x) ? x.page : x));
-    if (!ids.every((x) => typeof x === 'string' || x === null)) throw badRequest(`${field}.values`, c.column === 'page' ? 'must be { page, space } objects, page ids or null' : 'must be strings');
+    if (!ids.every((x) => typeof x === 'string' || x === null))
+      throw badRequest(`${field}.values`, c.column === 'page' ? 'must be { page, space } objects, page ids or null' : 'must be strings');
     e = c.column === 'page' ? Prisma.raw('"pageId"') : expr(c);
     arr = Prisma.sql`${ids.map((x) => x ?? '')}::text[]`;
   }
@@ -251,7 +297,12 @@ function readFilter(field: string, v: unknown): Prisma.Sql {
   return Prisma.sql`${e} ${Prisma.raw(cmp)} (${arr})[1]`;
 }
 
-export async function aggregateSiteEvents(ctx: Context, organizationId: string, siteId: string, body: unknown): Promise<{ columns: { column: string; values: unknown[] }[] }> {
+export async function aggregateSiteEvents(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  body: unknown,
+): Promise<{ columns: { column: string; values: unknown[] }[] }> {
   const site = await requireSite(ctx, organizationId, siteId, 'read');
   if (!isObject(body)) throw badRequest('range', 'is required');
   const range = readRange(body.range);
@@ -274,10 +325,16 @@ export async function aggregateSiteEvents(ctx: Context, organizationId: string, 
   if (groups.some((g) => g.column === 'eventPageFeedbackRating')) where.push(Prisma.sql`"eventType" LIKE ${`${FEEDBACK}:%`}`);
   let limit = 1000;
   if (body.limit !== undefined) {
-    if (!Number.isInteger(body.limit) || (body.limit as number) < 1 || (body.limit as number) > 1000) throw badRequest('limit', 'must be an integer from 1 to 1000');
+    if (!Number.isInteger(body.limit) || (body.limit as number) < 1 || (body.limit as number) > 1000)
+      throw badRequest('limit', 'must be an integer from 1 to 1000');
     limit = body.limit as number;
   }
-  let order: Prisma.Sql = groups.length ? Prisma.join(groups.map((_, i) => Prisma.raw(`g${i}`)), ', ') : Prisma.raw('1');
+  let order: Prisma.Sql = groups.length
+    ? Prisma.join(
+        groups.map((_, i) => Prisma.raw(`g${i}`)),
+        ', ',
+      )
+    : Prisma.raw('1');
   if (body.order !== undefined) {
     const o = body.order;
     if (!isObject(o)) throw badRequest('order', 'must be an object with by and direction');
@@ -293,7 +350,14 @@ export async function aggregateSiteEvents(ctx: Context, organizationId: string, 
     SELECT ${Prisma.join([...selected, Prisma.sql`sum("count")::int AS n`, Prisma.sql`${ratingCount('ok')} AS fb_ok`, Prisma.sql`${ratingCount('good')} AS fb_good`, Prisma.sql`${ratingCount('bad')} AS fb_bad`], ', ')}
     FROM "SiteInsightDay"
     WHERE ${Prisma.join([Prisma.sql`"siteId" = ${site.id}`, Prisma.sql`"day" BETWEEN ${range.from}::date AND ${range.to}::date`, ...where], ' AND ')}
-    ${groups.length ? Prisma.sql`GROUP BY ${Prisma.join(groups.map((_, i) => Prisma.raw(`g${i}`)), ', ')}` : Prisma.empty}
+    ${
+      groups.length
+        ? Prisma.sql`GROUP BY ${Prisma.join(
+            groups.map((_, i) => Prisma.raw(`g${i}`)),
+            ', ',
+          )}`
+        : Prisma.empty
+    }
     ORDER BY ${order}
     LIMIT ${limit}`;
   const value = (c: Column, v: unknown) => {
@@ -308,7 +372,8 @@ export async function aggregateSiteEvents(ctx: Context, organizationId: string, 
   return {
     columns: select.map((c) => {
       const i = groups.findIndex((g) => key(g) === key(c));
-      if (c.column === 'pageFeedbackRating') return { column: c.column, values: rows.map((r) => ({ ok: r.fb_ok, good: r.fb_good, bad: r.fb_bad })) };
+      if (c.column === 'pageFeedbackRating')
+        return { column: c.column, values: rows.map((r) => ({ ok: r.fb_ok, good: r.fb_good, bad: r.fb_bad })) };
       return { column: c.column, values: rows.map((r) => (c.column === 'eventsCount' ? r.n : value(c, r[`g${i}`]))) };
     }),
   };
@@ -317,7 +382,8 @@ export async function aggregateSiteEvents(ctx: Context, organizationId: string, 
 builder.objectField(SiteRef, 'insights', (t) =>
   t.field({
     type: 'JSON',
-    description: "An aggregation over the site's insights events (official SiteInsightsQueryEventsAggregation → its Result); counted per page and day",
+    description:
+      "An aggregation over the site's insights events (official SiteInsightsQueryEventsAggregation → its Result); counted per page and day",
     args: { query: t.arg({ type: 'JSON', required: true }) },
     resolve: (site, args, ctx) => aggregateSiteEvents(ctx, site.organizationId, site.id, args.query),
   }),
@@ -325,8 +391,13 @@ builder.objectField(SiteRef, 'insights', (t) =>
 
 builder.mutationFields((t) => ({
   trackSiteEvents: t.boolean({
-    description: "Records events of a site's visitors (official trackEventsInSiteById body: { events }); only counts per page and day are kept",
-    args: { organizationId: t.arg.id({ required: true }), siteId: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true }) },
+    description:
+      "Records events of a site's visitors (official trackEventsInSiteById body: { events }); only counts per page and day are kept",
+    args: {
+      organizationId: t.arg.id({ required: true }),
+      siteId: t.arg.id({ required: true }),
+      input: t.arg({ type: 'JSON', required: true }),
+    },
     resolve: async (_r, args, ctx) => {
       await trackSiteEvents(ctx, String(args.organizationId), String(args.siteId), args.input);
       return true;

@@ -10,7 +10,12 @@ import { accessRows } from '../../auth/access-rows.js';
  * 404 for an unpublished site and for a caller who may not see it, exactly as for a missing site.
  * A share key that opens the site rides along in the profile's published URLs.
  */
-export async function publishedSite(ctx: Context, organizationId: string, siteId: string, shareKey: string | null | undefined): Promise<Site> {
+export async function publishedSite(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  shareKey: string | null | undefined,
+): Promise<Site> {
   const site = await accessRows(ctx).site.load(siteId);
   if (!site || site.organizationId !== organizationId) throw notFound('Site');
   const member = (await orgRole(ctx, organizationId)) !== undefined;

@@ -54,7 +54,8 @@ function readInput(body: LookupInput) {
   if (body.url === undefined || body.url === null || body.url === '') throw badRequest('url', 'is required');
   if (typeof body.url !== 'string') throw badRequest('url', 'must be a string');
   if (body.url.length > 2048) throw badRequest('url', 'must be at most 2048 characters');
-  if (body.redirectOnError != null && typeof body.redirectOnError !== 'boolean') throw badRequest('redirectOnError', 'must be true or false');
+  if (body.redirectOnError != null && typeof body.redirectOnError !== 'boolean')
+    throw badRequest('redirectOnError', 'must be true or false');
   if (body.visitorAuthToken != null && typeof body.visitorAuthToken !== 'string') throw badRequest('visitorAuthToken', 'must be a string');
   let jwt = (body.visitorAuthToken as string | undefined) || null;
   if (body.visitor != null) {
@@ -62,7 +63,8 @@ function readInput(body: LookupInput) {
     const v = body.visitor as Record<string, unknown>;
     if (v.type != null && v.type !== 'human' && v.type !== 'agent') throw badRequest('visitor.type', 'must be human or agent');
     if (v.jwtToken != null && typeof v.jwtToken !== 'string') throw badRequest('visitor.jwtToken', 'must be a string');
-    if (v.unsignedClaims != null && (typeof v.unsignedClaims !== 'object' || Array.isArray(v.unsignedClaims))) throw badRequest('visitor.unsignedClaims', 'must be an object');
+    if (v.unsignedClaims != null && (typeof v.unsignedClaims !== 'object' || Array.isArray(v.unsignedClaims)))
+      throw badRequest('visitor.unsignedClaims', 'must be an object');
     jwt = (v.jwtToken as string | undefined) || jwt;
   }
   return { url: body.url, jwt, redirectOnError: body.redirectOnError === true };
@@ -80,7 +82,13 @@ async function visitorClaims(ctx: Context, site: Site, token: string): Promise<R
 
 const encodePath = (segments: string[]) => (segments.length ? `/${segments.map(encodeURIComponent).join('/')}/` : '/');
 
-async function content(ctx: Context, found: SiteOfUrl, res: Resolution, shareKey: string | null, claims: Record<string, unknown> | null): Promise<Lookup> {
+async function content(
+  ctx: Context,
+  found: SiteOfUrl,
+  res: Resolution,
+  shareKey: string | null,
+  claims: Record<string, unknown> | null,
+): Promise<Lookup> {
   const { site } = found;
   const { view, reading } = res;
   const consumed = found.rest.slice(0, found.rest.length - reading.pagePath.length);
@@ -127,7 +135,9 @@ export async function lookupPublishedUrl(ctx: Context, body: LookupInput): Promi
   if (res) return content(ctx, found, res, activeShare, claims);
   const redirect = await findRedirect(ctx, site, `/${found.rest.join('/')}`);
   if (!redirect) throw NOT_FOUND();
-  return redirect.redirect.destination.kind === 'external' ? { target: 'external', site: site.id, redirect: redirect.target } : { target: 'content', redirect: redirect.target };
+  return redirect.redirect.destination.kind === 'external'
+    ? { target: 'external', site: site.id, redirect: redirect.target }
+    : { target: 'content', redirect: redirect.target };
 }
 
 builder.queryField('publishedContentLookup', (t) =>

@@ -21,12 +21,20 @@ const SiteStructureType = builder.objectRef<SiteView>('SiteStructure').implement
     }),
     sections: t.field({ type: [SiteSectionRef], description: 'Every section, depth first', resolve: (view) => view.sections }),
     groups: t.field({ type: [SiteSectionGroupRef], description: 'Every section group, depth first', resolve: (view) => view.groups }),
-    externalLinks: t.field({ type: [SiteExternalLinkRef], description: 'Every external link, depth first (a site without sections shows none)', resolve: (view) => (view.sectioned ? view.links : []) }),
+    externalLinks: t.field({
+      type: [SiteExternalLinkRef],
+      description: 'Every external link, depth first (a site without sections shows none)',
+      resolve: (view) => (view.sectioned ? view.links : []),
+    }),
   }),
 });
 
 builder.objectField(SiteSectionGroupRef, 'siteStructure', (t) =>
-  t.field({ type: SiteStructureType, description: "The structure of the group's site", resolve: (group, _a, ctx) => siteViewById(ctx, group.siteId) }),
+  t.field({
+    type: SiteStructureType,
+    description: "The structure of the group's site",
+    resolve: (group, _a, ctx) => siteViewById(ctx, group.siteId),
+  }),
 );
 
 builder.objectField(SiteRef, 'structure', (t) =>
@@ -43,26 +51,38 @@ builder.objectField(SiteRef, 'structure', (t) =>
 
 /** The structure as published: draft external links are not live (official addExternalLinkToSite), so visitors' answers leave them out. */
 function withoutDrafts(view: SiteView): SiteView {
-  return { ...view, links: view.links.filter((l) => !l.draft), groups: view.groups.map(asPublished), items: (groupId) => publishedItems(view.items(groupId)) };
+  return {
+    ...view,
+    links: view.links.filter((l) => !l.draft),
+    groups: view.groups.map(asPublished),
+    items: (groupId) => publishedItems(view.items(groupId)),
+  };
 }
 
-const SiteScript = builder.objectRef<{ script: string; contentSecurityPolicy?: string; cookies: boolean }>('SiteIntegrationScript').implement({
-  fields: (t) => ({
-    script: t.exposeString('script'),
-    contentSecurityPolicy: t.exposeString('contentSecurityPolicy', { nullable: true }),
-    cookies: t.exposeBoolean('cookies'),
-  }),
-});
+const SiteScript = builder
+  .objectRef<{ script: string; contentSecurityPolicy?: string; cookies: boolean }>('SiteIntegrationScript')
+  .implement({
+    fields: (t) => ({
+      script: t.exposeString('script'),
+      contentSecurityPolicy: t.exposeString('contentSecurityPolicy', { nullable: true }),
+      cookies: t.exposeBoolean('cookies'),
+    }),
+  });
 
 const PublishedContentSite = builder.objectRef<Site>('PublishedContentSite').implement({
   description: 'What a published site shows its visitors: the site, its structure, customizations and scripts',
   fields: (t) => ({
     object: t.string({ resolve: () => 'published-content-site' }),
     site: t.field({ type: SiteRef, resolve: (site) => site }),
-    structure: t.field({ type: SiteStructureType, description: 'The structure visitors see: draft external links left out', resolve: async (site, _a, ctx) => withoutDrafts(await siteView(ctx, site)) }),
+    structure: t.field({
+      type: SiteStructureType,
+      description: 'The structure visitors see: draft external links left out',
+      resolve: async (site, _a, ctx) => withoutDrafts(await siteView(ctx, site)),
+    }),
     customizations: t.field({
       type: 'JSON',
-      description: '{ site, siteSpaces: { [siteSpaceId]: customization } }: the effective customizations (stored settings over the defaults)',
+      description:
+        '{ site, siteSpaces: { [siteSpaceId]: customization } }: the effective customizations (stored settings over the defaults)',
       resolve: async (site, _a, ctx) => siteCustomizations(ctx, await siteView(ctx, site)),
     }),
     scripts: t.field({ type: [SiteScript], description: 'Integration scripts: none (no integrations on this server)', resolve: () => [] }),

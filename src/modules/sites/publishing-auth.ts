@@ -80,16 +80,27 @@ function optionalUrl(field: string, value: unknown): string | null | undefined {
   return value;
 }
 
-export async function updatePublishingAuth(ctx: Context, organizationId: string, siteId: string, input: unknown): Promise<PublishingAuthJson> {
+export async function updatePublishingAuth(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  input: unknown,
+): Promise<PublishingAuthJson> {
   const site = await requireSite(ctx, organizationId, siteId, 'write');
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw badRequest('body', 'must be an object');
   const body = input as Record<string, unknown>;
-  for (const key of Object.keys(body)) if (!['backend', 'fallbackURL', 'logoutURL'].includes(key)) throw badRequest(key, 'is not a publishing auth setting');
-  if (body.backend === 'integration') throw badRequest('backend', 'no visitor authentication integration is installed on this site: only custom is available');
+  for (const key of Object.keys(body))
+    if (!['backend', 'fallbackURL', 'logoutURL'].includes(key)) throw badRequest(key, 'is not a publishing auth setting');
+  if (body.backend === 'integration')
+    throw badRequest('backend', 'no visitor authentication integration is installed on this site: only custom is available');
   if (body.backend !== 'custom') throw badRequest('backend', "must be 'custom' or 'integration'");
   const fallbackURL = optionalUrl('fallbackURL', body.fallbackURL);
   const logoutURL = optionalUrl('logoutURL', body.logoutURL);
-  const changes = { backend: 'custom', ...(fallbackURL !== undefined ? { fallbackURL } : {}), ...(logoutURL !== undefined ? { logoutURL } : {}) };
+  const changes = {
+    backend: 'custom',
+    ...(fallbackURL !== undefined ? { fallbackURL } : {}),
+    ...(logoutURL !== undefined ? { logoutURL } : {}),
+  };
   await ctx.prisma.sitePublishingAuth.upsert({ where: { siteId: site.id }, create: { siteId: site.id, ...changes }, update: changes });
   return answer(ctx, site);
 }
@@ -105,7 +116,8 @@ export async function regeneratePublishingAuth(ctx: Context, organizationId: str
 builder.objectField(SiteRef, 'publishingAuth', (t) =>
   t.field({
     type: 'JSON',
-    description: "The site's visitor authentication settings and signing key (official SitePublishingAuth); for those who may change the site",
+    description:
+      "The site's visitor authentication settings and signing key (official SitePublishingAuth); for those who may change the site",
     resolve: (site, _args, ctx) => getPublishingAuth(ctx, site.organizationId, site.id),
   }),
 );
@@ -113,8 +125,13 @@ builder.objectField(SiteRef, 'publishingAuth', (t) =>
 builder.mutationFields((t) => ({
   updateSitePublishingAuth: t.field({
     type: 'JSON',
-    description: 'Changes the visitor authentication settings (official SitePublishingAuthUpdate: backend, fallbackURL, logoutURL; null unsets a URL)',
-    args: { organizationId: t.arg.id({ required: true }), siteId: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true }) },
+    description:
+      'Changes the visitor authentication settings (official SitePublishingAuthUpdate: backend, fallbackURL, logoutURL; null unsets a URL)',
+    args: {
+      organizationId: t.arg.id({ required: true }),
+      siteId: t.arg.id({ required: true }),
+      input: t.arg({ type: 'JSON', required: true }),
+    },
     resolve: (_r, args, ctx) => updatePublishingAuth(ctx, String(args.organizationId), String(args.siteId), args.input),
   }),
   regenerateSitePublishingAuth: t.field({

@@ -73,12 +73,14 @@ async function siteDestination(ctx: Context, site: Site, d: InputDestination, fi
       if (!view.section(d.siteSectionId)) throw badRequest(`${field}.siteSectionId`, 'is not a section of this site');
       return { kind: 'site-section', siteSectionId: d.siteSectionId };
     case 'site-space':
-      if (!view.siteSpaces.some((s) => s.id === d.siteSpaceId)) throw badRequest(`${field}.siteSpaceId`, 'is not a site space of this site');
+      if (!view.siteSpaces.some((s) => s.id === d.siteSpaceId))
+        throw badRequest(`${field}.siteSpaceId`, 'is not a site space of this site');
       return { kind: 'site-space', siteSpaceId: d.siteSpaceId };
     case 'site-page': {
       const siteSpace = view.siteSpaces.find((s) => s.id === d.siteSpaceId);
       if (!siteSpace) throw badRequest(`${field}.siteSpaceId`, 'is not a site space of this site');
-      if (!(await pageOfSpace(ctx, siteSpace.spaceId, { id: d.pageId }))) throw badRequest(`${field}.pageId`, 'is not a page of that site space');
+      if (!(await pageOfSpace(ctx, siteSpace.spaceId, { id: d.pageId })))
+        throw badRequest(`${field}.pageId`, 'is not a page of that site space');
       return { kind: 'site-page', siteSpaceId: d.siteSpaceId, pageId: d.pageId };
     }
     case 'path': {
@@ -102,12 +104,17 @@ async function unique<T>(source: string, draft: boolean, write: () => Promise<T>
   try {
     return await write();
   } catch (error) {
-    if ((error as { code?: string }).code === 'P2002') throw conflict(`The site already has a ${draft ? 'draft' : 'live'} redirect from ${source}`);
+    if ((error as { code?: string }).code === 'P2002')
+      throw conflict(`The site already has a ${draft ? 'draft' : 'live'} redirect from ${source}`);
     throw error;
   }
 }
 
-export async function listRedirects(ctx: Context, site: Site, args: PageArgs & { search?: string | null; draft?: boolean | null; orderBy?: string | null }) {
+export async function listRedirects(
+  ctx: Context,
+  site: Site,
+  args: PageArgs & { search?: string | null; draft?: boolean | null; orderBy?: string | null },
+) {
   await requireSite(ctx, site.organizationId, site.id);
   const orderBy = args.orderBy ?? 'createdAt';
   if (!['createdAt', 'updatedAt', 'source'].includes(orderBy)) throw badRequest('orderBy', 'must be one of createdAt, updatedAt, source');
@@ -143,7 +150,15 @@ export async function createRedirect(ctx: Context, organizationId: string, siteI
   const draft = input.draft ?? false;
   const row = await unique(input.source, draft, () =>
     ctx.prisma.siteRedirect.create({
-      data: { id: newId(), siteId, source: input.source, draft, captureWildcard: input.captureWildcard ?? false, permanent: input.permanent ?? false, destination },
+      data: {
+        id: newId(),
+        siteId,
+        source: input.source,
+        draft,
+        captureWildcard: input.captureWildcard ?? false,
+        permanent: input.permanent ?? false,
+        destination,
+      },
     }),
   );
   return redirectJson(row);
@@ -163,7 +178,9 @@ export async function updateRedirect(ctx: Context, organizationId: string, siteI
   const data: Prisma.SiteRedirectUpdateInput = { updatedAt: new Date() };
   for (const key of ['source', 'captureWildcard', 'draft', 'permanent'] as const) if (input[key] !== undefined) data[key] = input[key];
   if (input.destination !== undefined) data.destination = await siteDestination(ctx, site, input.destination, 'destination');
-  const row = await unique(input.source ?? current.source, input.draft ?? current.draft, () => ctx.prisma.siteRedirect.update({ where: { id }, data }));
+  const row = await unique(input.source ?? current.source, input.draft ?? current.draft, () =>
+    ctx.prisma.siteRedirect.update({ where: { id }, data }),
+  );
   return redirectJson(row);
 }
 
@@ -188,14 +205,26 @@ export const MAX_BULK_REDIRECTS = 500;
  * the site's data (an unknown site space, a missing draft to publish, nothing to delete) is that
  * item's `error` result.
  */
-export async function bulkUpsertRedirects(ctx: Context, organizationId: string, siteId: string, body: unknown): Promise<{ results: BulkResult[] }> {
+export async function bulkUpsertRedirects(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  body: unknown,
+): Promise<{ results: BulkResult[] }> {
   const site = await requireSite(ctx, organizationId, siteId, 'write');
   const input = bodyObject(body);
   for (const key of Object.keys(input)) if (key !== 'redirects') throw badRequest(key, 'is not a known field');
   const items = input.redirects;
   if (!Array.isArray(items)) throw badRequest('redirects', items === undefined ? 'is required' : 'must be an array');
-  if (items.length < 1 || items.length > MAX_BULK_REDIRECTS) throw badRequest('redirects', `must hold 1 to ${MAX_BULK_REDIRECTS} redirects`);
-  items.forEach((item, i) => checkOfficial(isObject(item) && item.intent === 'publish' ? 'bulkUpsertSiteRedirectsPublish' : 'bulkUpsertSiteRedirectsUpsert', item, `redirects[${i}]`));
+  if (items.length < 1 || items.length > MAX_BULK_REDIRECTS)
+    throw badRequest('redirects', `must hold 1 to ${MAX_BULK_REDIRECTS} redirects`);
+  items.forEach((item, i) =>
+    checkOfficial(
+      isObject(item) && item.intent === 'publish' ? 'bulkUpsertSiteRedirectsPublish' : 'bulkUpsertSiteRedirectsUpsert',
+      item,
+      `redirects[${i}]`,
+    ),
+  );
 
   const results: BulkResult[] = [];
   for (const [i, item] of items.entries()) {
@@ -226,7 +255,11 @@ export async function bulkUpsertRedirects(ctx: Context, organizationId: string, 
         continue;
       }
       const destination = await siteDestination(ctx, site, item.destination, `redirects[${i}].destination`);
-      const values = { captureWildcard: item.captureWildcard ?? false, ...(item.permanent !== undefined ? { permanent: item.permanent } : {}), destination };
+      const values = {
+        captureWildcard: item.captureWildcard ?? false,
+        ...(item.permanent !== undefined ? { permanent: item.permanent } : {}),
+        destination,
+      };
       const existing = await ctx.prisma.siteRedirect.findUnique({ where: key });
       const row = existing
         ? await ctx.prisma.siteRedirect.update({ where: { id: existing.id }, data: { ...values, updatedAt: new Date() } })
@@ -242,7 +275,11 @@ export async function bulkUpsertRedirects(ctx: Context, organizationId: string, 
 }
 
 /** The live redirect of a path (an exact source first, then the longest wildcard source) and what the `*` matched. */
-async function matchRedirect(ctx: Pick<Context, 'prisma'>, siteId: string, path: string): Promise<{ redirect: SiteRedirect; rest: string } | null> {
+async function matchRedirect(
+  ctx: Pick<Context, 'prisma'>,
+  siteId: string,
+  path: string,
+): Promise<{ redirect: SiteRedirect; rest: string } | null> {
   const clean = `/${path.replace(/^\/+/, '')}`.replace(/(.)\/+$/, '$1');
   const candidates = await ctx.prisma.$queryRaw<SiteRedirect[]>`
     SELECT * FROM "SiteRedirect"
@@ -265,7 +302,8 @@ async function targetOf(ctx: Context, site: Site, redirect: SiteRedirect, rest: 
     const view = await siteView(ctx, site);
     const org = await accessRows(ctx).organization.load(site.organizationId);
     // The published URL (with an accepted share key); an unpublished site's URL-to-be otherwise.
-    const url = async (path: string[]) => (await publishedUrl(ctx, site, path)) ?? ctx.urls.publishedSite(site, org?.hostname ?? null, { path });
+    const url = async (path: string[]) =>
+      (await publishedUrl(ctx, site, path)) ?? ctx.urls.publishedSite(site, org?.hostname ?? null, { path });
     if (d.kind === 'site-section') {
       const section = view.section(d.siteSectionId);
       base = section ? await url(sectionPath(view, section)) : null;
@@ -275,7 +313,14 @@ async function targetOf(ctx: Context, site: Site, redirect: SiteRedirect, rest: 
       else if (d.kind === 'site-space') base = await url(siteSpacePath(view, siteSpace));
       else {
         const page = await pageOfSpace(ctx, siteSpace.spaceId, { id: d.pageId });
-        base = page ? await url([...siteSpacePath(view, siteSpace), ...String(page.json.path ?? '').split('/').filter(Boolean)]) : null;
+        base = page
+          ? await url([
+              ...siteSpacePath(view, siteSpace),
+              ...String(page.json.path ?? '')
+                .split('/')
+                .filter(Boolean),
+            ])
+          : null;
       }
     }
   }
@@ -303,7 +348,11 @@ export async function redirectBySource(ctx: Context, organizationId: string, sit
  * site (`/old/page`), its target URL and whether it is permanent (308) or not (307); null when no
  * redirect applies. No permission check: the reader has decided the visitor may see the site.
  */
-export async function findRedirect(ctx: Context, site: Site, path: string): Promise<{ target: string; permanent: boolean; redirect: RedirectJson } | null> {
+export async function findRedirect(
+  ctx: Context,
+  site: Site,
+  path: string,
+): Promise<{ target: string; permanent: boolean; redirect: RedirectJson } | null> {
   const found = await matchRedirect(ctx, site.id, path);
   if (!found) return null;
   const target = await targetOf(ctx, site, found.redirect, found.rest);

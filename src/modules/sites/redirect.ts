@@ -61,7 +61,10 @@ builder.objectFields(SiteRef, (t) => ({
   }),
 }));
 
-const ids = (t: { arg: { id: (o: { required: true }) => any } }) => ({ organizationId: t.arg.id({ required: true }), siteId: t.arg.id({ required: true }) });
+const ids = (t: { arg: { id: (o: { required: true }) => any } }) => ({
+  organizationId: t.arg.id({ required: true }),
+  siteId: t.arg.id({ required: true }),
+});
 
 builder.mutationFields((t) => ({
   createSiteRedirect: t.field({
@@ -83,7 +86,8 @@ builder.mutationFields((t) => ({
   }),
   bulkUpsertSiteRedirects: t.field({
     type: 'JSON',
-    description: 'Creates, updates, deletes or publishes up to 500 redirects, each on its own: { results: [{ status, source, draft, id? | error? }] }',
+    description:
+      'Creates, updates, deletes or publishes up to 500 redirects, each on its own: { results: [{ status, source, draft, id? | error? }] }',
     args: { ...ids(t), input: t.arg({ type: 'JSON', required: true }) },
     resolve: (_r, args, ctx) => bulkUpsertRedirects(ctx, String(args.organizationId), String(args.siteId), args.input),
   }),

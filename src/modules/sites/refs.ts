@@ -13,14 +13,23 @@ export const SiteExternalLinkRef = builder.objectRef<SiteExternalLink>('SiteExte
 
 export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
 export const SiteTypeEnum = restEnum('SiteType', SITE_TYPES, 'The type (plan) of a site');
-export const SiteVisibilityEnum = restEnum('SiteVisibility', ['public', 'unlisted', 'share-link', 'visitor-auth'] as const, 'Who can read a published site');
-export const SiteAgentsContextEnum = restEnum('SiteAgentsContext', ['included', 'excluded'] as const, "Whether AI agents may read the site");
+export const SiteVisibilityEnum = restEnum(
+  'SiteVisibility',
+  ['public', 'unlisted', 'share-link', 'visitor-auth'] as const,
+  'Who can read a published site',
+);
+export const SiteAgentsContextEnum = restEnum(
+  'SiteAgentsContext',
+  ['included', 'excluded'] as const,
+  'Whether AI agents may read the site',
+);
 export const SiteStructureTypeEnum = restEnum('SiteStructureType', ['sections', 'siteSpaces'] as const);
 
 /** An item of a site's structure or of a group's children. */
 export const SiteStructureItem = builder.unionType('SiteStructureItem', {
   types: [SiteSectionRef, SiteSectionGroupRef, SiteSpaceRef, SiteExternalLinkRef],
-  resolveType: (item) => (isSiteSpace(item) ? SiteSpaceRef : isExternalLink(item) ? SiteExternalLinkRef : isSection(item) ? SiteSectionRef : SiteSectionGroupRef),
+  resolveType: (item) =>
+    isSiteSpace(item) ? SiteSpaceRef : isExternalLink(item) ? SiteExternalLinkRef : isSection(item) ? SiteSectionRef : SiteSectionGroupRef,
 });
 
 /** A child of a section group: a section, a group or an external link. */

@@ -70,7 +70,11 @@ function pageAt(tree: PageTree, path: string): PageNode | undefined {
  * another child's path names that child; otherwise the rest belongs to the default child, which is
  * also tried under its own path (so links made while it was not the default keep working).
  */
-function readings<T extends { id: string; path: string }>(children: T[], defaultId: string | null, segments: string[]): { child: T; rest: string[] }[] {
+function readings<T extends { id: string; path: string }>(
+  children: T[],
+  defaultId: string | null,
+  segments: string[],
+): { child: T; rest: string[] }[] {
   const named = segments.length ? children.find((c) => c.path === segments[0]) : undefined;
   if (named && named.id !== defaultId) return [{ child: named, rest: segments.slice(1) }];
   const fallback = children.find((c) => c.id === defaultId);
@@ -138,7 +142,9 @@ async function siteOnThisServer(ctx: Context, segments: string[]): Promise<{ sit
 /** The site a custom hostname or proxy origin URL names (the longest proxy path wins), and the segments after it. */
 async function siteOnItsOwnHost(ctx: Context, host: string, segments: string[]): Promise<{ site: Site; rest: string[] } | null> {
   const prefixes = segments.map((_s, i) => `${host}/${segments.slice(0, i + 1).join('/')}`);
-  const sites = await ctx.prisma.site.findMany({ where: { OR: [{ hostname: host }, ...(prefixes.length ? [{ proxy: { in: prefixes } }] : [])] } });
+  const sites = await ctx.prisma.site.findMany({
+    where: { OR: [{ hostname: host }, ...(prefixes.length ? [{ proxy: { in: prefixes } }] : [])] },
+  });
   for (let i = prefixes.length - 1; i >= 0; i--) {
     const site = sites.find((s) => s.proxy === prefixes[i]);
     if (site) return { site, rest: segments.slice(i + 1) };
@@ -199,12 +205,16 @@ const PublishedContentResolution = builder.objectRef<Resolution>('PublishedConte
     siteSpace: t.field({ type: SiteSpaceRef, resolve: (r) => r.siteSpace }),
     space: t.field({
       type: SpaceType,
-      description: "The space, as SiteSpace.space shows it: all of it to whoever can read the space, else only what the site publishes of it",
+      description:
+        'The space, as SiteSpace.space shows it: all of it to whoever can read the space, else only what the site publishes of it',
       resolve: async (r, _a, ctx) => ((await canReadSpace(ctx, r.space)) ? r.space : publishedOnly(ctx, r.space)),
     }),
     revisionId: t.id({ description: 'The revision the site shows (the space’s current content)', resolve: (r) => r.content.revision.id }),
     pageId: t.id({ resolve: (r) => r.page.id }),
-    pagePath: t.string({ description: 'The page’s path in the space (empty page paths resolve to the first page)', resolve: (r) => r.page.path }),
+    pagePath: t.string({
+      description: 'The page’s path in the space (empty page paths resolve to the first page)',
+      resolve: (r) => r.page.path,
+    }),
     page: t.field({
       type: 'JSON',
       description: 'The page as the official page read answers it (RevisionPage), with its body',

@@ -65,7 +65,13 @@ function nest(parts: StructureParts) {
     const { children, ...fields } = groups.get(id)!;
     seen.add(id);
     const nested = children.flatMap((c) =>
-      sections.has(c.id) ? [sections.get(c.id)!] : links.has(c.id) ? [links.get(c.id)!] : groups.has(c.id) && !seen.has(c.id) ? [group(c.id, seen)] : [],
+      sections.has(c.id)
+        ? [sections.get(c.id)!]
+        : links.has(c.id)
+          ? [links.get(c.id)!]
+          : groups.has(c.id) && !seen.has(c.id)
+            ? [group(c.id, seen)]
+            : [],
     );
     return { ...fields, sections: nested.filter((c) => sections.has(c.id as string)), children: nested };
   };
@@ -93,7 +99,10 @@ const SITE = `${BASE}/:siteId`;
 const siteIds = (req: RestRequest) => ({ organizationId: req.params.organizationId, siteId: req.params.siteId });
 
 /** `type=basic&type=premium`, or `type=basic,premium`. */
-const typeParam = (req: RestRequest) => listParam(req, 'type')?.flatMap((v) => v.split(',')).filter(Boolean);
+const typeParam = (req: RestRequest) =>
+  listParam(req, 'type')
+    ?.flatMap((v) => v.split(','))
+    .filter(Boolean);
 
 /** A mutation on one item of a site (`id` from `idParam`), answering the item (or a Boolean for deletes). */
 function itemMutation(opts: {
@@ -109,15 +118,29 @@ function itemMutation(opts: {
   status?: number;
   location?: RestRoute['location'];
 }): RestRoute {
-  const args = ['$organizationId: ID!', '$siteId: ID!', ...(opts.idParam ? ['$id: ID!'] : []), ...(opts.input ? [`$input: ${opts.input.type}${opts.input.required ? '!' : ''}`] : [])];
-  const call = ['organizationId: $organizationId', 'siteId: $siteId', ...(opts.idParam ? ['id: $id'] : []), ...(opts.input ? ['input: $input'] : [])];
+  const args = [
+    '$organizationId: ID!',
+    '$siteId: ID!',
+    ...(opts.idParam ? ['$id: ID!'] : []),
+    ...(opts.input ? [`$input: ${opts.input.type}${opts.input.required ? '!' : ''}`] : []),
+  ];
+  const call = [
+    'organizationId: $organizationId',
+    'siteId: $siteId',
+    ...(opts.idParam ? ['id: $id'] : []),
+    ...(opts.input ? ['input: $input'] : []),
+  ];
   const selection = opts.fragment ? ` { ...${opts.fragment.match(/fragment\s+(\w+)/)![1]} }` : '';
   return {
     method: opts.method,
     path: opts.path,
     operationId: opts.operationId,
     document: `mutation ${opts.operationId}(${args.join(', ')}) { ${opts.field}(${call.join(', ')})${selection} } ${opts.fragment ?? ''}`,
-    variables: (req) => ({ ...siteIds(req), ...(opts.idParam ? { id: req.params[opts.idParam] } : {}), ...(opts.input ? { input: req.body } : {}) }),
+    variables: (req) => ({
+      ...siteIds(req),
+      ...(opts.idParam ? { id: req.params[opts.idParam] } : {}),
+      ...(opts.input ? { input: req.body } : {}),
+    }),
     result: opts.fragment ? (data) => (opts.shape ?? ((x) => x))(data[opts.field]) : () => undefined,
     status: opts.fragment ? opts.status : (data) => deletedStatus(data[opts.field]),
     location: opts.location,
@@ -125,7 +148,15 @@ function itemMutation(opts: {
 }
 
 /** A read below `site(organizationId, id)`. */
-function siteQuery(opts: { path: string; operationId: string; vars?: string; select: string; fragments?: string; variables?: (req: RestRequest) => Record<string, unknown>; result: (site: any) => unknown }): RestRoute {
+function siteQuery(opts: {
+  path: string;
+  operationId: string;
+  vars?: string;
+  select: string;
+  fragments?: string;
+  variables?: (req: RestRequest) => Record<string, unknown>;
+  result: (site: any) => unknown;
+}): RestRoute {
   return {
     method: 'GET',
     path: opts.path,
@@ -259,8 +290,22 @@ export const siteRoutes: RestRoute[] = [
     variables: (req) => ({ ...listVariables(req), ...shareKey(req) }),
     result: (site) => site.sections,
   }),
-  itemMutation({ method: 'POST', path: `${SITE}/sections`, operationId: 'addSectionToSite', field: 'addSiteSection', input: { type: 'AddSiteSectionInput', required: true }, fragment: SITE_SECTION_FIELDS, status: 201 }),
-  itemMutation({ method: 'DELETE', path: `${SITE}/sections/:siteSectionId`, operationId: 'deleteSiteSectionById', field: 'deleteSiteSection', idParam: 'siteSectionId' }),
+  itemMutation({
+    method: 'POST',
+    path: `${SITE}/sections`,
+    operationId: 'addSectionToSite',
+    field: 'addSiteSection',
+    input: { type: 'AddSiteSectionInput', required: true },
+    fragment: SITE_SECTION_FIELDS,
+    status: 201,
+  }),
+  itemMutation({
+    method: 'DELETE',
+    path: `${SITE}/sections/:siteSectionId`,
+    operationId: 'deleteSiteSectionById',
+    field: 'deleteSiteSection',
+    idParam: 'siteSectionId',
+  }),
   itemMutation({
     method: 'PATCH',
     path: `${SITE}/sections/:siteSectionId`,
@@ -304,7 +349,13 @@ export const siteRoutes: RestRoute[] = [
     shape: restGroup,
     status: 201,
   }),
-  itemMutation({ method: 'DELETE', path: `${SITE}/section-groups/:siteSectionGroupId`, operationId: 'deleteSiteSectionGroupById', field: 'deleteSiteSectionGroup', idParam: 'siteSectionGroupId' }),
+  itemMutation({
+    method: 'DELETE',
+    path: `${SITE}/section-groups/:siteSectionGroupId`,
+    operationId: 'deleteSiteSectionGroupById',
+    field: 'deleteSiteSectionGroup',
+    idParam: 'siteSectionGroupId',
+  }),
   itemMutation({
     method: 'PATCH',
     path: `${SITE}/section-groups/:siteSectionGroupId`,
@@ -369,7 +420,13 @@ export const siteRoutes: RestRoute[] = [
     input: { type: 'UpdateSiteExternalLinkInput', required: true },
     fragment: SITE_EXTERNAL_LINK_FIELDS,
   }),
-  itemMutation({ method: 'DELETE', path: `${SITE}/external-links/:siteExternalLinkId`, operationId: 'deleteSiteExternalLinkById', field: 'deleteSiteExternalLink', idParam: 'siteExternalLinkId' }),
+  itemMutation({
+    method: 'DELETE',
+    path: `${SITE}/external-links/:siteExternalLinkId`,
+    operationId: 'deleteSiteExternalLinkById',
+    field: 'deleteSiteExternalLink',
+    idParam: 'siteExternalLinkId',
+  }),
 
   // Site spaces
   siteQuery({
@@ -381,8 +438,22 @@ export const siteRoutes: RestRoute[] = [
     variables: (req) => ({ ...listVariables(req), ...shareKey(req), default: boolParam(req.query, 'default') }),
     result: (site) => site.siteSpaces,
   }),
-  itemMutation({ method: 'POST', path: `${SITE}/site-spaces`, operationId: 'addSpaceToSite', field: 'addSiteSpace', input: { type: 'AddSiteSpaceInput', required: true }, fragment: SITE_SPACE_FIELDS, status: 201 }),
-  itemMutation({ method: 'DELETE', path: `${SITE}/site-spaces/:siteSpaceId`, operationId: 'deleteSiteSpaceById', field: 'deleteSiteSpace', idParam: 'siteSpaceId' }),
+  itemMutation({
+    method: 'POST',
+    path: `${SITE}/site-spaces`,
+    operationId: 'addSpaceToSite',
+    field: 'addSiteSpace',
+    input: { type: 'AddSiteSpaceInput', required: true },
+    fragment: SITE_SPACE_FIELDS,
+    status: 201,
+  }),
+  itemMutation({
+    method: 'DELETE',
+    path: `${SITE}/site-spaces/:siteSpaceId`,
+    operationId: 'deleteSiteSpaceById',
+    field: 'deleteSiteSpace',
+    idParam: 'siteSpaceId',
+  }),
   itemMutation({
     method: 'PATCH',
     path: `${SITE}/site-spaces/:siteSpaceId`,
@@ -421,7 +492,13 @@ export const siteRoutes: RestRoute[] = [
     fragment: SHARE_LINK_FIELDS,
     status: 201,
   }),
-  itemMutation({ method: 'DELETE', path: `${SITE}/share-links/:shareLinkId`, operationId: 'deleteSiteShareLinkById', field: 'deleteSiteShareLink', idParam: 'shareLinkId' }),
+  itemMutation({
+    method: 'DELETE',
+    path: `${SITE}/share-links/:shareLinkId`,
+    operationId: 'deleteSiteShareLinkById',
+    field: 'deleteSiteShareLink',
+    idParam: 'shareLinkId',
+  }),
   itemMutation({
     method: 'PATCH',
     path: `${SITE}/share-links/:shareLinkId`,
@@ -474,7 +551,11 @@ export const siteRoutes: RestRoute[] = [
     operationId: 'getPublishedContentByUrl',
     document: `query getPublishedContentByUrl($input: JSON!) { publishedContentLookup(input: $input) }`,
     variables: (req) => ({
-      input: { url: req.query.url, visitorAuthToken: req.query.visitorAuthToken || undefined, redirectOnError: boolParam(req.query, 'redirectOnError') },
+      input: {
+        url: req.query.url,
+        visitorAuthToken: req.query.visitorAuthToken || undefined,
+        redirectOnError: boolParam(req.query, 'redirectOnError'),
+      },
     }),
     result: (data) => data.publishedContentLookup,
   },

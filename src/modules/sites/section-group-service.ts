@@ -27,7 +27,12 @@ export interface CreateSectionGroupInput {
  * Adds a section group at the end of its parent (another group, or the site's root), and moves the
  * listed sections into it, in that order. Groups nest at most MAX_GROUP_DEPTH deep.
  */
-export async function createSectionGroup(ctx: Context, organizationId: string, siteId: string, body: CreateSectionGroupInput): Promise<SiteSectionGroup> {
+export async function createSectionGroup(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  body: CreateSectionGroupInput,
+): Promise<SiteSectionGroup> {
   await requireSite(ctx, organizationId, siteId, 'write');
   const title = input.title('title', body.title, { min: 1, max: 100 })!;
   const icon = input.icon('icon', body.icon) ?? null;
@@ -36,7 +41,8 @@ export async function createSectionGroup(ctx: Context, organizationId: string, s
     const parent = body.parent ?? null;
     if (parent !== null) {
       if (!view.group(parent)) throw badRequest('parent', 'is not a section group of this site');
-      if (view.depthOf(parent) + 1 > MAX_GROUP_DEPTH) throw badRequest('parent', `section groups nest at most ${MAX_GROUP_DEPTH} levels deep`);
+      if (view.depthOf(parent) + 1 > MAX_GROUP_DEPTH)
+        throw badRequest('parent', `section groups nest at most ${MAX_GROUP_DEPTH} levels deep`);
     }
     sectionIds.forEach((id, i) => {
       if (!view.section(id)) throw badRequest(`sections[${i}]`, 'is not a section of this site');
@@ -45,20 +51,33 @@ export async function createSectionGroup(ctx: Context, organizationId: string, s
     const group = await tx.siteSectionGroup.create({
       data: { id: newId(), siteId, parentId: parent, title, icon, position: await positionAtEnd(tx, structureSiblings(view, parent)) },
     });
-    for (const [i, id] of sectionIds.entries()) await tx.siteSection.update({ where: { id }, data: { sectionGroupId: group.id, position: i + 1 } });
+    for (const [i, id] of sectionIds.entries())
+      await tx.siteSection.update({ where: { id }, data: { sectionGroupId: group.id, position: i + 1 } });
     return group;
   });
 }
 
 /** A group of a site in the path (404 when the site has no such group). */
-export async function requireSectionGroup(ctx: Context, organizationId: string, siteId: string, id: string, action: 'read' | 'write' = 'read') {
+export async function requireSectionGroup(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  id: string,
+  action: 'read' | 'write' = 'read',
+) {
   await requireSite(ctx, organizationId, siteId, action);
   const group = await ctx.prisma.siteSectionGroup.findFirst({ where: { id, siteId } });
   if (!group) throw notFound('Site section group');
   return group;
 }
 
-export async function updateSectionGroup(ctx: Context, organizationId: string, siteId: string, id: string, body: { title?: string | null; icon?: string | null }) {
+export async function updateSectionGroup(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  id: string,
+  body: { title?: string | null; icon?: string | null },
+) {
   await requireSectionGroup(ctx, organizationId, siteId, id, 'write');
   const data: Prisma.SiteSectionGroupUpdateInput = {};
   if (body.title !== undefined) data.title = input.title('title', body.title, { min: 1, max: 100 });
@@ -109,7 +128,13 @@ export async function addSectionToGroup(ctx: Context, organizationId: string, si
  * Takes a section out of a group: it goes to the group's parent, right after the group. False when
  * the section is not in that group (both still there: it is already out); 404 when either is missing.
  */
-export async function removeSectionFromGroup(ctx: Context, organizationId: string, siteId: string, id: string, sectionId: string): Promise<boolean> {
+export async function removeSectionFromGroup(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  id: string,
+  sectionId: string,
+): Promise<boolean> {
   await requireSite(ctx, organizationId, siteId, 'write');
   return writeSite(ctx, siteId, async (tx, view) => {
     const group = view.group(id);
@@ -143,7 +168,13 @@ export interface GroupPosition {
  * the group itself, inside it, at nothing of this site, or would nest groups deeper than
  * MAX_GROUP_DEPTH; 404 when the site has no such group.
  */
-export async function moveSectionGroup(ctx: Context, organizationId: string, siteId: string, id: string, body: { position?: GroupPosition | null }) {
+export async function moveSectionGroup(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  id: string,
+  body: { position?: GroupPosition | null },
+) {
   await requireSite(ctx, organizationId, siteId, 'write');
   const target = input.pointer(body.position, ['site-section', 'site-section-group', 'site-external-link'], 'id');
   return writeSite(ctx, siteId, async (tx, view) => {
@@ -153,8 +184,17 @@ export async function moveSectionGroup(ctx: Context, organizationId: string, sit
     let anchorId: string | null = null;
     if (target) {
       if (target.id === id) throw badRequest(target.field, 'cannot be the group being moved');
-      const anchor = target.type === 'site-section' ? view.section(target.id) : target.type === 'site-external-link' ? view.link(target.id) : view.group(target.id);
-      if (!anchor) throw badRequest(target.field, `is not a ${target.type === 'site-section' ? 'section' : target.type === 'site-external-link' ? 'external link' : 'section group'} of this site`);
+      const anchor =
+        target.type === 'site-section'
+          ? view.section(target.id)
+          : target.type === 'site-external-link'
+            ? view.link(target.id)
+            : view.group(target.id);
+      if (!anchor)
+        throw badRequest(
+          target.field,
+          `is not a ${target.type === 'site-section' ? 'section' : target.type === 'site-external-link' ? 'external link' : 'section group'} of this site`,
+        );
       const anchorParent = 'parentId' in anchor ? anchor.parentId : anchor.sectionGroupId;
       parent = anchorParent && view.group(anchorParent) ? anchorParent : null;
       for (let up = parent; up; up = view.group(up)?.parentId ?? null) {

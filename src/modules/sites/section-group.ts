@@ -2,7 +2,14 @@ import { builder } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { paginateArray } from '../../pagination.js';
 import { FEW, SiteRef, SiteSectionGroupChild, SiteSectionGroupRef, SiteSectionRef } from './refs.js';
-import { addSectionToGroup, createSectionGroup, deleteSectionGroup, moveSectionGroup, removeSectionFromGroup, updateSectionGroup } from './section-group-service.js';
+import {
+  addSectionToGroup,
+  createSectionGroup,
+  deleteSectionGroup,
+  moveSectionGroup,
+  removeSectionFromGroup,
+  updateSectionGroup,
+} from './section-group-service.js';
 import { requireSiteMember } from './site-service.js';
 import { isPublishedGroup, isSection, publishedItems, siteView, siteViewById } from './structure.js';
 
@@ -53,9 +60,14 @@ const CreateSiteSectionGroupInput = builder.inputType('CreateSiteSectionGroupInp
     parent: t.id({ description: "Parent group; default: the site's root" }),
   }),
 });
-const UpdateSiteSectionGroupInput = builder.inputType('UpdateSiteSectionGroupInput', { fields: (t) => ({ title: t.string(), icon: t.string() }) });
+const UpdateSiteSectionGroupInput = builder.inputType('UpdateSiteSectionGroupInput', {
+  fields: (t) => ({ title: t.string(), icon: t.string() }),
+});
 const SiteStructurePointerInput = builder.inputType('SiteStructurePointerInput', {
-  fields: (t) => ({ type: t.string({ required: true, description: '"site-section" or "site-section-group"' }), id: t.id({ required: true }) }),
+  fields: (t) => ({
+    type: t.string({ required: true, description: '"site-section" or "site-section-group"' }),
+    id: t.id({ required: true }),
+  }),
 });
 const SiteSectionGroupPositionInput = builder.inputType('SiteSectionGroupPositionInput', {
   fields: (t) => ({ before: t.field({ type: SiteStructurePointerInput }), after: t.field({ type: SiteStructurePointerInput }) }),
@@ -74,7 +86,11 @@ const ids = (t: { arg: { id: (o: { required: true }) => any } }) => ({
 builder.mutationFields((t) => ({
   createSiteSectionGroup: t.field({
     type: SiteSectionGroupRef,
-    args: { organizationId: t.arg.id({ required: true }), siteId: t.arg.id({ required: true }), input: t.arg({ type: CreateSiteSectionGroupInput, required: true }) },
+    args: {
+      organizationId: t.arg.id({ required: true }),
+      siteId: t.arg.id({ required: true }),
+      input: t.arg({ type: CreateSiteSectionGroupInput, required: true }),
+    },
     resolve: (_r, { organizationId, siteId, input }, ctx) =>
       createSectionGroup(ctx, String(organizationId), String(siteId), {
         ...input,
@@ -85,7 +101,8 @@ builder.mutationFields((t) => ({
   updateSiteSectionGroup: t.field({
     type: SiteSectionGroupRef,
     args: { ...ids(t), input: t.arg({ type: UpdateSiteSectionGroupInput, required: true }) },
-    resolve: (_r, { organizationId, siteId, id, input }, ctx) => updateSectionGroup(ctx, String(organizationId), String(siteId), String(id), input),
+    resolve: (_r, { organizationId, siteId, id, input }, ctx) =>
+      updateSectionGroup(ctx, String(organizationId), String(siteId), String(id), input),
   }),
   deleteSiteSectionGroup: t.boolean({
     description: 'Delete a section group (what it holds takes its place); NOT_FOUND when there is no such group',
@@ -103,9 +120,11 @@ builder.mutationFields((t) => ({
     },
   }),
   removeSectionFromSiteSectionGroup: t.boolean({
-    description: "Take a section out of a group (it goes right after the group); false when it was not in it, NOT_FOUND when either is missing",
+    description:
+      'Take a section out of a group (it goes right after the group); false when it was not in it, NOT_FOUND when either is missing',
     args: { ...ids(t), sectionId: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => removeSectionFromGroup(ctx, String(args.organizationId), String(args.siteId), String(args.id), String(args.sectionId)),
+    resolve: (_r, args, ctx) =>
+      removeSectionFromGroup(ctx, String(args.organizationId), String(args.siteId), String(args.id), String(args.sectionId)),
   }),
   addSectionToSiteSectionGroup: t.field({
     type: SiteSectionGroupRef,

@@ -12,7 +12,11 @@ export function structureSiblings(view: SiteView, parent: string | null, except?
   return view
     .items(parent)
     .filter((n) => n.id !== except)
-    .map((n) => ({ id: n.id, position: n.position, kind: isExternalLink(n) ? ('link' as const) : isSection(n) ? ('section' as const) : ('group' as const) }));
+    .map((n) => ({
+      id: n.id,
+      position: n.position,
+      kind: isExternalLink(n) ? ('link' as const) : isSection(n) ? ('section' as const) : ('group' as const),
+    }));
 }
 
 /** A section of a site in the path (404 when the site has no such section). */
@@ -65,7 +69,11 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
         siteId,
         title,
         icon,
-        path: input.uniquePath(title, view.sections.map((s) => s.path), 'section'),
+        path: input.uniquePath(
+          title,
+          view.sections.map((s) => s.path),
+          'section',
+        ),
         position: await positionAtEnd(tx, structureSiblings(view, null)),
       },
     });
@@ -105,7 +113,8 @@ export async function updateSection(ctx: Context, organizationId: string, siteId
   if (body.path !== undefined) data.path = input.path('path', body.path);
   if (body.condition !== undefined) data.condition = input.condition('condition', body.condition);
   if (body.icon !== undefined) data.icon = input.icon('icon', body.icon);
-  if (body.description !== undefined) data.description = body.description === null ? null : input.title('description', body.description, { min: 0, max: 256 });
+  if (body.description !== undefined)
+    data.description = body.description === null ? null : input.title('description', body.description, { min: 0, max: 256 });
   if (body.defaultSiteSpace === null) throw badRequest('defaultSiteSpace', 'cannot be null');
   const defaultSiteSpace = body.defaultSiteSpace;
   return writeSite(ctx, siteId, async (tx, view) => {
@@ -132,7 +141,13 @@ export interface SectionPosition {
  * (fractional positions), under the site's lock. 404 when the site has no such section; 400 when
  * the position points at the section itself or at no section of this site.
  */
-export async function moveSection(ctx: Context, organizationId: string, siteId: string, id: string, body: { position?: SectionPosition | null }) {
+export async function moveSection(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  id: string,
+  body: { position?: SectionPosition | null },
+) {
   await requireSite(ctx, organizationId, siteId, 'write');
   // Before or after a section, or an external link (sortSiteStructure names links as anchors too).
   const target = input.pointer(body.position, ['site-section', 'site-external-link'], 'siteSection');
@@ -144,7 +159,8 @@ export async function moveSection(ctx: Context, organizationId: string, siteId: 
     if (target) {
       if (target.id === id) throw badRequest(target.field, 'cannot be the section being moved');
       const anchor = target.type === 'site-external-link' ? view.link(target.id) : view.section(target.id);
-      if (!anchor) throw badRequest(target.field, `is not a${target.type === 'site-external-link' ? 'n external link' : ' section'} of this site`);
+      if (!anchor)
+        throw badRequest(target.field, `is not a${target.type === 'site-external-link' ? 'n external link' : ' section'} of this site`);
       parent = anchor.sectionGroupId && view.group(anchor.sectionGroupId) ? anchor.sectionGroupId : null;
       siblings = structureSiblings(view, parent, id);
       index = siblings.findIndex((s) => s.id === anchor.id) + (target.after ? 1 : 0);

@@ -50,7 +50,10 @@ builder.objectField(SiteRef, 'sections', (t) =>
   t.field({
     type: SiteSectionList,
     description: "The site's sections, in structure order (depth first through the groups)",
-    args: { ...pageArgs(t), shareKey: t.arg.string({ required: false, description: 'Key of an active share link: the published URLs carry it' }) },
+    args: {
+      ...pageArgs(t),
+      shareKey: t.arg.string({ required: false, description: 'Key of an active share link: the published URLs carry it' }),
+    },
     resolve: async (site, args, ctx) => {
       await requireSiteMember(ctx, site);
       await acceptShareKey(ctx, site, args.shareKey);
@@ -95,8 +98,13 @@ const ids = (t: { arg: { id: (o: { required: true }) => any } }) => ({
 builder.mutationFields((t) => ({
   addSiteSection: t.field({
     type: SiteSectionRef,
-    args: { organizationId: t.arg.id({ required: true }), siteId: t.arg.id({ required: true }), input: t.arg({ type: AddSiteSectionInput, required: true }) },
-    resolve: (_r, { organizationId, siteId, input }, ctx) => addSection(ctx, String(organizationId), String(siteId), { ...input, spaceId: String(input.spaceId) }),
+    args: {
+      organizationId: t.arg.id({ required: true }),
+      siteId: t.arg.id({ required: true }),
+      input: t.arg({ type: AddSiteSectionInput, required: true }),
+    },
+    resolve: (_r, { organizationId, siteId, input }, ctx) =>
+      addSection(ctx, String(organizationId), String(siteId), { ...input, spaceId: String(input.spaceId) }),
   }),
   updateSiteSection: t.field({
     type: SiteSectionRef,

@@ -27,18 +27,31 @@ export async function listShareLinks(ctx: Context, site: Site, args: PageArgs) {
   return paginateArray(args, await siteLoaders(ctx).siteShareLinks.load(site.id));
 }
 
-export async function createShareLink(ctx: Context, organizationId: string, siteId: string, body: { name: string }): Promise<SiteShareLink> {
+export async function createShareLink(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  body: { name: string },
+): Promise<SiteShareLink> {
   await requireSite(ctx, organizationId, siteId, 'write');
   const name = check.text('name', body.name, { max: 50 });
   const id = newId();
   const key = newId(KEY_LENGTH);
   const keys = await serverKeys(ctx);
-  const link = await ctx.prisma.siteShareLink.create({ data: { id, siteId, keyHash: hashSecret(key), keySealed: keys.seal(sealContext(id), key), name } });
+  const link = await ctx.prisma.siteShareLink.create({
+    data: { id, siteId, keyHash: hashSecret(key), keySealed: keys.seal(sealContext(id), key), name },
+  });
   invalidateSite(ctx, siteId);
   return link;
 }
 
-export async function updateShareLink(ctx: Context, organizationId: string, siteId: string, id: string, body: { active?: boolean | null; name?: string | null }) {
+export async function updateShareLink(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  id: string,
+  body: { active?: boolean | null; name?: string | null },
+) {
   await requireSite(ctx, organizationId, siteId, 'write');
   if (body.active === undefined && body.name === undefined) throw badRequest('body', 'give active or name');
   const data: Prisma.SiteShareLinkUpdateInput = {};

@@ -3,7 +3,8 @@ import { LIST_FIELDS, listVariables, type RestRoute } from '../../rest/route.js'
 
 /** REST route of the site search (official searchSiteContent); the rules are in site-search.ts. */
 
-const PAGE_FIELDS = 'id title description path score rank sections { id title path score body urls { app } } ancestors { title } urls { app }';
+const PAGE_FIELDS =
+  'id title description path score rank sections { id title path score body urls { app } } ancestors { title } urls { app }';
 
 export const siteSearchRoutes: RestRoute[] = [
   {
@@ -21,7 +22,16 @@ export const siteSearchRoutes: RestRoute[] = [
       const { query, scope, mode, siteSpaceId, siteSpaceIds } = req.body;
       // A missing query reaches the service as '' so both interfaces answer the same 400 naming it.
       if (query != null && typeof query !== 'string') throw badRequest('query', 'must be a string');
-      return { organizationId: req.params.organizationId, siteId: req.params.siteId, query: query ?? '', scope, mode, siteSpaceId, siteSpaceIds, ...listVariables(req) };
+      return {
+        organizationId: req.params.organizationId,
+        siteId: req.params.siteId,
+        query: query ?? '',
+        scope,
+        mode,
+        siteSpaceId,
+        siteSpaceIds,
+        ...listVariables(req),
+      };
     },
     // `type` tells a space result from the official union's other member (context records, which Lectern has none of).
     result: (data) => ({ ...data.site.search, items: data.site.search.items.map((item: object) => ({ type: 'space', ...item })) }),

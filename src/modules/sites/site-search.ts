@@ -61,16 +61,19 @@ export function readScope(value: unknown, field = 'scope'): SiteSearchScope {
   for (const key of Object.keys(value)) if (!known.has(key)) throw badRequest(`${field}.${key}`, 'is not a field of a search scope');
   switch (value.mode) {
     case 'all':
-      for (const key of ['currentSiteSpace', 'restrictTo', 'siteSpaceIds']) if (value[key] !== undefined) throw badRequest(`${field}.${key}`, "is not allowed with mode 'all'");
+      for (const key of ['currentSiteSpace', 'restrictTo', 'siteSpaceIds'])
+        if (value[key] !== undefined) throw badRequest(`${field}.${key}`, "is not allowed with mode 'all'");
       return { mode: 'all' };
     case 'specific':
-      for (const key of ['currentSiteSpace', 'restrictTo']) if (value[key] !== undefined) throw badRequest(`${field}.${key}`, "is not allowed with mode 'specific'");
+      for (const key of ['currentSiteSpace', 'restrictTo'])
+        if (value[key] !== undefined) throw badRequest(`${field}.${key}`, "is not allowed with mode 'specific'");
       return { mode: 'specific', siteSpaceIds: idList(`${field}.siteSpaceIds`, value.siteSpaceIds) };
     case 'default': {
       if (value.siteSpaceIds !== undefined) throw badRequest(`${field}.siteSpaceIds`, "is not allowed with mode 'default'");
       const current = value.currentSiteSpace === undefined ? undefined : stringField(`${field}.currentSiteSpace`, value.currentSiteSpace);
       if (value.restrictTo === undefined) return { mode: 'default', ...(current ? { currentSiteSpace: current } : {}) };
-      if (value.restrictTo !== 'currentSiteSpace' && value.restrictTo !== 'otherSiteSpaces') throw badRequest(`${field}.restrictTo`, "must be 'currentSiteSpace' or 'otherSiteSpaces'");
+      if (value.restrictTo !== 'currentSiteSpace' && value.restrictTo !== 'otherSiteSpaces')
+        throw badRequest(`${field}.restrictTo`, "must be 'currentSiteSpace' or 'otherSiteSpaces'");
       if (!current) throw badRequest(`${field}.currentSiteSpace`, 'is required with restrictTo');
       return { mode: 'default', currentSiteSpace: current, restrictTo: value.restrictTo };
     }
@@ -97,7 +100,13 @@ export function scopeOfBody(body: Record<string, unknown>): SiteSearchScope {
 }
 
 /** The site spaces a scope names, in the structure's order. `field`: where the scope came from, for errors. */
-export async function siteSpacesOfScope(ctx: Context, view: SiteView, scope: SiteSearchScope, candidates: SiteSpace[] = view.siteSpaces, field = 'scope'): Promise<SiteSpace[]> {
+export async function siteSpacesOfScope(
+  ctx: Context,
+  view: SiteView,
+  scope: SiteSearchScope,
+  candidates: SiteSpace[] = view.siteSpaces,
+  field = 'scope',
+): Promise<SiteSpace[]> {
   const allowed = new Set(candidates.map((ss) => ss.id));
   const known = (id: string, name: string) => {
     const ss = view.siteSpace(id);
@@ -112,7 +121,12 @@ export async function siteSpacesOfScope(ctx: Context, view: SiteView, scope: Sit
   const current = scope.currentSiteSpace ? known(scope.currentSiteSpace, `${field}.currentSiteSpace`) : undefined;
   if (scope.restrictTo === 'currentSiteSpace') return [current!];
   const spaces = await accessRows(ctx).space.loadMany(candidates.map((ss) => ss.spaceId));
-  const languageOf = new Map(candidates.map((ss, i) => [ss.id, (spaces[i] && !(spaces[i] instanceof Error) ? (spaces[i] as { language: string | null }).language : null) ?? null]));
+  const languageOf = new Map(
+    candidates.map((ss, i) => [
+      ss.id,
+      (spaces[i] && !(spaces[i] instanceof Error) ? (spaces[i] as { language: string | null }).language : null) ?? null,
+    ]),
+  );
   const language = current ? languageOf.get(current.id) : null;
   const sections = view.sectioned ? view.sections.map((s) => s.id) : [null];
   const chosen = new Set<string>();
@@ -132,14 +146,23 @@ export async function siteSpacesOfScope(ctx: Context, view: SiteView, scope: Sit
 }
 
 /** searchSiteContent: the site's content for a member of its organization. */
-export async function searchSite(ctx: Context, organizationId: string, siteId: string, query: string, body: Record<string, unknown>, args: PageArgs): Promise<ListPage<SearchSpaceResult>> {
+export async function searchSite(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  query: string,
+  body: Record<string, unknown>,
+  args: PageArgs,
+): Promise<ListPage<SearchSpaceResult>> {
   const site = await requireSite(ctx, organizationId, siteId);
   readSearchQuery(query);
   const chosen = await siteSpacesOfScope(ctx, await siteView(ctx, site), scopeOfBody(body));
   let spaceIds = [...new Set(chosen.map((ss) => ss.spaceId))];
   if (!site.published) {
     const rows = await accessRows(ctx).space.loadMany(spaceIds);
-    const readable = await Promise.all(rows.map(async (row) => !!row && !(row instanceof Error) && !row.deletedAt && (await canReadSpace(ctx, row))));
+    const readable = await Promise.all(
+      rows.map(async (row) => !!row && !(row instanceof Error) && !row.deletedAt && (await canReadSpace(ctx, row))),
+    );
     spaceIds = spaceIds.filter((_, i) => readable[i]);
   }
   return searchSpaces(ctx, spaceIds, query, args);
@@ -159,7 +182,13 @@ export async function searchSiteFor(
   pageAllowed?: SearchSpacesOptions['pageAllowed'],
 ): Promise<{ siteSpaces: SiteSpace[]; results: ListPage<SearchSpaceResult> }> {
   const chosen = await siteSpacesOfScope(ctx, await siteView(ctx, site), scope, siteSpaces);
-  const results = await searchSpaces(ctx, chosen.map((ss) => ss.spaceId), query, args, { pageAllowed });
+  const results = await searchSpaces(
+    ctx,
+    chosen.map((ss) => ss.spaceId),
+    query,
+    args,
+    { pageAllowed },
+  );
   return { siteSpaces: chosen, results };
 }
 
@@ -173,13 +202,33 @@ builder.objectField(SiteRef, 'search', (t) =>
       query: t.arg.string({ required: true, description: 'At most 512 characters' }),
       scope: t.arg({ type: 'JSON', required: false, description: 'The official SiteSearchScope object' }),
       // The deprecated body forms of the official operation, kept so REST bodies pass through unchanged (checked by the service, errors name them).
-      mode: t.arg({ type: 'JSON', required: false, description: "Deprecated: 'all', 'current' (with siteSpaceId) or 'specific' (with siteSpaceIds); use scope" }),
+      mode: t.arg({
+        type: 'JSON',
+        required: false,
+        description: "Deprecated: 'all', 'current' (with siteSpaceId) or 'specific' (with siteSpaceIds); use scope",
+      }),
       siteSpaceId: t.arg({ type: 'JSON', required: false, description: "Deprecated: the current site space of mode 'current'" }),
       siteSpaceIds: t.arg({ type: 'JSON', required: false, description: "Deprecated: the site spaces of mode 'specific'" }),
       ...pageArgs(t),
     },
-    resolve: ((site: Site, args: { query: string; scope?: unknown; mode?: unknown; siteSpaceId?: unknown; siteSpaceIds?: unknown; page?: string | null; limit?: number | null }, ctx: Context) => {
-      const body = Object.fromEntries(Object.entries({ scope: args.scope, mode: args.mode, siteSpaceId: args.siteSpaceId, siteSpaceIds: args.siteSpaceIds }).filter(([, v]) => v != null));
+    resolve: ((
+      site: Site,
+      args: {
+        query: string;
+        scope?: unknown;
+        mode?: unknown;
+        siteSpaceId?: unknown;
+        siteSpaceIds?: unknown;
+        page?: string | null;
+        limit?: number | null;
+      },
+      ctx: Context,
+    ) => {
+      const body = Object.fromEntries(
+        Object.entries({ scope: args.scope, mode: args.mode, siteSpaceId: args.siteSpaceId, siteSpaceIds: args.siteSpaceIds }).filter(
+          ([, v]) => v != null,
+        ),
+      );
       return searchSite(ctx, site.organizationId, site.id, args.query, body, { page: args.page, limit: args.limit });
     }) as never,
   }),

@@ -70,8 +70,15 @@ export async function writeSite<T>(ctx: Context, siteId: string, write: (tx: Tx,
  */
 export async function insertSiteSpace(tx: Tx, siteId: string, sectionId: string | null, space: Space) {
   const siblings = await tx.siteSpace.findMany({ where: { siteId, sectionId }, select: { id: true, position: true, path: true } });
-  const path = input.uniquePath(space.title, siblings.map((s) => s.path), 'space');
-  const position = await positionAtEnd(tx, siblings.map((s) => ({ id: s.id, position: s.position, kind: 'siteSpace' as const })).sort(byPosition));
+  const path = input.uniquePath(
+    space.title,
+    siblings.map((s) => s.path),
+    'space',
+  );
+  const position = await positionAtEnd(
+    tx,
+    siblings.map((s) => ({ id: s.id, position: s.position, kind: 'siteSpace' as const })).sort(byPosition),
+  );
   return tx.siteSpace.create({ data: { id: newId(), siteId, sectionId, spaceId: space.id, path, position } });
 }
 
@@ -195,7 +202,8 @@ export async function updateSite(ctx: Context, organizationId: string, id: strin
           if (!siteSpace || siteSpace.sectionId !== null) throw badRequest('defaultSiteSpace', 'is not a site space of this site');
           data.defaultSiteSpaceId = siteSpace.id;
         } else {
-          if (!siteSpace || siteSpace.sectionId !== defaultSectionId) throw badRequest('defaultSiteSpace', "is not a site space of the site's default section");
+          if (!siteSpace || siteSpace.sectionId !== defaultSectionId)
+            throw badRequest('defaultSiteSpace', "is not a site space of the site's default section");
           await tx.siteSection.update({ where: { id: defaultSectionId! }, data: { defaultSiteSpaceId: siteSpace.id } });
         }
       }
@@ -227,7 +235,13 @@ export async function setPublished(ctx: Context, organizationId: string, id: str
   const before = await requireSite(ctx, organizationId, id, 'write');
   const site = await ctx.prisma.site.update({ where: { id }, data: { published } });
   // Live updates (subscriptions.ts): only a change is announced (publishing twice changes nothing).
-  if (before.published !== published) await publishAfterWrite(ctx.prisma, { topic: siteTopic(organizationId), action: published ? 'published' : 'unpublished', organizationId, siteId: id });
+  if (before.published !== published)
+    await publishAfterWrite(ctx.prisma, {
+      topic: siteTopic(organizationId),
+      action: published ? 'published' : 'unpublished',
+      organizationId,
+      siteId: id,
+    });
   invalidateSite(ctx, id);
   siteLoaders(ctx).organizationSites.clear(organizationId);
   accessRows(ctx).site.prime(id, site);

@@ -37,10 +37,23 @@ export async function duplicateSiteSpace(ctx: Context, organizationId: string, s
       .spacesIn(original.sectionId)
       .map((ss) => ({ id: ss.id, position: ss.position, path: ss.path, kind: 'siteSpace' as const }))
       .sort(byPosition);
-    const path = input.uniquePath(copy.title, siblings.map((s) => s.path), 'space');
+    const path = input.uniquePath(
+      copy.title,
+      siblings.map((s) => s.path),
+      'space',
+    );
     const position = await positionAt(tx, siblings, siblings.findIndex((s) => s.id === original.id) + 1);
     const created = await tx.siteSpace.create({
-      data: { id: newId(), siteId, sectionId: original.sectionId, spaceId: copy.id, path, position, condition: original.condition, hidden: original.hidden },
+      data: {
+        id: newId(),
+        siteId,
+        sectionId: original.sectionId,
+        spaceId: copy.id,
+        path,
+        position,
+        condition: original.condition,
+        hidden: original.hidden,
+      },
     });
     const override = await tx.siteSpaceCustomization.findUnique({ where: { siteSpaceId: original.id } });
     if (override) await tx.siteSpaceCustomization.create({ data: { siteSpaceId: created.id, override: override.override as object } });
@@ -51,9 +64,16 @@ export async function duplicateSiteSpace(ctx: Context, organizationId: string, s
 builder.mutationField('duplicateSiteSpace', (t) =>
   t.field({
     type: SiteSpaceRef,
-    description: "Duplicates a site space's space and puts the copy right after it in the site (official duplicateSiteSpace); answers the new site space",
-    args: { organizationId: t.arg.id({ required: true }), siteId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: false }) },
-    resolve: (_r, args, ctx) => duplicateSiteSpace(ctx, String(args.organizationId), String(args.siteId), String(args.id), args.input ?? {}),
+    description:
+      "Duplicates a site space's space and puts the copy right after it in the site (official duplicateSiteSpace); answers the new site space",
+    args: {
+      organizationId: t.arg.id({ required: true }),
+      siteId: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true }),
+      input: t.arg({ type: 'JSON', required: false }),
+    },
+    resolve: (_r, args, ctx) =>
+      duplicateSiteSpace(ctx, String(args.organizationId), String(args.siteId), String(args.id), args.input ?? {}),
   }),
 );
 
@@ -65,7 +85,12 @@ export const duplicateSiteSpaceRoute = (siteSpaceFields: string): RestRoute => (
   document: `mutation duplicateSiteSpace($organizationId: ID!, $siteId: ID!, $id: ID!, $input: JSON) {
     duplicateSiteSpace(organizationId: $organizationId, siteId: $siteId, id: $id, input: $input) { ...SiteSpaceFields }
   } ${siteSpaceFields}`,
-  variables: (req) => ({ organizationId: req.params.organizationId, siteId: req.params.siteId, id: req.params.siteSpaceId, input: req.body }),
+  variables: (req) => ({
+    organizationId: req.params.organizationId,
+    siteId: req.params.siteId,
+    id: req.params.siteSpaceId,
+    input: req.body,
+  }),
   result: (data) => data.duplicateSiteSpace,
   status: 201,
   location: (ss, req) => `/orgs/${req.params.organizationId}/sites/${req.params.siteId}/site-spaces/${ss.id}`,

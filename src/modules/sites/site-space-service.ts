@@ -17,7 +17,12 @@ const siblingsIn = (view: SiteView, sectionId: string | null, except?: string): 
  * without sections) its root; at the end, with a path made from the space's title. A space appears
  * once per section (409 when it is already there).
  */
-export async function addSiteSpace(ctx: Context, organizationId: string, siteId: string, body: { spaceId: string; sectionId?: string | null }): Promise<SiteSpace> {
+export async function addSiteSpace(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  body: { spaceId: string; sectionId?: string | null },
+): Promise<SiteSpace> {
   await requireSite(ctx, organizationId, siteId, 'write');
   const space = await requireSiteSpaceTarget(ctx, organizationId, body.spaceId, 'spaceId');
   return writeSite(ctx, siteId, async (tx, view) => {
@@ -26,7 +31,8 @@ export async function addSiteSpace(ctx: Context, organizationId: string, siteId:
       if (!view.section(body.sectionId)) throw badRequest('sectionId', 'is not a section of this site');
       sectionId = body.sectionId;
     } else sectionId = view.sectioned ? view.defaultSectionId : null;
-    if (view.spacesIn(sectionId).some((ss) => ss.spaceId === space.id)) throw conflict(`The space is already in this ${sectionId ? 'section' : 'site'}`);
+    if (view.spacesIn(sectionId).some((ss) => ss.spaceId === space.id))
+      throw conflict(`The space is already in this ${sectionId ? 'section' : 'site'}`);
     return insertSiteSpace(tx, siteId, sectionId, space);
   });
 }
@@ -70,7 +76,9 @@ export async function updateSiteSpace(ctx: Context, organizationId: string, site
     const siteSpace = view.siteSpace(id);
     if (!siteSpace) throw notFound('Site space');
     if (data.path !== undefined && view.spacesIn(siteSpace.sectionId).some((ss) => ss.id !== id && ss.path === data.path)) {
-      throw conflict(`path: another site space of this ${siteSpace.sectionId ? 'section' : 'site'} already has the path "${data.path as string}"`);
+      throw conflict(
+        `path: another site space of this ${siteSpace.sectionId ? 'section' : 'site'} already has the path "${data.path as string}"`,
+      );
     }
     return tx.siteSpace.update({ where: { id }, data });
   });
@@ -87,7 +95,13 @@ export interface SiteSpacePosition {
  * the root). One row written, under the site's lock. 404 when the site has no such site space; 400
  * when the position points at itself or at no site space of this site.
  */
-export async function moveSiteSpace(ctx: Context, organizationId: string, siteId: string, id: string, body: { position?: SiteSpacePosition | null }) {
+export async function moveSiteSpace(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  id: string,
+  body: { position?: SiteSpacePosition | null },
+) {
   await requireSite(ctx, organizationId, siteId, 'write');
   const target = input.pointer(body.position, 'site-space', 'siteSpace');
   return writeSite(ctx, siteId, async (tx, view) => {
@@ -112,7 +126,8 @@ export async function moveSiteSpace(ctx: Context, organizationId: string, siteId
       // A new section: keep the path unique there; the old section no longer defaults to it.
       const taken = view.spacesIn(sectionId).map((ss) => ss.path);
       if (taken.includes(siteSpace.path)) data.path = input.uniquePath(siteSpace.path, taken, 'space');
-      if (siteSpace.sectionId) await tx.siteSection.updateMany({ where: { id: siteSpace.sectionId, defaultSiteSpaceId: id }, data: { defaultSiteSpaceId: null } });
+      if (siteSpace.sectionId)
+        await tx.siteSection.updateMany({ where: { id: siteSpace.sectionId, defaultSiteSpaceId: id }, data: { defaultSiteSpaceId: null } });
     }
     return tx.siteSpace.update({ where: { id }, data });
   });

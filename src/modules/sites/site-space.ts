@@ -21,7 +21,9 @@ import { accessRows } from '../../auth/access-rows.js';
  * anywhere else in the request either, so nothing else reads the real counts here).
  */
 export function publishedOnly(ctx: Context, space: Space): Space {
-  spaceLoaders(ctx).spaceCounts.clear(space.id).prime(space.id, { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 });
+  spaceLoaders(ctx)
+    .spaceCounts.clear(space.id)
+    .prime(space.id, { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 });
   return {
     ...space,
     revisionId: '',
@@ -43,7 +45,10 @@ SiteSpaceRef.implement({
     object: t.string({ resolve: () => 'site-space' }),
     id: t.exposeID('id'),
     path: t.exposeString('path'),
-    section: t.exposeID('sectionId', { nullable: true, description: 'The section it belongs to; null at the root of a site without sections' }),
+    section: t.exposeID('sectionId', {
+      nullable: true,
+      description: 'The section it belongs to; null at the root of a site without sections',
+    }),
     space: t.field({
       type: SpaceType,
       description:
@@ -53,7 +58,10 @@ SiteSpaceRef.implement({
         return (await canReadSpace(ctx, space)) ? space : publishedOnly(ctx, space);
       },
     }),
-    title: t.string({ description: "The space's title", resolve: async (ss, _a, ctx) => (await accessRows(ctx).space.load(ss.spaceId))?.title ?? '' }),
+    title: t.string({
+      description: "The space's title",
+      resolve: async (ss, _a, ctx) => (await accessRows(ctx).space.load(ss.spaceId))?.title ?? '',
+    }),
     default: t.boolean({
       description: 'Whether it is the default site space of its section (or of the root)',
       resolve: async (ss, _a, ctx) => (await siteViewById(ctx, ss.siteId)).defaultSiteSpaceIn(ss.sectionId) === ss.id,
@@ -88,7 +96,10 @@ builder.objectField(SiteRef, 'siteSpaces', (t) =>
       await requireSiteMember(ctx, site);
       await acceptShareKey(ctx, site, args.shareKey);
       const view = await siteView(ctx, site);
-      const all = args.default == null ? view.siteSpaces : view.siteSpaces.filter((ss) => (view.defaultSiteSpaceIn(ss.sectionId) === ss.id) === args.default);
+      const all =
+        args.default == null
+          ? view.siteSpaces
+          : view.siteSpaces.filter((ss) => (view.defaultSiteSpaceIn(ss.sectionId) === ss.id) === args.default);
       return paginateArray(args, all);
     },
   }),
@@ -127,15 +138,25 @@ const ids = (t: { arg: { id: (o: { required: true }) => any } }) => ({
 builder.mutationFields((t) => ({
   addSiteSpace: t.field({
     type: SiteSpaceRef,
-    args: { organizationId: t.arg.id({ required: true }), siteId: t.arg.id({ required: true }), input: t.arg({ type: AddSiteSpaceInput, required: true }) },
+    args: {
+      organizationId: t.arg.id({ required: true }),
+      siteId: t.arg.id({ required: true }),
+      input: t.arg({ type: AddSiteSpaceInput, required: true }),
+    },
     resolve: (_r, { organizationId, siteId, input }, ctx) =>
-      addSiteSpace(ctx, String(organizationId), String(siteId), { spaceId: String(input.spaceId), sectionId: input.sectionId == null ? null : String(input.sectionId) }),
+      addSiteSpace(ctx, String(organizationId), String(siteId), {
+        spaceId: String(input.spaceId),
+        sectionId: input.sectionId == null ? null : String(input.sectionId),
+      }),
   }),
   updateSiteSpace: t.field({
     type: SiteSpaceRef,
     args: { ...ids(t), input: t.arg({ type: UpdateSiteSpaceInput, required: true }) },
     resolve: (_r, { organizationId, siteId, id, input }, ctx) =>
-      updateSiteSpace(ctx, String(organizationId), String(siteId), String(id), { ...input, spaceId: input.spaceId == null ? input.spaceId : String(input.spaceId) }),
+      updateSiteSpace(ctx, String(organizationId), String(siteId), String(id), {
+        ...input,
+        spaceId: input.spaceId == null ? input.spaceId : String(input.spaceId),
+      }),
   }),
   deleteSiteSpace: t.boolean({
     description: 'Remove a site space; NOT_FOUND when there is no such site space',

@@ -71,11 +71,17 @@ SiteRef.implement({
     }),
     visibility: t.field({ type: SiteVisibilityEnum, resolve: (s) => s.visibility as 'public' }),
     published: t.exposeBoolean('published'),
-    siteSpaceCount: t.int({ description: 'Number of site spaces (REST: `siteSpaces`)', resolve: async (s, _a, ctx) => (await siteView(ctx, s)).siteSpaces.length }),
+    siteSpaceCount: t.int({
+      description: 'Number of site spaces (REST: `siteSpaces`)',
+      resolve: async (s, _a, ctx) => (await siteView(ctx, s)).siteSpaces.length,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     adaptiveContent: t.field({ type: SiteAdaptiveContent, resolve: (s) => ({ enabled: s.adaptiveContent }) }),
     agentsContext: t.field({ type: SiteAgentsContextEnum, resolve: (s) => s.agentsContext as 'included' }),
-    features: t.stringList({ description: 'Premium features enabled on the site (official SiteFeature names): none on a self-hosted server', resolve: () => [] }),
+    features: t.stringList({
+      description: 'Premium features enabled on the site (official SiteFeature names): none on a self-hosted server',
+      resolve: () => [],
+    }),
     organization: t.exposeID('organizationId'),
     urls: t.field({
       type: SiteUrls,
@@ -116,7 +122,11 @@ builder.queryField('site', (t) =>
     resolve: (_r, args, ctx) => getSite(ctx, String(args.organizationId), String(args.id)),
   }),
 );
-registerNode(SiteRef, { args: ['organizationId', 'id'], keys: (s) => [s.organizationId, s.id], load: (ctx, [orgId, id]) => getSite(ctx, orgId!, id!) });
+registerNode(SiteRef, {
+  args: ['organizationId', 'id'],
+  keys: (s) => [s.organizationId, s.id],
+  load: (ctx, [orgId, id]) => getSite(ctx, orgId!, id!),
+});
 
 const CreateSiteInput = builder.inputType('CreateSiteInput', {
   fields: (t) => ({
@@ -127,7 +137,9 @@ const CreateSiteInput = builder.inputType('CreateSiteInput', {
   }),
 });
 
-const SiteAdaptiveContentInput = builder.inputType('SiteAdaptiveContentInput', { fields: (t) => ({ enabled: t.boolean({ required: true }) }) });
+const SiteAdaptiveContentInput = builder.inputType('SiteAdaptiveContentInput', {
+  fields: (t) => ({ enabled: t.boolean({ required: true }) }),
+});
 
 const UpdateSiteInput = builder.inputType('UpdateSiteInput', {
   fields: (t) => ({
@@ -143,14 +155,16 @@ const UpdateSiteInput = builder.inputType('UpdateSiteInput', {
   }),
 });
 
-const siteArgs = (t: { arg: { id: (o: { required: true }) => any } }) => ({ organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) });
+const siteArgs = (t: { arg: { id: (o: { required: true }) => any } }) => ({
+  organizationId: t.arg.id({ required: true }),
+  id: t.arg.id({ required: true }),
+});
 
 builder.mutationFields((t) => ({
   createSite: t.field({
     type: SiteRef,
     args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateSiteInput, required: false }) },
-    resolve: (_r, args, ctx) =>
-      createSite(ctx, String(args.organizationId), { ...args.input, spaces: args.input?.spaces?.map(String) }),
+    resolve: (_r, args, ctx) => createSite(ctx, String(args.organizationId), { ...args.input, spaces: args.input?.spaces?.map(String) }),
   }),
   updateSite: t.field({
     type: SiteRef,
@@ -167,6 +181,14 @@ builder.mutationFields((t) => ({
     args: siteArgs(t),
     resolve: (_r, args, ctx) => deleteSite(ctx, String(args.organizationId), String(args.id)),
   }),
-  publishSite: t.field({ type: SiteRef, args: siteArgs(t), resolve: (_r, args, ctx) => setPublished(ctx, String(args.organizationId), String(args.id), true) }),
-  unpublishSite: t.field({ type: SiteRef, args: siteArgs(t), resolve: (_r, args, ctx) => setPublished(ctx, String(args.organizationId), String(args.id), false) }),
+  publishSite: t.field({
+    type: SiteRef,
+    args: siteArgs(t),
+    resolve: (_r, args, ctx) => setPublished(ctx, String(args.organizationId), String(args.id), true),
+  }),
+  unpublishSite: t.field({
+    type: SiteRef,
+    args: siteArgs(t),
+    resolve: (_r, args, ctx) => setPublished(ctx, String(args.organizationId), String(args.id), false),
+  }),
 }));

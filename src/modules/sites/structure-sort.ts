@@ -37,7 +37,10 @@ async function renamed<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    const m = error instanceof LecternError && error.code === 'BAD_REQUEST' ? /^(position\.(?:before|after))\.(?:siteSpace|siteSection)(:.*)$/s.exec(error.message) : null;
+    const m =
+      error instanceof LecternError && error.code === 'BAD_REQUEST'
+        ? /^(position\.(?:before|after))\.(?:siteSpace|siteSection)(:.*)$/s.exec(error.message)
+        : null;
     if (m) throw new LecternError('BAD_REQUEST', `${m[1]}.id${m[2]}`);
     throw error;
   }
@@ -49,7 +52,8 @@ export async function sortSiteStructure(ctx: Context, organizationId: string, si
   const body = input as Record<string, unknown>;
   const item = readPointer(body.item, 'item');
   if (body.position === undefined) throw badRequest('position', 'is required (an empty object moves the item to the end)');
-  if (body.position !== null && (typeof body.position !== 'object' || Array.isArray(body.position))) throw badRequest('position', 'must be an object');
+  if (body.position !== null && (typeof body.position !== 'object' || Array.isArray(body.position)))
+    throw badRequest('position', 'must be an object');
   const position = (body.position ?? {}) as { before?: unknown; after?: unknown };
   if (position.before != null && position.after != null) throw badRequest('position', 'give before or after, not both');
   const which = position.before != null ? 'before' : position.after != null ? 'after' : null;
@@ -76,8 +80,13 @@ export async function sortSiteStructure(ctx: Context, organizationId: string, si
 builder.mutationField('sortSiteStructure', (t) =>
   t.field({
     type: SiteStructureItem,
-    description: "Moves a site space, section, section group or external link before or after a sibling (official sortSiteStructure: input { item: { type, id }, position: { before | after: { type, id } } }); answers the moved item",
-    args: { organizationId: t.arg.id({ required: true }), siteId: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true }) },
+    description:
+      'Moves a site space, section, section group or external link before or after a sibling (official sortSiteStructure: input { item: { type, id }, position: { before | after: { type, id } } }); answers the moved item',
+    args: {
+      organizationId: t.arg.id({ required: true }),
+      siteId: t.arg.id({ required: true }),
+      input: t.arg({ type: 'JSON', required: true }),
+    },
     resolve: (_r, args, ctx) => sortSiteStructure(ctx, String(args.organizationId), String(args.siteId), args.input) as never,
   }),
 );

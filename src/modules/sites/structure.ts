@@ -29,7 +29,9 @@ export function asPublished(group: SiteSectionGroup): SiteSectionGroup {
 export const isPublishedGroup = (group: SiteSectionGroup) => publishedGroups.has(group);
 /** Items as visitors see them: no draft external link; groups marked published. */
 export function publishedItems(items: StructureItem[]): StructureItem[] {
-  return items.flatMap((item): StructureItem[] => (isExternalLink(item) ? (item.draft ? [] : [item]) : isSection(item) ? [item] : [asPublished(item)]));
+  return items.flatMap((item): StructureItem[] =>
+    isExternalLink(item) ? (item.draft ? [] : [item]) : isSection(item) ? [item] : [asPublished(item)],
+  );
 }
 
 /**
@@ -70,13 +72,21 @@ export interface SiteView {
   depthOf(groupId: string): number;
 }
 
-export function buildView(site: Site, sectionRows: SiteSection[], groupRows: SiteSectionGroup[], siteSpaceRows: SiteSpace[], linkRows: SiteExternalLink[] = []): SiteView {
+export function buildView(
+  site: Site,
+  sectionRows: SiteSection[],
+  groupRows: SiteSectionGroup[],
+  siteSpaceRows: SiteSpace[],
+  linkRows: SiteExternalLink[] = [],
+): SiteView {
   const groupById = new Map(groupRows.map((g) => [g.id, g]));
   const sectionById = new Map(sectionRows.map((s) => [s.id, s]));
   // A reference to a group that is gone counts as the root (the foreign key sets it null anyway).
   const parentOfSection = (s: SiteSection) => (s.sectionGroupId && groupById.has(s.sectionGroupId) ? s.sectionGroupId : null);
   const parentOfGroup = (g: SiteSectionGroup) => (g.parentId && groupById.has(g.parentId) ? g.parentId : null);
-  const childMap = groupBy<StructureNode, string | null>([...sectionRows, ...groupRows], (n) => (isSection(n) ? parentOfSection(n) : parentOfGroup(n)));
+  const childMap = groupBy<StructureNode, string | null>([...sectionRows, ...groupRows], (n) =>
+    isSection(n) ? parentOfSection(n) : parentOfGroup(n),
+  );
   for (const list of childMap.values()) list.sort(byPosition);
 
   const sections: SiteSection[] = [];
@@ -153,8 +163,8 @@ export function siteView(ctx: Context, site: Site): Promise<SiteView> {
   let view = memo.get(site.id);
   if (!view) {
     const l = siteLoaders(ctx);
-    view = Promise.all([l.siteSections.load(site.id), l.siteGroupsAndLinks.load(site.id), l.siteSpaces.load(site.id)]).then(([sections, { groups, links }, siteSpaces]) =>
-      buildView(site, sections, groups, siteSpaces, links),
+    view = Promise.all([l.siteSections.load(site.id), l.siteGroupsAndLinks.load(site.id), l.siteSpaces.load(site.id)]).then(
+      ([sections, { groups, links }, siteSpaces]) => buildView(site, sections, groups, siteSpaces, links),
     );
     memo.set(site.id, view);
   }

@@ -16,7 +16,11 @@ const SitePublicationActionEnum = builder.enumType('SitePublicationAction', { va
 const SiteEvent = builder.objectRef<LiveEvent>('SitePublicationEvent').implement({
   fields: (t) => ({
     action: t.field({ type: SitePublicationActionEnum, resolve: (e) => e.action as 'published' | 'unpublished' }),
-    site: t.field({ type: SiteRef, description: 'The site as it is now', resolve: (e, _a, ctx) => getSite(ctx, e.organizationId!, e.siteId!) }),
+    site: t.field({
+      type: SiteRef,
+      description: 'The site as it is now',
+      resolve: (e, _a, ctx) => getSite(ctx, e.organizationId!, e.siteId!),
+    }),
   }),
 });
 

@@ -11,7 +11,13 @@ export interface GitSyncStateJson {
   installationProvider?: 'github' | 'gitlab' | 'github-legacy';
   installationStatus?: 'unauthenticated' | 'active' | 'pending';
   url?: string;
-  operation?: { state: 'running' | 'failure' | 'success' | 'timeout'; direction: 'import' | 'export'; startedAt: string; endedAt?: string; error?: string };
+  operation?: {
+    state: 'running' | 'failure' | 'success' | 'timeout';
+    direction: 'import' | 'export';
+    startedAt: string;
+    endedAt?: string;
+    error?: string;
+  };
   operationTimeout?: number;
   updatedAt?: string;
   ref?: string;
@@ -21,9 +27,15 @@ export interface GitSyncStateJson {
   sshHostKey?: string;
 }
 
-const GitSyncProviderEnum = builder.enumType('GitSyncProvider', { values: { github: { value: 'github' }, gitlab: { value: 'gitlab' }, github_legacy: { value: 'github-legacy' } } as const });
-const GitSyncInstallationStatusEnum = builder.enumType('GitSyncInstallationStatus', { values: ['unauthenticated', 'active', 'pending'] as const });
-const GitSyncOperationStateEnum = builder.enumType('GitSyncOperationState', { values: ['running', 'failure', 'success', 'timeout'] as const });
+const GitSyncProviderEnum = builder.enumType('GitSyncProvider', {
+  values: { github: { value: 'github' }, gitlab: { value: 'gitlab' }, github_legacy: { value: 'github-legacy' } } as const,
+});
+const GitSyncInstallationStatusEnum = builder.enumType('GitSyncInstallationStatus', {
+  values: ['unauthenticated', 'active', 'pending'] as const,
+});
+const GitSyncOperationStateEnum = builder.enumType('GitSyncOperationState', {
+  values: ['running', 'failure', 'success', 'timeout'] as const,
+});
 const GitSyncDirectionEnum = builder.enumType('GitSyncOperationDirection', { values: ['import', 'export'] as const });
 
 const GitSyncOperationType = builder.objectRef<NonNullable<GitSyncStateJson['operation']>>('GitSyncOperation').implement({
@@ -50,8 +62,17 @@ export const GitSyncStateType = builder.objectRef<GitSyncStateJson>('GitSyncStat
     updatedAt: t.string({ nullable: true, description: 'ISO 8601', resolve: (s) => s.updatedAt ?? null }),
     ref: t.exposeString('ref', { nullable: true, description: 'The branch synchronised (refs/heads/…)' }),
     folder: t.exposeString('folder', { nullable: true, description: "The repository folder the space maps to ('' = the top)" }),
-    lastCommit: t.string({ nullable: true, extensions: { restKeepNull: true }, description: 'The last commit synchronised', resolve: (s) => s.lastCommit ?? null }),
-    sshPublicKey: t.string({ nullable: true, description: 'SSH remotes: the deploy key’s public key', resolve: (s) => s.sshPublicKey ?? null }),
+    lastCommit: t.string({
+      nullable: true,
+      extensions: { restKeepNull: true },
+      description: 'The last commit synchronised',
+      resolve: (s) => s.lastCommit ?? null,
+    }),
+    sshPublicKey: t.string({
+      nullable: true,
+      description: 'SSH remotes: the deploy key’s public key',
+      resolve: (s) => s.sshPublicKey ?? null,
+    }),
     sshHostKey: t.string({ nullable: true, description: 'SSH remotes: the host key trusted', resolve: (s) => s.sshHostKey ?? null }),
   }),
 });
@@ -70,7 +91,11 @@ export const VisitorAuthType = builder.objectRef<{ backend: 'custom' | 'integrat
   description: 'How visitors of the published space authenticate (official VisitorAuth; Lectern sets none on spaces)',
   fields: (t) => ({
     backend: t.field({ type: VisitorAuthBackendEnum, resolve: (v) => v.backend }),
-    integration: t.string({ nullable: true, description: 'The integration used as backend (backend integration)', resolve: (v) => v.integration ?? null }),
+    integration: t.string({
+      nullable: true,
+      description: 'The integration used as backend (backend integration)',
+      resolve: (v) => v.integration ?? null,
+    }),
   }),
 });
 export const VISITOR_AUTH_SELECTION = '{ backend integration }';

@@ -31,12 +31,15 @@ export const spaceLoaders = perRequest(({ db: { pool } }: Context) => {
   return {
     /** Counts of a batch of spaces in one statement, however many spaces. */
     spaceCounts: batched<string, SpaceCounts>(async (spaceIds) => {
-      const rows = await selectRows<{ id: string; comments: number; total: number; open: number; draft: number }>(
-        pool,
-        SPACE_COUNTS,
-        [spaceIds],
+      const rows = await selectRows<{ id: string; comments: number; total: number; open: number; draft: number }>(pool, SPACE_COUNTS, [
+        spaceIds,
+      ]);
+      return new Map(
+        rows.map((r) => [
+          r.id,
+          { comments: r.comments, changeRequests: r.total, changeRequestsOpen: r.open, changeRequestsDraft: r.draft },
+        ]),
       );
-      return new Map(rows.map((r) => [r.id, { comments: r.comments, changeRequests: r.total, changeRequestsOpen: r.open, changeRequestsDraft: r.draft }]));
     }, NO_COUNTS),
   };
 });

@@ -19,7 +19,12 @@ import { SpaceType } from './space.js';
  * another member gets 403 (one member's access is the admins' business), an outsider 404.
  * Ordered by creation, newest first unless `order` is asc (the official default is desc).
  */
-export async function listMemberSpaces(ctx: Context, organizationId: string, userId: string, args: PageArgs & { order?: 'asc' | 'desc' | null }) {
+export async function listMemberSpaces(
+  ctx: Context,
+  organizationId: string,
+  userId: string,
+  args: PageArgs & { order?: 'asc' | 'desc' | null },
+) {
   await requireOrg(ctx, organizationId);
   if (userId !== ctx.caller.id && (await orgRole(ctx, organizationId)) !== 'admin') {
     throw forbidden('Only an organization admin can list the spaces of another member');
@@ -28,14 +33,18 @@ export async function listMemberSpaces(ctx: Context, organizationId: string, use
   if (!member) throw notFound('Member');
   const role = member.role as RoleName | null;
   const filter = await contentFilterOfOrgRole(ctx, organizationId, role, userId);
-  const where: Prisma.SpaceWhereInput = member.disabled ? { id: { in: [] } } : { AND: [{ organizationId, deletedAt: null }, filter.spaces] };
+  const where: Prisma.SpaceWhereInput = member.disabled
+    ? { id: { in: [] } }
+    : { AND: [{ organizationId, deletedAt: null }, filter.spaces] };
   const order = args.order ?? 'desc';
   const page = await paginate(
     args,
     () => ctx.prisma.space.count({ where }),
     (w) => ctx.prisma.space.findMany({ where, orderBy: [{ createdAt: order }, { id: order }], ...w }),
   );
-  const items = await Promise.all(page.items.map(async (space) => ({ permission: (await spaceRoleOfOrgRole(ctx, role, space, userId))!, space })));
+  const items = await Promise.all(
+    page.items.map(async (space) => ({ permission: (await spaceRoleOfOrgRole(ctx, role, space, userId))!, space })),
+  );
   return { ...page, items };
 }
 
@@ -73,7 +82,12 @@ export const memberSpaceRoutes: RestRoute[] = [
         items { permission space { ...SpaceFields } } ${LIST_FIELDS}
       }
     } ${SPACE_FIELDS}`,
-    variables: (req) => ({ organizationId: req.params.organizationId, userId: req.params.userId, ...listVariables(req), order: req.query.order || undefined }),
+    variables: (req) => ({
+      organizationId: req.params.organizationId,
+      userId: req.params.userId,
+      ...listVariables(req),
+      order: req.query.order || undefined,
+    }),
     result: (data) => data.memberSpaces,
   },
 ];

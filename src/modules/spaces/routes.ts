@@ -15,7 +15,16 @@ const id = (req: { params: Record<string, string> }) => ({ id: req.params.spaceI
 
 /** A mutation on one space answering the space. */
 const spaceMutation = (path: string, operationId: string, field: string, input?: string, status?: number) =>
-  objectMutationRoute({ method: path.endsWith(':spaceId') ? 'PATCH' : 'POST', path, operationId, field, input, status, idParam: 'spaceId', fragment: SPACE_FIELDS });
+  objectMutationRoute({
+    method: path.endsWith(':spaceId') ? 'PATCH' : 'POST',
+    path,
+    operationId,
+    field,
+    input,
+    status,
+    idParam: 'spaceId',
+    fragment: SPACE_FIELDS,
+  });
 
 export const spaceRoutes: RestRoute[] = [
   {

@@ -24,7 +24,11 @@ export interface CreateSpaceInput {
 
 /** Creates a space row and its first (empty) revision, inside the caller's transaction. */
 /** Creates a space row and its first revision (empty content, or `from` a revision's content). */
-export async function insertSpace(tx: Tx, data: Omit<Prisma.SpaceUncheckedCreateInput, 'id' | 'revisionId'>, from?: { revisionId: string; manifest: string }) {
+export async function insertSpace(
+  tx: Tx,
+  data: Omit<Prisma.SpaceUncheckedCreateInput, 'id' | 'revisionId'>,
+  from?: { revisionId: string; manifest: string },
+) {
   const id = newId();
   const revisionId = newId();
   const space = await tx.space.create({ data: { ...data, id, revisionId } });
@@ -49,7 +53,15 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
   if (parentId !== null) await requireParentCollection(ctx, organizationId, parentId);
   return ctx.prisma.$transaction(async (tx) => {
     const position = await placeAmongSiblings(tx, { organizationId, parentId }, '', null);
-    return insertSpace(tx, { organizationId, parentId, title, emoji, language: input.language ?? null, editMode: input.editMode ?? 'live', position });
+    return insertSpace(tx, {
+      organizationId,
+      parentId,
+      title,
+      emoji,
+      language: input.language ?? null,
+      editMode: input.editMode ?? 'live',
+      position,
+    });
   });
 }
 
@@ -71,7 +83,12 @@ export async function listSpaces(ctx: Context, organizationId: string, args: Pag
   return paginateWindow(
     args,
     async (w) => {
-      const rows = await selectRows<Space & { __total: number }>(ctx.db.pool, SPACES_PAGE, [organizationId, ...filter.spacesSql, w.skip, w.take]);
+      const rows = await selectRows<Space & { __total: number }>(ctx.db.pool, SPACES_PAGE, [
+        organizationId,
+        ...filter.spacesSql,
+        w.skip,
+        w.take,
+      ]);
       return { items: rows.map(({ __total: _, ...space }) => space), total: rows[0]?.__total ?? null };
     },
     () => ctx.prisma.space.count({ where }),
@@ -79,7 +96,8 @@ export async function listSpaces(ctx: Context, organizationId: string, args: Pag
 }
 
 /** Whether a deleted space is past its retention period (no longer restorable, awaiting the purge). */
-const expired = (ctx: Context, space: Space) => space.deletedAt !== null && space.deletedAt.getTime() < Date.now() - ctx.config.spaceRetentionMs;
+const expired = (ctx: Context, space: Space) =>
+  space.deletedAt !== null && space.deletedAt.getTime() < Date.now() - ctx.config.spaceRetentionMs;
 
 /** A space; a deleted one (still restorable) only for its admins, so they can find and restore it. */
 export async function getSpace(ctx: Context, id: string) {
@@ -114,7 +132,8 @@ export async function updateSpace(ctx: Context, id: string, input: UpdateSpaceIn
   }
   if (input.defaultLevel !== undefined) data.defaultLevel = input.defaultLevel;
   if (input.language !== undefined) data.language = input.language;
-  if (input.mergeRules !== undefined) data.mergeRules = check.mergeRules('mergeRules', input.mergeRules, { allowInherit: true }) as Prisma.InputJsonValue;
+  if (input.mergeRules !== undefined)
+    data.mergeRules = check.mergeRules('mergeRules', input.mergeRules, { allowInherit: true }) as Prisma.InputJsonValue;
   const space = await ctx.prisma.space.update({ where: { id }, data });
   accessRows(ctx).space.clear(id).prime(id, space);
   return space;
@@ -211,10 +230,15 @@ export async function transferSpace(ctx: Context, id: string, input: { organizat
 
 /** Permanently removes spaces deleted more than the retention period ago. Safe to run from any process. */
 export async function purgeDeletedSpaces(prisma: PrismaClient, retentionMs: number): Promise<number> {
-  const expiredIds = (await prisma.space.findMany({ where: { deletedAt: { lt: new Date(Date.now() - retentionMs) } }, select: { id: true } })).map((s) => s.id);
+  const expiredIds = (
+    await prisma.space.findMany({ where: { deletedAt: { lt: new Date(Date.now() - retentionMs) } }, select: { id: true } })
+  ).map((s) => s.id);
   if (!expiredIds.length) return 0;
   // The search index has no foreign key to its space (it is derived data): it goes with the space.
-  const [, { count }] = await prisma.$transaction([dropSearchIndexStatement(prisma, expiredIds), prisma.space.deleteMany({ where: { id: { in: expiredIds } } })]);
+  const [, { count }] = await prisma.$transaction([
+    dropSearchIndexStatement(prisma, expiredIds),
+    prisma.space.deleteMany({ where: { id: { in: expiredIds } } }),
+  ]);
   return count;
 }
 

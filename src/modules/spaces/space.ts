@@ -1,4 +1,4 @@
-import { builder, } from '../../graphql/builder.js';
+import { builder } from '../../graphql/builder.js';
 import { registerNode } from '../../graphql/node.js';
 import { ContentVisibilityEnum, DefaultLevelEnum, SpaceEditModeEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
@@ -85,7 +85,12 @@ export const SpaceType = builder.prismaObject('Space', {
     parent: t.exposeString('parentId', { nullable: true }),
     language: t.field({ type: TranslationLanguageEnum, nullable: true, resolve: (s) => s.language as 'en' | null }),
     gitSync: t.field({ type: GitSyncStateType, nullable: true, complexity: IN_ROW, resolve: (s) => s.gitSync as GitSyncStateJson | null }),
-    visitorAuth: t.field({ type: VisitorAuthType, nullable: true, complexity: IN_ROW, resolve: (s) => s.visitorAuth as { backend: 'custom' } | null }),
+    visitorAuth: t.field({
+      type: VisitorAuthType,
+      nullable: true,
+      complexity: IN_ROW,
+      resolve: (s) => s.visitorAuth as { backend: 'custom' } | null,
+    }),
     revision: t.exposeString('revisionId'),
     defaultLevel: t.field({
       type: DefaultLevelEnum,
@@ -93,7 +98,10 @@ export const SpaceType = builder.prismaObject('Space', {
       extensions: { restKeepNull: true },
       resolve: (s) => s.defaultLevel as 'inherit' | null,
     }),
-    comments: t.int({ description: 'Open comments', resolve: async (s, _a, ctx) => (await spaceLoaders(ctx).spaceCounts.load(s.id)).comments }),
+    comments: t.int({
+      description: 'Open comments',
+      resolve: async (s, _a, ctx) => (await spaceLoaders(ctx).spaceCounts.load(s.id)).comments,
+    }),
     changeRequests: t.int({ resolve: async (s, _a, ctx) => (await spaceLoaders(ctx).spaceCounts.load(s.id)).changeRequests }),
     changeRequestsOpen: t.int({ resolve: async (s, _a, ctx) => (await spaceLoaders(ctx).spaceCounts.load(s.id)).changeRequestsOpen }),
     changeRequestsDraft: t.int({ resolve: async (s, _a, ctx) => (await spaceLoaders(ctx).spaceCounts.load(s.id)).changeRequestsDraft }),
@@ -114,10 +122,19 @@ builder.objectField(CollectionType, 'spaces', (t) =>
 // A space's content is content's revision type; spaces stand on content (they create, copy and
 // purge it), so the field is added here.
 builder.objectField(SpaceType, 'content', (t) =>
-  t.field({ type: RevisionType, description: "The space's main content (its current revision)", resolve: (space, _a, ctx) => spaceContent(ctx, space.id) }),
+  t.field({
+    type: RevisionType,
+    description: "The space's main content (its current revision)",
+    resolve: (space, _a, ctx) => spaceContent(ctx, space.id),
+  }),
 );
 builder.objectField(SpaceType, 'revisionById', (t) =>
-  t.field({ type: RevisionType, description: 'Any revision of the space by id', args: { id: t.arg.id({ required: true }) }, resolve: (space, { id }, ctx) => spaceRevision(ctx, space.id, String(id)) }),
+  t.field({
+    type: RevisionType,
+    description: 'Any revision of the space by id',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (space, { id }, ctx) => spaceRevision(ctx, space.id, String(id)),
+  }),
 );
 builder.objectField(SpaceType, 'page', (t) =>
   t.field({
@@ -145,7 +162,17 @@ builder.queryField('space', (t) =>
     resolve: (_r, { id }, ctx) => getSpace(ctx, String(id)),
   }),
 );
-registerNode(SpaceType, { args: ['id'], keys: (s) => [s.id], load: (ctx, [id]) => getSpace(ctx, id!), prime: (ctx, keys) => primeContentRoles(ctx, 's', keys.map(([id]) => id!)) });
+registerNode(SpaceType, {
+  args: ['id'],
+  keys: (s) => [s.id],
+  load: (ctx, [id]) => getSpace(ctx, id!),
+  prime: (ctx, keys) =>
+    primeContentRoles(
+      ctx,
+      's',
+      keys.map(([id]) => id!),
+    ),
+});
 
 const CreateSpaceInput = builder.inputType('CreateSpaceInput', {
   fields: (t) => ({
@@ -167,7 +194,10 @@ const UpdateSpaceInput = builder.inputType('UpdateSpaceInput', {
   }),
 });
 const MoveSpaceInput = builder.inputType('MoveSpaceInput', {
-  fields: (t) => ({ parent: t.id({ description: 'Parent collection id; null for the top level' }), position: t.field({ type: ContentPositionInput }) }),
+  fields: (t) => ({
+    parent: t.id({ description: 'Parent collection id; null for the top level' }),
+    position: t.field({ type: ContentPositionInput }),
+  }),
 });
 const TransferSpaceInput = builder.inputType('TransferSpaceInput', { fields: (t) => ({ organization: t.id({ required: true }) }) });
 
@@ -178,7 +208,10 @@ builder.mutationFields((t) => ({
     type: SpaceType,
     args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateSpaceInput, required: false }) },
     resolve: (_r, args, ctx) =>
-      createSpace(ctx, String(args.organizationId), { ...args.input, parent: args.input?.parent == null ? null : String(args.input.parent) }),
+      createSpace(ctx, String(args.organizationId), {
+        ...args.input,
+        parent: args.input?.parent == null ? null : String(args.input.parent),
+      }),
   }),
   updateSpace: t.field({
     type: SpaceType,
@@ -196,7 +229,10 @@ builder.mutationFields((t) => ({
     type: SpaceType,
     args: { ...idArg(t), input: t.arg({ type: MoveSpaceInput, required: true }) },
     resolve: (_r, { id, input }, ctx) =>
-      moveSpace(ctx, String(id), { parent: input.parent === undefined ? undefined : input.parent === null ? null : String(input.parent), position: input.position }),
+      moveSpace(ctx, String(id), {
+        parent: input.parent === undefined ? undefined : input.parent === null ? null : String(input.parent),
+        position: input.position,
+      }),
   }),
   transferSpace: t.field({
     type: SpaceType,

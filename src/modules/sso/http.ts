@@ -108,7 +108,11 @@ async function serveAcs(call: RouteCall): Promise<Response> {
  * is recorded as a token's is (action ssoSignIn), with the session's id.
  */
 async function browserSignedIn({ services, request, clientAddress }: RouteCall, done: SignedIn, appPage: string): Promise<Response> {
-  const opened = await openSession(services, done.user.id, { userAgent: request.headers.get('user-agent'), ssoOrganizationId: done.organizationId, expiresAt: done.expiresAt });
+  const opened = await openSession(services, done.user.id, {
+    userAgent: request.headers.get('user-agent'),
+    ssoOrganizationId: done.organizationId,
+    expiresAt: done.expiresAt,
+  });
   await services.db.prisma.auditEvent.create({
     data: {
       id: randomUUID(),
@@ -122,7 +126,10 @@ async function browserSignedIn({ services, request, clientAddress }: RouteCall, 
       payload: { after: { expiresAt: opened.expiresAt.toISOString() } },
     },
   });
-  return new Response(null, { status: 303, headers: { location: appPage, 'set-cookie': sessionCookieFor(services, request, opened), ...NO_STORE } });
+  return new Response(null, {
+    status: 303,
+    headers: { location: appPage, 'set-cookie': sessionCookieFor(services, request, opened), ...NO_STORE },
+  });
 }
 
 export const ssoHttpRoutes: HttpRoute[] = [

@@ -47,7 +47,9 @@ export const SamlProviderType = builder.objectRef<Model<'SamlProvider'>>('SamlPr
     }),
     service: t.field({ type: SamlServiceType, resolve: (p, _a, ctx) => ctx.urls.samlService(p.id) }),
     urls: t.field({
-      type: builder.objectRef<{ location: string }>('SamlProviderUrls').implement({ fields: (u) => ({ location: u.exposeString('location') }) }),
+      type: builder
+        .objectRef<{ location: string }>('SamlProviderUrls')
+        .implement({ fields: (u) => ({ location: u.exposeString('location') }) }),
       resolve: (p, _a, ctx) => ctx.urls.samlProvider(p.organizationId, p.id),
     }),
   }),
@@ -87,14 +89,20 @@ const fields = (t: any, required: boolean) => ({
   certificate: t.string({ required, description: 'The identity provider’s signing certificate, PEM' }),
   ssoURL: t.string({ required, description: 'The identity provider’s single sign-on URL' }),
   defaultTeam: t.id({ description: 'Team that people signing in for the first time join' }),
-  defaultRole: t.field({ type: RoleEnum, description: 'Role of newcomers (null: guest; absent on create: the organization’s default role)' }),
+  defaultRole: t.field({
+    type: RoleEnum,
+    description: 'Role of newcomers (null: guest; absent on create: the organization’s default role)',
+  }),
 });
 
 const CreateSamlProviderInput = builder.inputType('CreateSamlProviderInput', { fields: (t) => fields(t, false) });
 const UpdateSamlProviderInput = builder.inputType('UpdateSamlProviderInput', { fields: (t) => fields(t, false) });
 
 type ProviderArgs = { defaultTeam?: string | number | null } & Record<string, unknown>;
-const input = (i: ProviderArgs) => ({ ...i, defaultTeam: i.defaultTeam == null ? (i.defaultTeam as null | undefined) : String(i.defaultTeam) });
+const input = (i: ProviderArgs) => ({
+  ...i,
+  defaultTeam: i.defaultTeam == null ? (i.defaultTeam as null | undefined) : String(i.defaultTeam),
+});
 
 builder.mutationFields((t) => ({
   createSamlProvider: t.field({
@@ -109,7 +117,8 @@ builder.mutationFields((t) => ({
       providerId: t.arg.id({ required: true }),
       input: t.arg({ type: UpdateSamlProviderInput, required: true }),
     },
-    resolve: (_r, args, ctx) => updateSamlProvider(ctx, String(args.organizationId), String(args.providerId), input(args.input as ProviderArgs)),
+    resolve: (_r, args, ctx) =>
+      updateSamlProvider(ctx, String(args.organizationId), String(args.providerId), input(args.input as ProviderArgs)),
   }),
   deleteSamlProvider: t.boolean({
     description: 'Delete a SAML provider; NOT_FOUND when there is none',

@@ -124,7 +124,8 @@ function emailOf(profile: Profile): string | undefined {
 }
 
 function displayNameOf(profile: Profile, email: string): string {
-  const named = first(profile.displayName) ?? first(profile['http://schemas.microsoft.com/identity/claims/displayname']) ?? first(profile.name);
+  const named =
+    first(profile.displayName) ?? first(profile['http://schemas.microsoft.com/identity/claims/displayname']) ?? first(profile.name);
   if (named) return named.slice(0, 255);
   const given = first(profile.givenName) ?? first(profile.firstName);
   const family = first(profile.sn) ?? first(profile.surname) ?? first(profile.lastName);
@@ -132,7 +133,12 @@ function displayNameOf(profile: Profile, email: string): string {
   return (joined || email.split('@')[0]!).slice(0, 255);
 }
 
-type Parsed = { Assertion?: { $?: { ID?: string }; Subject?: { SubjectConfirmation?: { SubjectConfirmationData?: { $?: { Recipient?: string } }[] }[] }[] } };
+type Parsed = {
+  Assertion?: {
+    $?: { ID?: string };
+    Subject?: { SubjectConfirmation?: { SubjectConfirmationData?: { $?: { Recipient?: string } }[] }[] }[];
+  };
+};
 
 /** Checks node-saml leaves to its caller: the issuer, the Recipient, and replays. */
 async function checkAssertion(services: Services, provider: SamlProvider, profile: Profile) {
@@ -171,7 +177,13 @@ export interface SignedIn {
  * Validates a SAMLResponse (base64, from the ACS form) and signs its subject in: with an SSO token
  * (`withToken`, an API client), or without one for a browser that the caller gives a session.
  */
-export async function signIn(services: Services, provider: SamlProvider, samlResponse: string, clientAddress: string | null = null, opts: { withToken?: boolean } = {}): Promise<SignedIn> {
+export async function signIn(
+  services: Services,
+  provider: SamlProvider,
+  samlResponse: string,
+  clientAddress: string | null = null,
+  opts: { withToken?: boolean } = {},
+): Promise<SignedIn> {
   const prisma = services.db.prisma;
   // Bounded work before the library's (see xml-shape.ts): a linear scan of the decoded XML.
   const problem = xmlShapeProblem(Buffer.from(samlResponse, 'base64').toString('utf8'));
@@ -202,7 +214,10 @@ export async function signIn(services: Services, provider: SamlProvider, samlRes
   const expiresAt = new Date(now.getTime() + SSO_TOKEN_TTL_MS);
 
   return prisma.$transaction(async (tx) => {
-    const identity = await tx.samlIdentity.findUnique({ where: { providerId_nameID: { providerId: provider.id, nameID } }, include: { user: true } });
+    const identity = await tx.samlIdentity.findUnique({
+      where: { providerId_nameID: { providerId: provider.id, nameID } },
+      include: { user: true },
+    });
     let user = identity?.user ?? null;
     if (!user) {
       user = await tx.user.findUnique({ where: { email } });
@@ -223,7 +238,10 @@ export async function signIn(services: Services, provider: SamlProvider, samlRes
     const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: user.id } } });
     if (member?.disabled) throw new SsoRefused(403, 'Your membership of this organization is disabled');
     if (member) {
-      await tx.member.update({ where: { organizationId_userId: { organizationId, userId: user.id } }, data: { sso: true, lastSeenAt: now } });
+      await tx.member.update({
+        where: { organizationId_userId: { organizationId, userId: user.id } },
+        data: { sso: true, lastSeenAt: now },
+      });
     } else {
       await tx.member.create({ data: { organizationId, userId: user.id, role: provider.defaultRole, sso: true, lastSeenAt: now } });
     }
@@ -234,7 +252,11 @@ export async function signIn(services: Services, provider: SamlProvider, samlRes
       });
     }
     if (opts.withToken === false) return { expiresAt, user, organizationId };
-    const token = await issueToken(tx as unknown as PrismaClient, user.id, `SSO: ${provider.label}`, { organizationId, expiresAt, clientAddress });
+    const token = await issueToken(tx as unknown as PrismaClient, user.id, `SSO: ${provider.label}`, {
+      organizationId,
+      expiresAt,
+      clientAddress,
+    });
     return { token, expiresAt, user, organizationId };
   });
 }

@@ -121,7 +121,10 @@ export async function deleteSamlProvider(ctx: Context, organizationId: string, p
  * current token single sign-on holds back; a token of another organization's SSO may not.
  */
 export async function listSsoLogins(ctx: Context, organizationId: string) {
-  const [org, member] = await Promise.all([accessRows(ctx).organization.load(organizationId), accessRows(ctx).callerMembership.load(organizationId)]);
+  const [org, member] = await Promise.all([
+    accessRows(ctx).organization.load(organizationId),
+    accessRows(ctx).callerMembership.load(organizationId),
+  ]);
   if (!org || !member || member.disabled || (await ssoBarrier(ctx, organizationId, member)) === 'other-organization') {
     throw notFound('Organization');
   }

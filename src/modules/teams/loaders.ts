@@ -10,15 +10,18 @@ const memberKey = (organizationId: string, userId: string) => `${organizationId}
 export const teamLoaders = perRequest((ctx: Context) => ({
   team: byId<Team>((ids) => ctx.prisma.team.findMany({ where: { id: { in: ids } } })),
   /** Members and (live) spaces of a batch of teams, in one statement. */
-  counts: batched<string, { members: number; spaces: number }>(async (teamIds) => {
-    const rows = await ctx.prisma.$queryRaw<{ id: string; members: number; spaces: number }[]>`
+  counts: batched<string, { members: number; spaces: number }>(
+    async (teamIds) => {
+      const rows = await ctx.prisma.$queryRaw<{ id: string; members: number; spaces: number }[]>`
       SELECT t.id,
         (SELECT count(*)::int FROM "TeamMember" m WHERE m."teamId" = t.id) AS members,
         (SELECT count(*)::int FROM "TeamSpacePermission" p JOIN "Space" s ON s.id = p."spaceId" AND s."deletedAt" IS NULL
           WHERE p."teamId" = t.id) AS spaces
       FROM unnest(${teamIds}::text[]) AS t(id)`;
-    return new Map(rows.map((r) => [r.id, { members: r.members, spaces: r.spaces }]));
-  }, { members: 0, spaces: 0 }),
+      return new Map(rows.map((r) => [r.id, { members: r.members, spaces: r.spaces }]));
+    },
+    { members: 0, spaces: 0 },
+  ),
   /** The caller's role in each team (null: not in it). */
   callerTeamRole: batched<string, TeamRole | null>(async (teamIds) => {
     const rows = await ctx.prisma.teamMember.findMany({ where: { userId: ctx.caller.id, teamId: { in: teamIds } } });

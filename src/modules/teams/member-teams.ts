@@ -28,7 +28,13 @@ export async function listMemberTeams(ctx: Context, organizationId: string, user
   return paginate(
     args,
     () => ctx.prisma.teamMember.count({ where }),
-    (w) => ctx.prisma.teamMember.findMany({ where, include: { team: true }, orderBy: [{ team: { createdAt: 'asc' } }, { teamId: 'asc' }], ...w }),
+    (w) =>
+      ctx.prisma.teamMember.findMany({
+        where,
+        include: { team: true },
+        orderBy: [{ team: { createdAt: 'asc' } }, { teamId: 'asc' }],
+        ...w,
+      }),
   );
 }
 
@@ -64,7 +70,12 @@ export const memberTeamRoutes: RestRoute[] = [
         items { team { ...TeamFields } member { role } } ${LIST_FIELDS}
       }
     } ${TEAM_FIELDS}`,
-    variables: (req) => ({ organizationId: req.params.organizationId, userId: req.params.userId, ...listVariables(req), title: req.query.title || undefined }),
+    variables: (req) => ({
+      organizationId: req.params.organizationId,
+      userId: req.params.userId,
+      ...listVariables(req),
+      title: req.query.title || undefined,
+    }),
     result: (data) => data.memberTeams,
   },
 ];

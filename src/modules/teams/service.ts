@@ -79,7 +79,8 @@ export async function createTeam(ctx: Context, organizationId: string, input: { 
     });
     const team = await tx.team.create({ data: { id: newId(), organizationId, title } });
     const members = [...found];
-    if (members.length) await tx.teamMember.createMany({ data: members.map((userId) => ({ teamId: team.id, organizationId, userId, role: 'member' })) });
+    if (members.length)
+      await tx.teamMember.createMany({ data: members.map((userId) => ({ teamId: team.id, organizationId, userId, role: 'member' })) });
     return team;
   });
 }
@@ -165,7 +166,9 @@ export async function updateTeamMembers(ctx: Context, organizationId: string, te
     for (const id of added) if (!removed.has(id)) wanted.set(id, roles.get(id));
     for (const [id, role] of roles) if (!removed.has(id)) wanted.set(id, role);
     const wantedIds = [...wanted.keys()];
-    const inOrg = new Set((await tx.member.findMany({ where: { organizationId, userId: { in: wantedIds } }, select: { userId: true } })).map((m) => m.userId));
+    const inOrg = new Set(
+      (await tx.member.findMany({ where: { organizationId, userId: { in: wantedIds } }, select: { userId: true } })).map((m) => m.userId),
+    );
     added.forEach((id, i) => {
       if (wanted.has(id) && !inOrg.has(id)) throw badRequest(`add[${i}]`, `"${add[i]}" is not a member of this organization`);
     });
@@ -179,7 +182,9 @@ export async function updateTeamMembers(ctx: Context, organizationId: string, te
     );
     const create = wantedIds.filter((id) => !existing.has(id));
     if (create.length) {
-      await tx.teamMember.createMany({ data: create.map((userId) => ({ teamId, organizationId, userId, role: wanted.get(userId) ?? 'member' })) });
+      await tx.teamMember.createMany({
+        data: create.map((userId) => ({ teamId, organizationId, userId, role: wanted.get(userId) ?? 'member' })),
+      });
     }
     for (const role of TEAM_ROLES) {
       const change = wantedIds.filter((id) => existing.has(id) && wanted.get(id) === role && existing.get(id) !== role);

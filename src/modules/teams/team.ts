@@ -1,4 +1,4 @@
-import { builder, } from '../../graphql/builder.js';
+import { builder } from '../../graphql/builder.js';
 import { registerNode } from '../../graphql/node.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import type { Member } from '../../generated/prisma/client.js';
@@ -33,7 +33,10 @@ const TeamPermissions = builder.objectRef<{ admin: boolean; view: boolean }>('Te
 // Teams are built on organizations' members, so the count of a member's teams is added here onto
 // orgs' Member type (orgs does not know about teams).
 builder.objectField(MemberType, 'teams', (t) =>
-  t.int({ description: 'Teams of the organization the member is in', resolve: (m, _a, ctx) => memberTeamCount(ctx, m.organizationId, m.userId) }),
+  t.int({
+    description: 'Teams of the organization the member is in',
+    resolve: (m, _a, ctx) => memberTeamCount(ctx, m.organizationId, m.userId),
+  }),
 );
 
 export const TeamType = builder.prismaObject('Team', {
@@ -41,8 +44,14 @@ export const TeamType = builder.prismaObject('Team', {
     object: t.string({ resolve: () => 'team' }),
     id: t.exposeID('id'),
     title: t.exposeString('title'),
-    members: t.int({ description: 'Members of the team', resolve: async (team, _a, ctx) => (await teamLoaders(ctx).counts.load(team.id)).members }),
-    spaces: t.int({ description: 'Live spaces the team has access to', resolve: async (team, _a, ctx) => (await teamLoaders(ctx).counts.load(team.id)).spaces }),
+    members: t.int({
+      description: 'Members of the team',
+      resolve: async (team, _a, ctx) => (await teamLoaders(ctx).counts.load(team.id)).members,
+    }),
+    spaces: t.int({
+      description: 'Live spaces the team has access to',
+      resolve: async (team, _a, ctx) => (await teamLoaders(ctx).counts.load(team.id)).spaces,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     permissions: t.field({ type: TeamPermissions, resolve: (team, _a, ctx) => teamPermissions(ctx, team) }),
   }),
@@ -91,10 +100,18 @@ builder.objectFields(OrganizationType, (t) => ({
     },
     resolve: (org, args, ctx) => listTeams(ctx, org.id, { ...args, owner: args.owner == null ? null : String(args.owner) }),
   }),
-  team: t.field({ type: TeamType, args: { id: t.arg.id({ required: true }) }, resolve: (org, { id }, ctx) => getTeam(ctx, org.id, String(id)) }),
+  team: t.field({
+    type: TeamType,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (org, { id }, ctx) => getTeam(ctx, org.id, String(id)),
+  }),
 }));
 // As `organization(id:) { team(id:) }` (getTeam checks the organization first, as that field does).
-registerNode(TeamType, { args: ['organizationId', 'id'], keys: (team) => [team.organizationId, team.id], load: (ctx, [orgId, id]) => getTeam(ctx, orgId!, id!) });
+registerNode(TeamType, {
+  args: ['organizationId', 'id'],
+  keys: (team) => [team.organizationId, team.id],
+  load: (ctx, [orgId, id]) => getTeam(ctx, orgId!, id!),
+});
 
 const CreateTeamInput = builder.inputType('CreateTeamInput', {
   fields: (t) => ({
@@ -103,7 +120,9 @@ const CreateTeamInput = builder.inputType('CreateTeamInput', {
   }),
 });
 
-const UpdateTeamInput = builder.inputType('UpdateTeamInput', { fields: (t) => ({ title: t.string({ description: 'Required, 1..64 characters' }) }) });
+const UpdateTeamInput = builder.inputType('UpdateTeamInput', {
+  fields: (t) => ({ title: t.string({ description: 'Required, 1..64 characters' }) }),
+});
 
 const UpdateTeamMembersInput = builder.inputType('UpdateTeamMembersInput', {
   fields: (t) => ({
@@ -114,7 +133,9 @@ const UpdateTeamMembersInput = builder.inputType('UpdateTeamMembersInput', {
 });
 
 const SetTeamMemberInput = builder.inputType('SetTeamMemberInput', {
-  fields: (t) => ({ role: t.field({ type: TeamMemberRoleEnum, description: 'absent: member for a new team member, unchanged otherwise' }) }),
+  fields: (t) => ({
+    role: t.field({ type: TeamMemberRoleEnum, description: 'absent: member for a new team member, unchanged otherwise' }),
+  }),
 });
 
 const teamArgs = (t: { arg: { id: (o: { required: true }) => any } }) => ({
@@ -149,7 +170,8 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => setTeamMember(ctx, String(args.organizationId), String(args.teamId), String(args.userId), args.input?.role),
   }),
   removeTeamMember: t.boolean({
-    description: 'Remove a user from the team; false when a member of the organization was not in it, NOT_FOUND for someone who is no member',
+    description:
+      'Remove a user from the team; false when a member of the organization was not in it, NOT_FOUND for someone who is no member',
     args: { ...teamArgs(t), userId: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => removeTeamMember(ctx, String(args.organizationId), String(args.teamId), String(args.userId)),
   }),

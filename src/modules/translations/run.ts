@@ -75,7 +75,9 @@ export const runJob: JobDefinition = {
       const last = permanent || job.attempts >= RUN_ATTEMPTS;
       await services.db.prisma.translation.updateMany({
         where: { id: payload.translationId },
-        data: last ? { status: 'failed', failureReason: message.slice(0, 1000) } : { status: 'pending', failureReason: `attempt ${job.attempts} of ${RUN_ATTEMPTS} failed, retrying: ${message}`.slice(0, 1000) },
+        data: last
+          ? { status: 'failed', failureReason: message.slice(0, 1000) }
+          : { status: 'pending', failureReason: `attempt ${job.attempts} of ${RUN_ATTEMPTS} failed, retrying: ${message}`.slice(0, 1000) },
       });
       if (!permanent) throw error;
     }
@@ -83,7 +85,11 @@ export const runJob: JobDefinition = {
 };
 
 /** Runs one translation now (the job handler's work; tests call it through the queue). */
-export async function runTranslationNow(services: Services, translationId: string, translator: Translator | null = translatorFor(services.config)): Promise<void> {
+export async function runTranslationNow(
+  services: Services,
+  translationId: string,
+  translator: Translator | null = translatorFor(services.config),
+): Promise<void> {
   const prisma = services.db.prisma;
   const started = Date.now();
   const claimed = await prisma.translation.updateMany({ where: { id: translationId }, data: { status: 'running' } });
@@ -114,14 +120,25 @@ export async function runTranslationNow(services: Services, translationId: strin
     };
     if (item.title || item.description || item.body) work.push(item);
   }
-  const bodies = await getBodies(prisma, work.filter((w) => w.body).map((w) => w.page.body!));
+  const bodies = await getBodies(
+    prisma,
+    work.filter((w) => w.body).map((w) => w.page.body!),
+  );
   const withBody = work.filter((w) => w.body);
-  const segmented = withBody.length ? await isolated<{ texts: string[]; words: number }[]>('segmentBodies', { bodies: withBody.map((w) => bodies.get(w.page.body!) ?? '') }) : [];
+  const segmented = withBody.length
+    ? await isolated<{ texts: string[]; words: number }[]>('segmentBodies', { bodies: withBody.map((w) => bodies.get(w.page.body!) ?? '') })
+    : [];
   const segments = new Map(withBody.map((w, i) => [w.page.id, { source: bodies.get(w.page.body!) ?? '', ...segmented[i]! }]));
   const texts: string[] = [];
   let words = 0;
   const plans = work.map((w) => {
-    const plan = { ...w, titleAt: -1, descriptionAt: -1, markdown: null as { source: string; texts: string[]; words: number } | null, bodyAt: -1 };
+    const plan = {
+      ...w,
+      titleAt: -1,
+      descriptionAt: -1,
+      markdown: null as { source: string; texts: string[]; words: number } | null,
+      bodyAt: -1,
+    };
     if (w.title) {
       plan.titleAt = texts.push(w.page.title) - 1;
       words += wordCount(w.page.title);
@@ -150,7 +167,10 @@ export async function runTranslationNow(services: Services, translationId: strin
   const toApply = plans.filter((p) => p.body && p.markdown);
   const appliedList = toApply.length
     ? await isolated<{ markdown: string; links: { href: string; text: string }[] }[]>('applyTranslations', {
-        items: toApply.map((p) => ({ source: p.markdown!.source, translated: translated.slice(p.bodyAt, p.bodyAt + p.markdown!.texts.length) })),
+        items: toApply.map((p) => ({
+          source: p.markdown!.source,
+          translated: translated.slice(p.bodyAt, p.bodyAt + p.markdown!.texts.length),
+        })),
       })
     : [];
   const applied = new Map(toApply.map((p, i) => [p.page.id, appliedList[i]!]));
@@ -190,7 +210,11 @@ export async function runTranslationNow(services: Services, translationId: strin
           createdAt: existing?.createdAt ?? at,
           updatedAt: at,
         };
-        const description = plan?.description ? translated[plan.descriptionAt]!.trim() : page.description ? existing?.description : undefined;
+        const description = plan?.description
+          ? translated[plan.descriptionAt]!.trim()
+          : page.description
+            ? existing?.description
+            : undefined;
         if (description) entry.description = description;
         if (page.type === 'document') {
           const result = plan?.body && plan.markdown ? applied.get(page.id) : undefined;
@@ -215,7 +239,16 @@ export async function runTranslationNow(services: Services, translationId: strin
       if (writer.changed) {
         const manifest = await writer.write(tx);
         revision = newId();
-        await tx.revision.create({ data: { id: revision, spaceId: space.id, parents: [space.revisionId], type: 'edits', manifest, createdById: translation.createdById } });
+        await tx.revision.create({
+          data: {
+            id: revision,
+            spaceId: space.id,
+            parents: [space.revisionId],
+            type: 'edits',
+            manifest,
+            createdById: translation.createdById,
+          },
+        });
         await tx.space.update({ where: { id: space.id }, data: { revisionId: revision } });
         await reindexSpace(tx, space.id, space.revisionId, revision);
       }
@@ -254,7 +287,9 @@ async function contentOf(db: Db, revisionId: string): Promise<Content> {
 
 /** The space a translation writes to: next to its source, in the same collection, in the target language. */
 async function createResultSpace(tx: Prisma.TransactionClient, source: Space, language: string) {
-  const position = await placeAmongSiblings(tx, { organizationId: source.organizationId, parentId: source.parentId }, '', { after: { type: 'space', space: source.id } });
+  const position = await placeAmongSiblings(tx, { organizationId: source.organizationId, parentId: source.parentId }, '', {
+    after: { type: 'space', space: source.id },
+  });
   return insertSpace(tx, {
     organizationId: source.organizationId,
     parentId: source.parentId,

@@ -32,7 +32,19 @@ interface Segment {
 
 const PROTECTED = /\{%[\s\S]*?%\}|\{\{[\s\S]*?\}\}|https?:\/\/[^\s)>\]]+|www\.[^\s)>\]]+/g;
 const HAS_LETTER = /\p{L}/u;
-const SKIPPED = new Set(['code', 'inlineCode', 'html', 'yaml', 'toml', 'math', 'inlineMath', 'definition', 'image', 'imageReference', 'footnoteReference']);
+const SKIPPED = new Set([
+  'code',
+  'inlineCode',
+  'html',
+  'yaml',
+  'toml',
+  'math',
+  'inlineMath',
+  'definition',
+  'image',
+  'imageReference',
+  'footnoteReference',
+]);
 
 function piecesOf(value: string): Piece[] {
   const pieces: Piece[] = [];
@@ -116,5 +128,7 @@ function escapeMarkdown(text: string, inTable: boolean): string {
 }
 
 function escapeBlockStart(text: string): string {
-  return text.replace(/^(\s*)([#>+=-]|\d+(?=[.)]))/, (_m, space: string, mark: string) => (/^\d+$/.test(mark) ? `${space}${mark}\\` : `${space}\\${mark}`));
+  return text.replace(/^(\s*)([#>+=-]|\d+(?=[.)]))/, (_m, space: string, mark: string) =>
+    /^\d+$/.test(mark) ? `${space}${mark}\\` : `${space}\\${mark}`,
+  );
 }

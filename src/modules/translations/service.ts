@@ -47,13 +47,16 @@ export interface CreateTranslationInput {
   instructions?: unknown;
 }
 
-const instructionsOf = (value: unknown) => (value == null ? Prisma.DbNull : (check.richTextDocument('instructions', value) as Prisma.InputJsonValue));
+const instructionsOf = (value: unknown) =>
+  value == null ? Prisma.DbNull : (check.richTextDocument('instructions', value) as Prisma.InputJsonValue);
 
 export async function createTranslation(ctx: Context, organizationId: string, input: CreateTranslationInput) {
   await requireOrg(ctx, organizationId, WRITE_ROLE);
   if (input.source.language === input.language) throw badRequest('language', 'must differ from source.language');
   const space = await requireSpace(ctx, input.source.space, 'read').catch((error) => {
-    throw error?.code === 'NOT_FOUND' || error?.code === 'FORBIDDEN' ? badRequest('source.space', `"${input.source.space}" is not a space you can read`) : error;
+    throw error?.code === 'NOT_FOUND' || error?.code === 'FORBIDDEN'
+      ? badRequest('source.space', `"${input.source.space}" is not a space you can read`)
+      : error;
   });
   if (space.organizationId !== organizationId) throw badRequest('source.space', 'is a space of another organization');
   const instructions = instructionsOf(input.instructions);
@@ -73,7 +76,8 @@ export async function createTranslation(ctx: Context, organizationId: string, in
     });
   } catch (error) {
     // Two creations at once: the unique (space, language) refuses the second.
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw badRequest('language', `the space already has a translation into ${input.language}`);
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')
+      throw badRequest('language', `the space already has a translation into ${input.language}`);
     throw error;
   }
 }

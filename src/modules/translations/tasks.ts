@@ -15,7 +15,9 @@ export function segmentBodies(input: { bodies: string[] }): { texts: string[]; w
 }
 
 /** Each body with its translated texts in place (see segments.ts), and the links it holds. */
-export function applyTranslations(input: { items: { source: string; translated: string[] }[] }): { markdown: string; links: { href: string; text: string }[] }[] {
+export function applyTranslations(input: {
+  items: { source: string; translated: string[] }[];
+}): { markdown: string; links: { href: string; text: string }[] }[] {
   return input.items.map(({ source, translated }) => {
     const markdown = new TranslatableMarkdown(source).apply(translated);
     return { markdown, links: parseMarkdown(markdown).links };

@@ -35,29 +35,35 @@ const TranslationResultType = builder.objectRef<{ space: string; revision: strin
   fields: (t) => ({
     space: t.exposeString('space', { description: 'Id of the space holding the translation' }),
     revision: t.exposeString('revision', { description: 'Id of the revision the latest run produced' }),
-    language: t.field({ type: TranslationLanguageEnum, description: 'The language it is written in (the translation language)', resolve: (r) => r.language as Lang }),
+    language: t.field({
+      type: TranslationLanguageEnum,
+      description: 'The language it is written in (the translation language)',
+      resolve: (r) => r.language as Lang,
+    }),
   }),
 });
 
-const TranslationStatsType = builder.objectRef<{
-  runs: number;
-  totalWords: number;
-  totalPages: number;
-  totalDuration: number;
-  latestRunDuration: number;
-  latestPages: number;
-  latestWords: number;
-}>('TranslationStats').implement({
-  fields: (t) => ({
-    runs: t.exposeInt('runs', { description: 'Completed runs' }),
-    totalWords: t.exposeInt('totalWords', { description: 'Words translated, all runs together' }),
-    totalPages: t.exposeInt('totalPages', { description: 'Distinct source pages ever translated' }),
-    totalDuration: t.exposeInt('totalDuration', { description: 'Seconds, all runs together' }),
-    latestRunDuration: t.exposeInt('latestRunDuration', { description: 'Seconds' }),
-    latestPages: t.exposeInt('latestPages', { description: 'Pages translated by the latest run' }),
-    latestWords: t.exposeInt('latestWords', { description: 'Words translated by the latest run' }),
-  }),
-});
+const TranslationStatsType = builder
+  .objectRef<{
+    runs: number;
+    totalWords: number;
+    totalPages: number;
+    totalDuration: number;
+    latestRunDuration: number;
+    latestPages: number;
+    latestWords: number;
+  }>('TranslationStats')
+  .implement({
+    fields: (t) => ({
+      runs: t.exposeInt('runs', { description: 'Completed runs' }),
+      totalWords: t.exposeInt('totalWords', { description: 'Words translated, all runs together' }),
+      totalPages: t.exposeInt('totalPages', { description: 'Distinct source pages ever translated' }),
+      totalDuration: t.exposeInt('totalDuration', { description: 'Seconds, all runs together' }),
+      latestRunDuration: t.exposeInt('latestRunDuration', { description: 'Seconds' }),
+      latestPages: t.exposeInt('latestPages', { description: 'Pages translated by the latest run' }),
+      latestWords: t.exposeInt('latestWords', { description: 'Words translated by the latest run' }),
+    }),
+  });
 
 const TranslationPermissions = builder.objectRef<{ view: boolean; edit: boolean }>('TranslationPermissions').implement({
   fields: (t) => ({ view: t.exposeBoolean('view'), edit: t.exposeBoolean('edit', { description: 'Can change, run and delete it' }) }),
@@ -72,16 +78,24 @@ export const TranslationType = builder.objectRef<Model<'Translation'>>('Translat
     object: t.string({ resolve: () => 'translation' }),
     id: t.exposeID('id'),
     status: t.field({ type: TranslationStatusEnum, resolve: (tr) => (tr.status === 'failed' ? 'completed' : (tr.status as 'pending')) }),
-    failureReason: t.exposeString('failureReason', { nullable: true, description: 'Why the latest run failed (status completed), or is being retried (status pending)' }),
+    failureReason: t.exposeString('failureReason', {
+      nullable: true,
+      description: 'Why the latest run failed (status completed), or is being retried (status pending)',
+    }),
     source: t.field({ type: TranslationSourceType, resolve: (tr) => ({ space: tr.sourceSpaceId, language: tr.sourceLanguage }) }),
     language: t.field({ type: TranslationLanguageEnum, resolve: (tr) => tr.language as Lang }),
-    instructions: t.field({ type: 'JSON', description: 'Rich-text document (empty when none were given)', resolve: (tr) => tr.instructions ?? EMPTY_DOCUMENT }),
+    instructions: t.field({
+      type: 'JSON',
+      description: 'Rich-text document (empty when none were given)',
+      resolve: (tr) => tr.instructions ?? EMPTY_DOCUMENT,
+    }),
     result: t.field({
       type: TranslationResultType,
       nullable: true,
       description: 'Where the latest run wrote (absent before the first run)',
       // A translation's language is set at creation: every run wrote the result space in it.
-      resolve: (tr) => (tr.resultSpaceId && tr.resultRevisionId ? { space: tr.resultSpaceId, revision: tr.resultRevisionId, language: tr.language } : null),
+      resolve: (tr) =>
+        tr.resultSpaceId && tr.resultRevisionId ? { space: tr.resultSpaceId, revision: tr.resultRevisionId, language: tr.language } : null,
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -99,7 +113,9 @@ export const TranslationType = builder.objectRef<Model<'Translation'>>('Translat
     }),
     permissions: t.field({ type: TranslationPermissions, resolve: (tr, _a, ctx) => translationPermissions(ctx, tr.organizationId) }),
     urls: t.field({
-      type: builder.objectRef<{ location: string }>('TranslationUrls').implement({ fields: (u) => ({ location: u.exposeString('location') }) }),
+      type: builder
+        .objectRef<{ location: string }>('TranslationUrls')
+        .implement({ fields: (u) => ({ location: u.exposeString('location') }) }),
       resolve: (tr, _a, ctx) => ctx.urls.translation(tr.organizationId, tr.id),
     }),
   }),
@@ -109,7 +125,11 @@ const TranslationList = listOf('Translation', TranslationType);
 
 builder.objectFields(OrganizationType, (t) => ({
   translations: t.field({ type: TranslationList, args: pageArgs(t), resolve: (org, args, ctx) => listTranslations(ctx, org.id, args) }),
-  translation: t.field({ type: TranslationType, args: { id: t.arg.id({ required: true }) }, resolve: (org, { id }, ctx) => getTranslation(ctx, org.id, String(id)) }),
+  translation: t.field({
+    type: TranslationType,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (org, { id }, ctx) => getTranslation(ctx, org.id, String(id)),
+  }),
 }));
 
 const TranslationSourceInput = builder.inputType('TranslationSourceInput', {
@@ -131,7 +151,10 @@ const UpdateTranslationInput = builder.inputType('UpdateTranslationInput', {
   fields: (t) => ({ instructions: t.field({ type: 'JSON', required: true, description: 'Rich-text document' }) }),
 });
 
-const ids = (t: { arg: { id: (o: { required: true }) => any } }) => ({ organizationId: t.arg.id({ required: true }), translationId: t.arg.id({ required: true }) });
+const ids = (t: { arg: { id: (o: { required: true }) => any } }) => ({
+  organizationId: t.arg.id({ required: true }),
+  translationId: t.arg.id({ required: true }),
+});
 
 builder.mutationFields((t) => ({
   createTranslation: t.field({

@@ -40,7 +40,13 @@ export function libreTranslate(config: TranslatorConfig, fetchImpl: typeof fetch
       response = await fetchImpl(endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ q: batch, source: code(request.source), target: code(request.target), format: 'text', ...(config.apiKey ? { api_key: config.apiKey } : {}) }),
+        body: JSON.stringify({
+          q: batch,
+          source: code(request.source),
+          target: code(request.target),
+          format: 'text',
+          ...(config.apiKey ? { api_key: config.apiKey } : {}),
+        }),
         signal: AbortSignal.timeout(config.timeoutMs),
       });
     } catch (error) {

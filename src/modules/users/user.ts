@@ -1,4 +1,4 @@
-import { builder, } from '../../graphql/builder.js';
+import { builder } from '../../graphql/builder.js';
 
 /** A user as the API shows it (the seed's User: object, id, displayName, email, photoURL, urls). */
 export const UserType = builder.prismaObject('User', {

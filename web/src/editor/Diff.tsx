@@ -17,7 +17,8 @@ const blockMarkdown = (block: EditorNode) =>
     fields: {},
     frontMatter: null,
   });
-const blocksOf = (markdown: string) => (markdownToEditor(markdown).doc.content ?? []).filter((block) => block.type !== 'paragraph' || (block.content ?? []).length > 0);
+const blocksOf = (markdown: string) =>
+  (markdownToEditor(markdown).doc.content ?? []).filter((block) => block.type !== 'paragraph' || (block.content ?? []).length > 0);
 
 /**
  * The top-level blocks of two Markdown texts, matched: blocks compare by their Markdown; a run of
@@ -61,13 +62,16 @@ export function diffBlocks(before: string, after: string): BlockChange[] {
   return rows;
 }
 
-const plainText = (node: EditorNode): string => node.text ?? (node.type === 'hardBreak' ? '\n' : (node.content ?? []).map(plainText).join(''));
+const plainText = (node: EditorNode): string =>
+  node.text ?? (node.type === 'hardBreak' ? '\n' : (node.content ?? []).map(plainText).join(''));
 const textBlock = (node: EditorNode) => node.type === 'paragraph' || node.type === 'heading';
 
 /** A changed paragraph or heading shown once, with the words removed and added marked. */
 function WordDiff({ before, after }: { before: EditorNode; after: EditorNode }) {
   const words = diffWordsWithSpace(plainText(before), plainText(after));
-  const content = words.map((part, i) => (part.added ? <ins key={i}>{part.value}</ins> : part.removed ? <del key={i}>{part.value}</del> : part.value));
+  const content = words.map((part, i) =>
+    part.added ? <ins key={i}>{part.value}</ins> : part.removed ? <del key={i}>{part.value}</del> : part.value,
+  );
   const level = after.type === 'heading' ? Math.min(6, Math.max(1, Number(after.attrs?.level ?? 1))) : 0;
   const Tag = level ? (`h${level}` as 'h1') : 'p';
   return <Tag>{content}</Tag>;
@@ -83,7 +87,13 @@ function Block({ kind, children }: { kind: 'same' | 'added' | 'removed' | 'chang
   return (
     <div className={`diff-block diff-${kind}`}>
       {label ? <span className="diff-label">{label}</span> : null}
-      {kind === 'removed' ? <del className="diff-removed-block">{children}</del> : kind === 'added' ? <ins className="diff-added-block">{children}</ins> : children}
+      {kind === 'removed' ? (
+        <del className="diff-removed-block">{children}</del>
+      ) : kind === 'added' ? (
+        <ins className="diff-added-block">{children}</ins>
+      ) : (
+        children
+      )}
     </div>
   );
 }
@@ -166,7 +176,9 @@ export function LineDiff({ before, after }: { before: string; after: string }) {
         <tr key={`${p}.${n}`} className={`line-${kind}`}>
           <td className="line-number">{part.added ? '' : oldLine++}</td>
           <td className="line-number">{part.removed ? '' : newLine++}</td>
-          <td aria-label={kind === 'same' ? undefined : kind === 'added' ? 'Added' : 'Removed'}>{kind === 'added' ? '+' : kind === 'removed' ? '−' : ' '}</td>
+          <td aria-label={kind === 'same' ? undefined : kind === 'added' ? 'Added' : 'Removed'}>
+            {kind === 'added' ? '+' : kind === 'removed' ? '−' : ' '}
+          </td>
           <td>{line}</td>
         </tr>,
       );
@@ -201,10 +213,24 @@ export function Diff({ before, after, label = 'Changes' }: { before: string; aft
   return (
     <section aria-label={label} className="diff">
       <div role="tablist" aria-label="Diff view" className="diff-tabs">
-        <button type="button" role="tab" id={`${id}-r`} aria-controls={`${id}-rp`} aria-selected={tab === 'rendered'} onClick={() => setTab('rendered')}>
+        <button
+          type="button"
+          role="tab"
+          id={`${id}-r`}
+          aria-controls={`${id}-rp`}
+          aria-selected={tab === 'rendered'}
+          onClick={() => setTab('rendered')}
+        >
           Rendered
         </button>
-        <button type="button" role="tab" id={`${id}-m`} aria-controls={`${id}-mp`} aria-selected={tab === 'markdown'} onClick={() => setTab('markdown')}>
+        <button
+          type="button"
+          role="tab"
+          id={`${id}-m`}
+          aria-controls={`${id}-mp`}
+          aria-selected={tab === 'markdown'}
+          onClick={() => setTab('markdown')}
+        >
           Markdown
         </button>
       </div>

@@ -23,7 +23,17 @@ const unsafe = (href: string) => /^\s*(javascript|vbscript|data):/i.test(href.re
  * The link dialog (Ctrl+K): a URL, or a page of the space picked by title. `href` is the current
  * link's target ('' for a new one); `onSubmit('')` removes the link.
  */
-export function LinkDialog({ href, pages, onSubmit, onClose }: { href: string; pages: LinkablePage[]; onSubmit: (href: string) => void; onClose: () => void }) {
+export function LinkDialog({
+  href,
+  pages,
+  onSubmit,
+  onClose,
+}: {
+  href: string;
+  pages: LinkablePage[];
+  onSubmit: (href: string) => void;
+  onClose: () => void;
+}) {
   const currentPage = pageIdOf(href);
   const [kind, setKind] = useState<'url' | 'page'>(currentPage ? 'page' : 'url');
   const [url, setUrl] = useState(currentPage ? '' : href);

@@ -36,7 +36,14 @@ const WRITE_DELAY_MS = 150;
  * converted both ways by the one converter (src/document/editor-model.ts), and a "Source" mode
  * showing the same Markdown in CodeMirror. The editable area is a textbox named "Page content".
  */
-export function MarkdownEditor({ markdown, onChange, pages = [], onUploadImage, readOnly = false, showFields = false }: MarkdownEditorProps) {
+export function MarkdownEditor({
+  markdown,
+  onChange,
+  pages = [],
+  onUploadImage,
+  readOnly = false,
+  showFields = false,
+}: MarkdownEditorProps) {
   const initial = useMemo(() => markdownToEditor(markdown), []); // later texts arrive through the effect below
   const outside = useRef(outsideOf(initial));
   const written = useRef(markdown);
@@ -132,7 +139,9 @@ export function MarkdownEditor({ markdown, onChange, pages = [], onUploadImage, 
           .run();
       }
       setUpload({ busy: false });
-    })().catch((error: unknown) => setUpload({ busy: false, error: `The image could not be uploaded: ${error instanceof Error ? error.message : String(error)}` }));
+    })().catch((error: unknown) =>
+      setUpload({ busy: false, error: `The image could not be uploaded: ${error instanceof Error ? error.message : String(error)}` }),
+    );
     return true;
   };
 
@@ -178,7 +187,12 @@ export function MarkdownEditor({ markdown, onChange, pages = [], onUploadImage, 
       {showFields ? <FieldsPanel fields={fields} onChange={changeFields} disabled={readOnly} /> : null}
       <div className="editor-bar">
         {mode === 'rich' ? (
-          <Toolbar editor={editor} disabled={readOnly} onLink={() => openLink.current()} onImage={onUploadImage ? (file) => uploadImages.current([file]) : undefined} />
+          <Toolbar
+            editor={editor}
+            disabled={readOnly}
+            onLink={() => openLink.current()}
+            onImage={onUploadImage ? (file) => uploadImages.current([file]) : undefined}
+          />
         ) : (
           <span />
         )}
@@ -221,10 +235,20 @@ function FieldsPanel({ fields, onChange, disabled }: { fields: PageFields; onCha
     <aside className="editor-fields" aria-label="Page settings">
       <label>
         Description
-        <textarea rows={3} value={fields.description ?? ''} disabled={disabled} onChange={(event) => onChange({ ...fields, description: event.target.value || undefined })} />
+        <textarea
+          rows={3}
+          value={fields.description ?? ''}
+          disabled={disabled}
+          onChange={(event) => onChange({ ...fields, description: event.target.value || undefined })}
+        />
       </label>
       <label className="editor-fields-check">
-        <input type="checkbox" checked={fields.hidden === true} disabled={disabled} onChange={(event) => onChange({ ...fields, hidden: event.target.checked || undefined })} />
+        <input
+          type="checkbox"
+          checked={fields.hidden === true}
+          disabled={disabled}
+          onChange={(event) => onChange({ ...fields, hidden: event.target.checked || undefined })}
+        />
         Hidden from the table of contents
       </label>
     </aside>

@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import type { EditorMark, EditorNode } from '../../../src/document/editor-model';
 
 /** Link and image targets that must not be followed when shown (the server refuses them too). */
-const safeUrl = (url: unknown) => (typeof url === 'string' && !/^\s*(javascript|vbscript|data):/i.test(url.replace(/[\t\n\r]/g, '')) ? url : undefined);
+const safeUrl = (url: unknown) =>
+  typeof url === 'string' && !/^\s*(javascript|vbscript|data):/i.test(url.replace(/[\t\n\r]/g, '')) ? url : undefined;
 
 function withMark(content: ReactNode, mark: EditorMark, key: number): ReactNode {
   switch (mark.type) {
@@ -40,7 +41,14 @@ export function renderNode(node: EditorNode, key: number): ReactNode {
     case 'hardBreak':
       return <br key={key} />;
     case 'image':
-      return <img key={key} src={safeUrl(node.attrs?.src)} alt={String(node.attrs?.alt ?? '')} title={typeof node.attrs?.title === 'string' ? node.attrs.title : undefined} />;
+      return (
+        <img
+          key={key}
+          src={safeUrl(node.attrs?.src)}
+          alt={String(node.attrs?.alt ?? '')}
+          title={typeof node.attrs?.title === 'string' ? node.attrs.title : undefined}
+        />
+      );
     case 'rawInline':
       return (
         <code key={key} className="raw-markdown">

@@ -8,7 +8,15 @@ import { useEffect, useRef } from 'react';
  * replaces the text only when it differs from what the view already holds (so typing never
  * resets the cursor).
  */
-export function SourceEditor({ value, onChange, label = 'Markdown source' }: { value: string; onChange: (markdown: string) => void; label?: string }) {
+export function SourceEditor({
+  value,
+  onChange,
+  label = 'Markdown source',
+}: {
+  value: string;
+  onChange: (markdown: string) => void;
+  label?: string;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const changed = useRef(onChange);

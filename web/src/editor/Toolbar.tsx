@@ -63,7 +63,17 @@ function Tool({
  * The formatting toolbar: exactly the marks and blocks Lectern's Markdown stores. Buttons are
  * named for assistive technology ("Bold", "Heading 2", "Table"…) and show their state as pressed.
  */
-export function Toolbar({ editor, onLink, onImage, disabled }: { editor: Editor; onLink: () => void; onImage?: (file: File) => void; disabled?: boolean }) {
+export function Toolbar({
+  editor,
+  onLink,
+  onImage,
+  disabled,
+}: {
+  editor: Editor;
+  onLink: () => void;
+  onImage?: (file: File) => void;
+  disabled?: boolean;
+}) {
   const active = useActive(editor);
   const chain = () => editor.chain().focus();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -76,7 +86,13 @@ export function Toolbar({ editor, onLink, onImage, disabled }: { editor: Editor;
         <Tool label="Italic" shortcut="Ctrl+I" pressed={active.italic} disabled={disabled} onClick={() => chain().toggleItalic().run()}>
           <i>I</i>
         </Tool>
-        <Tool label="Strikethrough" shortcut="Ctrl+Shift+S" pressed={active.strike} disabled={disabled} onClick={() => chain().toggleStrike().run()}>
+        <Tool
+          label="Strikethrough"
+          shortcut="Ctrl+Shift+S"
+          pressed={active.strike}
+          disabled={disabled}
+          onClick={() => chain().toggleStrike().run()}
+        >
           <s>S</s>
         </Tool>
         <Tool label="Code" shortcut="Ctrl+E" pressed={active.code} disabled={disabled} onClick={() => chain().toggleMark('code').run()}>
@@ -88,7 +104,13 @@ export function Toolbar({ editor, onLink, onImage, disabled }: { editor: Editor;
       </div>
       <div className="editor-toolbar-group">
         {([1, 2, 3] as const).map((level) => (
-          <Tool key={level} label={`Heading ${level}`} pressed={active[`h${level}`]} disabled={disabled} onClick={() => chain().toggleHeading({ level }).run()}>
+          <Tool
+            key={level}
+            label={`Heading ${level}`}
+            pressed={active[`h${level}`]}
+            disabled={disabled}
+            onClick={() => chain().toggleHeading({ level }).run()}
+          >
             H{level}
           </Tool>
         ))}
@@ -109,7 +131,12 @@ export function Toolbar({ editor, onLink, onImage, disabled }: { editor: Editor;
         <Tool label="Code block" pressed={active.codeBlock} disabled={disabled} onClick={() => chain().toggleCodeBlock().run()}>
           {'{ }'}
         </Tool>
-        <Tool label="Table" pressed={active.table} disabled={disabled || active.table} onClick={() => chain().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run()}>
+        <Tool
+          label="Table"
+          pressed={active.table}
+          disabled={disabled || active.table}
+          onClick={() => chain().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run()}
+        >
           ▦
         </Tool>
         <Tool label="Divider" disabled={disabled} onClick={() => chain().setHorizontalRule().run()}>

@@ -17,7 +17,12 @@ export function editorExtensions() {
       underline: false,
       code: false,
       listItem: false,
-      link: { openOnClick: false, autolink: true, linkOnPaste: true, HTMLAttributes: { rel: 'noopener noreferrer nofollow', target: null } },
+      link: {
+        openOnClick: false,
+        autolink: true,
+        linkOnPaste: true,
+        HTMLAttributes: { rel: 'noopener noreferrer nofollow', target: null },
+      },
     }),
     InlineCode,
     // A list item may start with any block (Markdown allows a heading or code block first).
@@ -63,7 +68,10 @@ const MarkdownAttributes = Extension.create({
   name: 'markdownAttributes',
   addGlobalAttributes() {
     return [
-      { types: ['bulletList', 'orderedList', 'taskList', 'listItem', 'taskItem'], attributes: { spread: { default: false, rendered: false } } },
+      {
+        types: ['bulletList', 'orderedList', 'taskList', 'listItem', 'taskItem'],
+        attributes: { spread: { default: false, rendered: false } },
+      },
       { types: ['codeBlock'], attributes: { meta: { default: null, rendered: false } } },
       {
         types: ['tableHeader', 'tableCell'],

@@ -5,18 +5,41 @@ import { errorMessage, isUnauthenticated } from './client';
 import { signInPath } from './paths';
 
 /** What a screen shows before its data arrives: loading, an error (a lost session goes to sign in), or the screen. */
-export function Loaded<T>({ data, error, children }: { data: T | undefined | null; error: CombinedError | undefined; children: (data: T) => ReactNode }) {
+export function Loaded<T>({
+  data,
+  error,
+  children,
+}: {
+  data: T | undefined | null;
+  error: CombinedError | undefined;
+  children: (data: T) => ReactNode;
+}) {
   const location = useLocation();
   if (isUnauthenticated(error)) return <Navigate to={signInPath(location.pathname + location.search)} replace />;
-  if (error && !data) return <p role="alert" className="error">{errorMessage(error)}</p>;
+  if (error && !data)
+    return (
+      <p role="alert" className="error">
+        {errorMessage(error)}
+      </p>
+    );
   if (!data) return <p aria-busy="true">Loading…</p>;
   return <>{children(data)}</>;
 }
 
 /** A form's outcome line: the error of the last attempt, or what it did. */
 export function Outcome({ error, done }: { error?: CombinedError; done?: string | null }) {
-  if (error) return <p role="alert" className="error">{errorMessage(error)}</p>;
-  if (done) return <p role="status" className="done">{done}</p>;
+  if (error)
+    return (
+      <p role="alert" className="error">
+        {errorMessage(error)}
+      </p>
+    );
+  if (done)
+    return (
+      <p role="status" className="done">
+        {done}
+      </p>
+    );
   return null;
 }
 

@@ -48,14 +48,22 @@ export function Layout() {
 
   if (isUnauthenticated(error)) return <Navigate to={signInPath(location.pathname + location.search + location.hash)} replace />;
   if (!data) {
-    return <main className="page-status" aria-busy={fetching}>{fetching ? <p>Loading…</p> : <p role="alert">{errorMessage(error)}</p>}</main>;
+    return (
+      <main className="page-status" aria-busy={fetching}>
+        {fetching ? <p>Loading…</p> : <p role="alert">{errorMessage(error)}</p>}
+      </main>
+    );
   }
   const searchOrg = orgId ?? data.organizations.items[0]?.id ?? null;
   return (
     <CurrentOrg.Provider value={{ orgId, setOrgId }}>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="app-header">
-        <Link to="/" className="brand">Lectern</Link>
+        <Link to="/" className="brand">
+          Lectern
+        </Link>
         <nav aria-label="Account" className="header-actions">
           <button type="button" className="search-button" onClick={() => setSearchOpen(true)} disabled={!searchOrg}>
             Search <kbd aria-hidden="true">Ctrl K</kbd>

@@ -42,13 +42,23 @@ function AuditTable({ orgId }: { orgId: string }) {
               }}
             >
               <option value="">All actions</option>
-              {organization.auditEventActions.map((a) => <option key={a.id} value={a.id}>{a.label}</option>)}
+              {organization.auditEventActions.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.label}
+                </option>
+              ))}
             </select>
           </div>
           <div className="table-wrap">
             <table>
               <thead>
-                <tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">On</th><th scope="col">Through</th></tr>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">On</th>
+                  <th scope="col">Through</th>
+                </tr>
               </thead>
               <tbody>
                 {organization.auditEvents.items.map((e) => (
@@ -64,8 +74,16 @@ function AuditTable({ orgId }: { orgId: string }) {
             </table>
           </div>
           <p>
-            {pages.length > 1 && <button type="button" onClick={() => setPages(pages.slice(0, -1))}>Newer</button>}{' '}
-            {organization.auditEvents.next && <button type="button" onClick={() => setPages([...pages, organization.auditEvents.next!.page])}>Older</button>}
+            {pages.length > 1 && (
+              <button type="button" onClick={() => setPages(pages.slice(0, -1))}>
+                Newer
+              </button>
+            )}{' '}
+            {organization.auditEvents.next && (
+              <button type="button" onClick={() => setPages([...pages, organization.auditEvents.next!.page])}>
+                Older
+              </button>
+            )}
           </p>
         </>
       )}

@@ -69,10 +69,16 @@ function InviteForms({ orgId }: { orgId: string }) {
         <div className="field">
           <label htmlFor="invite-role">Role</label>
           <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
           </select>
         </div>
-        <button type="submit" className="primary">Send invitations</button>
+        <button type="submit" className="primary">
+          Send invitations
+        </button>
       </form>
       <Outcome error={invited.error ?? created.error ?? deleted.error} done={done} />
       <h2>Invite links</h2>
@@ -80,7 +86,11 @@ function InviteForms({ orgId }: { orgId: string }) {
         <div className="field">
           <label htmlFor="link-role">Role of people who join</label>
           <select id="link-role" value={linkRole} onChange={(e) => setLinkRole(e.target.value as Role)}>
-            {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
           </select>
         </div>
         <button type="submit">Create invite link</button>
@@ -94,7 +104,10 @@ function InviteForms({ orgId }: { orgId: string }) {
                   <code>{joinUrl(orgId, inv.id)}</code> — {inv.role ?? inv.level ?? 'guest'}
                   {inv.space && ` (space ${inv.space.title})`}
                   {inv.collection && ` (collection ${inv.collection.title})`}{' '}
-                  <button type="button" onClick={() => navigator.clipboard?.writeText(joinUrl(orgId, inv.id)).then(() => setDone('Link copied'))}>
+                  <button
+                    type="button"
+                    onClick={() => navigator.clipboard?.writeText(joinUrl(orgId, inv.id)).then(() => setDone('Link copied'))}
+                  >
                     Copy link
                   </button>{' '}
                   <button

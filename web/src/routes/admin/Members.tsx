@@ -59,7 +59,15 @@ function MemberTable({ orgId }: { orgId: string }) {
             <table>
               <caption className="visually-hidden">Members ({organization.members.count})</caption>
               <thead>
-                <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Last seen</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Last seen</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
               </thead>
               <tbody>
                 {organization.members.items.map((m) => (
@@ -77,7 +85,11 @@ function MemberTable({ orgId }: { orgId: string }) {
                         }}
                       >
                         <option value="">guest</option>
-                        {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                        {ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
+                        ))}
                       </select>
                     </td>
                     <td>{formatDate(m.lastSeenAt)}</td>

@@ -84,19 +84,32 @@ export function SiteDetail() {
                 {site.published ? 'Published' : 'Not published'} · {site.visibility}
                 {site.published && site.urls.published && (
                   <>
-                    {' '}· <a href={site.urls.published}>Open the published site</a>
+                    {' '}
+                    · <a href={site.urls.published}>Open the published site</a>
                   </>
                 )}
               </p>
               {site.published ? (
-                <button type="button" onClick={() => unpublish({ organizationId: orgId, id: site.id }).then(after('Site unpublished'))}>Unpublish</button>
+                <button type="button" onClick={() => unpublish({ organizationId: orgId, id: site.id }).then(after('Site unpublished'))}>
+                  Unpublish
+                </button>
               ) : (
-                <button type="button" className="primary" onClick={() => publish({ organizationId: orgId, id: site.id }).then(after('Site published'))}>Publish</button>
+                <button
+                  type="button"
+                  className="primary"
+                  onClick={() => publish({ organizationId: orgId, id: site.id }).then(after('Site published'))}
+                >
+                  Publish
+                </button>
               )}
               <Outcome error={added.error ?? published.error ?? unpublished.error ?? linked.error ?? unlinked.error} done={done} />
               <h2>Spaces</h2>
               {site.siteSpaces.items.length ? (
-                <ul>{site.siteSpaces.items.map((ss) => <li key={ss.id}>{ss.title || ss.space.title}</li>)}</ul>
+                <ul>
+                  {site.siteSpaces.items.map((ss) => (
+                    <li key={ss.id}>{ss.title || ss.space.title}</li>
+                  ))}
+                </ul>
               ) : (
                 <p className="muted">No spaces in this site yet.</p>
               )}
@@ -105,7 +118,11 @@ export function SiteDetail() {
                   <label htmlFor="add-space">Space to add</label>
                   <select id="add-space" value={spaceId} onChange={(e) => setSpaceId(e.target.value)} required>
                     <option value="">Choose a space</option>
-                    {addable.map((s) => <option key={s.id} value={s.id}>{s.title}</option>)}
+                    {addable.map((s) => (
+                      <option key={s.id} value={s.id}>
+                        {s.title}
+                      </option>
+                    ))}
                   </select>
                 </div>
                 <button type="submit">Add space</button>
@@ -123,7 +140,11 @@ export function SiteDetail() {
                   {site.shareLinks.items.map((l) => (
                     <li key={l.id}>
                       {l.name} {l.urls.published && <code>{l.urls.published}</code>}{' '}
-                      <button type="button" className="danger" onClick={() => deleteLink({ ...vars, id: l.id }).then(after('Share link deleted'))}>
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() => deleteLink({ ...vars, id: l.id }).then(after('Share link deleted'))}
+                      >
                         Delete {l.name}
                       </button>
                     </li>

@@ -37,7 +37,9 @@ function SiteList({ orgId }: { orgId: string }) {
           <label htmlFor="site-title">Site title</label>
           <input id="site-title" value={title} onChange={(e) => setTitle(e.target.value)} required minLength={2} maxLength={128} />
         </div>
-        <button type="submit" className="primary">Create site</button>
+        <button type="submit" className="primary">
+          Create site
+        </button>
       </form>
       <Outcome error={created.error} />
       <Loaded data={data} error={error}>

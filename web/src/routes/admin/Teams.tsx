@@ -44,7 +44,9 @@ function TeamList({ orgId }: { orgId: string }) {
           <label htmlFor="team-title">Team name</label>
           <input id="team-title" value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={64} />
         </div>
-        <button type="submit" className="primary">Create team</button>
+        <button type="submit" className="primary">
+          Create team
+        </button>
       </form>
       <Outcome error={created.error ?? deleted.error} done={done} />
       <Loaded data={data} error={error}>
@@ -53,7 +55,10 @@ function TeamList({ orgId }: { orgId: string }) {
             <ul>
               {organization.teams.items.map((t) => (
                 <li key={t.id}>
-                  {t.title} <span className="muted">— {t.members} members, {t.spaces} spaces</span>{' '}
+                  {t.title}{' '}
+                  <span className="muted">
+                    — {t.members} members, {t.spaces} spaces
+                  </span>{' '}
                   <button
                     type="button"
                     className="danger"

@@ -32,7 +32,11 @@ export function Invitations({ onJoined }: { onJoined: () => void }) {
         {items.map((inv) => (
           <li key={inv.id}>
             An invitation to an organization as {inv.role ?? 'guest'}, sent {formatDate(inv.createdAt)}{' '}
-            <button type="button" className="primary" onClick={() => accept({ organizationId: inv.organization }).then((r) => answered(r, true))}>
+            <button
+              type="button"
+              className="primary"
+              onClick={() => accept({ organizationId: inv.organization }).then((r) => answered(r, true))}
+            >
               Accept
             </button>{' '}
             <button type="button" onClick={() => decline({ organizationId: inv.organization }).then((r) => answered(r, false))}>

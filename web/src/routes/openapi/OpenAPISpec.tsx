@@ -59,7 +59,11 @@ export function OpenAPISpec() {
               )}
             </dl>
             <h2>Versions</h2>
-            <ul>{spec.versions.items.map((v) => <li key={v.id}>{formatDate(v.createdAt)}</li>)}</ul>
+            <ul>
+              {spec.versions.items.map((v) => (
+                <li key={v.id}>{formatDate(v.createdAt)}</li>
+              ))}
+            </ul>
           </>
         )}
       </Loaded>

@@ -83,7 +83,9 @@ export function SearchDialog({ organizationId, onClose }: { organizationId: stri
 
   return (
     <dialog ref={dialog} className="search-dialog" aria-labelledby={titleId} onClose={onClose} onCancel={onClose}>
-      <h2 id={titleId} className="visually-hidden">Search the organization</h2>
+      <h2 id={titleId} className="visually-hidden">
+        Search the organization
+      </h2>
       <div className="search-box">
         <label htmlFor={`${listId}-input`}>Search</label>
         <input
@@ -100,12 +102,18 @@ export function SearchDialog({ organizationId, onClose }: { organizationId: stri
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
         />
-        <button type="button" onClick={onClose}>Close</button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
       <p role="status" className="muted search-status">
         {query && fetching ? 'Searching…' : query && data ? `${results.length} ${results.length === 1 ? 'result' : 'results'}` : ''}
       </p>
-      {error && <p role="alert" className="error">{errorMessage(error)}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {errorMessage(error)}
+        </p>
+      )}
       <ul id={listId} role="listbox" aria-label="Results" className="search-results">
         {results.map((r, i) => (
           <li
@@ -117,9 +125,15 @@ export function SearchDialog({ organizationId, onClose }: { organizationId: stri
             onMouseEnter={() => setActive(i)}
             onClick={() => openResult(r)}
           >
-            <span className="result-title"><Highlighted text={r.title} words={words} /></span>
+            <span className="result-title">
+              <Highlighted text={r.title} words={words} />
+            </span>
             <span className="result-space muted">{r.space}</span>
-            {r.snippet && <span className="result-snippet"><Highlighted text={r.snippet} words={words} /></span>}
+            {r.snippet && (
+              <span className="result-snippet">
+                <Highlighted text={r.snippet} words={words} />
+              </span>
+            )}
           </li>
         ))}
       </ul>

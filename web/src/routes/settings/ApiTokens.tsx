@@ -44,29 +44,38 @@ export function ApiTokens() {
       {shown && (
         <div role="status">
           <p>Your new token — copy it now, it is not shown again:</p>
-          <p className="token-once" aria-label="New API token">{shown}</p>
-          <button type="button" onClick={() => setShown(null)}>I have copied it</button>
+          <p className="token-once" aria-label="New API token">
+            {shown}
+          </p>
+          <button type="button" onClick={() => setShown(null)}>
+            I have copied it
+          </button>
         </div>
       )}
       <Loaded data={data} error={error}>
         {({ viewerApiTokens }) =>
           viewerApiTokens.length ? (
             <ul>
-              {viewerApiTokens.map(({ label: named, ...t }) => ({ ...t, label: named ?? 'Unnamed token' })).map((t) => (
-                <li key={t.id}>
-                  {t.label} <span className="muted">— created {formatDate(t.createdAt)}, last used {formatDate(t.lastUsedAt)}</span>{' '}
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={async () => {
-                      if (!confirm(`Revoke the token ${t.label}? Programs using it stop working.`)) return;
-                      if (!(await revoke({ id: t.id })).error) reload();
-                    }}
-                  >
-                    Revoke {t.label}
-                  </button>
-                </li>
-              ))}
+              {viewerApiTokens
+                .map(({ label: named, ...t }) => ({ ...t, label: named ?? 'Unnamed token' }))
+                .map((t) => (
+                  <li key={t.id}>
+                    {t.label}{' '}
+                    <span className="muted">
+                      — created {formatDate(t.createdAt)}, last used {formatDate(t.lastUsedAt)}
+                    </span>{' '}
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={async () => {
+                        if (!confirm(`Revoke the token ${t.label}? Programs using it stop working.`)) return;
+                        if (!(await revoke({ id: t.id })).error) reload();
+                      }}
+                    >
+                      Revoke {t.label}
+                    </button>
+                  </li>
+                ))}
             </ul>
           ) : (
             <p className="muted">No API tokens.</p>

@@ -28,11 +28,24 @@ export function ChangePassword() {
       <form className="stack" onSubmit={submit}>
         <div className="field">
           <label htmlFor="current-password">Current password</label>
-          <input id="current-password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
+          <input
+            id="current-password"
+            type="password"
+            autoComplete="current-password"
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="changed-password">New password</label>
-          <input id="changed-password" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} required />
+          <input
+            id="changed-password"
+            type="password"
+            autoComplete="new-password"
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+            required
+          />
         </div>
         <button type="submit">Change password</button>
         <Outcome error={result.error} done={done} />

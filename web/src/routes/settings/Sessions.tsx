@@ -22,18 +22,33 @@ export function Sessions() {
           <div className="table-wrap">
             <table>
               <thead>
-                <tr><th scope="col">Browser</th><th scope="col">Signed in</th><th scope="col">Last seen</th><th scope="col">Expires</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
+                <tr>
+                  <th scope="col">Browser</th>
+                  <th scope="col">Signed in</th>
+                  <th scope="col">Last seen</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
               </thead>
               <tbody>
                 {viewerSessions.map((s) => (
                   <tr key={s.id}>
-                    <td>{s.userAgent ?? 'Unknown browser'}{s.current && <strong> (this browser)</strong>}</td>
+                    <td>
+                      {s.userAgent ?? 'Unknown browser'}
+                      {s.current && <strong> (this browser)</strong>}
+                    </td>
                     <td>{formatDate(s.createdAt)}</td>
                     <td>{formatDate(s.lastSeenAt)}</td>
                     <td>{formatDate(s.expiresAt)}</td>
                     <td>
                       {!s.current && (
-                        <button type="button" className="danger" onClick={async () => (await revoke({ id: s.id })).error || refetch({ requestPolicy: 'network-only' })}>
+                        <button
+                          type="button"
+                          className="danger"
+                          onClick={async () => (await revoke({ id: s.id })).error || refetch({ requestPolicy: 'network-only' })}
+                        >
                           Revoke session of {formatDate(s.createdAt)}
                         </button>
                       )}

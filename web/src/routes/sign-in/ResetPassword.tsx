@@ -31,13 +31,32 @@ export function ResetPassword() {
         <form className="stack" onSubmit={submit}>
           <div className="field">
             <label htmlFor="new-password">New password</label>
-            <input id="new-password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+            <input
+              id="new-password"
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              required
+            />
           </div>
           <div className="field">
             <label htmlFor="repeat-password">Repeat the password</label>
-            <input id="repeat-password" type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} required aria-invalid={mismatch} />
+            <input
+              id="repeat-password"
+              type="password"
+              autoComplete="new-password"
+              value={repeat}
+              onChange={(e) => setRepeat(e.target.value)}
+              required
+              aria-invalid={mismatch}
+            />
           </div>
-          {mismatch && <p role="alert" className="error">The two passwords differ.</p>}
+          {mismatch && (
+            <p role="alert" className="error">
+              The two passwords differ.
+            </p>
+          )}
           <button type="submit" className="primary" disabled={result.fetching}>
             Set password
           </button>

@@ -33,8 +33,8 @@ export function ChangeRequestView({ spaceId, number }: { spaceId: string; number
             #{cr.number} {cr.subject || 'Untitled change request'}
           </h1>
           <p>
-            <span className="badge">{cr.status}</span> {cr.outdated && <span className="badge">Outdated</span>} by {cr.createdBy.displayName}, opened{' '}
-            {formatDate(cr.createdAt)}, updated {formatDate(cr.updatedAt)}
+            <span className="badge">{cr.status}</span> {cr.outdated && <span className="badge">Outdated</span>} by{' '}
+            {cr.createdBy.displayName}, opened {formatDate(cr.createdAt)}, updated {formatDate(cr.updatedAt)}
           </p>
           <h2>Changes</h2>
           <SemanticChanges changes={cr.semanticChanges.changes} more={cr.semanticChanges.more} />

@@ -45,15 +45,15 @@ export function PageView({ spaceId, path, revision }: { spaceId: string; path: s
       {({ space }) =>
         space.page ? (
           <article className="page">
-            {space.page.ancestors.length > 0 && (
-              <p className="muted breadcrumbs">{space.page.ancestors.map((a) => a.title).join(' / ')}</p>
-            )}
+            {space.page.ancestors.length > 0 && <p className="muted breadcrumbs">{space.page.ancestors.map((a) => a.title).join(' / ')}</p>}
             <h1>
               {space.page.emoji && <span aria-hidden="true">{emojiOf(space.page.emoji)} </span>}
               {space.page.title}
             </h1>
             {space.page.description && <p className="lead">{space.page.description}</p>}
-            {space.page.html != null && <div className="page-body" onClick={followLink} dangerouslySetInnerHTML={{ __html: space.page.html }} />}
+            {space.page.html != null && (
+              <div className="page-body" onClick={followLink} dangerouslySetInnerHTML={{ __html: space.page.html }} />
+            )}
           </article>
         ) : (
           <p role="alert">There is no page at this address in this space.</p>

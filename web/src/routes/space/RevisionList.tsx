@@ -51,7 +51,12 @@ export function RevisionList({ spaceId }: { spaceId: string }) {
                 {chain.map((r) => (
                   <li key={r.id}>
                     <Link to={`/s/${spaceId}/~/revisions/${r.id}`}>{formatDate(r.createdAt)}</Link>
-                    {r.mergedFrom && <span> — merged change request #{r.mergedFrom.number}: {r.mergedFrom.subject}</span>}
+                    {r.mergedFrom && (
+                      <span>
+                        {' '}
+                        — merged change request #{r.mergedFrom.number}: {r.mergedFrom.subject}
+                      </span>
+                    )}
                   </li>
                 ))}
               </ol>

@@ -23,7 +23,8 @@ export function SemanticChanges({ changes, more }: { changes: unknown; more?: nu
       <ul className="change-list">
         {list.map((c, i) => (
           <li key={i}>
-            <span className={`badge change-${c.type ?? 'other'}`}>{LABELS[c.type ?? ''] ?? c.type ?? 'Change'}</span> {c.page?.title ?? c.file?.name ?? ''}
+            <span className={`badge change-${c.type ?? 'other'}`}>{LABELS[c.type ?? ''] ?? c.type ?? 'Change'}</span>{' '}
+            {c.page?.title ?? c.file?.name ?? ''}
           </li>
         ))}
       </ul>

@@ -37,7 +37,13 @@ const SpaceContentEvents = graphql(`
 `);
 
 /** What the path below `/s/SPACE/` names: a page, the revision history, a revision or a change request. */
-type SpaceView = { kind: 'page'; path: string } | { kind: 'revisions' } | { kind: 'permissions' } | { kind: 'revision'; id: string } | { kind: 'change'; number: string } | { kind: 'edit'; number: string; path: string };
+type SpaceView =
+  | { kind: 'page'; path: string }
+  | { kind: 'revisions' }
+  | { kind: 'permissions' }
+  | { kind: 'revision'; id: string }
+  | { kind: 'change'; number: string }
+  | { kind: 'edit'; number: string; path: string };
 
 function viewOf(rest: string): SpaceView {
   const parts = rest.split('/').filter(Boolean);
@@ -45,7 +51,8 @@ function viewOf(rest: string): SpaceView {
     if (parts[1] === 'revisions' && parts[2]) return { kind: 'revision', id: parts[2] };
     if (parts[1] === 'revisions') return { kind: 'revisions' };
     if (parts[1] === 'permissions') return { kind: 'permissions' };
-    if (parts[1] === 'changes' && parts[2] && parts[3] === 'edit') return { kind: 'edit', number: parts[2], path: parts.slice(4).join('/') };
+    if (parts[1] === 'changes' && parts[2] && parts[3] === 'edit')
+      return { kind: 'edit', number: parts[2], path: parts.slice(4).join('/') };
     if (parts[1] === 'changes' && parts[2]) return { kind: 'change', number: parts[2] };
   }
   return { kind: 'page', path: parts.join('/') };
@@ -77,7 +84,9 @@ export function Space() {
           <div className="space-layout">
             <nav className="space-sidebar" aria-label="Pages">
               <p className="space-title">
-                <Link to={`/o/${space.organization}`} className="muted">{space.owningOrganization.title}</Link>
+                <Link to={`/o/${space.organization}`} className="muted">
+                  {space.owningOrganization.title}
+                </Link>
               </p>
               {/* The screen's one h1 is the page's (or the revision's); the space's title heads the sidebar. */}
               <h2 className="space-heading">
@@ -99,7 +108,13 @@ export function Space() {
               </p>
             </nav>
             <div className="space-content">
-              {view.kind === 'page' && view.path && space.permissions.edit && <EditButton spaceId={space.id} pagePath={view.path} pageTitle={space.content.pageList.find((p) => p.path === view.path)?.title} />}
+              {view.kind === 'page' && view.path && space.permissions.edit && (
+                <EditButton
+                  spaceId={space.id}
+                  pagePath={view.path}
+                  pageTitle={space.content.pageList.find((p) => p.path === view.path)?.title}
+                />
+              )}
               {view.kind === 'page' && view.path && <PageView spaceId={space.id} path={view.path} revision={space.content.id} />}
               {view.kind === 'page' && !view.path && <p>This space has no pages yet.</p>}
               {view.kind === 'revisions' && <RevisionList spaceId={space.id} />}

@@ -58,7 +58,11 @@ export function SpacePermissions({ spaceId }: { spaceId: string }) {
         <div className="field">
           <label htmlFor="grant-role">Role in this space</label>
           <select id="grant-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
           </select>
         </div>
         <button type="submit">Give access</button>
@@ -78,12 +82,22 @@ export function SpacePermissions({ spaceId }: { spaceId: string }) {
                       value={permission ?? ''}
                       onChange={(e) => {
                         const next = (e.target.value || null) as Role | null;
-                        update({ spaceId, userId: user.id, role: next }).then(after(`${user.displayName} is now ${next ?? 'without a role'}`));
+                        update({ spaceId, userId: user.id, role: next }).then(
+                          after(`${user.displayName} is now ${next ?? 'without a role'}`),
+                        );
                       }}
                     >
-                      {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
                     </select>{' '}
-                    <button type="button" className="danger" onClick={() => removeUser({ spaceId, userId: user.id }).then(after(`${user.displayName} removed`))}>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => removeUser({ spaceId, userId: user.id }).then(after(`${user.displayName} removed`))}
+                    >
                       Remove {user.displayName}
                     </button>
                   </li>
@@ -98,7 +112,11 @@ export function SpacePermissions({ spaceId }: { spaceId: string }) {
                 {d.teamPermissionsInSpace.items.map(({ team, permission }) => (
                   <li key={team.id}>
                     {team.title} — {permission}{' '}
-                    <button type="button" className="danger" onClick={() => removeTeam({ spaceId, teamId: team.id }).then(after(`${team.title} removed`))}>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => removeTeam({ spaceId, teamId: team.id }).then(after(`${team.title} removed`))}
+                    >
                       Remove {team.title}
                     </button>
                   </li>

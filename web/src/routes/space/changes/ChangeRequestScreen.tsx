@@ -89,7 +89,12 @@ function documentPages(main: PageItem[], change: PageItem[]): PageItem[] {
 /** One page's diff from main to the change request; nothing when its text is the same. */
 function PageDiff({ spaceId, number, page }: { spaceId: string; number: string; page: PageItem }) {
   const [{ data, error }] = useQuery({ query: PageVersions, variables: { spaceId, changeRequest: number, page: page.id } });
-  if (error) return <p role="alert" className="error">{errorMessage(error)}</p>;
+  if (error)
+    return (
+      <p role="alert" className="error">
+        {errorMessage(error)}
+      </p>
+    );
   if (!data) return null;
   const before = data.space.content.typedPage?.markdown ?? '';
   const after = data.space.changeRequest.content.typedPage?.markdown ?? '';
@@ -101,7 +106,9 @@ function PageDiff({ spaceId, number, page }: { spaceId: string; number: string; 
         {page.title}
         {state}
       </h3>
-      {data.space.changeRequest.content.typedPage && <Link to={`/s/${spaceId}/~/changes/${number}/edit/${page.path}`}>Edit {page.title} in this change request</Link>}
+      {data.space.changeRequest.content.typedPage && (
+        <Link to={`/s/${spaceId}/~/changes/${number}/edit/${page.path}`}>Edit {page.title} in this change request</Link>
+      )}
       <Diff before={before} after={after} label={`Changes to ${page.title}`} />
     </article>
   );

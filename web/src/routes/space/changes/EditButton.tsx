@@ -26,7 +26,8 @@ const CreateChangeRequest = graphql(`
 `);
 
 /** Where a page of a change request is edited in the app. */
-export const editPath = (spaceId: string, number: number | string, pagePath: string) => `/s/${spaceId}/~/changes/${number}/edit/${pagePath}`;
+export const editPath = (spaceId: string, number: number | string, pagePath: string) =>
+  `/s/${spaceId}/~/changes/${number}/edit/${pagePath}`;
 
 /**
  * "Edit" on a page: continues the signed-in person's open change request on the space, or starts
@@ -41,12 +42,16 @@ export function EditButton({ spaceId, pagePath, pageTitle }: { spaceId: string; 
   const edit = async () => {
     setState({ busy: true });
     const viewer = await client.query(Viewer, {}).toPromise();
-    const open = viewer.data && (await client.query(OpenChangeRequests, { spaceId, creator: viewer.data.viewer.id }, { requestPolicy: 'network-only' }).toPromise());
-    if (!open?.data) return setState({ busy: false, error: errorMessage(open?.error ?? viewer.error) ?? 'The change requests could not be read' });
+    const open =
+      viewer.data &&
+      (await client.query(OpenChangeRequests, { spaceId, creator: viewer.data.viewer.id }, { requestPolicy: 'network-only' }).toPromise());
+    if (!open?.data)
+      return setState({ busy: false, error: errorMessage(open?.error ?? viewer.error) ?? 'The change requests could not be read' });
     const mine = open.data.space.changeRequestList.items[0];
     if (mine) return navigate(editPath(spaceId, mine.number, pagePath));
     const created = await create({ spaceId, subject: pageTitle ? `Edit ${pageTitle}` : 'Edits' });
-    if (created.error || !created.data) return setState({ busy: false, error: errorMessage(created.error) ?? 'The change request could not be created' });
+    if (created.error || !created.data)
+      return setState({ busy: false, error: errorMessage(created.error) ?? 'The change request could not be created' });
     navigate(editPath(spaceId, created.data.createChangeRequest.number, pagePath));
   };
 

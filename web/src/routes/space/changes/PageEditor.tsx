@@ -43,14 +43,23 @@ const SAVE_LABELS: Record<SaveState, string> = {
 /** A page of a change request in the editor, saved into the change request as it is typed. */
 export function PageEditor({ spaceId, number, path }: { spaceId: string; number: string; path: string }) {
   // Read once: the editor owns the text from then on (a refetch must not reset what is typed).
-  const [{ data, error }] = useQuery({ query: EditPageQuery, variables: { spaceId, changeRequest: number, path }, requestPolicy: 'network-only' });
+  const [{ data, error }] = useQuery({
+    query: EditPageQuery,
+    variables: { spaceId, changeRequest: number, path },
+    requestPolicy: 'network-only',
+  });
   return (
     <Loaded data={data} error={error}>
       {({ space: { changeRequest: cr } }) => {
         if (cr.status === 'merged' || cr.status === 'archived')
-          return <p role="alert">Change request #{cr.number} is {cr.status}: it can no longer be edited.</p>;
+          return (
+            <p role="alert">
+              Change request #{cr.number} is {cr.status}: it can no longer be edited.
+            </p>
+          );
         const page = cr.content.typedPage;
-        if (!page || page.markdown == null) return <p role="alert">There is no document page at this address in change request #{cr.number}.</p>;
+        if (!page || page.markdown == null)
+          return <p role="alert">There is no document page at this address in change request #{cr.number}.</p>;
         return (
           <EditingPage
             key={`${cr.id}/${page.id}`}
