@@ -1,18 +1,21 @@
-import { useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { useQuery, useSubscription } from 'urql';
 import { graphql } from '../../gql';
 import { Loaded, VisibilityBadge } from '../../lib/ui';
 import { useCurrentOrg } from '../Layout';
 import { emojiOf } from '../org/SpaceList';
-import { ChangeRequestScreen } from './changes/ChangeRequestScreen';
 import { EditButton } from './changes/EditButton';
-import { PageEditor } from './changes/PageEditor';
 import { PageTree, buildTree } from './PageTree';
 import { PageView } from './PageView';
 import { RevisionList } from './RevisionList';
 import { RevisionView } from './RevisionView';
 import { SpacePermissions } from './SpacePermissions';
+
+// The editor (Tiptap, CodeMirror) and the diff are loaded when a change request is opened, so
+// reading pages downloads neither.
+const ChangeRequestScreen = lazy(() => import('./changes/ChangeRequestScreen').then((m) => ({ default: m.ChangeRequestScreen })));
+const PageEditor = lazy(() => import('./changes/PageEditor').then((m) => ({ default: m.PageEditor })));
 
 const SpaceQuery = graphql(`
   query SpaceScreen($id: ID!) {
@@ -120,8 +123,10 @@ export function Space() {
               {view.kind === 'revisions' && <RevisionList spaceId={space.id} />}
               {view.kind === 'permissions' && <SpacePermissions spaceId={space.id} />}
               {view.kind === 'revision' && <RevisionView spaceId={space.id} revisionId={view.id} />}
-              {view.kind === 'change' && <ChangeRequestScreen spaceId={space.id} number={view.number} />}
-              {view.kind === 'edit' && <PageEditor spaceId={space.id} number={view.number} path={view.path} />}
+              <Suspense fallback={<p className="muted">Loading…</p>}>
+                {view.kind === 'change' && <ChangeRequestScreen spaceId={space.id} number={view.number} />}
+                {view.kind === 'edit' && <PageEditor spaceId={space.id} number={view.number} path={view.path} />}
+              </Suspense>
             </div>
           </div>
         );
