@@ -23,6 +23,7 @@ import { createPdfExport } from './exports.js';
 import { applyTemplate, TEMPLATES } from './templates.js';
 import { changeRequestLoaders } from './loaders.js';
 import { accessRows } from '../../auth/access-rows.js';
+import { addConflictFields, ConflictResolutionInput } from './conflicts-type.js';
 
 const ChangeRequestUrls = builder.objectRef<{ app: string; location: string }>('ChangeRequestUrls').implement({
   fields: (t) => ({ app: t.exposeString('app'), location: t.exposeString('location') }),
@@ -65,6 +66,8 @@ export const ChangeRequestType = builder.prismaObject('ChangeRequest', {
     }),
   }),
 });
+
+addConflictFields(ChangeRequestType);
 
 const ChangeRequestList = listOf('ChangeRequest', ChangeRequestType);
 
@@ -224,8 +227,15 @@ builder.mutationFields((t) => ({
   }),
   updateChangeRequestFromMain: t.field({
     type: MergeResult,
-    args: crArgs(t),
-    resolve: (_r, args, ctx) => updateChangeRequestFromMain(ctx, String(args.spaceId), args.changeRequestId),
+    args: {
+      ...crArgs(t),
+      resolutions: t.arg({
+        type: [ConflictResolutionInput],
+        required: false,
+        description: 'Lectern addition: the Markdown of pages whose bodies conflict with main (see ChangeRequest.conflicts)',
+      }),
+    },
+    resolve: (_r, args, ctx) => updateChangeRequestFromMain(ctx, String(args.spaceId), args.changeRequestId, args.resolutions),
   }),
   writeChangeRequestContent: t.field({
     type: ContentWriteResult,

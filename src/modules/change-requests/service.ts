@@ -22,6 +22,7 @@ import { documentText } from '../../document/index.js';
 import { accessRows } from '../../auth/access-rows.js';
 import { publishAfterWrite, publishInTransaction, type LiveEvent } from '../../live/events.js';
 import { afterMainMoved } from '../git-sync/index.js';
+import { Resolutions } from './conflicts.js';
 
 type Tx = Prisma.TransactionClient;
 export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
@@ -311,15 +312,26 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
   return { revision: result, result: 'merge' as const };
 }
 
-/** Brings main's changes into the change request (three-way). */
-export async function updateChangeRequestFromMain(ctx: Context, spaceId: string, idOrNumber: string) {
+/**
+ * Brings main's changes into the change request (three-way). `resolutions` (Lectern addition)
+ * give the Markdown of pages whose bodies conflict: those pages take it, the rest merges as always;
+ * a resolution the merge has no use for is refused, and a refusal changes nothing.
+ */
+export async function updateChangeRequestFromMain(
+  ctx: Context,
+  spaceId: string,
+  idOrNumber: string,
+  resolutionInput?: Parameters<typeof Resolutions.read>[0],
+) {
   const cr0 = await getChangeRequest(ctx, spaceId, idOrNumber);
   await requireSpace(ctx, spaceId, 'edit');
+  const resolutions = await Resolutions.read(resolutionInput);
   const revision = await ctx.prisma.$transaction(
     async (tx) => {
       const space = await lockSpace(tx, spaceId);
       const cr = (await tx.changeRequest.findUnique({ where: { id: cr0.id } }))!;
       assertWritable(cr);
+      if (space.revisionId === cr.revisionMergedAncestor || cr.revisionId === cr.revisionMergedAncestor) resolutions.checkUsed([]);
       if (space.revisionId === cr.revisionMergedAncestor) return cr.revisionId;
       let head: string;
       if (cr.revisionId === cr.revisionMergedAncestor)
@@ -330,7 +342,8 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
           contentOf(tx, cr.revisionId),
           contentOf(tx, space.revisionId),
         ]);
-        const merged = await mergeContents(tx, base, ours, theirs, { main: 'theirs' });
+        const merged = await mergeContents(tx, base, ours, theirs, { main: 'theirs', resolutions: resolutions.markdown });
+        resolutions.checkUsed(merged.resolved);
         if (!merged.manifest) throw conflictError(merged.conflicts);
         const manifest = merged.manifest;
         head = newId();

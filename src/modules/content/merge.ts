@@ -34,9 +34,12 @@ export interface MergeConflict {
   page: string;
   title: string;
   reason: string;
+  /** The page's body was edited on both sides in the same lines: a resolution (MergeOptions) settles it. */
+  body?: true;
 }
 
-export type MergeResult = { manifest: string; conflicts: [] } | { manifest: null; conflicts: MergeConflict[] };
+/** `resolved`: the pages whose conflicting bodies took their resolution (MergeOptions.resolutions). */
+export type MergeResult = ({ manifest: string; conflicts: [] } | { manifest: null; conflicts: MergeConflict[] }) & { resolved: string[] };
 
 type Db = Prisma.TransactionClient;
 type Shard = Record<string, PageEntry>;
@@ -68,6 +71,8 @@ function merge3<T>(base: T, ours: T, theirs: T): { value: T } | { conflict: true
 /** Which side is main: its placement wins where moves on both sides would close a cycle, its slugs where two pages clash. */
 export interface MergeOptions {
   main: 'ours' | 'theirs';
+  /** Markdown chosen by a person for pages whose bodies conflict (page id → body); other conflicts stay conflicts. */
+  resolutions?: ReadonlyMap<string, string>;
 }
 
 /** Entries equal but for `updatedAt` (a write that changed nothing is no change). */
@@ -161,6 +166,7 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
   const conflicts: MergeConflict[] = [];
   const shardHashes: (string | null)[] = [];
   const bodyMerges: { entry: PageEntry; base?: string; ours: string; theirs: string }[] = [];
+  const resolvedPages: string[] = [];
 
   const contested: number[] = [];
   for (let i = 0; i < SHARDS; i++) {
@@ -187,8 +193,17 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
     for (const m of bodyMerges) {
       const lines = (hash?: string) => (hash ? (bodies.get(hash) ?? '') : '').split('\n');
       const result = diff3(lines(m.ours), lines(m.base), lines(m.theirs));
-      if (result.conflict)
-        conflicts.push({ page: m.entry.id, title: m.entry.title, reason: 'its body was edited on both sides in the same place' });
+      const resolved = result.conflict ? opts.resolutions?.get(m.entry.id) : undefined;
+      if (resolved !== undefined) {
+        mergedBodies.push({ entry: m.entry, markdown: resolved });
+        resolvedPages.push(m.entry.id);
+      } else if (result.conflict)
+        conflicts.push({
+          page: m.entry.id,
+          title: m.entry.title,
+          reason: 'its body was edited on both sides in the same place',
+          body: true,
+        });
       else mergedBodies.push({ entry: m.entry, markdown: result.result.join('\n') });
     }
     if (!conflicts.length && mergedBodies.length) {
@@ -229,7 +244,7 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
   const reusableContents = await mergeReusableContents(db, base, ours, theirs, (title, reason) =>
     conflicts.push({ page: '', title, reason }),
   );
-  if (conflicts.length) return { manifest: null, conflicts };
+  if (conflicts.length) return { manifest: null, conflicts, resolved: resolvedPages };
 
   // Each merged shard is sent as its difference from ours (src/modules/content/store.ts putObjects).
   const written = [...mergedShards].map(([index, shard]) => ({ index, shard }));
@@ -240,5 +255,5 @@ export async function mergeContents(db: Db, base: Content, ours: Content, theirs
   written.forEach((s, i) => (shardHashes[s.index] = Object.keys(s.shard).length ? hashes[i]! : null));
   const manifest: Manifest = { shards: shardHashes, files, variables, ...(reusableContents ? { reusableContents } : {}) };
   const [hash] = await putObjects(db, [{ kind: 'manifest', data: manifest }]);
-  return { manifest: await settleStructure(db, hash!, base, opts.main === 'ours' ? ours : theirs), conflicts: [] };
+  return { manifest: await settleStructure(db, hash!, base, opts.main === 'ours' ? ours : theirs), conflicts: [], resolved: resolvedPages };
 }
