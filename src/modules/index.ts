@@ -29,6 +29,7 @@ import './content/computed-reads.js';
 import './content/cache-inputs.js';
 import './content/page-node.js';
 import './change-requests/change-request.js';
+import './change-requests/merge-checks.js';
 import './change-requests/node.js';
 import './change-requests/semantic-changes.js';
 import './change-requests/subscriptions.js';

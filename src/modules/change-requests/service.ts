@@ -201,59 +201,65 @@ async function effectiveMergeRules(ctx: Context, space: Space) {
   return (org?.mergeRules ?? { type: 'none' }) as typeof rules;
 }
 
+/** One merge rule checked against a change request: `reason` says why it is not met (null: met). */
+export interface MergeRuleCheck {
+  rule: string;
+  reason: string | null;
+}
+
 /**
- * Every rule must pass, unless the caller is listed in an `allow_bypass` rule. An approval counts
- * for the change request's current head only. Rules this server cannot evaluate (an agent review,
- * a custom expression) refuse the merge rather than let it through: merge gates fail closed.
+ * The rules that apply, each checked against the change request as it is now, and whether the
+ * caller is listed in an `allow_bypass` rule (then none of them holds the merge back). An approval
+ * counts for the change request's current head only. Rules this server cannot evaluate (an agent
+ * review, a custom expression) are never met: merge gates fail closed.
  */
-async function enforceMergeRules(ctx: Context, tx: Tx, space: Space, cr: ChangeRequest) {
+export async function mergeRuleChecks(ctx: Context, db: Tx, space: Space, cr: ChangeRequest) {
   const rules = await effectiveMergeRules(ctx, space);
-  if (rules.type !== 'rules') return;
+  if (rules.type !== 'rules') return { bypass: false, checks: [] as MergeRuleCheck[] };
   const users = (rule: { users?: string[] }) => rule.users ?? [];
-  if ((rules.rules ?? []).some((rule) => rule.rule === 'allow_bypass' && users(rule).includes(ctx.caller.id))) return;
-  const allReviews = await tx.changeRequestReview.findMany({ where: { changeRequestId: cr.id } });
-  const reviews = allReviews.filter((r) => r.status === 'approved' && r.revisionId === cr.revisionId);
-  const approvedBy = new Set(reviews.map((r) => r.userId));
-  for (const rule of rules.rules ?? []) {
+  const bypass = (rules.rules ?? []).some((rule) => rule.rule === 'allow_bypass' && users(rule).includes(ctx.caller.id));
+  const allReviews = await db.changeRequestReview.findMany({ where: { changeRequestId: cr.id } });
+  const approvedBy = new Set(allReviews.filter((r) => r.status === 'approved' && r.revisionId === cr.revisionId).map((r) => r.userId));
+  const unmet = (rule: { rule: string; users?: string[] }): string | null => {
     switch (rule.rule) {
       case 'require_specific_reviewers': {
         const missing = users(rule).filter((u) => !approvedBy.has(u));
-        if (missing.length) throw preconditionFailed(`Merge rules: approval still needed from ${missing.join(', ')}`);
-        break;
+        return missing.length ? `Merge rules: approval still needed from ${missing.join(', ')}` : null;
       }
       case 'require_one_of_specific_reviewers':
-        if (!users(rule).some((u) => approvedBy.has(u)))
-          throw preconditionFailed(`Merge rules: approval needed from one of ${users(rule).join(', ')}`);
-        break;
+        return users(rule).some((u) => approvedBy.has(u)) ? null : `Merge rules: approval needed from one of ${users(rule).join(', ')}`;
       case 'require_at_least_one_review':
-        if (!approvedBy.size) throw preconditionFailed('Merge rules: at least one approving review is needed');
-        break;
+        return approvedBy.size ? null : 'Merge rules: at least one approving review is needed';
       case 'require_all_reviews_approved': {
         const pending = allReviews.filter((r) => !approvedBy.has(r.userId)).map((r) => r.userId);
-        if (pending.length)
-          throw preconditionFailed(`Merge rules: every review must approve the current head; not yet: ${pending.join(', ')}`);
-        break;
+        return pending.length ? `Merge rules: every review must approve the current head; not yet: ${pending.join(', ')}` : null;
       }
       case 'require_up_to_date_change_request':
-        if (cr.revisionMergedAncestor !== space.revisionId)
-          throw preconditionFailed('Merge rules: the change request must be up to date with main; update it first');
-        break;
+        return cr.revisionMergedAncestor === space.revisionId
+          ? null
+          : 'Merge rules: the change request must be up to date with main; update it first';
       case 'require_change_request_subject':
-        if (!cr.subject) throw preconditionFailed('Merge rules: the change request needs a subject');
-        break;
+        return cr.subject ? null : 'Merge rules: the change request needs a subject';
       case 'require_change_request_description':
-        if (!documentText(cr.description)) throw preconditionFailed('Merge rules: the change request needs a description');
-        break;
+        return documentText(cr.description) ? null : 'Merge rules: the change request needs a description';
       case 'require_agent_review':
-        throw preconditionFailed(
-          'Merge rules: an agent review is required, and this server has no review agent (a user listed in allow_bypass can merge)',
-        );
+        return 'Merge rules: an agent review is required, and this server has no review agent (a user listed in allow_bypass can merge)';
       case 'custom':
-        throw preconditionFailed(
-          'Merge rules: custom expressions are not evaluated by this server (a user listed in allow_bypass can merge)',
-        );
+        return 'Merge rules: custom expressions are not evaluated by this server (a user listed in allow_bypass can merge)';
     }
-  }
+    return null;
+  };
+  const checks = (rules.rules ?? [])
+    .filter((rule) => rule.rule !== 'allow_bypass')
+    .map((rule) => ({ rule: rule.rule, reason: unmet(rule) }));
+  return { bypass, checks };
+}
+
+/** Every rule must pass, unless the caller may bypass them: the first one not met refuses the merge. */
+async function enforceMergeRules(ctx: Context, tx: Tx, space: Space, cr: ChangeRequest) {
+  const { bypass, checks } = await mergeRuleChecks(ctx, tx, space, cr);
+  const failed = checks.find((check) => check.reason);
+  if (!bypass && failed) throw preconditionFailed(failed.reason!);
 }
 
 /** Merges a change request into main: fast-forward when main has not moved, else three-way. */

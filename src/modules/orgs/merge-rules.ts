@@ -14,7 +14,7 @@ const MergeRulesKindEnum = builder.enumType('MergeRulesKind', {
   values: ['inherit', 'none', 'rules'] as const,
 });
 
-const MergeRuleNameEnum = builder.enumType('MergeRuleName', {
+export const MergeRuleNameEnum = builder.enumType('MergeRuleName', {
   values: [
     'require_at_least_one_review',
     'require_all_reviews_approved',
