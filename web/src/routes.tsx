@@ -5,6 +5,7 @@ import { Home } from './routes/home/Home';
 import { Organization } from './routes/org/Organization';
 import { Collection } from './routes/collection/Collection';
 import { Space } from './routes/space/Space';
+import { ChangeRequestList } from './routes/space/changes/ChangeRequestList';
 import { Settings } from './routes/settings/Settings';
 import { SignIn } from './routes/sign-in/SignIn';
 import { ResetPassword } from './routes/sign-in/ResetPassword';
@@ -43,6 +44,7 @@ export const router = createBrowserRouter(
         { path: '/o/:orgId/openapi/:slug', element: <OpenAPISpec /> },
         { path: '/o/:orgId/conversations/clusters/:clusterId', element: <IssuesCluster /> },
         { path: '/collections/:collectionId', element: <Collection /> },
+        { path: '/s/:spaceId/~/changes', element: <ChangeRequestList /> },
         { path: '/s/:spaceId/*', element: <Space /> },
         { path: '/settings', element: <Settings /> },
         { path: '*', element: <NotFound /> },

@@ -5,6 +5,8 @@ import { graphql } from '../../../gql';
 import { errorMessage } from '../../../lib/client';
 import { Loaded } from '../../../lib/ui';
 import { ChangeRequestView } from '../ChangeRequestView';
+import { useMergeBlock } from './reviewData';
+import { ReviewPanel } from './ReviewPanel';
 
 const ChangedPagesQuery = graphql(`
   query ChangeRequestPages($spaceId: ID!, $changeRequest: String!) {
@@ -46,6 +48,7 @@ type PageItem = { id: string; title: string; path: string; type: string };
  */
 export function ChangeRequestScreen({ spaceId, number }: { spaceId: string; number: string }) {
   const [{ data, error }, refetch] = useQuery({ query: ChangedPagesQuery, variables: { spaceId, changeRequest: number } });
+  const mergeBlock = useMergeBlock(spaceId, number);
   return (
     <>
       {/* Keyed by whether it is merged: a merge here reads the change request again. */}
@@ -63,8 +66,14 @@ export function ChangeRequestScreen({ spaceId, number }: { spaceId: string; numb
                   <PageDiff key={`${page.id}@${space.content.id}/${cr.content.id}`} spaceId={spaceId} number={number} page={page} />
                 ))}
               </section>
+              <ReviewPanel spaceId={spaceId} number={number} />
               {(cr.status === 'draft' || cr.status === 'open') && space.permissions.merge && (
-                <MergePanel spaceId={spaceId} changeRequestId={cr.id} onMerged={() => refetch({ requestPolicy: 'network-only' })} />
+                <MergePanel
+                  spaceId={spaceId}
+                  changeRequestId={cr.id}
+                  blocked={mergeBlock}
+                  onMerged={() => refetch({ requestPolicy: 'network-only' })}
+                />
               )}
               {cr.status === 'merged' && (
                 <p role="status" className="done">
@@ -114,8 +123,21 @@ function PageDiff({ spaceId, number, page }: { spaceId: string; number: string; 
   );
 }
 
-/** The merge button, and why a merge was refused (a conflict, merge rules not met); a merge shows as the change request's status. */
-function MergePanel({ spaceId, changeRequestId, onMerged }: { spaceId: string; changeRequestId: string; onMerged: () => void }) {
+/**
+ * The merge button, and why a merge was refused (a conflict, merge rules not met); a merge shows as
+ * the change request's status. `blocked`: the merge rules the app knows are not met (the button waits).
+ */
+function MergePanel({
+  spaceId,
+  changeRequestId,
+  blocked,
+  onMerged,
+}: {
+  spaceId: string;
+  changeRequestId: string;
+  blocked: string | null;
+  onMerged: () => void;
+}) {
   const [merged, merge] = useMutation(MergeChangeRequest);
   const run = async () => {
     const result = await merge({ spaceId, changeRequestId });
@@ -124,9 +146,20 @@ function MergePanel({ spaceId, changeRequestId, onMerged }: { spaceId: string; c
   return (
     <section aria-labelledby="merge-heading">
       <h2 id="merge-heading">Merge</h2>
-      <button type="button" onClick={run} disabled={merged.fetching} aria-busy={merged.fetching}>
+      <button
+        type="button"
+        onClick={run}
+        disabled={merged.fetching || !!blocked}
+        aria-busy={merged.fetching}
+        aria-describedby={blocked ? 'merge-blocked' : undefined}
+      >
         Merge
       </button>
+      {blocked && (
+        <p id="merge-blocked" className="muted">
+          Merge is blocked: {blocked}
+        </p>
+      )}
       {merged.error && (
         <p role="alert" className="error">
           Not merged: {errorMessage(merged.error)}
