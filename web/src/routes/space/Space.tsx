@@ -102,6 +102,8 @@ export function Space() {
               <PageTree spaceId={space.id} roots={tree} currentPath={view.kind === 'page' ? view.path : null} />
               <p>
                 <Link to={`/s/${space.id}/~/revisions`}>History</Link>
+                {' · '}
+                <Link to={`/s/${space.id}/~/changes`}>Change requests</Link>
                 {space.permissions.admin && (
                   <>
                     {' · '}
