@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readConfig, readSettings } from '../../src/config.js';
+import { readConfig } from '../../src/config.js';
 import { openAPIFetchSettings } from '../../src/modules/openapi/fetch.js';
 import { allowPrivateNetwork } from '../../src/modules/git-sync/git.js';
 import { createLogger, withRequestId } from '../../src/ops/log.js';
@@ -69,7 +69,7 @@ describe('the private-network switch', () => {
       [{ LECTERN_ALLOW_PRIVATE_NETWORK: '0', LECTERN_OPENAPI_ALLOW_PRIVATE: 'no' }, false],
     ];
     for (const [env, allowed] of cases) {
-      const settings = readSettings(env);
+      const settings = readConfig(env);
       expect(settings.allowPrivateNetwork, JSON.stringify(env)).toBe(allowed);
       expect(openAPIFetchSettings(settings).allowPrivate, JSON.stringify(env)).toBe(allowed);
       expect(allowPrivateNetwork(settings), JSON.stringify(env)).toBe(allowed);
@@ -77,7 +77,7 @@ describe('the private-network switch', () => {
   });
 
   it('the settings are part of the config, with their defaults', () => {
-    const config = readConfig({ LECTERN_GIT_LOCK_WAIT_MS: '0', LECTERN_UPLOAD_MAX_BYTES: 'lots' });
+    const config = readConfig({ LECTERN_GIT_LOCK_WAIT_MS: '0' });
     expect(config.git.lockWaitMs).toBe(0);
     expect(config.imports.uploadMaxBytes).toBe(64 * 1024 * 1024);
     expect(config.openapi.maxBytes).toBe(10 * 1024 * 1024);
