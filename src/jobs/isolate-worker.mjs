@@ -1,10 +1,9 @@
 // The thread side of src/jobs/isolate.ts. Plain JavaScript: a worker thread has no TypeScript
-// loader of its own (neither tsx's hooks registered by bin/lectern.js nor vitest's transform reach
-// it), so it registers tsx before importing its task module, which may be TypeScript.
+// loader of its own (neither tsx's hooks nor vitest's transform reach it), so it registers tsx
+// before importing a TypeScript task module; the compiled build (dist/) needs no loader.
 import { parentPort, workerData } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
 
-register();
+if (workerData.module.endsWith('.ts')) (await import('tsx/esm/api')).register();
 const tasks = await import(workerData.module);
 
 const describe = (error) => ({
