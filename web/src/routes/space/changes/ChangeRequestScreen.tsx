@@ -5,6 +5,7 @@ import { graphql } from '../../../gql';
 import { errorMessage } from '../../../lib/client';
 import { Loaded } from '../../../lib/ui';
 import { ChangeRequestView } from '../ChangeRequestView';
+import { ConflictsPanel } from './conflicts/ConflictsPanel';
 import { useMergeBlock } from './reviewData';
 import { ReviewPanel } from './ReviewPanel';
 
@@ -66,6 +67,16 @@ export function ChangeRequestScreen({ spaceId, number }: { spaceId: string; numb
                   <PageDiff key={`${page.id}@${space.content.id}/${cr.content.id}`} spaceId={spaceId} number={number} page={page} />
                 ))}
               </section>
+              {(cr.status === 'draft' || cr.status === 'open') && (
+                // Keyed by main's revision: when the screen reads main again and it moved, the conflicts are read again.
+                <ConflictsPanel
+                  key={space.content.id}
+                  spaceId={spaceId}
+                  number={number}
+                  canEdit={space.permissions.edit}
+                  onUpdated={() => refetch({ requestPolicy: 'network-only' })}
+                />
+              )}
               <ReviewPanel spaceId={spaceId} number={number} />
               {(cr.status === 'draft' || cr.status === 'open') && space.permissions.merge && (
                 <MergePanel
