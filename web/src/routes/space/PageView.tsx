@@ -1,6 +1,7 @@
 import { useEffect, useRef, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useQuery } from 'urql';
+import { CommentedPage } from '../../comments/CommentedPage';
 import { graphql } from '../../gql';
 import { appPath } from '../../lib/paths';
 import { Loaded } from '../../lib/ui';
@@ -44,17 +45,21 @@ export function PageView({ spaceId, path, revision }: { spaceId: string; path: s
     <Loaded data={data} error={error}>
       {({ space }) =>
         space.page ? (
-          <article className="page">
-            {space.page.ancestors.length > 0 && <p className="muted breadcrumbs">{space.page.ancestors.map((a) => a.title).join(' / ')}</p>}
-            <h1>
-              {space.page.emoji && <span aria-hidden="true">{emojiOf(space.page.emoji)} </span>}
-              {space.page.title}
-            </h1>
-            {space.page.description && <p className="lead">{space.page.description}</p>}
-            {space.page.html != null && (
-              <div className="page-body" onClick={followLink} dangerouslySetInnerHTML={{ __html: space.page.html }} />
-            )}
-          </article>
+          <CommentedPage spaceId={spaceId} pageId={space.page.id} bodySelector=".page-body">
+            <article className="page">
+              {space.page.ancestors.length > 0 && (
+                <p className="muted breadcrumbs">{space.page.ancestors.map((a) => a.title).join(' / ')}</p>
+              )}
+              <h1>
+                {space.page.emoji && <span aria-hidden="true">{emojiOf(space.page.emoji)} </span>}
+                {space.page.title}
+              </h1>
+              {space.page.description && <p className="lead">{space.page.description}</p>}
+              {space.page.html != null && (
+                <div className="page-body" onClick={followLink} dangerouslySetInnerHTML={{ __html: space.page.html }} />
+              )}
+            </article>
+          </CommentedPage>
         ) : (
           <p role="alert">There is no page at this address in this space.</p>
         )

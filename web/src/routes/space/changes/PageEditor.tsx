@@ -1,6 +1,8 @@
 import { useCallback } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery } from 'urql';
+import { CommentedPage } from '../../../comments/CommentedPage';
+import { ForeignSavePrompt, useForeignSaves } from '../../../comments/ForeignSaves';
 import { MarkdownEditor } from '../../../editor/MarkdownEditor';
 import { graphql } from '../../../gql';
 import { Loaded } from '../../../lib/ui';
@@ -43,7 +45,7 @@ const SAVE_LABELS: Record<SaveState, string> = {
 /** A page of a change request in the editor, saved into the change request as it is typed. */
 export function PageEditor({ spaceId, number, path }: { spaceId: string; number: string; path: string }) {
   // Read once: the editor owns the text from then on (a refetch must not reset what is typed).
-  const [{ data, error }] = useQuery({
+  const [{ data, error }, refetch] = useQuery({
     query: EditPageQuery,
     variables: { spaceId, changeRequest: number, path },
     requestPolicy: 'network-only',
@@ -62,11 +64,13 @@ export function PageEditor({ spaceId, number, path }: { spaceId: string; number:
           return <p role="alert">There is no document page at this address in change request #{cr.number}.</p>;
         return (
           <EditingPage
-            key={`${cr.id}/${page.id}`}
+            // Keyed by the revision too: a reload (after another person's save) starts from their text.
+            key={`${cr.id}/${page.id}/${cr.content.id}`}
             spaceId={spaceId}
             changeRequest={{ id: cr.id, number: cr.number, subject: cr.subject }}
             page={{ id: page.id, title: page.title, markdown: page.markdown }}
             pages={cr.content.pageList.filter((p) => p.type === 'document')}
+            onReload={() => refetch({ requestPolicy: 'network-only' })}
           />
         );
       }}
@@ -79,19 +83,24 @@ function EditingPage({
   changeRequest,
   page,
   pages,
+  onReload,
 }: {
   spaceId: string;
   changeRequest: { id: string; number: number; subject: string };
   page: { id: string; title: string; markdown: string };
   pages: { id: string; title: string; path: string }[];
+  onReload: () => void;
 }) {
   const [, writePage] = useMutation(WritePage);
+  // Another person's save holds ours until the person chooses: never overwritten silently.
+  const foreign = useForeignSaves(spaceId, changeRequest.id, onReload);
   const write = useCallback(
-    async (markdown: string) => {
-      const result = await writePage({ spaceId, changeRequestId: changeRequest.id, page: page.id, document: { markdown } });
-      return !result.error && !!result.data;
-    },
-    [writePage, spaceId, changeRequest.id, page.id],
+    (markdown: string) =>
+      foreign.guard(async () => {
+        const result = await writePage({ spaceId, changeRequestId: changeRequest.id, page: page.id, document: { markdown } });
+        return !result.error && !!result.data;
+      }),
+    [foreign.guard, writePage, spaceId, changeRequest.id, page.id],
   );
   const { state, change, flush } = useContinuousSave(write);
   return (
@@ -106,9 +115,12 @@ function EditingPage({
       <p role="status" aria-live="polite" className={state === 'error' ? 'error' : 'muted'}>
         {SAVE_LABELS[state]}
       </p>
-      <div onBlur={() => void flush()}>
-        <MarkdownEditor markdown={page.markdown} onChange={change} pages={pages} showFields />
-      </div>
+      <ForeignSavePrompt saves={foreign} />
+      <CommentedPage spaceId={spaceId} changeRequest={changeRequest} pageId={page.id} bodySelector=".editor-content">
+        <div onBlur={() => void flush()}>
+          <MarkdownEditor markdown={page.markdown} onChange={change} pages={pages} showFields />
+        </div>
+      </CommentedPage>
     </section>
   );
 }
