@@ -11,7 +11,9 @@ import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser,
  * paragraphs of a page; one is merged through the API. The other, opened in the app, is behind
  * main: "Update from main" meets the conflict, the resolution view shows the page's two conflicts,
  * the person keeps the change in the first and main in the second (Resolve before choosing is
- * refused, with the reason shown), resolves, merges, and main has exactly the chosen text. No script
+ * refused, with the reason shown), resolves, merges, and main has exactly the chosen text. A merge
+ * refused because main moved meanwhile shows the conflicts too, and a result edited by hand resolves
+ * them. No script
  * error happens, and axe-core finds no serious or critical violation on the resolution view.
  */
 const PASSWORD = 'resolver passphrase here';
@@ -33,6 +35,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: resolve a change req
   let world: World;
   let spaceId: string;
   let number: number;
+  let guideId: string;
   let page: Page;
   const contexts: BrowserContext[] = [];
   const pageErrors: string[] = [];
@@ -58,11 +61,13 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: resolve a change req
     world = await h.world('Resolvers');
     await setPassword({ db: h.db }, world.creator.id, PASSWORD);
     spaceId = (await s.space(world.owner, 'Product')).id;
-    const [guide] = (await writeLive(h, world.owner.token, spaceId, [insertPage('Guide', BASE)])).pages as [string];
+    [guideId] = (await writeLive(h, world.owner.token, spaceId, [insertPage('Guide', BASE)])).pages as [string];
     const first = await createCr('Main’s wording');
     const second = await createCr('The change’s wording');
-    await writeCr(h, world.creator.token, spaceId, first.id, [{ operation: 'update_page', page: guide, document: { markdown: MAIN } }]);
-    await writeCr(h, world.creator.token, spaceId, second.id, [{ operation: 'update_page', page: guide, document: { markdown: CHANGE } }]);
+    await writeCr(h, world.creator.token, spaceId, first.id, [{ operation: 'update_page', page: guideId, document: { markdown: MAIN } }]);
+    await writeCr(h, world.creator.token, spaceId, second.id, [
+      { operation: 'update_page', page: guideId, document: { markdown: CHANGE } },
+    ]);
     expect((await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${first.id}/merge`, { token: world.owner.token })).status).toBe(
       200,
     );
@@ -156,15 +161,57 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: resolve a change req
     expect(await mainMarkdown()).toBe(CHOSEN);
   });
 
+  it('a merge refused by a conflict shows the conflicts too; the page’s result edited by hand resolves them', async () => {
+    const third = await createCr('The middle, from the change');
+    const fourth = await createCr('The middle, from main');
+    const edit = (markdown: string) => [{ operation: 'update_page', page: guideId, document: { markdown } }];
+    await writeCr(h, world.creator.token, spaceId, third.id, edit(CHOSEN.replace('The middle stays.', 'The middle, from the change.')));
+    await page.goto(`${served.origin}/app/s/${spaceId}/~/changes/${third.number}`);
+    await eventually(() => page.getByRole('button', { name: 'Merge', exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Update from main' }).count()).toBe(0);
+    // Main moves while the change request is open in the app.
+    await writeCr(h, world.creator.token, spaceId, fourth.id, edit(CHOSEN.replace('The middle stays.', 'The middle, from main.')));
+    expect((await h.call('POST', `/v1/spaces/${spaceId}/change-requests/${fourth.id}/merge`, { token: world.owner.token })).status).toBe(
+      200,
+    );
+
+    await page.getByRole('button', { name: 'Merge', exact: true }).click();
+    await eventually(() =>
+      page
+        .getByRole('alert')
+        .filter({ hasText: /^Not merged: .*conflict/i })
+        .count(),
+    ).toBe(1);
+    const guide = page.getByRole('region', { name: 'Conflicts with main' }).getByRole('region', { name: 'Guide' });
+    await eventually(() => guide.getByRole('group', { name: /^Conflict 1 of 1 in Guide/ }).isVisible()).toBe(true);
+    await guide.getByRole('button', { name: 'Edit the result of Guide' }).click();
+    const result = guide.getByRole('textbox', { name: 'Result of Guide' });
+    await eventually(() => result.inputValue()).toContain('<<<<<<< main');
+    const written = CHOSEN.replace('The middle stays.', 'The middle, written by hand.');
+    await result.fill(written);
+    await checkAxe('conflicts after a refused merge');
+    await page.getByRole('button', { name: 'Resolve' }).click();
+    await eventually(() =>
+      page
+        .getByRole('status')
+        .filter({ hasText: /^Resolved:/ })
+        .count(),
+    ).toBe(1);
+    await page.getByRole('button', { name: 'Merge', exact: true }).click();
+    await eventually(() => page.getByRole('status').filter({ hasText: 'This change request is merged into main.' }).count()).toBe(1);
+    expect(await mainMarkdown()).toBe(written);
+  });
+
   it('had no script error, and axe-core found no serious violation', () => {
     expect(pageErrors).toEqual([]);
-    expect(causedFailures.length).toBeLessThanOrEqual(2);
+    // The refused update and the refused merge (each seen as a response and as a console message).
+    expect(causedFailures.length).toBeLessThanOrEqual(4);
     const serious = axeFindings.flatMap(({ screen, violations }) =>
       violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
         .map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     );
     expect(serious).toEqual([]);
-    expect(axeFindings.length).toBe(2);
+    expect(axeFindings.length).toBe(3);
   });
 });

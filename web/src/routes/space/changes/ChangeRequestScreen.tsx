@@ -152,7 +152,8 @@ function MergePanel({
   const [merged, merge] = useMutation(MergeChangeRequest);
   const run = async () => {
     const result = await merge({ spaceId, changeRequestId });
-    if (result.data) onMerged();
+    // A refusal reads the screen again too: main may have moved, and the conflicts panel then shows it.
+    if (result.data || result.error) onMerged();
   };
   return (
     <section aria-labelledby="merge-heading">
