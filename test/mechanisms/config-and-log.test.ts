@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/config.js';
 import { openAPIFetchSettings } from '../../src/modules/openapi/fetch.js';
-import { allowPrivateNetwork } from '../../src/modules/git-sync/git.js';
+import { allowPrivateNetwork } from '../../src/outbound/index.js';
 import { createLogger, withRequestId } from '../../src/ops/log.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPrivateAddress } from '../../src/modules/openapi/fetch.js';
+import { isPrivateAddress } from '../../src/outbound/index.js';
 import { requestRefusalChecker } from '../support/refused.js';
 import { makeIdp, samlResponse, type Idp } from '../support/saml-idp.js';
 import { txtServer } from '../support/dns-server.js';

@@ -16,7 +16,7 @@ import {
   Content,
   reindexSpace,
 } from '../content/index.js';
-import { fetchBytes } from '../openapi/index.js';
+import { fetchBytes } from '../../outbound/index.js';
 import { serverKeys } from '../../secrets.js';
 import { documentText } from '../../document/index.js';
 import { accessRows } from '../../auth/access-rows.js';

@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import { settings, type Settings } from '../../config.js';
-import dns from 'node:dns/promises';
 import { chmod, mkdtemp, readFile, rm, mkdir, writeFile, unlink } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, posix, resolve, sep } from 'node:path';
-import { isPrivateAddress } from '../openapi/index.js';
+import { checkedAddresses, OutboundRefused, PRIVATE_HINT } from '../../outbound/index.js';
 import type { RepoFile } from './layout.js';
 
 /**
@@ -18,9 +17,8 @@ import type { RepoFile } from './layout.js';
  * would add a dependency that holds whole packs in memory and has no `curloptResolve`-style address
  * pinning for the outbound guard.
  *
- * The outbound guard applies to every remote (issue 20 §5): https (or http) or ssh only, the host
- * resolved here and every address checked against the private ranges (src/modules/openapi/fetch.ts's
- * list) unless LECTERN_ALLOW_PRIVATE_NETWORK=1 (alias LECTERN_OPENAPI_ALLOW_PRIVATE), the connection
+ * The outbound guard applies to every remote: https (or http) or ssh only, the host resolved here
+ * and every address checked against the private ranges (src/outbound/guard.ts) unless LECTERN_ALLOW_PRIVATE_NETWORK=1 (alias LECTERN_OPENAPI_ALLOW_PRIVATE), the connection
  * pinned to the checked address (`http.curloptResolve`; for ssh, `-o HostName=<address>`), no
  * redirects, no other protocol (ext::, file:// are refused by `protocol.allow`), a time limit per
  * command and a size limit on what is read. A local path is a remote only below a directory the
@@ -66,7 +64,6 @@ export class GitError extends Error {
   }
 }
 
-export const allowPrivateNetwork = (config: Settings = settings()) => config.allowPrivateNetwork;
 export const gitSettings = (config: Settings = settings()) => config.git;
 
 /**
@@ -171,24 +168,12 @@ async function pinnedAddress(remote: Remote): Promise<string | undefined> {
     host = url.hostname.replace(/^\[|\]$/g, '');
     port = url.port || (url.protocol === 'https:' ? '443' : '80');
   }
-  const allow = allowPrivateNetwork();
   let addresses: string[];
-  if (net.isIP(host)) addresses = [host];
-  else {
-    try {
-      addresses = (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
-    } catch {
-      throw new GitError(`the host ${host} could not be found (DNS): check the repository URL`, 'unreachable');
-    }
-  }
-  if (!allow) {
-    const blocked = addresses.find((a) => isPrivateAddress(a));
-    if (blocked || host === 'localhost') {
-      throw new GitError(
-        `${host} is a private network address (${blocked ?? host}); Lectern reaches Git remotes only on public addresses unless its operator allows private ones (LECTERN_ALLOW_PRIVATE_NETWORK=1)`,
-        'refused',
-      );
-    }
+  try {
+    addresses = await checkedAddresses(host);
+  } catch (error) {
+    if (error instanceof OutboundRefused && error.code === 'EPRIVATE') throw new GitError(`${error.message}; ${PRIVATE_HINT}`, 'refused');
+    throw new GitError(`the host ${host} could not be found (DNS): check the repository URL`, 'unreachable');
   }
   const address = addresses[0]!;
   if (remote.ssh) return address;

@@ -5,7 +5,7 @@ import type { OidcConfig } from '../../config.js';
 import type { Services } from '../../context.js';
 import type { HttpRoute, RouteCall } from '../../http/routes.js';
 import { newId } from '../../ids.js';
-import { guardedFetch } from '../openapi/index.js';
+import { guardedFetch } from '../../outbound/index.js';
 import { openSession, sessionCookieFor } from './browser-sessions.js';
 import { safeNext } from './next.js';
 
