@@ -1,5 +1,8 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
+import type { Placement } from './tree/moves';
+import { RenameInput } from './tree/RenameInput';
+import { useTreeDrag } from './tree/useTreeDrag';
 
 export interface TreePage {
   id: string;
@@ -32,6 +35,23 @@ export function buildTree(pages: readonly TreePage[]): TreeNode[] {
   return roots;
 }
 
+/** What a tree whose structure may be changed (in a change request) adds to reading it. */
+export interface TreeEditing {
+  /** The page the actions apply to: the one last focused (aria-selected). */
+  selectedId: string | null;
+  onSelect: (node: TreeNode) => void;
+  /** The page whose title is being edited in place, if any. */
+  renamingId: string | null;
+  onRename: (node: TreeNode, title: string) => void;
+  /** Escape gives the focus back to the row; leaving the field leaves it where it went. */
+  onCancelRename: (how: 'escape' | 'blur') => void;
+  /** F2 renames, Delete deletes (after a confirmation). */
+  onCommand: (command: 'rename' | 'delete', node: TreeNode) => void;
+  onMove: (moved: TreeNode, placement: Placement) => void;
+  /** A page to focus once the tree holds it (one just created, renamed or moved). */
+  focusRequest: { id: string } | null;
+}
+
 function visibleNodes(roots: TreeNode[], expanded: Set<string>): TreeNode[] {
   const out: TreeNode[] = [];
   const walk = (nodes: TreeNode[]) => {
@@ -48,9 +68,25 @@ function visibleNodes(roots: TreeNode[], expanded: Set<string>): TreeNode[] {
  * The space's pages as an ARIA tree (the WAI-ARIA tree pattern): one tab stop (roving tabindex);
  * ↑/↓ move, → expands or goes to the first child, ← collapses or goes to the parent, Home/End,
  * Enter (or a click) opens the page; the open page is marked aria-current and its ancestors start
- * expanded. A group page (a heading without a body) opens and closes instead.
+ * expanded. A group page (a heading without a body) opens and closes instead. With `editing`, the
+ * focused page is the selected one (the actions' target), F2 and Delete act on it, and rows can be
+ * dragged to another place.
  */
-export function PageTree({ spaceId, roots, currentPath }: { spaceId: string; roots: TreeNode[]; currentPath: string | null }) {
+export function PageTree({
+  spaceId,
+  roots,
+  currentPath,
+  label = 'Pages',
+  pageHref = (page) => `/s/${spaceId}/${page.path}`,
+  editing,
+}: {
+  spaceId: string;
+  roots: TreeNode[];
+  currentPath: string | null;
+  label?: string;
+  pageHref?: (page: TreePage) => string;
+  editing?: TreeEditing;
+}) {
   const navigate = useNavigate();
   const all = useMemo(() => {
     const m = new Map<string, TreeNode>();
@@ -62,6 +98,8 @@ export function PageTree({ spaceId, roots, currentPath }: { spaceId: string; roo
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
   const [focusedId, setFocusedId] = useState<string | null>(null);
   const refs = useRef(new Map<string, HTMLDivElement>());
+  const drag = useTreeDrag(roots, editing?.onMove);
+  const pendingFocus = useRef<string | null>(null);
 
   // The open page's ancestors are expanded (kept as the person navigates elsewhere).
   useEffect(() => {
@@ -72,6 +110,27 @@ export function PageTree({ spaceId, roots, currentPath }: { spaceId: string; roo
       return next;
     });
   }, [current]);
+
+  // A page asked for (created, renamed, moved): its ancestors open, and it takes the focus once rendered.
+  const handledFocus = useRef<object | null>(null);
+  useEffect(() => {
+    const request = editing?.focusRequest;
+    const node = request && handledFocus.current !== request && all.get(request.id);
+    if (!node) return;
+    handledFocus.current = request;
+    pendingFocus.current = node.page.id;
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      for (let p = node.parent; p; p = p.parent) next.add(p.page.id);
+      return next;
+    });
+  }, [editing?.focusRequest, all]);
+  useLayoutEffect(() => {
+    const el = pendingFocus.current && refs.current.get(pendingFocus.current);
+    if (!el) return;
+    pendingFocus.current = null;
+    el.focus();
+  });
 
   const visible = visibleNodes(roots, expanded);
   const tabStop = (focusedId && visible.some((n) => n.page.id === focusedId) ? focusedId : null) ?? current?.page.id ?? visible[0]?.page.id;
@@ -90,10 +149,11 @@ export function PageTree({ spaceId, roots, currentPath }: { spaceId: string; roo
     });
   const open = (node: TreeNode) => {
     if (node.page.type === 'group' && node.children.length) toggle(node, !expanded.has(node.page.id));
-    else if (node.page.type !== 'link') navigate(`/s/${spaceId}/${node.page.path}`);
+    else if (node.page.type !== 'link') navigate(pageHref(node.page));
   };
 
   function onKeyDown(event: KeyboardEvent, node: TreeNode) {
+    if (event.target !== event.currentTarget) return; // keys typed in a title being edited
     const index = visible.indexOf(node);
     const isOpen = expanded.has(node.page.id);
     const handled: Record<string, () => void> = {
@@ -105,6 +165,7 @@ export function PageTree({ spaceId, roots, currentPath }: { spaceId: string; roo
       ArrowLeft: () => (node.children.length && isOpen ? toggle(node, false) : focus(node.parent ?? undefined)),
       Enter: () => open(node),
       ' ': () => open(node),
+      ...(editing && { F2: () => editing.onCommand('rename', node), Delete: () => editing.onCommand('delete', node) }),
     };
     const action = handled[event.key];
     if (!action) return;
@@ -115,8 +176,12 @@ export function PageTree({ spaceId, roots, currentPath }: { spaceId: string; roo
 
   if (!roots.length) return <p className="muted">No pages.</p>;
   return (
-    <ul role="tree" aria-label="Pages" className="page-tree">
-      <TreeItems nodes={roots} level={1} tree={{ expanded, current, tabStop, refs: refs.current, onKeyDown, open, toggle, setFocusedId }} />
+    <ul role="tree" aria-label={label} className={drag.dragging ? 'page-tree dragging' : 'page-tree'}>
+      <TreeItems
+        nodes={roots}
+        level={1}
+        tree={{ expanded, current, tabStop, refs: refs.current, onKeyDown, open, toggle, setFocusedId, editing, drag }}
+      />
     </ul>
   );
 }
@@ -131,6 +196,8 @@ interface TreeState {
   open: (node: TreeNode) => void;
   toggle: (node: TreeNode, open: boolean) => void;
   setFocusedId: (id: string) => void;
+  editing: TreeEditing | undefined;
+  drag: ReturnType<typeof useTreeDrag>;
 }
 
 /**
@@ -143,6 +210,8 @@ function TreeItems({ nodes, level, tree }: { nodes: TreeNode[]; level: number; t
     const hasChildren = node.children.length > 0;
     const isOpen = tree.expanded.has(node.page.id);
     const isCurrent = node === tree.current;
+    const editing = tree.editing;
+    const renaming = editing?.renamingId === node.page.id;
     const groupId = `tree-group-${node.page.id}`;
     return (
       <li key={node.page.id} role="none">
@@ -154,19 +223,25 @@ function TreeItems({ nodes, level, tree }: { nodes: TreeNode[]; level: number; t
           aria-expanded={hasChildren ? isOpen : undefined}
           aria-owns={hasChildren && isOpen ? groupId : undefined}
           aria-current={isCurrent ? 'page' : undefined}
-          aria-selected={isCurrent}
+          aria-selected={editing ? editing.selectedId === node.page.id : isCurrent}
+          aria-keyshortcuts={editing ? 'F2 Delete' : undefined}
           tabIndex={node.page.id === tree.tabStop ? 0 : -1}
           ref={(el) => {
             if (el) tree.refs.set(node.page.id, el);
             else tree.refs.delete(node.page.id);
           }}
           onKeyDown={(e) => tree.onKeyDown(e, node)}
-          onFocus={() => tree.setFocusedId(node.page.id)}
+          onFocus={(e) => {
+            if (e.target !== e.currentTarget) return;
+            tree.setFocusedId(node.page.id);
+            editing?.onSelect(node);
+          }}
           onClick={() => {
             tree.setFocusedId(node.page.id);
             tree.open(node);
           }}
-          className={isCurrent ? 'tree-row current' : 'tree-row'}
+          className={(isCurrent ? 'tree-row current' : 'tree-row') + tree.drag.dropClass(node)}
+          {...(renaming ? {} : tree.drag.rowProps(node))}
         >
           <span
             className="tree-twisty"
@@ -179,7 +254,11 @@ function TreeItems({ nodes, level, tree }: { nodes: TreeNode[]; level: number; t
           >
             {hasChildren ? (isOpen ? '▾' : '▸') : ''}
           </span>
-          <span className={node.page.type === 'group' ? 'tree-label group' : 'tree-label'}>{node.page.title || 'Untitled'}</span>
+          {renaming && editing ? (
+            <RenameInput title={node.page.title} onSave={(title) => editing.onRename(node, title)} onCancel={editing.onCancelRename} />
+          ) : (
+            <span className={node.page.type === 'group' ? 'tree-label group' : 'tree-label'}>{node.page.title || 'Untitled'}</span>
+          )}
         </div>
         {hasChildren && isOpen && (
           <ul role="group" id={groupId}>

@@ -6,11 +6,12 @@ import { Loaded, VisibilityBadge } from '../../lib/ui';
 import { useCurrentOrg } from '../Layout';
 import { emojiOf } from '../org/SpaceList';
 import { EditButton } from './changes/EditButton';
-import { PageTree, buildTree } from './PageTree';
+import { buildTree } from './PageTree';
 import { PageView } from './PageView';
 import { RevisionList } from './RevisionList';
 import { RevisionView } from './RevisionView';
 import { SpacePermissions } from './SpacePermissions';
+import { SpacePageTree } from './tree/ChangeRequestTree';
 
 // The editor (Tiptap, CodeMirror) and the diff are loaded when a change request is opened, so
 // reading pages downloads neither.
@@ -99,7 +100,12 @@ export function Space() {
               <p>
                 <VisibilityBadge visibility={space.visibility} />
               </p>
-              <PageTree spaceId={space.id} roots={tree} currentPath={view.kind === 'page' ? view.path : null} />
+              <SpacePageTree
+                spaceId={space.id}
+                roots={tree}
+                currentPath={view.kind === 'page' || view.kind === 'edit' ? view.path : null}
+                changeRequest={view.kind === 'change' || view.kind === 'edit' ? view.number : undefined}
+              />
               <p>
                 <Link to={`/s/${space.id}/~/revisions`}>History</Link>
                 {' · '}
