@@ -1,5 +1,5 @@
 import { type ReactNode, type RefObject, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { blockAt, blocksOf, findBlock, type PageBlock } from './blocks';
+import { blocksOf, findBlock, type PageBlock, topElementAt } from './blocks';
 import { type BlockSelection, CommentsPanel } from './CommentsPanel';
 import './comments.css';
 
@@ -56,14 +56,15 @@ export function CommentedPage({
 }) {
   const root = useRef<HTMLDivElement>(null);
   const { blocks, layout } = usePageBlocks(root, bodySelector);
-  const [selected, setSelected] = useState<string | null>(null);
+  // The picked block by its element: its key (its text) changes as it is typed in.
+  const [selected, setSelected] = useState<Element | null>(null);
   const [active, setActive] = useState<{ comment: string; node: string | null } | null>(null);
 
   const pick = useCallback(
     (node: Node | null) => {
-      const block = blockAt(root.current?.querySelector(bodySelector) ?? null, node);
-      if (block) {
-        setSelected(block.key);
+      const top = topElementAt(root.current?.querySelector(bodySelector) ?? null, node);
+      if (top) {
+        setSelected(top);
         setActive(null);
       }
     },
@@ -75,17 +76,18 @@ export function CommentedPage({
     return () => document.removeEventListener('selectionchange', onSelection);
   }, [pick]);
 
+  const selectedBlock = blocks.find((b) => b.element === selected);
   const selection: BlockSelection = useMemo(
     () => ({
       blocks,
-      selected,
-      select: setSelected,
+      selected: selectedBlock?.key ?? null,
+      select: (key) => setSelected(blocks.find((b) => b.key === key)?.element ?? null),
       active: active?.comment ?? null,
       activate: (comment, node) => setActive(comment ? { comment, node } : null),
     }),
-    [blocks, selected, active],
+    [blocks, selectedBlock, active],
   );
-  const highlighted = findBlock(blocks, active?.node ?? selected);
+  const highlighted = active?.node ? findBlock(blocks, active.node) : selectedBlock;
   return (
     <div className="commented-page">
       <div className="commented-content" ref={root} onClickCapture={(e) => pick(e.target as Node)}>

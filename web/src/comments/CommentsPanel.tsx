@@ -63,7 +63,8 @@ export function CommentsPanel({
   const [members] = useQuery({
     query: MentionableMembers,
     variables: { organizationId: data?.space.organization ?? '' },
-    pause: !data?.space.organization,
+    // Only for who may write a comment (guests may not list the members: no failed request for them).
+    pause: !data?.space.organization || !data.space.permissions.comment,
   });
   const mentionable: Mentionable[] = members.data?.organization.members.items.map((m) => m.user) ?? [];
   const actions = useCommentActions({ spaceId, changeRequestId: changeRequest?.id ?? null } satisfies CommentScope, refetch);

@@ -59,10 +59,10 @@ export function findBlock(blocks: PageBlock[], anchor: string | null | undefined
   return same.sort((a, b) => Math.abs(a.index - index) - Math.abs(b.index - index))[0];
 }
 
-/** The block holding `node` (a click's target, a selection's anchor), if it is inside `container`. */
-export function blockAt(container: Element | null, node: Node | null): PageBlock | undefined {
+/** The top-level element of `container` holding `node` (a click's target, a selection's anchor). */
+export function topElementAt(container: Element | null, node: Node | null): Element | undefined {
   if (!container || !node || !container.contains(node) || node === container) return undefined;
   let top: Node = node;
   while (top.parentNode && top.parentNode !== container) top = top.parentNode;
-  return blocksOf(container).find((b) => b.element === top);
+  return top instanceof Element ? top : undefined;
 }
