@@ -11,7 +11,7 @@ export async function setupOrgs() {
 
 export type Owner = TestUser & { orgId: string };
 
-export const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Sends a request that must be refused with `status` (a 400 must name `field` first in its
@@ -27,7 +27,7 @@ export async function refused(
   const res = await h.call(method, path, { token: opts.token, body: opts.body, rawBody: opts.rawBody });
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (opts.field !== undefined) expect(res.body.error.message).toMatch(new RegExp(`^${escape(opts.field)}(:|\\[| )`));
+  if (opts.field !== undefined) expect(res.body.error.message).toMatch(new RegExp(`^${escapeRegExp(opts.field)}(:|\\[| )`));
   if (opts.operationId) assertMatchesSpec(opts.operationId, status, res.body);
   expect(await h.snapshot()).toBe(before);
   return res;
