@@ -3,15 +3,13 @@ import { issueToken } from '../../src/auth/tokens.js';
 import { newId } from '../../src/ids.js';
 import { hashSecret } from '../../src/secrets.js';
 import { requestRefusalChecker } from '../support/refused.js';
-import { setupHarness, type Harness, type TestUser } from '../support/harness.js';
+import { setupHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
 
 beforeAll(async () => {
   h = await setupHarness();
 });
-
-type Owner = TestUser & { orgId: string };
 
 /** h.snapshot() covers organizations, members and invite links; users are added here. */
 async function state() {

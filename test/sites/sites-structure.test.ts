@@ -602,7 +602,7 @@ describe('site spaces', () => {
   });
 
   it('add refuses bad input (400), a space twice in one section (409), unknown spaces (404), changing nothing', async () => {
-    const { site, sections, path } = await siteWithSections(t, 1);
+    const { sections, path } = await siteWithSections(t, 1);
     const url = `${path}/site-spaces`;
     const token = t.owner.token;
     const other = await s.site(t.owner, t.orgId);

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/auth/tokens.js';
 import { newId } from '../../src/ids.js';
 import { requestRefusalChecker } from '../support/refused.js';
-import { BASE, setupHarness, type Harness, type TestUser } from '../support/harness.js';
+import { BASE, setupHarness, type Harness } from '../support/harness.js';
 import { makeIdp, samlResponse, type AssertionOptions, type Idp } from '../support/saml-idp.js';
 
 let h: Harness;
@@ -27,8 +27,6 @@ beforeAll(async () => {
   idp = makeIdp('Acme');
   otherIdp = makeIdp('Rogue');
 });
-
-type Owner = TestUser & { orgId: string };
 
 async function state() {
   const [base, providers, identities, teamMembers, users, tokens] = await Promise.all([

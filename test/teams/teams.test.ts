@@ -1,15 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { requestRefusalChecker } from '../support/refused.js';
-import { setupHarness, type Harness, type TestUser } from '../support/harness.js';
+import { setupHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
 
 beforeAll(async () => {
   h = await setupHarness();
 });
-
-type Owner = TestUser & { orgId: string };
 
 /** Everything, teams included, to prove a refused request changed nothing. */
 async function state() {
