@@ -130,7 +130,7 @@ function namedDocument(params: { extensions?: Record<string, any>; documentId?: 
 export function usePersistedQueries(
   store: PersistedQueryStore = createPersistedQueryStore(),
   documents: PersistedDocuments = new Map(),
-): Plugin<{}, TenantContext> {
+): Plugin<Record<string, unknown>, TenantContext> {
   const apqFor = (scope: string) => {
     const scoped: APQStore = { get: (hash) => store.get(scope, hash), set: (hash, document) => store.set(scope, hash, document) };
     return useAPQ({ store: scoped });

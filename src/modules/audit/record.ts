@@ -284,7 +284,7 @@ export function auditMutations(schema: GraphQLSchema) {
       const changed = changedContent(field.name, args);
       // Loaded with (in the same batch as) the permission check's own load of the row: the row before the write.
       const beforeRow = changed ? (rowLoader(ctx, changed.type, changed.id)?.catch(() => null) ?? null) : null;
-      let result;
+      let result: unknown;
       try {
         result = await resolve(root, args, ctx, info);
       } finally {
