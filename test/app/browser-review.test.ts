@@ -163,6 +163,8 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: request a review, ap
     await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(`#${number} First-day checklist`);
     const requested = page.getByRole('list', { name: 'Requested reviewers', exact: true });
     await eventually(() => requested.getByRole('listitem').filter({ hasText: 'Rita Reviewer' }).count()).toBe(1);
+    // The review role ranks above edit (as GitBook's roles do): the reviewer may change the description too.
+    expect(await page.getByRole('textbox', { name: 'Description', exact: true }).inputValue()).toBe('Tells newcomers what to bring.');
     await page.getByRole('radio', { name: 'Approve' }).check();
     await page.getByRole('textbox', { name: 'Review comment', exact: true }).fill('Looks right, thanks!');
     await page.getByRole('button', { name: 'Submit review' }).click();
@@ -220,6 +222,17 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: request a review, ap
     await editor.getByRole('button', { name: 'Reopen change request' }).click();
     await eventually(() => editor.getByRole('status').filter({ hasText: 'Change request reopened.' }).count()).toBe(1);
     await eventually(() => editor.getByRole('button', { name: 'Merge', exact: true }).isVisible()).toBe(true);
+  });
+
+  it('a reader reads the description and the reviews, and is offered no review, request or merge', async () => {
+    await setPassword({ db: h.db }, world.reader.id, PASSWORD);
+    const page = await signedIn(world.reader);
+    await page.goto(`${served.origin}/app/s/${spaceId}/~/changes/${number}`);
+    const description = page.getByRole('region', { name: 'Description', exact: true });
+    await eventually(() => description.textContent()).toContain('Tells newcomers what to bring.');
+    expect(await page.getByRole('list', { name: 'Reviews', exact: true }).textContent()).toContain('Looks right, thanks!');
+    for (const name of ['Submit review', 'Request review', 'Save subject and description', 'Merge'])
+      expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
   });
 
   it('made no request to another origin, had no script error, and axe-core found no serious violation', () => {

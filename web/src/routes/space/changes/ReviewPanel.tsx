@@ -1,6 +1,6 @@
 import { Loaded } from '../../../lib/ui';
 import { useMemberNames, useReviewPanel, withNames } from './reviewData';
-import { ReviewDetails } from './ReviewDetails';
+import { descriptionText, ReviewDetails } from './ReviewDetails';
 import { ReviewReviewers } from './ReviewReviewers';
 import { ReviewForm, ReviewList } from './Reviews';
 
@@ -40,6 +40,16 @@ function MergeRules({ mergeability, names }: { mergeability: Mergeability; names
   );
 }
 
+/** The description, for those who may not change it (as text: it is the author's words, never HTML). */
+function Description({ text }: { text: string }) {
+  return (
+    <section aria-labelledby="cr-description-heading">
+      <h2 id="cr-description-heading">Description</h2>
+      {text ? <p style={{ whiteSpace: 'pre-line' }}>{text}</p> : <p className="muted">No description.</p>}
+    </section>
+  );
+}
+
 /**
  * The review side of a change request: its subject and description, the reviewers asked, the
  * reviews and the viewer's own, and the merge rules with whether they are met.
@@ -56,7 +66,11 @@ export function ReviewPanel({ spaceId, number }: { spaceId: string; number: stri
         const isAuthor = cr.createdBy.id === viewer.id;
         return (
           <>
-            {(isAuthor || space.permissions.edit) && <ReviewDetails key={cr.id} spaceId={spaceId} changeRequest={cr} onChanged={reload} />}
+            {isAuthor || space.permissions.edit ? (
+              <ReviewDetails key={cr.id} spaceId={spaceId} changeRequest={cr} onChanged={reload} />
+            ) : (
+              <Description text={descriptionText(cr.description)} />
+            )}
             <ReviewReviewers
               spaceId={spaceId}
               changeRequestId={cr.id}

@@ -32,7 +32,7 @@ export function ReviewList({ reviews }: { reviews: Review[] }) {
               <strong>{r.reviewer.displayName}</strong>: {STATUS_LABELS[r.status] ?? r.status}
               {r.outdated && <span className="badge">Outdated</span>} <span className="muted">{formatDate(r.updatedAt)}</span>
               {/* Shown as text: a comment is the reviewer's Markdown, never HTML. */}
-              {r.comment?.body.markdown && <blockquote className="review-comment">{r.comment.body.markdown}</blockquote>}
+              {r.comment?.body.markdown && <blockquote style={{ whiteSpace: 'pre-line' }}>{r.comment.body.markdown}</blockquote>}
             </li>
           ))}
         </ul>
