@@ -48,6 +48,8 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: change the page tree
   let page: Page;
   const contexts: BrowserContext[] = [];
   const pageErrors: string[] = [];
+  /** Writes the test cuts off on purpose (the browser logs net::ERR_FAILED for each). */
+  let writesCutOff = 0;
   const axeFindings: { screen: string; violations: AxeViolation[] }[] = [];
 
   const checkAxe = async (screen: string) => axeFindings.push({ screen, violations: await axeViolations(page) });
@@ -91,7 +93,8 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: change the page tree
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => {
-      if (m.type() === 'error' && !/status of 401/.test(m.text())) pageErrors.push(m.text());
+      if (m.type() !== 'error' || /status of 401/.test(m.text())) return;
+      if (!(writesCutOff > 0 && /net::ERR_FAILED/.test(m.text()))) pageErrors.push(m.text());
     });
     await page.goto(`${served.origin}/app/sign-in`);
     await page.getByLabel('Email').fill(world.creator.email);
@@ -118,7 +121,22 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: change the page tree
 
     await page.getByRole('button', { name: 'New page', exact: true }).click();
     await page.getByLabel('Title of the new page').fill('Tutorials');
+    // The connection is lost: the error is shown and the form stays, to try again.
+    await page.route('**/graphql', (route) => {
+      if (!route.request().postData()?.includes('WriteChangeRequestTree')) return route.fallback();
+      writesCutOff++;
+      return route.abort('failed');
+    });
     await page.keyboard.press('Enter');
+    await eventually(() =>
+      page
+        .getByRole('alert')
+        .filter({ hasText: /^Not saved: / })
+        .count(),
+    ).toBe(1);
+    await page.unroute('**/graphql');
+    expect(await item('Tutorials').count()).toBe(0);
+    await page.getByRole('button', { name: 'Create' }).click();
     await eventually(() => item('Tutorials').isVisible()).toBe(true);
     await eventually(() => focused()).toBe('Tutorials');
     expect(await item('Tutorials').getAttribute('aria-selected')).toBe('true');
@@ -237,6 +255,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: change the page tree
 
   it('had no script error, and axe-core found no serious violation', () => {
     expect(pageErrors).toEqual([]);
+    expect(writesCutOff).toBe(1);
     const serious = axeFindings.flatMap(({ screen, violations }) =>
       violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')

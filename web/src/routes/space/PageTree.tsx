@@ -1,7 +1,8 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { Placement } from './tree/moves';
 import { RenameInput } from './tree/RenameInput';
+import { useFocusRequest } from './tree/useFocusRequest';
 import { useTreeDrag } from './tree/useTreeDrag';
 
 export interface TreePage {
@@ -99,7 +100,6 @@ export function PageTree({
   const [focusedId, setFocusedId] = useState<string | null>(null);
   const refs = useRef(new Map<string, HTMLDivElement>());
   const drag = useTreeDrag(roots, editing?.onMove);
-  const pendingFocus = useRef<string | null>(null);
 
   // The open page's ancestors are expanded (kept as the person navigates elsewhere).
   useEffect(() => {
@@ -111,26 +111,7 @@ export function PageTree({
     });
   }, [current]);
 
-  // A page asked for (created, renamed, moved): its ancestors open, and it takes the focus once rendered.
-  const handledFocus = useRef<object | null>(null);
-  useEffect(() => {
-    const request = editing?.focusRequest;
-    const node = request && handledFocus.current !== request && all.get(request.id);
-    if (!node) return;
-    handledFocus.current = request;
-    pendingFocus.current = node.page.id;
-    setExpanded((prev) => {
-      const next = new Set(prev);
-      for (let p = node.parent; p; p = p.parent) next.add(p.page.id);
-      return next;
-    });
-  }, [editing?.focusRequest, all]);
-  useLayoutEffect(() => {
-    const el = pendingFocus.current && refs.current.get(pendingFocus.current);
-    if (!el) return;
-    pendingFocus.current = null;
-    el.focus();
-  });
+  useFocusRequest(editing?.focusRequest ?? null, all, refs.current, setExpanded);
 
   const visible = visibleNodes(roots, expanded);
   const tabStop = (focusedId && visible.some((n) => n.page.id === focusedId) ? focusedId : null) ?? current?.page.id ?? visible[0]?.page.id;

@@ -132,6 +132,27 @@ function indexTree(roots: TreeNode[]): Map<string, TreeNode> {
   return all;
 }
 
+/** Writes one batch into the change request, then has the tree read again; keeps the outcome to show (busy, the error, what was done). */
+function useTreeWrite(spaceId: string, changeRequestId: string, reload: () => void) {
+  const [, write] = useMutation(WriteTree);
+  const [outcome, setOutcome] = useState<{ error: string | null; done: string | null; busy: boolean }>({
+    error: null,
+    done: null,
+    busy: false,
+  });
+  /** Resolves to the error (or null), the revision written and the pages the batch touched. */
+  const run = async (changes: ContentChangeInput[], done: string) => {
+    setOutcome({ error: null, done: null, busy: true });
+    const result = await write({ spaceId, changeRequestId, changes });
+    const error = result.error || !result.data ? (errorMessage(result.error) ?? 'The change could not be saved') : null;
+    setOutcome({ error, done: error ? null : done, busy: false });
+    if (!error) reload();
+    const written = result.data?.writeChangeRequestContent;
+    return { error, revision: written?.revision, pages: written?.changes.map((c) => c.page) ?? [] };
+  };
+  return { outcome, run };
+}
+
 /**
  * The tree's edits, each one batch written into the change request: create, rename, move, delete.
  * After each the tree is read again and the page concerned (or, after a delete, its neighbour)
@@ -153,33 +174,17 @@ function useTreeEditor({
   currentPath: string | null;
   reload: () => void;
 }) {
-  const [, write] = useMutation(WriteTree);
+  const { outcome, run } = useTreeWrite(spaceId, changeRequestId, reload);
   const all = useMemo(() => indexTree(roots), [roots]);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [renamingId, setRenamingId] = useState<string | null>(null);
   // A page to focus, once the tree shows the revision a write made (where a moved page now is).
   const [focusRequest, setFocusRequest] = useState<{ id: string; revision?: string } | null>(null);
   const [dialog, setDialog] = useState<{ kind: 'move' | 'delete'; node: TreeNode } | null>(null);
-  const [outcome, setOutcome] = useState<{ error: string | null; done: string | null; busy: boolean }>({
-    error: null,
-    done: null,
-    busy: false,
-  });
   const selected = (selectedId ? all.get(selectedId) : undefined) ?? [...all.values()].find((n) => n.page.path === currentPath) ?? null;
   const focus = (id: string | undefined, after?: string) => id && setFocusRequest({ id, revision: after });
   // A dialog whose action went through has already said where the focus goes; a cancelled one gives it back to its page.
   const acted = useRef(false);
-
-  /** Writes a batch; resolves to the error (also kept for the tree's alert) or null, with the pages it touched. */
-  const run = async (changes: ContentChangeInput[], done: string) => {
-    setOutcome({ error: null, done: null, busy: true });
-    const result = await write({ spaceId, changeRequestId, changes });
-    const error = result.error || !result.data ? (errorMessage(result.error) ?? 'The change could not be saved') : null;
-    setOutcome({ error, done: error ? null : done, busy: false });
-    if (!error) reload();
-    const written = result.data?.writeChangeRequestContent;
-    return { error, revision: written?.revision, pages: written?.changes.map((c) => c.page) ?? [] };
-  };
 
   const create = async (title: string, parent: TreeNode | null) => {
     const {
