@@ -86,16 +86,14 @@ async function main() {
       const own = linked.slice(c * SITE_SPACES, (c + 1) * SITE_SPACES);
       const section = await call('POST', `/v1/orgs/${org.id}/sites/${site.id}/sections`, { spaceId: own[0], title: `Section ${c}` });
       await db.prisma.siteSpace.createMany({
-        data: own
-          .slice(1)
-          .map((spaceId, i) => ({
-            id: newId(),
-            siteId: site.id,
-            sectionId: section.id,
-            spaceId,
-            path: `variant-${i + 1}`,
-            position: i + 2,
-          })),
+        data: own.slice(1).map((spaceId, i) => ({
+          id: newId(),
+          siteId: site.id,
+          sectionId: section.id,
+          spaceId,
+          path: `variant-${i + 1}`,
+          position: i + 2,
+        })),
       });
     }
     await call('POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`);

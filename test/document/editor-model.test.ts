@@ -344,15 +344,13 @@ describe('property: random editor documents write Markdown that is a fixed point
     },
     {
       weight: 1,
-      arbitrary: fc
-        .record({ language: fc.constantFrom(null, 'js', 'ts'), code: fc.array(text, { maxLength: 3 }) })
-        .map(
-          ({ language, code }): EditorNode => ({
-            type: 'codeBlock',
-            attrs: { language },
-            content: code.length ? [{ type: 'text', text: code.join('\n') }] : [],
-          }),
-        ),
+      arbitrary: fc.record({ language: fc.constantFrom(null, 'js', 'ts'), code: fc.array(text, { maxLength: 3 }) }).map(
+        ({ language, code }): EditorNode => ({
+          type: 'codeBlock',
+          attrs: { language },
+          content: code.length ? [{ type: 'text', text: code.join('\n') }] : [],
+        }),
+      ),
     },
     { weight: 1, arbitrary: fc.constant<EditorNode>({ type: 'horizontalRule' }) },
     { weight: 1, arbitrary: table },

@@ -228,16 +228,14 @@ describe('N+1 guard', () => {
           h,
           owner.token,
           space.id,
-          top.pages
-            .slice(i, i + 25)
-            .flatMap((into, j) =>
-              [1, 2].map((k) => ({
-                operation: 'insert_page',
-                title: `C${i + j}.${k}`,
-                into,
-                document: { markdown: `child ${k} of ${i + j}` },
-              })),
-            ),
+          top.pages.slice(i, i + 25).flatMap((into, j) =>
+            [1, 2].map((k) => ({
+              operation: 'insert_page',
+              title: `C${i + j}.${k}`,
+              into,
+              document: { markdown: `child ${k} of ${i + j}` },
+            })),
+          ),
         );
       }
       return { owner, space };
