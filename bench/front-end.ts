@@ -3,7 +3,7 @@
  * GraphQL query — beside the floor for the same data on this machine (one hand-written SQL statement
  * nesting it with json_agg, behind a bare HTTP handler) in the same run.
  *
- * Data (issue 16): 1 organization; 500 spaces, each 20 top-level pages with 2 child pages under each
+ * Data: 1 organization; 500 spaces, each 20 top-level pages with 2 child pages under each
  * (60 pages of ~400 bytes of Markdown: 30,000 pages); 20 sites, each 10 sections × 10 site spaces
  * (every site links 100 distinct spaces). Rows: the one-site query at concurrency 1 and 4 (req/s,
  * p50, p99, bytes, SQL statements per request, server RSS), the floor at 1 and 4, and the whole
