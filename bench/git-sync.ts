@@ -1,5 +1,5 @@
 /**
- * Git sync (issue 20's figures): a 1,000-page repository imported, a merge committed and pushed
+ * Git sync: a 1,000-page repository imported, a merge committed and pushed
  * (Lectern → Git), a push of 10 changed files reflected in main (Git → Lectern, through the signed
  * webhook), and the 1,000-page space exported as a .zip. The server runs as in production, its job
  * worker included (the latencies contain the worker's wait for the queue, as users see them).
