@@ -1,5 +1,5 @@
 /**
- * The reader's published pages (issue 17 §4): what a visitor's browser, a crawler or an agent asks of
+ * The reader's published pages: what a visitor's browser, a crawler or an agent asks of
  * a published site, cold (first render of a page, or the render cache cleared) and warm (kept in the
  * reader's cache), beside the floor on this machine: a bare HTTP handler in the same server process
  * answering the same bytes with the same headers (`/floor/<path>`: no routing, no access decision, no
