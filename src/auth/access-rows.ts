@@ -142,7 +142,7 @@ export const accessRows = perRequest((ctx: Context) => {
 /**
  * A space's access rows read before the request's context exists: by the authentication statement
  * of a `/v1/spaces/:id…` request (src/auth/authenticate.ts), so the access check costs no round
- * trip of its own (issue 16 §5: a space search was authentication, then access, then the search).
+ * trip of its own (a space search would otherwise take three: authentication, access, the search).
  * Like every loaded row they are the state at the request's start.
  */
 export interface SpaceAccess {
