@@ -12,7 +12,7 @@ import { columnsOf, prepared, selectRows } from '../db/rows.js';
  * The one permission module. Every `permissions` object and every guard is computed here.
  *
  * - Organization: the caller's membership role (null = guest). Non-members cannot see it (404).
- * - Collection and space: THE RULE (issue 18). The effective role is the highest of
+ * - Collection and space: THE RULE. The effective role is the highest of
  *   1. the organization role when it is `admin` (admin everywhere);
  *   2. the default level, for members who are not guests: the content's `defaultLevel`, or when it
  *      is `inherit` its parent collection's, and so on up; the nearest explicit one decides (a role
