@@ -7,7 +7,7 @@ import type { Services } from '../../context.js';
 import { noteWrite } from '../../write-epoch.js';
 
 /**
- * The audit log's ONE recording place (issue 18): every write of the API is a GraphQL mutation —
+ * The audit log's ONE recording place: every write of the API is a GraphQL mutation —
  * REST routes run their GraphQL document through the same envelop `execute` (src/rest/adapter.ts) —
  * so each field of the Mutation type is wrapped once, when the schema is built (`auditMutations`,
  * called by the module registry). A field that resolves (and does not answer `false`: a delete that
