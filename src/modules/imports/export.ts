@@ -8,7 +8,7 @@ import { getChangeRequest } from '../change-requests/index.js';
 import { layoutOfContent, writeLayout } from '../git-sync/index.js';
 
 /**
- * Exports (issue 20 §4): a space's main content, or a change request's, as a `.zip` in the Git
+ * Exports: a space's main content, or a change request's, as a `.zip` in the Git
  * layout (README.md, SUMMARY.md, one Markdown file per page with front matter, relative links,
  * `.gitbook/assets/`), the same files Git Sync would commit — so the archive imports back
  * (startImportRun) or becomes a repository as it is. A download with the caller's token (a reader
