@@ -1,4 +1,4 @@
-// The imports module's face (issue 20 §4): uploads to Lectern's own storage and import runs of
+// The imports module's face: uploads to Lectern's own storage and import runs of
 // Markdown archives into spaces and change requests (service.ts says how). Nothing else imports it;
 // the registry lists its routes, types and job.
 export { importRoutes } from './routes.js';
