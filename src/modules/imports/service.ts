@@ -15,7 +15,7 @@ import { afterMainMoved, layoutPageFields, readLayout, SyncBusy, withSpaceSyncLo
 import { archiveKind, ArchiveError, docsFolder, readArchive } from './archive.js';
 
 /**
- * Imports (issue 20 §4), the official 0.202.0 operations:
+ * Imports, the official 0.202.0 operations:
  * - generateStorageUploadURL: an upload to Lectern's own storage (table StorageUpload, so every
  *   process behind a load balancer sees it): a signed, expiring PUT URL (`/storage/uploads/<key>`,
  *   http.ts) that takes at most the declared size. Only `import_file` uploads are served.
