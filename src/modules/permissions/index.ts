@@ -1,3 +1,3 @@
-// The permissions module's face (issue 18: grants of users and teams on spaces, collections, sites).
+// The permissions module's face: grants of users and teams on spaces, collections and sites.
 
 export { writeGrant, type GrantKind, type PendingGrant } from './service.js';
