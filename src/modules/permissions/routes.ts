@@ -2,7 +2,7 @@ import { deletedStatus, LIST_FIELDS, listVariables, type RestRequest, type RestR
 import { TEAM_FIELDS } from '../teams/index.js';
 import { USER_FIELDS } from '../users/index.js';
 
-/** Grants of users and teams on spaces, collections and sites (issue 18), as the official operations. */
+/** Grants of users and teams on spaces, collections and sites, as the official operations. */
 
 const KINDS = [
   {
