@@ -7,7 +7,7 @@ import { paginate, paginateArray, type PageArgs } from '../../pagination.js';
 import { newId } from '../../ids.js';
 
 /**
- * Grants (issue 18): a role given to one user or one team on a space, a collection or a site. They
+ * Grants: a role given to one user or one team on a space, a collection or a site. They
  * are one source of the effective role (THE RULE, src/auth/permissions.ts); a collection's grants
  * reach everything below it.
  * - Reading grants (lists and the aggregate) needs `read` on the resource; changing them needs
