@@ -26,7 +26,7 @@ export async function findSite(
 export type SiteState = { site: Site; hostname: string | null; fingerprint: string };
 
 /**
- * The site states read, kept in this process (issue 17: a kept page then costs no statement). An
+ * The site states read, kept in this process (a kept page then costs no statement). An
  * entry is used while (a) it is younger than STATE_TTL_MS and (b) no write happened in this process
  * since it was read (src/write-epoch.ts: every mutation and job run here moves the epoch, read
  * before the statement). So an edit made through this process shows at once, as before; an edit
