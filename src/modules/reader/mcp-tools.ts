@@ -19,10 +19,9 @@ import {
  * by URL, as in the browser).
  *
  * Search: the site's own pages (titles, descriptions, bodies of the visible pages of every visible
- * site space), ranked in process. Decision: the published site's search API (issue 17 §3,
- * `searchSiteContent`) was not committed when this was written, and the full-text index serves
- * members (it holds hidden pages and knows no visitor conditions); matching the pages this visitor
- * may see keeps search exactly as visible as the site. Cost: one batched read of the visible pages'
+ * site space), ranked in process. Decision: the full-text index serves members (it holds hidden
+ * pages and knows no visitor conditions); matching the pages this visitor may see keeps search
+ * exactly as visible as the site. Cost: one batched read of the visible pages'
  * bodies (content-addressed, shared between revisions), chunked.
  */
 
