@@ -9,7 +9,7 @@ import { invalidateSite } from './structure.js';
 import { siteLoaders } from './loaders.js';
 
 /**
- * Custom hostnames of sites need proof of ownership (issue 13). Setting a site's `hostname` makes
+ * Custom hostnames of sites need proof of ownership, or anyone could serve pages under a domain they do not own. Setting a site's `hostname` makes
  * a claim, pending until the DNS TXT record `_lectern-challenge.<hostname>` holds the claim's
  * token; `PATCH /v1/custom-hostnames/{hostname}` (the official dnsRevalidateCustomHostname) checks
  * it. Only then does the site's `hostname` change: only a proven hostname is served and unique.
