@@ -225,7 +225,7 @@ export async function signIn(
         const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: user.id } } });
         // Linking needs the account's own consent (it accepted an invitation, signed in as itself):
         // else an admin could invite anyone's account and sign it in through an identity provider
-        // they control. The message says nothing about whether an account exists (issue 13).
+        // they control. The message says nothing about whether an account exists.
         if (!member?.ssoConsentAt) throw new SsoRefused(403, SSO_CONSENT_NEEDED);
       } else {
         user = await tx.user.create({ data: { id: newId(), email, displayName: displayNameOf(profile, email), emailVerified: false } });
