@@ -6,8 +6,8 @@ import { hashSecret } from '../../src/secrets.js';
 import { setupHarness, type Harness, type World } from '../support/harness.js';
 
 /**
- * The audit walk (issue 18: "a test walks the route table and fails for a write route that records
- * nothing"). Two parts:
+ * The audit walk: it walks the route table and fails for a write route that records nothing, so a
+ * new write cannot escape the audit log. Two parts:
  * 1. Every REST write route runs a GraphQL mutation, and every such mutation field is a field of the
  *    audited Mutation type (the one recording place wraps them all: src/modules/audit/record.ts). A
  *    write route that ran anything else would record nothing: it fails here unless it is a known
