@@ -5,7 +5,7 @@ import { pruneAuditEvents } from '../../src/modules/audit/index.js';
 import { BASE, setupHarness, type Harness, type World } from '../support/harness.js';
 
 /**
- * The audit log (issue 18): every successful write appends one event (REST and GraphQL through the
+ * The audit log: every successful write appends one event (REST and GraphQL through the
  * same mutation wrapper), the table is append-only (its trigger), admins read it by the official
  * 0.202.0 operations, tokens never appear, and the retention job prunes only old events.
  */
