@@ -6,7 +6,7 @@ import { describeHealth, serveOnLoopback, whileProbing } from '../support/stall.
 import { MARKDOWN_MAX_BYTES, MARKDOWN_MAX_DEPTH, documentFromMarkdown, markdownParseCount } from '../../src/document/index.js';
 
 /**
- * Issue 13, findings 4, 15c and 16: Markdown is refused before the parser runs when it is too big
+ * Markdown is refused before the parser runs when it is too big
  * or nested too deeply (before the parser runs, with a 400 naming the field, the event loop free);
  * rich-text documents nested 20,000 deep are a 400, not a 500; links that run code are refused.
  */
