@@ -4,7 +4,7 @@ import { writeLive } from '../support/content-writes.js';
 import { assertMatchesSpec } from '../support/openapi.js';
 
 /**
- * Typed content (issue 16): `Page` with every official RevisionPage field, `children` to any depth,
+ * Typed content: `Page` with every official RevisionPage field, `children` to any depth,
  * `markdown`/`document`, `Space.page(path:)`, `Revision.pageTree`/`typedPage(id:|path:)`, typed
  * variables and parent revisions. The typed fields resolve from the JSON the REST reads answer, and
  * are checked against those answers here.
