@@ -14,7 +14,7 @@ import { BASE, setupHarness, type Harness } from '../support/harness.js';
 import { describeHealth, serveOnLoopback, whileProbing } from '../support/stall.js';
 
 /**
- * Issue 13, findings 1, 2, 8, 15a/b and 19: what reaches the server before (or without) a valid
+ * What reaches the server before (or without) a valid
  * token is bounded — body sizes while streaming, SAML work, per-address and per-user throttles —
  * and malformed request lines, unknown methods and foreign origins get clear answers.
  */
