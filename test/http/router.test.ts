@@ -4,7 +4,7 @@ import { createUrls } from '../../src/urls.js';
 import { BASE, setupHarness, type Harness } from '../support/harness.js';
 
 /**
- * Issue 14 item 3: one router serves every path. What it decides alone: 405 with the Allow header of
+ * One router serves every path. What it decides alone: 405 with the Allow header of
  * the path's routes, HEAD from GET, 404 in the error shape; and the one authentication step of the
  * optional-token routes (/openapi) with the same throttles as /v1.
  */
