@@ -271,7 +271,7 @@ describe('POST /orgs/:organizationId/invites (by email)', () => {
     expect(created).toMatchObject({ displayName: 'new.person', emailVerified: false });
     const lead = await h.db.prisma.user.findUniqueOrThrow({ where: { email: 'lead@example.com' } });
     expect(res.body.users).toEqual([known.id, created.id, lead.id]);
-    // An existing account joins only when it accepts, signed in as itself (issue 13, finding 9).
+    // An existing account joins only when it accepts, signed in as itself: an admin must not add someone else's account.
     expect(await membership(orgId, known.id)).toBeNull();
     expect((await h.call('POST', `/v1/orgs/${orgId}/invitation/accept`, { token: known.token })).status).toBe(204);
     expect(await membership(orgId, known.id)).toMatchObject({ role: 'comment', sso: false });
