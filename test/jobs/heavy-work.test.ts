@@ -9,7 +9,7 @@ import { BASE, setupHarness, type Harness, type TestUser } from '../support/harn
 import { describeHealth, serveOnLoopback, whileProbing } from '../support/stall.js';
 
 /**
- * Issue 13, "heavy work off the request loop": OpenAPI processing, conversation analysis and PDF
+ * Heavy work off the request loop: OpenAPI processing, conversation analysis and PDF
  * rendering run in worker threads with memory and time limits (src/jobs/isolate.ts), so the event
  * loop stays free while they run (test/support/stall.ts: measured against the work, not a clock); YAML aliases are bounded by what they expand to;
  * a job whose process died under it too often is given up, not taken up forever.
