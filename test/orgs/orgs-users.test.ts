@@ -1,5 +1,5 @@
 /**
- * Users and organizations from the caller's side (issue 15): users by id, the caller's own user,
+ * Users and organizations from the caller's side: users by id, the caller's own user,
  * creating an organization, a member's spaces and teams, organizations by email domain, the API's
  * information, the member list's search/sort/order and PATCH member with `{}`.
  */
