@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { setupHarness, type Harness } from '../support/harness.js';
 
-/** Running Lectern as a new user does (issue 19): the CLI, the start, the first requests, backups. */
+/** Running Lectern as a new user does: the CLI, the start, the first requests, backups. */
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/lectern.js');
