@@ -19,7 +19,7 @@ import {
 } from '../support/browser.js';
 
 /**
- * A reader's journey through published sites in headless Chromium (issue 17 §5), on data built
+ * A reader's journey through published sites in headless Chromium, on data built
  * through the API: a public site with two sections (Guides with two variants, Reference), nested
  * pages, an image, a code block, and a third section shown only to visitors whose signed claims
  * match; a share-link site; a visitor-auth site. The browser opens the site, follows the sidebar,
