@@ -4,7 +4,7 @@ import { insertPage, writeLive } from '../support/content-writes.js';
 import { siteHelpers } from '../support/sites.js';
 
 /**
- * Page feedback on published sites (issue 17 §1): the customization's `feedback.enabled` shows
+ * Page feedback on published sites: the customization's `feedback.enabled` shows
  * "Was this page helpful?" with the official ratings (good, ok, bad) as a plain form (no script)
  * posting to Lectern's own `<site URL>/~gitbook/feedback`, which counts an official
  * `page_post_feedback` (aggregateSiteEvents counts it, by rating) and answers 303 to the page's
