@@ -57,7 +57,7 @@ describe('an official operation Lectern does not serve', () => {
     expect(wrong).toEqual([]);
   });
   // An unserved operation on a path Lectern serves with another method is among `unserved` too:
-  // the test above covers it whenever such a pair exists (since issue 15 none does).
+  // the test above covers it whenever such a pair exists.
 });
 
 describe('a path in no official description', () => {
