@@ -10,7 +10,7 @@ import { BASE, setupHarness, type Harness, type TestUser } from '../support/harn
 import { writeLive } from '../support/content-writes.js';
 
 /**
- * Issue 13, findings 11 and 12: file URLs are per space and file, signed, expiring, revoked with
+ * File URLs are per space and file, signed, expiring, revoked with
  * the space, never publicly cacheable; share-link keys, invite-link codes and PDF export ids are
  * stored hashed (sealed where the API shows them again) and never logged.
  */
