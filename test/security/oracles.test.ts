@@ -3,8 +3,8 @@ import { newId } from '../../src/ids.js';
 import { setupHarness, type Harness, type TestUser } from '../support/harness.js';
 
 /**
- * Issue 13, finding 13: requests about something the caller cannot see answer exactly as for
- * something that does not exist (status and body), and change nothing.
+ * Requests about something the caller cannot see answer exactly as for something that does not
+ * exist (status and body), and change nothing: an answer must not reveal what exists.
  */
 let h: Harness;
 let a: TestUser & { orgId: string };
