@@ -6,9 +6,9 @@ import { txtServer } from '../support/dns-server.js';
 import { setupHarness, type Harness } from '../support/harness.js';
 
 /**
- * Issue 13, trust findings: consent before an account is added to an organization or linked to its
- * identity provider (9), what a site shows of a space the caller cannot read (10), proof of
- * ownership of custom hostnames (14), IPv6 forms that carry a private IPv4 address (18).
+ * Trust across organizations and accounts: consent before an account is added to an organization
+ * or linked to its identity provider, what a site shows of a space the caller cannot read, proof
+ * of ownership of custom hostnames, IPv6 forms that carry a private IPv4 address.
  */
 let h: Harness;
 
