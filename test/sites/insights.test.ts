@@ -5,7 +5,7 @@ import { writeLive } from '../support/content-writes.js';
 import { siteHelpers } from '../support/sites.js';
 
 /**
- * Site insights (issue 17 §3): trackEventsInSiteById and aggregateSiteEvents work and validate
+ * Site insights: trackEventsInSiteById and aggregateSiteEvents work and validate
  * against the official schemas, bad input is a 400 naming the field, callers without rights are
  * refused, and the reader's own page views (server-side, no script) show up per page and day.
  */
