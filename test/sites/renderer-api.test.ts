@@ -14,7 +14,7 @@ const readerContext = () =>
   );
 
 /**
- * The API a renderer needs (issue 17 §3): site customization and site-space overrides, redirects,
+ * The API a renderer needs: site customization and site-space overrides, redirects,
  * site search. Each operation: it works and its answer validates against the official schema
  * (`h.rest`), bad input is a 400 naming the field, and a caller without rights is refused
  * (another organization: 404; a reader: 403 on writes). One seeded site for the whole file.
