@@ -217,7 +217,7 @@ describe('GET, PATCH, DELETE /orgs/:organizationId/sites/:siteId', () => {
 
   it('PATCH updates title, visibility, basename, adaptive content, agents context, hostname and proxy', async () => {
     const site = await s.site(t.owner, t.orgId);
-    // A custom hostname takes effect once its ownership is proven (issue 13, finding 14).
+    // A custom hostname takes effect once its ownership is proven.
     await proveHostname(h, t.creator.token, s.sitePath(t.orgId, site.id), 'docs.example.com');
     const updated = await s.ok('updateSiteById', 'PATCH', s.sitePath(t.orgId, site.id), {
       token: t.creator.token,
