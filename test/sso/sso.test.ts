@@ -277,7 +277,7 @@ describe('single sign-on', () => {
     const team = await createTeam(w.orgId, w.owner.token, 'Staff');
     const provider = await createProvider(w.orgId, w.owner.token, providerBody({ defaultTeam: team.id, defaultRole: 'edit', ...extra }));
     // The reader consents, signed in as itself, to the organization's single sign-on by accepting an
-    // invitation (issue 13, finding 9): only then may the identity provider link it by email.
+    // invitation: only then may the identity provider link it by email.
     await h.rest('inviteUsersToOrganization', 'POST', `/v1/orgs/${w.orgId}/invites`, {
       token: w.owner.token,
       body: { emails: [w.reader.email] },
