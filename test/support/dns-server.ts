@@ -44,7 +44,7 @@ type Caller = {
 };
 
 /**
- * Gives a site a custom hostname the way a user does (issue 13): claim it (PATCH the site), publish
+ * Gives a site a custom hostname the way a user does: claim it (PATCH the site), publish
  * the DNS TXT challenge (here on a loopback DNS server), have Lectern check it.
  */
 export async function proveHostname(h: Caller, token: string, sitePath: string, hostname: string): Promise<void> {
