@@ -112,7 +112,7 @@ export async function spawnBenchServer(
 export function benchConfig() {
   // One organization drives every connection: the per-user budget (1,200 a minute) would refuse most
   // of a bench's requests, so it is lifted. The per-organization gate stays as `npm start` has it (a
-  // third of the pool at once, the rest wait their turn: test/contention.test.ts): it refuses nothing
+  // third of the pool at once, the rest wait their turn: test/db/contention.test.ts): it refuses nothing
   // at these concurrencies, and what it bounds (requests in flight) is what the RSS figures measure.
   return { ...readConfig({}), rateLimit: { limit: 1_000_000_000, windowSeconds: 60 } };
 }
