@@ -9,7 +9,7 @@ import { Prisma } from '../generated/prisma/browser.js';
  * load that was over half of the server's CPU for GET /v1/spaces/{id} (bench/results.md). The rows
  * carry the same fields and JS values as Prisma's: scalars only (the tables have no unsupported
  * columns), jsonb parsed, arrays as arrays, enums as strings, and `timestamp(3)` read as UTC the
- * way Prisma stores it. test/rows.test.ts compares both for every table listed here.
+ * way Prisma stores it. test/db/rows.test.ts compares both for every table listed here.
  */
 export type HotTable = 'Organization' | 'User' | 'Member' | 'Space' | 'Revision' | 'Collection' | 'Site';
 
