@@ -89,7 +89,7 @@ describe('GET /spaces/:spaceId/content (and /pages, /files, /page)', () => {
     expect(two.body.next).toBeUndefined();
 
     const file = await h.rest('getFileById', 'GET', `/v1/spaces/${f.space.id}/content/files/${f.logo}`, { token: owner.token });
-    // Signed and expiring, per space and file (test/files-and-secrets.test.ts covers revocation).
+    // Signed and expiring, per space and file (test/security/files-and-secrets.test.ts covers revocation).
     expect(file.body).toEqual({
       id: f.logo,
       name: 'logo.png',
