@@ -78,7 +78,7 @@ export async function setupHarness(): Promise<Harness> {
     await c.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
     await c.end();
   });
-  // Rate limiting is off here (files make thousands of calls with one token); test/limits.test.ts turns it on.
+  // Rate limiting is off here (files make thousands of calls with one token); test/platform/limits.test.ts turns it on.
   const config: Config = { ...readConfig({}), publicUrl: BASE, rateLimit: { limit: 0, windowSeconds: 60 } };
   const app = createApp({ db, config, urls: createUrls(BASE) });
   afterAll(() => db.close());
