@@ -1,4 +1,4 @@
-/** Tasks for test/heavy-work.test.ts: run through src/jobs/isolate.ts in a worker thread. */
+/** Tasks for test/jobs/heavy-work.test.ts: run through src/jobs/isolate.ts in a worker thread. */
 export function echo(input: { value: string }): { value: string; typescript: true } {
   return { value: input.value, typescript: true };
 }
