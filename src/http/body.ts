@@ -3,7 +3,7 @@ import { errorResponse } from './respond.js';
 /**
  * The one way the app reads a request body: streamed, counted chunk by chunk, and cut off with a 413
  * as soon as it passes the limit. Nothing is buffered beyond `limit` bytes, whether or not the
- * client declared a Content-Length (a chunked body of 600 MB used to be read whole before the check).
+ * client declared a Content-Length (else a chunked body of 600 MB would be read whole before any check).
  */
 export class BodyTooLarge extends Error {
   readonly status = 413;
