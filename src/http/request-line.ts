@@ -3,7 +3,7 @@ import { errorResponse } from './respond.js';
 /**
  * Refusals decided by the request line alone, before any routing: a method the app does not serve
  * (TRACE, TRACK, CONNECT, PROPFIND… → 405 with Allow) and a path whose percent-encoding is broken
- * (`/v1/spaces/%E0%A4%A` → 400). Both used to surface as 500s with a logged stack.
+ * (`/v1/spaces/%E0%A4%A` → 400). Left to the router, both would surface as 500s with a logged stack.
  */
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 const KNOWN = new Set<string>(METHODS);
