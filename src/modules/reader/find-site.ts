@@ -29,7 +29,7 @@ export type SiteState = { site: Site; hostname: string | null; fingerprint: stri
  * The site states read, kept in this process (a kept page then costs no statement). An
  * entry is used while (a) it is younger than STATE_TTL_MS and (b) no write happened in this process
  * since it was read (src/write-epoch.ts: every mutation and job run here moves the epoch, read
- * before the statement). So an edit made through this process shows at once, as before; an edit
+ * before the statement). So an edit made through this process shows at once; an edit
  * made through another Lectern process sharing the database shows within one second (the cached
  * pages themselves stay keyed by the fingerprint: nothing older than that second is ever served).
  * Unknown and unpublished sites are kept alike (a flood of 404s costs no statement either); the
