@@ -7,7 +7,7 @@ import { setupHarness, type Harness } from '../support/harness.js';
 /**
  * Official operations Lectern does not serve: GitBook's 0.202.0 description lists 377 operations;
  * one Lectern has no route for (billing, marketplace, ads, hosted AI…) answers 501 in the error
- * shape, naming the operation; a path no official description has answers 404 as before.
+ * shape, naming the operation; a path no official description has answers 404.
  */
 let h: Harness;
 let token: string;
