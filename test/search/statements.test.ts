@@ -204,7 +204,7 @@ describe('a space search begun while the token is checked (src/db/early-reads.ts
     const stranger = await traced('lct_not-a-token-anyone-was-given', large);
     expect(stranger.res.status).toBe(401);
     expect(stranger.sent).toEqual(['authentication']);
-    // Bad input begins nothing and is answered as before.
+    // Bad input begins nothing and is answered with its 400.
     const bad = await traced(world.reader.token, large, '');
     expect(bad.res.status).toBe(400);
     expect(bad.sent).not.toContain('search');
