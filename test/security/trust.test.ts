@@ -206,7 +206,7 @@ describe('finding 9: adding an existing account to an organization, or linking i
     expect(res.status).toBe(403);
     expect(res.body.error.message).toMatch(/cannot sign this person in/);
     expect(await state()).toBe(before);
-    // A new email is provisioned as before (just-in-time): nobody else owns that account.
+    // A new email is still provisioned just in time: nobody else owns that account.
     const fresh = await postAcs(provider.service.acsURL, assertion('new-person', 'new.person@attacker.example'));
     expect(fresh.status).toBe(200);
   });
