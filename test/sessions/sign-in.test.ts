@@ -171,7 +171,7 @@ describe('the session cookie', () => {
     expect(viewer.headers.get('vary')).toMatch(/Cookie/);
     const rest = await h.app.fetch(new Request(`${BASE}/v1/user`, { headers: { cookie: `lectern_session=${browser.cookie}` } }));
     expect(rest.status).toBe(401);
-    // A Bearer token still works as before, and wins over a cookie.
+    // A Bearer token works beside the cookie, and wins over it.
     const other = await h.user();
     const both = await browserGraphql(h.app, browser, VIEWER, {}, { headers: { authorization: `Bearer ${other.token}` } });
     expect(both.body.data.viewer.id).toBe(other.id);
