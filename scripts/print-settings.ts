@@ -2,7 +2,7 @@
  * The settings table of docs/running.md, printed from the one settings schema (src/config.ts).
  *   tsx scripts/print-settings.ts           prints the table
  *   tsx scripts/print-settings.ts --write   puts it into docs/running.md between the markers
- * test/config/settings-docs.test.ts fails when the table in the docs differs from the schema.
+ * test/config/settings.test.ts fails when the table in the docs differs from the schema.
  */
 import fs from 'node:fs';
 import path from 'node:path';
