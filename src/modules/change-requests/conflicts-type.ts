@@ -37,6 +37,8 @@ export function addConflictFields(type: typeof ChangeRequestType) {
   builder.objectField(type, 'conflicts', (t) =>
     t.field({
       type: [ChangeRequestConflict],
+      // Each is a merge: costed so one query asks it of a page of change requests, not of thousands.
+      complexity: { field: 1000, multiplier: 10 },
       description:
         'Lectern addition: what merging main into the change request meets, page by page (empty when it merges cleanly, is up to date or is merged). Resolve with updateChangeRequestFromMain(resolutions)',
       resolve: (cr, _a, ctx) => changeRequestConflicts(ctx, cr),

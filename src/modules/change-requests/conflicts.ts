@@ -37,11 +37,26 @@ class Computed extends Error {
 const contentOf = async (tx: Tx, revisionId: string) =>
   Content.load(tx, (await tx.revision.findUnique({ where: { id: revisionId } }))?.manifest ?? '');
 
+/**
+ * One request's merges run one after another: a query asking the conflicts of a list of change
+ * requests holds one pooled connection for them, not one each.
+ */
+const queues = new WeakMap<Context, Promise<unknown>>();
+function oneAtATime<T>(ctx: Context, run: () => Promise<T>): Promise<T> {
+  const next = (queues.get(ctx) ?? Promise.resolve()).catch(() => undefined).then(run);
+  queues.set(ctx, next);
+  return next;
+}
+
 /** What merging main into the change request would meet; empty when it merges cleanly (or is merged, or up to date). */
 export async function changeRequestConflicts(ctx: Context, cr: ChangeRequest): Promise<PageConflict[]> {
   if (cr.status === 'merged' || cr.revisionId === cr.revisionMergedAncestor) return [];
   const space = await requireSpace(ctx, cr.spaceId);
   if (space.revisionId === cr.revisionMergedAncestor) return [];
+  return oneAtATime(ctx, () => computeConflicts(ctx, cr, space.revisionId));
+}
+
+async function computeConflicts(ctx: Context, cr: ChangeRequest, mainRevision: string): Promise<PageConflict[]> {
   // The merge is the one updates run (so the answer is what an update would meet); its writes of
   // content-addressed objects are rolled back.
   try {
@@ -50,7 +65,7 @@ export async function changeRequestConflicts(ctx: Context, cr: ChangeRequest): P
         const [base, change, main] = await Promise.all([
           contentOf(tx, cr.revisionMergedAncestor),
           contentOf(tx, cr.revisionId),
-          contentOf(tx, space.revisionId),
+          contentOf(tx, mainRevision),
         ]);
         const merged = await mergeContents(tx, base, change, main, { main: 'theirs' });
         throw new Computed(await describe(tx, merged.conflicts, { base, main, change }));
