@@ -1,8 +1,17 @@
+import { useEffect } from 'react';
+import { useSubscription } from 'urql';
+import { graphql } from '../../../gql';
 import { Loaded } from '../../../lib/ui';
 import { useMemberNames, useReviewPanel, withNames } from './reviewData';
 import { descriptionText, ReviewDetails } from './ReviewDetails';
 import { ReviewReviewers } from './ReviewReviewers';
 import { ReviewForm, ReviewList } from './Reviews';
+
+const ReviewChangeRequestEvents = graphql(`
+  subscription ReviewChangeRequestEvents($spaceId: ID!, $changeRequestId: ID!) {
+    changeRequestEvents(spaceId: $spaceId, changeRequestId: $changeRequestId) { action changeRequest { id revision status } }
+  }
+`);
 
 const RULE_LABELS: Record<string, string> = {
   require_at_least_one_review: 'At least one approving review',
@@ -58,6 +67,12 @@ export function ReviewPanel({ spaceId, number }: { spaceId: string; number: stri
   const [{ data, error }, refetch] = useReviewPanel(spaceId, number);
   const { names, members } = useMemberNames(data?.space.organization);
   const reload = () => refetch({ requestPolicy: 'network-only' });
+  // Someone else edits, renames, archives or merges it: the rules are checked again (an approval
+  // counts for the head it approved).
+  const [live] = useSubscription({ query: ReviewChangeRequestEvents, variables: { spaceId, changeRequestId: number } });
+  useEffect(() => {
+    if (live.data) refetch({ requestPolicy: 'network-only' });
+  }, [live.data, refetch]);
   return (
     <Loaded data={data} error={error}>
       {({ viewer, space }) => {
