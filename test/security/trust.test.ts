@@ -41,7 +41,9 @@ describe('finding 18: IPv6 forms that carry an IPv4 address are checked as that 
         expect(res.body.error.message).toMatch(/private network/);
       }
     } finally {
-      process.env.LECTERN_OPENAPI_ALLOW_PRIVATE = before;
+      // Assigning undefined would store the string "undefined", which the config refuses.
+      if (before === undefined) delete process.env.LECTERN_OPENAPI_ALLOW_PRIVATE;
+      else process.env.LECTERN_OPENAPI_ALLOW_PRIVATE = before;
     }
   });
 
