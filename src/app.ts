@@ -75,21 +75,33 @@ const wantsGraphiQL = (request: Request) =>
   (request.headers.get('accept') ?? '').includes('text/html') &&
   (!request.headers.has('authorization') || !['query', 'extensions'].some((name) => new URL(request.url).searchParams.has(name)));
 
+type AppOptions = { plugins?: Plugin[]; onRefusal?: (limiter: Limiter) => void; persistedDocuments?: PersistedDocuments };
+type Yoga = ReturnType<typeof createYoga<ServerContext>>;
+
 /**
- * The whole HTTP application as one fetch handler over one router: /graphql (yoga), /v1 (the REST
- * adapter, which runs GraphQL operations in-process), /healthz, /readyz and the modules' routes
- * (downloads, SSO, OpenAPI texts).
+ * A resolver's error as the client sees it: our own errors (and GraphQL's validation errors) reach
+ * the client; anything else is logged here and replaced by a generic message, so no internal
+ * detail leaks.
  */
-/**
- * `opts.persistedDocuments`: the first-party documents accepted by hash (src/graphql/caching.ts);
- * by default the app's build manifests, read once here.
- */
-export function createApp(
-  services: Services,
-  opts: { plugins?: Plugin[]; onRefusal?: (limiter: Limiter) => void; persistedDocuments?: PersistedDocuments } = {},
-) {
-  const persistedDocuments = opts.persistedDocuments ?? loadPersistedDocuments();
-  const yoga = createYoga<ServerContext>({
+function maskResolverError(error: unknown, message: string) {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
+  // Text PostgreSQL cannot store (NUL, invalid UTF-8) is bad input, not a failure.
+  if (/invalid byte sequence|unsupported Unicode escape|22021|22P05/.test(String((original as { message?: string })?.message ?? ''))) {
+    return new GraphQLError('Input contains a NUL character or invalid Unicode', {
+      extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+    });
+  }
+  // Contention answers 409/429 with Retry-After; only an unreachable database answers 503.
+  const failure = classifyDatabaseError(original);
+  if (failure) return databaseFailureError(failure);
+  processLog().fault('unexpected error in a resolver', original);
+  return new GraphQLError(message, { extensions: { code: 'INTERNAL', http: { status: 500 } } });
+}
+
+/** The GraphQL server: the one schema with its envelop plugins, GraphiQL and masked errors. */
+function createGraphQLServer(services: Services, opts: AppOptions, persistedDocuments: PersistedDocuments) {
+  return createYoga<ServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
     context: ({ services, caller, session, responseHeaders, request }) =>
@@ -115,38 +127,17 @@ export function createApp(
       defaultQuery:
         '# Your token goes in Headers: {"Authorization": "Bearer <token>"}; then reload the schema (Shift+Ctrl+R)\n{ viewer { id displayName } }',
     },
-    maskedErrors: {
-      // Our own errors (and GraphQL's validation errors) reach the client; anything else is logged
-      // here and replaced by a generic message, so no internal detail leaks.
-      maskError(error, message) {
-        const original = error instanceof GraphQLError ? error.originalError : error;
-        if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
-        // Text PostgreSQL cannot store (NUL, invalid UTF-8) is bad input, not a failure.
-        if (
-          /invalid byte sequence|unsupported Unicode escape|22021|22P05/.test(String((original as { message?: string })?.message ?? ''))
-        ) {
-          return new GraphQLError('Input contains a NUL character or invalid Unicode', {
-            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-          });
-        }
-        // Contention answers 409/429 with Retry-After; only an unreachable database answers 503.
-        const failure = classifyDatabaseError(original);
-        if (failure) return databaseFailureError(failure);
-        processLog().fault('unexpected error in a resolver', original);
-        return new GraphQLError(message, { extensions: { code: 'INTERNAL', http: { status: 500 } } });
-      },
-    },
+    maskedErrors: { maskError: maskResolverError },
     logging: false,
     landingPage: false,
     // CORS is answered by src/http/cors.ts for /v1 and /graphql alike (yoga's default reflected any origin with credentials).
     cors: false,
   });
+}
 
-  const prepared = prepareRoutes(schema, routes);
-  // Read the server key once now rather than in the first request that builds a file URL (a failed
-  // read is retried by that request).
-  serverKeys(services).catch(() => {});
-  const rest = createRestAdapter(
+/** The REST adapter over the prepared routes: each request runs its GraphQL document through yoga's envelop. */
+function createRest(services: Services, yoga: Yoga, prepared: ReturnType<typeof prepareRoutes>) {
+  return createRestAdapter(
     schema,
     prepared,
     async (request, document, variableValues) => {
@@ -162,10 +153,21 @@ export function createApp(
     },
     services.urls.api,
   );
+}
 
-  const earlyStatement = earlyStatements(schema, prepared);
-  const recentTokens = new RecentTokens();
+// A refusal sent before the body was read closes the connection: the server stops receiving the
+// rest instead of reading (and discarding) up to the whole body to keep the connection alive.
+const unreadBody = (request: Request): Record<string, string> => (request.body ? { connection: 'close' } : {});
+
+type Identified = Authenticated & { limits: Record<string, string> };
+
+/**
+ * Who may ask how much: the per-address throttles, the per-user budget, the per-organization gate
+ * and the one authentication step, shared by /v1, /graphql and the declared routes.
+ */
+function createGuard(services: Services, onRefusal: AppOptions['onRefusal']) {
   const config = services.config;
+  const recentTokens = new RecentTokens();
   // Per-address throttles (in process memory: see src/http/throttle.ts). LECTERN_RATE_LIMIT=0 turns
   // them off together with the per-user budget (the test harness does, for its thousands of calls).
   const throttled = config.rateLimit.limit > 0;
@@ -174,28 +176,23 @@ export function createApp(
   // Per-organization fairness: at most tenantConcurrency requests of one organization at once (below
   // the pool size), up to 20 times as many waiting for at most 10 s, the rest refused with 429.
   const tenants = createTenantGate({ concurrency: config.tenantConcurrency, queue: 20 * config.tenantConcurrency, maxWaitMs: 10_000 });
-  const cors: CorsPolicy = { origins: config.corsOrigins };
-  const graphiql = staticPage(() =>
-    Promise.resolve(
-      yoga.fetch(new Request('http://lectern.local/graphql', { headers: { accept: 'text/html' } }), { services } as ServerContext),
-    ),
-  );
-  const restPatterns = prepared.map((r) => ({ method: r.method, pattern: new RegExp(`^/v1${r.path.replace(/:[^/]+/g, '[^/]+')}/?$`) }));
-
-  /** The Allow header of a 405 below /v1: the methods the path's routes answer (undefined: no route). */
-  function restAllow(pathname: string): string | undefined {
-    const methods = [...new Set(restPatterns.filter((r) => r.pattern.test(pathname)).map((r) => r.method))];
-    return methods.length ? [...methods, 'OPTIONS'].join(', ') : undefined;
-  }
 
   // Each 429 names its limiter to the metrics (src/ops/metrics.ts).
-  const refused = (limiter: Limiter): null => (opts.onRefusal?.(limiter), null);
+  const refused = (limiter: Limiter): null => (onRefusal?.(limiter), null);
   const tooMany = (retryAfter: number, message: string, request: Request, limiter: Limiter) =>
     refused(limiter) ??
     errorResponse(429, `${message}; retry after ${retryAfter} s`, { 'retry-after': String(retryAfter), ...unreadBody(request) });
-  // A refusal sent before the body was read closes the connection: the server stops receiving the
-  // rest instead of reading (and discarding) up to the whole body to keep the connection alive.
-  const unreadBody = (request: Request): Record<string, string> => (request.body ? { connection: 'close' } : {});
+  /** The 429 of a user over their budget. */
+  const overBudget = (rate: NonNullable<Authenticated['rate']>, limits: Record<string, string>, request: Request) =>
+    refused('user') ??
+    errorResponse(
+      429,
+      `Rate limit of ${rate.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry after ${rate.retryAfter} s`,
+      {
+        ...limits,
+        ...unreadBody(request),
+      },
+    );
   /** Charges a request without a (valid) token to its address: null when within the budget, else the 429. */
   const chargeAddress = (request: Request, client: string, cost = 1): Response | null => {
     const taken = anonymous.take(client, cost);
@@ -212,18 +209,13 @@ export function createApp(
     request: Request,
     client: string,
     spaceId: string | null = null,
-  ): Promise<(Authenticated & { limits: Record<string, string> }) | null | Response> {
+  ): Promise<Identified | null | Response> {
     // An address that keeps sending invalid tokens is refused before its next token costs a query.
     const blocked = failures.peek(client);
     if (!blocked.ok) return tooMany(blocked.retryAfter, 'Too many failed authentications from this address', request, 'auth-failures');
-    const authenticated = await authenticate(
-      services.db,
-      token,
-      config.rateLimit,
-      Date.now(),
-      token.startsWith(SITE_TOKEN_PREFIX) ? await serverKeys(services) : undefined,
-      { spaceId },
-    );
+    const now = Date.now();
+    const siteKeys = token.startsWith(SITE_TOKEN_PREFIX) ? await serverKeys(services) : undefined;
+    const authenticated = await authenticate(services.db, token, config.rateLimit, now, siteKeys, { spaceId });
     if (!authenticated) {
       recentTokens.forget(token);
       failures.take(client);
@@ -232,24 +224,12 @@ export function createApp(
     recentTokens.note(token);
     const { rate } = authenticated;
     const limits = rateHeaders(rate);
-    if (rate?.exceeded)
-      return (
-        refused('user') ??
-        errorResponse(
-          429,
-          `Rate limit of ${rate.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry after ${rate.retryAfter} s`,
-          { ...limits, ...unreadBody(request) },
-        )
-      );
+    if (rate?.exceeded) return overBudget(rate, limits, request);
     return { ...authenticated, limits };
   }
 
   /** Serves an authenticated request in its organization's turn (src/http/tenant-gate.ts), with the budget's headers. */
-  async function inTenantTurn(
-    who: Authenticated & { limits: Record<string, string> },
-    request: Request,
-    serve: () => Promise<Response>,
-  ): Promise<Response> {
+  async function inTenantTurn(who: Identified, request: Request, serve: () => Promise<Response>): Promise<Response> {
     // Before the body is read: a waiting request holds no buffer.
     const admission = await tenants.enter(who.tenant);
     if (!admission.admitted) {
@@ -269,134 +249,162 @@ export function createApp(
     return response;
   }
 
-  /** /v1 and /graphql: the token is read from the header first; the body only for a known user. */
-  async function api(request: Request, client: string, isRest: boolean, address: string | null): Promise<Response> {
-    if (isPreflight(request)) return preflight(cors, request);
-    if (!isRest && wantsGraphiQL(request)) {
-      if (!config.graphiql) return errorResponse(404, 'GraphiQL is turned off on this server');
-      return chargeAddress(request, client) ?? graphiql.serve(request);
-    }
-    const unauthenticated = () => {
-      const headers = { 'www-authenticate': 'Bearer', ...unreadBody(request) };
-      if (isRest) return errorResponse(401, 'Authentication required: send Authorization: Bearer <token>', headers);
-      return json(
-        401,
-        { errors: [{ message: 'Authentication required: send Authorization: Bearer <token>', extensions: { code: 'UNAUTHENTICATED' } }] },
-        headers,
-      );
-    };
+  /** Whether a GET may begin its first statement while its token is checked (src/db/early-reads.ts). */
+  const mayReadEarly = (token: string, client: string) => recentTokens.has(token) && failures.peek(client).ok;
 
-    const token = bearerToken(request);
-    // No token on /graphql: a browser (its session cookie, or nobody signed in yet).
-    if (!token && !isRest) return browser(request, client, address, unauthenticated);
-    // No token: answered at once, the body never read (an anonymous caller cannot make us buffer it).
-    if (!token) return chargeAddress(request, client) ?? unauthenticated();
-    // A declared body over the limit is refused before any work.
-    if (declaredTooLarge(request, config.maxBodyBytes)) throw new BodyTooLarge(config.maxBodyBytes);
-    // A space's access rows are read by the authentication statement itself (src/auth/authenticate.ts).
-    const spaceId = isRest && !token.startsWith(SITE_TOKEN_PREFIX) ? spaceIdOfPath(new URL(request.url).pathname) : null;
-    // A GET whose first statement is known from the request alone begins it now, while the token is
-    // checked (src/db/early-reads.ts): for a token this process authenticated lately, from an
-    // address not refused for failed authentications, and when the pool has a connection to spare.
-    const pool = services.db.pool;
-    const early = spaceId && recentTokens.has(token) && failures.peek(client).ok && poolHasRoom(pool) ? earlyStatement(request) : null;
-    const earlyReads = early ? beginEarlyRead(pool, early) : undefined;
-    const who = await identify(token, request, client, spaceId);
-    if (who instanceof Response) return who;
-    if (!who) return unauthenticated();
-    // A site token (a published-URL lookup's apiToken) reads that site's published content only.
-    if (who.session.siteScope && !siteTokenMayCall(request.method, new URL(request.url).pathname, isRest)) {
-      return errorResponse(
-        403,
-        'This token only reads the published content of its site (GET of the site’s published profile and of its spaces’ content)',
-        unreadBody(request),
-      );
-    }
-    const { caller } = who;
-    const session = { ...who.session, clientAddress: address };
-    return inTenantTurn(who, request, async () => {
-      // Only now is the body read: streamed, and cut off with a 413 as soon as it passes the limit.
-      if (request.body) request = withBody(request, await readBody(request, config.maxBodyBytes));
-      if (!isRest) return graphqlWith(request, { caller, session, tenant: who.tenant });
-      Object.assign(request, { caller, session, spaceAccess: who.spaceAccess ?? null, earlyReads });
-      return rest.fetch(request);
-    });
+  return { refused, overBudget, chargeAddress, identify, inTenantTurn, mayReadEarly };
+}
+
+type Guard = ReturnType<typeof createGuard>;
+
+/** What /v1 and /graphql are served with. */
+interface ApiParts {
+  services: Services;
+  guard: Guard;
+  yoga: Yoga;
+  rest: ReturnType<typeof createRest>;
+  graphiql: ReturnType<typeof staticPage>;
+  earlyStatement: ReturnType<typeof earlyStatements>;
+  persistedDocuments: PersistedDocuments;
+  cors: CorsPolicy;
+}
+
+/** The 401 of /v1 (the error shape) or /graphql (GraphQL's errors list). */
+function unauthenticatedResponse(request: Request, isRest: boolean): Response {
+  const headers = { 'www-authenticate': 'Bearer', ...unreadBody(request) };
+  const message = 'Authentication required: send Authorization: Bearer <token>';
+  if (isRest) return errorResponse(401, message, headers);
+  return json(401, { errors: [{ message, extensions: { code: 'UNAUTHENTICATED' } }] }, headers);
+}
+
+/** /v1 and /graphql: the token is read from the header first; the body only for a known user. */
+async function api(parts: ApiParts, request: Request, client: string, isRest: boolean, address: string | null): Promise<Response> {
+  const { config } = parts.services;
+  if (isPreflight(request)) return preflight(parts.cors, request);
+  if (!isRest && wantsGraphiQL(request)) {
+    if (!config.graphiql) return errorResponse(404, 'GraphiQL is turned off on this server');
+    return parts.guard.chargeAddress(request, client) ?? parts.graphiql.serve(request);
   }
+  const token = bearerToken(request);
+  // No token on /graphql: a browser (its session cookie, or nobody signed in yet).
+  if (!token && !isRest) return browser(parts, request, client, address);
+  // No token: answered at once, the body never read (an anonymous caller cannot make us buffer it).
+  if (!token) return parts.guard.chargeAddress(request, client) ?? unauthenticatedResponse(request, isRest);
+  // A declared body over the limit is refused before any work.
+  if (declaredTooLarge(request, config.maxBodyBytes)) throw new BodyTooLarge(config.maxBodyBytes);
+  return apiWithToken(parts, request, token, client, isRest, address);
+}
 
-  /** Runs /graphql with headers a resolver may add (Set-Cookie) copied onto the answer. */
-  async function graphqlWith(
-    request: Request,
-    context: Omit<ServerContext, 'services' | 'responseHeaders'>,
-    extra?: Headers,
-  ): Promise<Response> {
-    const responseHeaders = extra ?? new Headers();
-    const response = await yoga.fetch(request, { services, ...context, responseHeaders });
-    for (const cookie of responseHeaders.getSetCookie()) response.headers.append('set-cookie', cookie);
-    if (responseHeaders.getSetCookie().length) response.headers.set('cache-control', 'no-store');
-    return response;
-  }
-
-  /**
-   * /graphql without a token: the session cookie authenticates it, or nobody is signed in and only
-   * the public operations (signing in) may run. CSRF: such a request must be non-simple (a JSON
-   * POST, or the x-lectern-csrf header) — a cross-site form cannot send one, so it can neither use
-   * the cookie nor sign a browser in to someone else's account. A simple one with the cookie: 403.
-   */
-  async function browser(request: Request, client: string, address: string | null, unauthenticated: () => Response): Promise<Response> {
-    const secret = sessionSecretOf(request);
-    if (!isNonSimpleRequest(request)) {
-      if (secret)
-        return errorResponse(
-          403,
-          'A request authenticated by the session cookie must be a POST with content-type application/json, or carry the header x-lectern-csrf: 1',
-          unreadBody(request),
-        );
-      return chargeAddress(request, client) ?? unauthenticated();
-    }
-    if (declaredTooLarge(request, config.maxBodyBytes)) throw new BodyTooLarge(config.maxBodyBytes);
-    const who = secret
-      ? await authenticateSession(services.db, secret, config.rateLimit, { idleSeconds: config.sessions.idleDays * 86_400 })
-      : null;
-    if (who) {
-      const limits = rateHeaders(who.rate);
-      if (who.rate?.exceeded)
-        return (
-          refused('user') ??
-          errorResponse(
-            429,
-            `Rate limit of ${who.rate.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry after ${who.rate.retryAfter} s`,
-            { ...limits, ...unreadBody(request) },
-          )
-        );
-      const session = { ...who.session, clientAddress: address };
-      return inTenantTurn({ ...who, limits }, request, async () => {
-        if (request.body) request = withBody(request, await readBody(request, config.maxBodyBytes));
-        const response = await graphqlWith(request, { caller: who.caller, session, tenant: who.tenant });
-        // The answer depends on the cookie (a conditional GET's ETag must not be reused across people).
-        response.headers.append('vary', 'Cookie');
-        return response;
-      });
-    }
-    // Nobody signed in (an ended session's cookie is removed): public operations only, small bodies.
-    const charged = chargeAddress(request, client);
-    if (charged) return charged;
-    if (request.body) request = withBody(request, await readBody(request, Math.min(config.maxBodyBytes, 64 * 1024)));
-    if (!(await onlyPublicOperations(request, persistedDocuments))) return unauthenticated();
-    const headers = new Headers();
-    if (secret) headers.append('set-cookie', clearedSessionCookie(cookieSecure(config, request)));
-    return graphqlWith(
-      request,
-      {
-        caller: ANONYMOUS_CALLER,
-        session: { ssoOrganizationId: null, anonymous: true, clientAddress: address },
-        tenant: `address:${client}`,
-      },
-      headers,
+/** /v1 or /graphql with a bearer token: authenticated, then served in the organization's turn. */
+async function apiWithToken(
+  parts: ApiParts,
+  request: Request,
+  token: string,
+  client: string,
+  isRest: boolean,
+  address: string | null,
+): Promise<Response> {
+  const { services, guard } = parts;
+  // A space's access rows are read by the authentication statement itself (src/auth/authenticate.ts).
+  const spaceId = isRest && !token.startsWith(SITE_TOKEN_PREFIX) ? spaceIdOfPath(new URL(request.url).pathname) : null;
+  // A GET whose first statement is known from the request alone begins it now, while the token is
+  // checked (src/db/early-reads.ts): for a token this process authenticated lately, from an
+  // address not refused for failed authentications, and when the pool has a connection to spare.
+  const pool = services.db.pool;
+  const early = spaceId && guard.mayReadEarly(token, client) && poolHasRoom(pool) ? parts.earlyStatement(request) : null;
+  const earlyReads = early ? beginEarlyRead(pool, early) : undefined;
+  const who = await guard.identify(token, request, client, spaceId);
+  if (who instanceof Response) return who;
+  if (!who) return unauthenticatedResponse(request, isRest);
+  // A site token (a published-URL lookup's apiToken) reads that site's published content only.
+  if (who.session.siteScope && !siteTokenMayCall(request.method, new URL(request.url).pathname, isRest)) {
+    return errorResponse(
+      403,
+      'This token only reads the published content of its site (GET of the site’s published profile and of its spaces’ content)',
+      unreadBody(request),
     );
   }
+  const { caller } = who;
+  const session = { ...who.session, clientAddress: address };
+  return guard.inTenantTurn(who, request, async () => {
+    // Only now is the body read: streamed, and cut off with a 413 as soon as it passes the limit.
+    if (request.body) request = withBody(request, await readBody(request, services.config.maxBodyBytes));
+    if (!isRest) return graphqlWith(parts, request, { caller, session, tenant: who.tenant });
+    Object.assign(request, { caller, session, spaceAccess: who.spaceAccess ?? null, earlyReads });
+    return parts.rest.fetch(request);
+  });
+}
 
-  /** Health, and readiness (one query, so charged to the address like any token-less request). */
-  const probes: HttpRoute[] = [
+/** Runs /graphql with headers a resolver may add (Set-Cookie) copied onto the answer. */
+async function graphqlWith(
+  parts: ApiParts,
+  request: Request,
+  context: Omit<ServerContext, 'services' | 'responseHeaders'>,
+  extra?: Headers,
+): Promise<Response> {
+  const responseHeaders = extra ?? new Headers();
+  const response = await parts.yoga.fetch(request, { services: parts.services, ...context, responseHeaders });
+  for (const cookie of responseHeaders.getSetCookie()) response.headers.append('set-cookie', cookie);
+  if (responseHeaders.getSetCookie().length) response.headers.set('cache-control', 'no-store');
+  return response;
+}
+
+/**
+ * /graphql without a token: the session cookie authenticates it, or nobody is signed in and only
+ * the public operations (signing in) may run. CSRF: such a request must be non-simple (a JSON
+ * POST, or the x-lectern-csrf header) — a cross-site form cannot send one, so it can neither use
+ * the cookie nor sign a browser in to someone else's account. A simple one with the cookie: 403.
+ */
+async function browser(parts: ApiParts, request: Request, client: string, address: string | null): Promise<Response> {
+  const { services, guard } = parts;
+  const { config } = services;
+  const secret = sessionSecretOf(request);
+  if (!isNonSimpleRequest(request)) {
+    if (secret)
+      return errorResponse(
+        403,
+        'A request authenticated by the session cookie must be a POST with content-type application/json, or carry the header x-lectern-csrf: 1',
+        unreadBody(request),
+      );
+    return guard.chargeAddress(request, client) ?? unauthenticatedResponse(request, false);
+  }
+  if (declaredTooLarge(request, config.maxBodyBytes)) throw new BodyTooLarge(config.maxBodyBytes);
+  const who = secret
+    ? await authenticateSession(services.db, secret, config.rateLimit, { idleSeconds: config.sessions.idleDays * 86_400 })
+    : null;
+  if (who) {
+    const limits = rateHeaders(who.rate);
+    if (who.rate?.exceeded) return guard.overBudget(who.rate, limits, request);
+    const session = { ...who.session, clientAddress: address };
+    return guard.inTenantTurn({ ...who, limits }, request, async () => {
+      if (request.body) request = withBody(request, await readBody(request, config.maxBodyBytes));
+      const response = await graphqlWith(parts, request, { caller: who.caller, session, tenant: who.tenant });
+      // The answer depends on the cookie (a conditional GET's ETag must not be reused across people).
+      response.headers.append('vary', 'Cookie');
+      return response;
+    });
+  }
+  return signedOut(parts, request, client, address, secret);
+}
+
+/** /graphql from a browser nobody is signed in on (an ended session's cookie is removed): public operations only, small bodies. */
+async function signedOut(parts: ApiParts, request: Request, client: string, address: string | null, secret: string | null | undefined) {
+  const { config } = parts.services;
+  const charged = parts.guard.chargeAddress(request, client);
+  if (charged) return charged;
+  const sent = request; // the 401's headers describe the request as it arrived
+  if (request.body) request = withBody(request, await readBody(request, Math.min(config.maxBodyBytes, 64 * 1024)));
+  if (!(await onlyPublicOperations(request, parts.persistedDocuments))) return unauthenticatedResponse(sent, false);
+  const headers = new Headers();
+  if (secret) headers.append('set-cookie', clearedSessionCookie(cookieSecure(config, request)));
+  const session = { ssoOrganizationId: null, anonymous: true, clientAddress: address };
+  return graphqlWith(parts, request, { caller: ANONYMOUS_CALLER, session, tenant: `address:${client}` }, headers);
+}
+
+/** Health, and readiness (one query, so charged to the address like any token-less request). */
+function probeRoutes(services: Services): HttpRoute[] {
+  const { config } = services;
+  return [
     { method: 'GET', path: '/', cost: 0, handle: () => landingPage({ publicUrl: config.publicUrl, graphiql: config.graphiql }) },
     { method: 'GET', path: '/healthz', cost: 0, handle: () => json(200, { status: 'ok' }) },
     {
@@ -412,51 +420,120 @@ export function createApp(
       },
     },
   ];
+}
 
-  /** A route declared as data (src/http/routes.ts): its token-less cost or optional caller, its body, then its handler. */
-  const declared =
-    (route: HttpRoute) =>
-    async (request: Request, params: Record<string, string>, client: string, address: string | null): Promise<Response> => {
-      const serve = async (caller: Caller | null) => {
-        const body = route.bodyLimit === undefined ? undefined : await readText(request, route.bodyLimit);
-        const response = await route.handle({ services, request, params, caller, body, clientAddress: address });
-        if (request.method !== 'HEAD' || !response.body) return response;
-        void response.body.cancel().catch(() => {});
-        return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
-      };
-      const token = route.optionalToken ? bearerToken(request) : null;
-      const who = token ? await identify(token, request, client) : null;
-      if (who instanceof Response) return who;
-      if (who) return inTenantTurn(who, request, () => serve({ user: who.caller, session: who.session }));
-      return (route.cost === 0 ? null : chargeAddress(request, client, route.cost)) ?? serve(null);
+/** A route declared as data (src/http/routes.ts): its token-less cost or optional caller, its body, then its handler. */
+const declaredRoute =
+  (services: Services, guard: Guard) =>
+  (route: HttpRoute) =>
+  async (request: Request, params: Record<string, string>, client: string, address: string | null): Promise<Response> => {
+    const serve = async (caller: Caller | null) => {
+      const body = route.bodyLimit === undefined ? undefined : await readText(request, route.bodyLimit);
+      const response = await route.handle({ services, request, params, caller, body, clientAddress: address });
+      if (request.method !== 'HEAD' || !response.body) return response;
+      void response.body.cancel().catch(() => {});
+      return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
     };
+    const token = route.optionalToken ? bearerToken(request) : null;
+    const who = token ? await guard.identify(token, request, client) : null;
+    if (who instanceof Response) return who;
+    if (who) return guard.inTenantTurn(who, request, () => serve({ user: who.caller, session: who.session }));
+    return (route.cost === 0 ? null : guard.chargeAddress(request, client, route.cost)) ?? serve(null);
+  };
 
-  /**
-   * The one router: every path the server answers. /v1 is one entry because the REST adapter
-   * (src/rest/adapter.ts) is reached only after authentication — without a valid token every /v1
-   * path is a 401, so its paths tell an anonymous caller nothing — and keeps its own itty router
-   * of GraphQL documents prepared at start-up. Token-less requests (the declared routes, 404s and
-   * 405s) are charged to the client's address.
-   */
-  const router = createRouter<[client: string, address: string | null]>(
+/**
+ * The one router: every path the server answers. /v1 is one entry because the REST adapter
+ * (src/rest/adapter.ts) is reached only after authentication — without a valid token every /v1
+ * path is a 401, so its paths tell an anonymous caller nothing — and keeps its own itty router
+ * of GraphQL documents prepared at start-up. Token-less requests (the declared routes, 404s and
+ * 405s) are charged to the client's address.
+ */
+function createAppRouter(parts: ApiParts, prepared: ReturnType<typeof prepareRoutes>, declared: ReturnType<typeof declaredRoute>) {
+  const { cors, guard } = parts;
+  const restPatterns = prepared.map((r) => ({ method: r.method, pattern: new RegExp(`^/v1${r.path.replace(/:[^/]+/g, '[^/]+')}/?$`) }));
+  /** The Allow header of a 405 below /v1: the methods the path's routes answer (undefined: no route). */
+  const restAllow = (pathname: string): string | undefined => {
+    const methods = [...new Set(restPatterns.filter((r) => r.pattern.test(pathname)).map((r) => r.method))];
+    return methods.length ? [...methods, 'OPTIONS'].join(', ') : undefined;
+  };
+  return createRouter<[client: string, address: string | null]>(
     [
       {
         method: 'ALL',
         path: '/graphql',
         allow: () => 'GET, POST, OPTIONS',
-        handle: async (request, _params, client, address) => withCors(cors, request, await api(request, client, false, address)),
+        handle: async (request, _params, client, address) => withCors(cors, request, await api(parts, request, client, false, address)),
       },
       {
         method: 'ALL',
         path: '/v1/*',
         allow: restAllow,
-        handle: async (request, _params, client, address) => withCors(cors, request, await api(request, client, true, address)),
+        handle: async (request, _params, client, address) => withCors(cors, request, await api(parts, request, client, true, address)),
       },
-      ...[...probes, ...httpRoutes].map((route) => ({ method: route.method, path: route.path, handle: declared(route) })),
+      ...[...probeRoutes(parts.services), ...httpRoutes].map((route) => ({
+        method: route.method,
+        path: route.path,
+        handle: declared(route),
+      })),
     ],
     (request, allow, client) =>
-      chargeAddress(request, client) ?? (allow ? methodNotAllowed(request.method, allow) : errorResponse(404, 'No such endpoint')),
+      guard.chargeAddress(request, client) ?? (allow ? methodNotAllowed(request.method, allow) : errorResponse(404, 'No such endpoint')),
   );
+}
+
+/** The answer to an error no handler answered: a body refusal, a gone client, a busy or absent database, else a logged 500. */
+function failureResponse(error: unknown, request: Request, cors: CorsPolicy, guard: Guard): Response {
+  // A body over its limit (or cut off) while it was being read: 413/400, not a fault.
+  const refusal = bodyRefusal(error);
+  if (refusal) return withCors(cors, request, refusal);
+  // The client went away mid-request (its connection closed): nobody reads an answer, and it is not a fault.
+  if (request.signal?.aborted) return new Response(null, { status: 499 });
+  const failure = classifyDatabaseError(error);
+  if (failure)
+    return (
+      (failure.status === 429 ? guard.refused('database-busy') : undefined) ??
+      errorResponse(failure.status, failure.message, { 'retry-after': String(failure.retryAfter) })
+    );
+  // Never leak internals: log the detail, answer a generic 500.
+  processLog().fault('unhandled error', error);
+  return errorResponse(500, 'Unexpected error');
+}
+
+/**
+ * The whole HTTP application as one fetch handler over one router: /graphql (yoga), /v1 (the REST
+ * adapter, which runs GraphQL operations in-process), /healthz, /readyz and the modules' routes
+ * (downloads, SSO, OpenAPI texts).
+ *
+ * `opts.persistedDocuments`: the first-party documents accepted by hash (src/graphql/caching.ts);
+ * by default the app's build manifests, read once here.
+ */
+export function createApp(services: Services, opts: AppOptions = {}) {
+  const persistedDocuments = opts.persistedDocuments ?? loadPersistedDocuments();
+  const yoga = createGraphQLServer(services, opts, persistedDocuments);
+  const prepared = prepareRoutes(schema, routes);
+  // Read the server key once now rather than in the first request that builds a file URL (a failed
+  // read is retried by that request).
+  serverKeys(services).catch(() => {});
+  const config = services.config;
+  const guard = createGuard(services, opts.onRefusal);
+  const cors: CorsPolicy = { origins: config.corsOrigins };
+  const graphiql = staticPage(() =>
+    Promise.resolve(
+      yoga.fetch(new Request('http://lectern.local/graphql', { headers: { accept: 'text/html' } }), { services } as ServerContext),
+    ),
+  );
+  const parts: ApiParts = {
+    services,
+    guard,
+    yoga,
+    rest: createRest(services, yoga, prepared),
+    graphiql,
+    earlyStatement: earlyStatements(schema, prepared),
+    persistedDocuments,
+    cors,
+  };
+  const declared = declaredRoute(services, guard);
+  const router = createAppRouter(parts, prepared, declared);
   const allowFor = router.allowFor;
   const hostedSite = declared(hostedReaderRoute);
 
@@ -475,20 +552,7 @@ export function createApp(
         if (await siteHostedAt(services, request)) return await hostedSite(request, {}, key, forwarded || client.address || null);
         return await router.fetch(request, key, forwarded || client.address || null);
       } catch (error) {
-        // A body over its limit (or cut off) while it was being read: 413/400, not a fault.
-        const refusal = bodyRefusal(error);
-        if (refusal) return withCors(cors, request, refusal);
-        // The client went away mid-request (its connection closed): nobody reads an answer, and it is not a fault.
-        if (request.signal?.aborted) return new Response(null, { status: 499 });
-        const failure = classifyDatabaseError(error);
-        if (failure)
-          return (
-            (failure.status === 429 ? refused('database-busy') : undefined) ??
-            errorResponse(failure.status, failure.message, { 'retry-after': String(failure.retryAfter) })
-          );
-        // Never leak internals: log the detail, answer a generic 500.
-        processLog().fault('unhandled error', error);
-        return errorResponse(500, 'Unexpected error');
+        return failureResponse(error, request, cors, guard);
       }
     },
   };
