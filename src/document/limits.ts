@@ -38,6 +38,133 @@ const isPunctuation = (c: string | undefined) => c !== undefined && (c < '\u0080
 
 type Container = { kind: 'quote' } | { kind: 'item'; column: number };
 
+/** A position in one line, in characters and in columns as CommonMark counts them (a tab advances to the next multiple of 4). */
+class LineCursor {
+  pos = 0;
+  col = 0;
+  constructor(readonly line: string) {}
+
+  skipSpaces(upTo: number) {
+    const line = this.line;
+    while (this.pos < line.length && this.col < upTo) {
+      const c = line.charCodeAt(this.pos);
+      if (c === SPACE) this.col++;
+      else if (c === TAB) this.col += 4 - (this.col % 4);
+      else break;
+      this.pos++;
+    }
+  }
+
+  /** Steps over a marker of `width` characters. */
+  skipMarker(width = 1) {
+    this.pos += width;
+    this.col += width;
+  }
+
+  skipOptionalSpace() {
+    if (this.line[this.pos] === ' ' || this.line[this.pos] === '\t') this.skipSpaces(this.col + 1);
+  }
+
+  save(): [number, number] {
+    return [this.pos, this.col];
+  }
+
+  restore([pos, col]: [number, number]) {
+    this.pos = pos;
+    this.col = col;
+  }
+
+  /** The width of the indentation at the cursor (up to 4), without moving it. */
+  indent(): number {
+    const saved = this.save();
+    this.skipSpaces(this.col + 4);
+    const width = this.col - saved[1];
+    this.restore(saved);
+    return width;
+  }
+}
+
+/** How many of the open containers this line continues (`>` markers, list items' content column). */
+function continuedContainers(cursor: LineCursor, stack: Container[], blank: boolean): number {
+  let matched = 0;
+  for (const container of stack) {
+    const saved = cursor.save();
+    if (container.kind === 'quote') {
+      cursor.skipSpaces(cursor.col + 3);
+      if (cursor.line[cursor.pos] !== '>') {
+        cursor.restore(saved);
+        break;
+      }
+      cursor.skipMarker();
+      cursor.skipOptionalSpace();
+    } else if (!blank) {
+      cursor.skipSpaces(container.column);
+      if (cursor.col < container.column) {
+        cursor.restore(saved);
+        break;
+      }
+    }
+    matched++;
+  }
+  return matched;
+}
+
+/** Whether the line (inside fenced code, its containers continued) is the closing fence. */
+function closesFence(cursor: LineCursor, fence: { char: string; length: number }): boolean {
+  const start = cursor.col;
+  cursor.skipSpaces(cursor.col + 3);
+  const run = runAt(cursor.line, cursor.pos, fence.char);
+  return cursor.col - start <= 3 && run >= fence.length && isBlankLine(cursor.line.slice(cursor.pos + run));
+}
+
+type Opened = { opened: Container[]; closes: boolean; tooDeep: boolean };
+
+/**
+ * The containers a (non-blank) line opens: `>` markers and list items, until indented code or
+ * text; `closes` when it starts a block that ends unmatched containers (a thematic break).
+ * `tooDeep` as soon as the depth would pass the limit (a line may hold thousands of markers).
+ */
+function openedContainers(cursor: LineCursor, matched: number, paragraph: boolean, last: number): Opened {
+  const opened: Container[] = [];
+  const line = cursor.line;
+  for (;;) {
+    const start = cursor.col;
+    const saved = cursor.save();
+    cursor.skipSpaces(cursor.col + 4);
+    if (cursor.col - start >= 4) {
+      cursor.restore(saved);
+      break; // indented code or a continuation: opens nothing
+    }
+    if (line[cursor.pos] === '>') {
+      if (matched + opened.length >= MARKDOWN_MAX_DEPTH) return { opened, closes: false, tooDeep: true };
+      opened.push({ kind: 'quote' });
+      cursor.skipMarker();
+      cursor.skipOptionalSpace();
+      continue;
+    }
+    if (isThematicBreak(line, cursor.pos)) return { opened, closes: true, tooDeep: false };
+    const marker = listMarkerAt(line, cursor.pos);
+    if (!marker) break;
+    const empty = cursor.pos + marker.length > last;
+    // An empty item, or an ordered one not starting at 1, cannot interrupt a paragraph.
+    if (paragraph && opened.length === 0 && (empty || (marker.ordered && !marker.one))) break;
+    if (matched + opened.length >= MARKDOWN_MAX_DEPTH) return { opened, closes: false, tooDeep: true };
+    cursor.skipMarker(marker.length);
+    const afterMarker = cursor.col;
+    const afterSaved = cursor.save();
+    cursor.skipSpaces(cursor.col + 5);
+    if (empty || cursor.col - afterMarker >= 5) {
+      // The item's content starts one column after the marker (the rest is code).
+      cursor.restore(afterSaved);
+      opened.push({ kind: 'item', column: afterMarker + 1 });
+      if (!empty) cursor.skipSpaces(cursor.col + 1);
+      break;
+    }
+    opened.push({ kind: 'item', column: cursor.col });
+  }
+  return { opened, closes: false, tooDeep: false };
+}
+
 /**
  * Why `markdown` would be refused (size, nesting), or null. One pass over the text, a few steps
  * per character, whatever its shape (5,000 levels are refused in milliseconds).
@@ -63,130 +190,46 @@ export function markdownProblem(markdown: string): string | null {
     while (last >= 0 && (line[last] === ' ' || line[last] === '\t')) last--;
     const blank = last < 0;
     const tooDeep = () => `is nested too deeply: lists and quotes go at most ${MARKDOWN_MAX_DEPTH} levels deep (line ${n + 1})`;
-    let pos = 0;
-    let col = 0;
-    // Columns as CommonMark counts them: a tab advances to the next multiple of 4.
-    const skipSpaces = (upTo: number) => {
-      while (pos < line.length && col < upTo) {
-        const c = line.charCodeAt(pos);
-        if (c === SPACE) col++;
-        else if (c === TAB) col += 4 - (col % 4);
-        else break;
-        pos++;
-      }
-    };
+    const cursor = new LineCursor(line);
     // 1. Which open containers does this line continue?
-    let matched = 0;
-    for (const container of stack) {
-      if (container.kind === 'quote') {
-        const [p, c] = [pos, col];
-        skipSpaces(col + 3);
-        if (line[pos] !== '>') {
-          [pos, col] = [p, c];
-          break;
-        }
-        pos++;
-        col++;
-        if (line[pos] === ' ' || line[pos] === '\t') skipSpaces(col + 1);
-      } else if (!blank) {
-        const [p, c] = [pos, col];
-        skipSpaces(container.column);
-        if (col < container.column) {
-          [pos, col] = [p, c];
-          break;
-        }
-      }
-      matched++;
-    }
+    const matched = continuedContainers(cursor, stack, blank);
     // 2. Inside fenced code: text, until the closing fence or its container ends.
     if (fence) {
       if (matched >= fence.depth) {
-        const start = col;
-        skipSpaces(col + 3);
-        const run = runAt(line, pos, fence.char);
-        if (col - start <= 3 && run >= fence.length && isBlankLine(line.slice(pos + run))) fence = null;
+        if (closesFence(cursor, fence)) fence = null;
         paragraph = false;
         continue;
       }
       fence = null;
     }
     // 3. New containers opened on this line.
-    const opened: Container[] = [];
-    let closes = false; // a block start that ends unmatched containers (not a lazy continuation)
-    if (!blank) {
-      for (;;) {
-        const start = col;
-        const [p, c] = [pos, col];
-        skipSpaces(col + 4);
-        if (col - start >= 4) {
-          [pos, col] = [p, c];
-          break; // indented code or a continuation: opens nothing
-        }
-        const ch = line[pos];
-        if (ch === '>') {
-          if (matched + opened.length >= MARKDOWN_MAX_DEPTH) return tooDeep(); // stop at once: a line may hold thousands
-          opened.push({ kind: 'quote' });
-          pos++;
-          col++;
-          if (line[pos] === ' ' || line[pos] === '\t') skipSpaces(col + 1);
-          continue;
-        }
-        if (isThematicBreak(line, pos)) {
-          closes = true;
-          break;
-        }
-        const marker = listMarkerAt(line, pos);
-        if (marker) {
-          const empty = pos + marker.length > last;
-          // An empty item, or an ordered one not starting at 1, cannot interrupt a paragraph.
-          if (paragraph && opened.length === 0 && (empty || (marker.ordered && !marker.one))) break;
-          if (matched + opened.length >= MARKDOWN_MAX_DEPTH) return tooDeep();
-          pos += marker.length;
-          col += marker.length;
-          const afterMarker = col;
-          const [p2, c2] = [pos, col];
-          skipSpaces(col + 5);
-          const gap = col - afterMarker;
-          if (empty || gap >= 5) {
-            // The item's content starts one column after the marker (the rest is code).
-            [pos, col] = [p2, c2];
-            opened.push({ kind: 'item', column: afterMarker + 1 });
-            if (!empty) skipSpaces(col + 1);
-            break;
-          }
-          opened.push({ kind: 'item', column: col });
-          continue;
-        }
-        break;
-      }
-    }
+    const {
+      opened,
+      closes,
+      tooDeep: openedTooDeep,
+    }: Opened = blank ? { opened: [], closes: false, tooDeep: false } : openedContainers(cursor, matched, paragraph, last);
+    if (openedTooDeep) return tooDeep();
     if (opened.length > 0 || closes || blank || !paragraph) stack.length = matched;
     stack.push(...opened);
     if (stack.length > MARKDOWN_MAX_DEPTH) return tooDeep();
     if (opened.length > 0) inline.reset();
     // 4. What the rest of the line is.
-    const indent = (() => {
-      const [p, c] = [pos, col];
-      skipSpaces(col + 4);
-      const width = col - c;
-      [pos, col] = [p, c];
-      return width;
-    })();
+    const indent = cursor.indent();
     if (blank) {
       paragraph = false;
       inline.reset();
       continue;
     }
     if (indent >= 4 && !paragraph) continue; // indented code
-    skipSpaces(col + 3);
-    const ch = line[pos];
-    if ((ch === '`' || ch === '~') && runAt(line, pos, ch) >= 3) {
-      fence = { depth: stack.length, char: ch, length: runAt(line, pos, ch) };
+    cursor.skipSpaces(cursor.col + 3);
+    const ch = line[cursor.pos];
+    if ((ch === '`' || ch === '~') && runAt(line, cursor.pos, ch) >= 3) {
+      fence = { depth: stack.length, char: ch, length: runAt(line, cursor.pos, ch) };
       paragraph = false;
       inline.reset();
       continue;
     }
-    const deepest = inline.scan(line, pos);
+    const deepest = inline.scan(line, cursor.pos);
     if (deepest > MARKDOWN_MAX_DEPTH)
       return `is nested too deeply: emphasis and links go at most ${MARKDOWN_MAX_DEPTH} levels deep (line ${n + 1})`;
     if (inline.marks > MARKDOWN_MAX_INLINE_MARKS)
