@@ -330,6 +330,236 @@ const titleFromName = (name: string) => {
   return base ? base[0]!.toUpperCase() + base.slice(1) : 'Untitled';
 };
 
+/** Reads a page file's front matter and body; a file that cannot be read is skipped, with the reason. */
+function readPageFile(data: Uint8Array, path: string, skipped: SpaceLayout['skipped']) {
+  try {
+    return splitPage(text(data));
+  } catch (error) {
+    skipped.push({ path, reason: `could not be read as Markdown (${(error as Error).message})` });
+    return undefined;
+  }
+}
+
+/** The front matter of a page file set on its page; keys Lectern has no field for are kept (in the file's order) so the export writes them back. */
+function setFrontMatter(page: LayoutPage, meta: Record<string, unknown>) {
+  for (const key of FRONT_MATTER_KEYS) {
+    const value = meta[key];
+    if (key === 'hidden' || key === 'noIndex' || key === 'noRobotsIndex') {
+      if (value === true) page[key] = true;
+    } else if (typeof value === 'string' && value) page[key] = value;
+  }
+  const order = Object.keys(meta);
+  const extra = Object.fromEntries(order.filter((k) => !(FRONT_MATTER_KEYS as readonly string[]).includes(k)).map((k) => [k, meta[k]]));
+  const canonical = FRONT_MATTER_KEYS.filter((k) => k in meta);
+  if (Object.keys(extra).length || order.join() !== canonical.join()) page.frontMatter = { order, extra };
+}
+
+const byPath = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : 1);
+
+/** One read of a docs folder: its files (relative to the docs root) and the pages, includes and files found so far. */
+class RepositoryReader {
+  readonly skipped: SpaceLayout['skipped'] = [];
+  readonly pages: LayoutPage[] = [];
+  readonly pageByPath = new Map<string, LayoutPage>();
+  readonly includes: LayoutInclude[] = [];
+  readonly includePaths = new Map<string, LayoutInclude>();
+  /** Paths read as a page, an include or the summary. */
+  readonly used = new Set<string>();
+  readonly slugs = new Map<string | null, Set<string>>();
+
+  constructor(
+    readonly files: Map<string, Uint8Array>,
+    readonly config: GitBookConfig,
+    readonly known: KnownIds,
+  ) {}
+
+  uniqueSlug(parent: string | null, base: string) {
+    const taken = this.slugs.get(parent) ?? new Set<string>();
+    this.slugs.set(parent, taken);
+    let slug = base;
+    for (let i = 1; taken.has(slug); i++) slug = `${base}-${i}`;
+    taken.add(slug);
+    return slug;
+  }
+
+  slugOfPath(path: string, title: string) {
+    const name = posix.basename(path).replace(/\.md$/i, '');
+    const dir = posix.basename(posix.dirname(path));
+    if (name.toLowerCase() === 'readme') return slugify(dir && dir !== '.' ? dir : title);
+    return slugify(name);
+  }
+
+  addPage(path: string, parent: string | null, summaryTitle?: string): LayoutPage | undefined {
+    const { config, skipped } = this;
+    const data = this.files.get(path);
+    if (!data) {
+      skipped.push({ path, reason: `listed in ${config.summary} but the file does not exist` });
+      return undefined;
+    }
+    if (this.used.has(path)) {
+      skipped.push({ path, reason: `listed more than once in ${config.summary}: only the first entry is a page` });
+      return undefined;
+    }
+    this.used.add(path);
+    const split = readPageFile(data, path, skipped);
+    if (!split) return undefined;
+    const { meta, body } = split;
+    const title =
+      summaryTitle ||
+      (typeof meta.title === 'string' && meta.title.trim()) ||
+      leadingHeading(body) ||
+      titleFromName(posix.basename(path) === config.readme ? posix.basename(posix.dirname(path)) || 'Introduction' : posix.basename(path));
+    const page: LayoutPage = {
+      id: this.known.pages?.[path] ?? newId(),
+      parent,
+      type: 'document',
+      title,
+      slug: this.uniqueSlug(parent, this.slugOfPath(path, title)),
+      markdown: body,
+      path,
+    };
+    setFrontMatter(page, meta);
+    this.pages.push(page);
+    this.pageByPath.set(path, page);
+    return page;
+  }
+
+  /** Reusable contents: .gitbook/includes/<slug>.md (never pages). */
+  readIncludes() {
+    for (const [path, data] of [...this.files].sort(byPath)) {
+      const m = INCLUDE_FILE.exec(path);
+      if (!m) continue;
+      this.used.add(path);
+      const split = readPageFile(data, path, this.skipped);
+      if (!split) continue;
+      const slug = m[1]!;
+      const title = (typeof split.meta.title === 'string' && split.meta.title.trim()) || titleFromName(slug);
+      const include: LayoutInclude = { id: this.known.includes?.[slug] ?? newId(), title, slug, markdown: split.body };
+      this.includes.push(include);
+      this.includePaths.set(path, include);
+    }
+  }
+
+  /** The tree as SUMMARY.md lists it: groups, links and pages. */
+  walkSummary(entries: SummaryEntry[], parent: string | null) {
+    for (const entry of entries) {
+      if (entry.kind === 'group') {
+        const id = this.known.pages?.[`#group:${entry.title}`] ?? newId();
+        this.pages.push({ id, parent, type: 'group', title: entry.title, slug: this.uniqueSlug(parent, slugify(entry.title)) });
+        this.walkSummary(entry.children, id);
+      } else if (entry.kind === 'link') {
+        const id = this.known.pages?.[`#link:${entry.target}`] ?? newId();
+        this.pages.push({
+          id,
+          parent,
+          type: 'link',
+          title: entry.title,
+          slug: this.uniqueSlug(parent, slugify(entry.title)),
+          href: entry.target,
+        });
+      } else {
+        const page = this.addPage(entry.target!, parent, entry.title);
+        this.walkSummary(entry.children, page?.id ?? parent);
+      }
+    }
+  }
+
+  /** No SUMMARY.md: the folders are the tree; a folder's README.md is its page. */
+  walkFolders() {
+    const mdFiles = [...this.files.keys()].filter((p) => /\.md$/i.test(p) && !this.used.has(p)).sort();
+    const readmeOf = (dir: string) =>
+      mdFiles.find((p) => posix.dirname(p) === (dir || '.') && posix.basename(p).toLowerCase() === this.config.readme.toLowerCase());
+    const walkDir = (dir: string, parent: string | null) => {
+      const here = mdFiles.filter((p) => posix.dirname(p) === (dir || '.'));
+      const subdirs = [
+        ...new Set(
+          mdFiles
+            .filter((p) => p.startsWith(dir ? `${dir}/` : '') && posix.dirname(p) !== (dir || '.'))
+            .map((p) => p.slice(dir ? dir.length + 1 : 0).split('/')[0]!),
+        ),
+      ].sort();
+      const readme = readmeOf(dir);
+      if (readme && !dir) this.addPage(readme, parent);
+      for (const file of here) if (file !== readme) this.addPage(file, parent);
+      for (const sub of subdirs) {
+        const path = dir ? `${dir}/${sub}` : sub;
+        const subReadme = readmeOf(path);
+        const page = subReadme ? this.addPage(subReadme, parent) : undefined;
+        walkDir(path, page?.id ?? this.folderPage(sub, parent));
+      }
+    };
+    walkDir('', null);
+  }
+
+  /** A folder without a README: a group at the top, an empty page below it. Returns its id. */
+  folderPage(sub: string, parent: string | null): string {
+    const id = this.known.pages?.[`#group:${sub}`] ?? newId();
+    const type = parent === null ? 'group' : 'document';
+    this.pages.push({
+      id,
+      parent,
+      type,
+      title: titleFromName(sub),
+      slug: this.uniqueSlug(parent, slugify(sub)),
+      ...(type === 'document' ? { markdown: '' } : {}),
+    });
+    return id;
+  }
+
+  /** The files no page or include was read from (Markdown left over is skipped): candidates for the space's files. */
+  candidateFiles(hasSummary: boolean) {
+    const candidates: LayoutFile[] = [];
+    for (const [path, data] of [...this.files].sort(byPath)) {
+      if (this.used.has(path)) continue;
+      if (/\.md$/i.test(path)) {
+        this.skipped.push({ path, reason: hasSummary ? `not listed in ${this.config.summary}` : 'not a page' });
+        continue;
+      }
+      candidates.push({
+        id: this.known.files?.[path] ?? newId(),
+        name: posix.basename(path),
+        contentType: contentTypeOf(path),
+        data,
+        path,
+      });
+    }
+    return candidates;
+  }
+
+  /** Relative links of pages and includes → id references; returns the ids of the files they link to. */
+  resolveLinks(fileByPath: Map<string, LayoutFile>): Set<string> {
+    const referenced = new Set<string>();
+    const sources: { markdown: string; path: string; set: (markdown: string) => void }[] = [
+      ...this.pages
+        .filter((p) => p.markdown !== undefined && p.path)
+        .map((p) => ({ markdown: p.markdown!, path: p.path!, set: (m: string) => void (p.markdown = m) })),
+      ...[...this.includePaths].map(([path, inc]) => ({ markdown: inc.markdown, path, set: (m: string) => void (inc.markdown = m) })),
+    ];
+    for (const source of sources) {
+      const from = posix.dirname(source.path);
+      source.set(
+        rewriteLinks(source.markdown, (url) => {
+          if (!url || SCHEME.test(url) || url.startsWith('#') || url.startsWith('//')) return undefined;
+          const hash = url.indexOf('#');
+          const anchor = hash >= 0 ? url.slice(hash) : '';
+          const raw = safeDecode(hash >= 0 ? url.slice(0, hash) : url);
+          if (!raw) return undefined;
+          const target = normalize(raw.startsWith('/') ? raw.slice(1) : posix.join(from, raw));
+          const toPage = this.pageByPath.get(target) ?? this.pageByPath.get(posix.join(target, this.config.readme));
+          if (toPage) return `/pages/${toPage.id}${anchor}`;
+          const toFile = fileByPath.get(target);
+          if (toFile) {
+            referenced.add(toFile.id);
+            return `/files/${toFile.id}`;
+          }
+          return undefined;
+        }),
+      );
+    }
+    return referenced;
+  }
+}
+
 /**
  * Reads a docs folder of a repository into pages and files. `files` holds the repository's files
  * (paths from its top); `folder` is the connected folder. Pages and files keep the ids `known` gives
@@ -344,209 +574,21 @@ export function readRepository(repoFiles: RepoFile[], opts: { folder?: string; k
   const files = new Map<string, Uint8Array>();
   for (const [path, data] of all) if (!prefix || path.startsWith(prefix)) files.set(path.slice(prefix.length), data);
   files.delete('.gitbook.yaml');
-  const skipped: SpaceLayout['skipped'] = [];
-  const pages: LayoutPage[] = [];
-  const pageByPath = new Map<string, LayoutPage>();
-  const known = opts.known ?? {};
-  const used = new Set<string>();
-
-  const slugs = new Map<string | null, Set<string>>();
-  const uniqueSlug = (parent: string | null, base: string) => {
-    const taken = slugs.get(parent) ?? new Set<string>();
-    slugs.set(parent, taken);
-    let slug = base;
-    for (let i = 1; taken.has(slug); i++) slug = `${base}-${i}`;
-    taken.add(slug);
-    return slug;
-  };
-  const slugOfPath = (path: string, title: string) => {
-    const name = posix.basename(path).replace(/\.md$/i, '');
-    const dir = posix.basename(posix.dirname(path));
-    if (name.toLowerCase() === 'readme') return slugify(dir && dir !== '.' ? dir : title);
-    return slugify(name);
-  };
-  const addPage = (path: string, parent: string | null, summaryTitle?: string): LayoutPage | undefined => {
-    const data = files.get(path);
-    if (!data) {
-      skipped.push({ path, reason: `listed in ${config.summary} but the file does not exist` });
-      return undefined;
-    }
-    if (used.has(path)) {
-      skipped.push({ path, reason: `listed more than once in ${config.summary}: only the first entry is a page` });
-      return undefined;
-    }
-    used.add(path);
-    let split: { meta: Record<string, unknown>; body: string };
-    try {
-      split = splitPage(text(data));
-    } catch (error) {
-      skipped.push({ path, reason: `could not be read as Markdown (${(error as Error).message})` });
-      return undefined;
-    }
-    const { meta, body } = split;
-    const title =
-      summaryTitle ||
-      (typeof meta.title === 'string' && meta.title.trim()) ||
-      leadingHeading(body) ||
-      titleFromName(posix.basename(path) === config.readme ? posix.basename(posix.dirname(path)) || 'Introduction' : posix.basename(path));
-    const page: LayoutPage = {
-      id: known.pages?.[path] ?? newId(),
-      parent,
-      type: 'document',
-      title,
-      slug: uniqueSlug(parent, slugOfPath(path, title)),
-      markdown: body,
-      path,
-    };
-    for (const key of FRONT_MATTER_KEYS) {
-      const value = meta[key];
-      if (key === 'hidden' || key === 'noIndex' || key === 'noRobotsIndex') {
-        if (value === true) page[key] = true;
-      } else if (typeof value === 'string' && value) page[key] = value;
-    }
-    // Keys Lectern has no field for are kept (with the file's order) so the export writes them back.
-    const order = Object.keys(meta);
-    const extra = Object.fromEntries(order.filter((k) => !(FRONT_MATTER_KEYS as readonly string[]).includes(k)).map((k) => [k, meta[k]]));
-    const canonical = FRONT_MATTER_KEYS.filter((k) => k in meta);
-    if (Object.keys(extra).length || order.join() !== canonical.join()) page.frontMatter = { order, extra };
-    pages.push(page);
-    pageByPath.set(path, page);
-    return page;
-  };
-
-  // Reusable contents: .gitbook/includes/<slug>.md (never pages).
-  const includes: LayoutInclude[] = [];
-  const includePaths = new Map<string, LayoutInclude>();
-  for (const [path, data] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const m = INCLUDE_FILE.exec(path);
-    if (!m) continue;
-    used.add(path);
-    let split: { meta: Record<string, unknown>; body: string };
-    try {
-      split = splitPage(text(data));
-    } catch (error) {
-      skipped.push({ path, reason: `could not be read as Markdown (${(error as Error).message})` });
-      continue;
-    }
-    const slug = m[1]!;
-    const title = (typeof split.meta.title === 'string' && split.meta.title.trim()) || titleFromName(slug);
-    const include: LayoutInclude = { id: known.includes?.[slug] ?? newId(), title, slug, markdown: split.body };
-    includes.push(include);
-    includePaths.set(path, include);
-  }
-
+  const reader = new RepositoryReader(files, config, opts.known ?? {});
+  reader.readIncludes();
   const summary = files.get(config.summary);
   if (summary) {
-    used.add(config.summary);
-    const walk = (entries: SummaryEntry[], parent: string | null) => {
-      for (const entry of entries) {
-        if (entry.kind === 'group') {
-          const id = known.pages?.[`#group:${entry.title}`] ?? newId();
-          pages.push({ id, parent, type: 'group', title: entry.title, slug: uniqueSlug(parent, slugify(entry.title)) });
-          walk(entry.children, id);
-        } else if (entry.kind === 'link') {
-          const id = known.pages?.[`#link:${entry.target}`] ?? newId();
-          pages.push({ id, parent, type: 'link', title: entry.title, slug: uniqueSlug(parent, slugify(entry.title)), href: entry.target });
-        } else {
-          const page = addPage(entry.target!, parent, entry.title);
-          walk(entry.children, page?.id ?? parent);
-        }
-      }
-    };
-    walk(parseSummary(text(summary)), null);
+    reader.used.add(config.summary);
+    reader.walkSummary(parseSummary(text(summary)), null);
   } else {
-    // No SUMMARY.md: the folders are the tree; a folder's README.md is its page.
-    const mdFiles = [...files.keys()].filter((p) => /\.md$/i.test(p) && !used.has(p)).sort();
-    const readmeOf = (dir: string) =>
-      mdFiles.find((p) => posix.dirname(p) === (dir || '.') && posix.basename(p).toLowerCase() === config.readme.toLowerCase());
-    const walkDir = (dir: string, parent: string | null) => {
-      const here = mdFiles.filter((p) => posix.dirname(p) === (dir || '.'));
-      const subdirs = [
-        ...new Set(
-          mdFiles
-            .filter((p) => p.startsWith(dir ? `${dir}/` : '') && posix.dirname(p) !== (dir || '.'))
-            .map((p) => p.slice(dir ? dir.length + 1 : 0).split('/')[0]!),
-        ),
-      ].sort();
-      const readme = readmeOf(dir);
-      if (readme && !dir) addPage(readme, parent);
-      for (const file of here) if (file !== readme) addPage(file, parent);
-      for (const sub of subdirs) {
-        const path = dir ? `${dir}/${sub}` : sub;
-        const subReadme = readmeOf(path);
-        const page = subReadme ? addPage(subReadme, parent) : undefined;
-        let into = page?.id ?? null;
-        if (!page) {
-          const id = known.pages?.[`#group:${sub}`] ?? newId();
-          // A folder without a README: a group at the top, an empty page below it.
-          const type = parent === null ? 'group' : 'document';
-          pages.push({
-            id,
-            parent,
-            type,
-            title: titleFromName(sub),
-            slug: uniqueSlug(parent, slugify(sub)),
-            ...(type === 'document' ? { markdown: '' } : {}),
-          });
-          into = id;
-        }
-        walkDir(path, into ?? parent);
-      }
-    };
-    walkDir('', null);
+    reader.walkFolders();
   }
-
   // Files: what the pages link to, and everything in .gitbook/assets (GitBook's folder for them);
   // the rest of the folder (a code repository's sources, say) is not the space's.
-  const candidates: LayoutFile[] = [];
-  const fileByPath = new Map<string, LayoutFile>();
-  for (const [path, data] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (used.has(path)) continue;
-    if (/\.md$/i.test(path)) {
-      skipped.push({ path, reason: summary ? `not listed in ${config.summary}` : 'not a page' });
-      continue;
-    }
-    const file: LayoutFile = {
-      id: known.files?.[path] ?? newId(),
-      name: posix.basename(path),
-      contentType: contentTypeOf(path),
-      data,
-      path,
-    };
-    candidates.push(file);
-    fileByPath.set(path, file);
-  }
-  const referenced = new Set<string>();
-
-  // Relative links → id references.
-  const sources: { markdown: string; path: string; set: (markdown: string) => void }[] = [
-    ...pages
-      .filter((p) => p.markdown !== undefined && p.path)
-      .map((p) => ({ markdown: p.markdown!, path: p.path!, set: (m: string) => void (p.markdown = m) })),
-    ...[...includePaths].map(([path, inc]) => ({ markdown: inc.markdown, path, set: (m: string) => void (inc.markdown = m) })),
-  ];
-  for (const source of sources) {
-    const from = posix.dirname(source.path);
-    source.set(
-      rewriteLinks(source.markdown, (url) => {
-        if (!url || SCHEME.test(url) || url.startsWith('#') || url.startsWith('//')) return undefined;
-        const hash = url.indexOf('#');
-        const anchor = hash >= 0 ? url.slice(hash) : '';
-        const raw = safeDecode(hash >= 0 ? url.slice(0, hash) : url);
-        if (!raw) return undefined;
-        const target = normalize(raw.startsWith('/') ? raw.slice(1) : posix.join(from, raw));
-        const toPage = pageByPath.get(target) ?? pageByPath.get(posix.join(target, config.readme));
-        if (toPage) return `/pages/${toPage.id}${anchor}`;
-        const toFile = fileByPath.get(target);
-        if (toFile) {
-          referenced.add(toFile.id);
-          return `/files/${toFile.id}`;
-        }
-        return undefined;
-      }),
-    );
-  }
+  const candidates = reader.candidateFiles(summary !== undefined);
+  const referenced = reader.resolveLinks(new Map(candidates.map((f) => [f.path!, f])));
   const layoutFiles = candidates.filter((f) => referenced.has(f.id) || f.path!.startsWith(`${ASSETS}/`));
+  const { pages, includes, skipped } = reader;
   return { config, pages, files: layoutFiles, ...(includes.length ? { includes } : {}), skipped };
 }
 
