@@ -79,7 +79,8 @@ function updateBody(req: RestRequest) {
   return req.body;
 }
 
-function familyRoutes(f: Family): RestRoute[] {
+/** A family's variable builders and document makers, shared by its comment and reply routes. */
+function familyParts(f: Family) {
   const vars = (req: RestRequest) => ({ ...f.placeVariables(req), ...format(req) });
   const comment = (req: RestRequest) => ({ ...vars(req), commentId: req.params.commentId });
   const reply = (req: RestRequest) => ({ ...comment(req), replyId: req.params.commentReplyId });
@@ -95,7 +96,13 @@ function familyRoutes(f: Family): RestRoute[] {
     `mutation ${name}(${declared}${extraVars}) { ${call.replace('PLACE', f.placeArgs)} ${selection} } ${fragments(selection)}`;
   const query = (name: string, extraVars: string, inner: string) =>
     `query ${name}(${declared}${extraVars}) { ${f.reach(inner)} } ${fragments(inner)}`;
+  return { vars, comment, reply, mutation, query };
+}
 
+type FamilyParts = ReturnType<typeof familyParts>;
+
+/** A family's routes of comments: list, post, get, update, delete. */
+function commentRoutesOf(f: Family, { vars, comment, mutation, query }: FamilyParts): RestRoute[] {
   return [
     {
       method: 'GET',
@@ -159,6 +166,12 @@ function familyRoutes(f: Family): RestRoute[] {
       result: () => undefined,
       status: 204,
     },
+  ];
+}
+
+/** A family's routes of a comment's replies: list, post, get, update, delete. */
+function replyRoutesOf(f: Family, { comment, reply, mutation, query }: FamilyParts): RestRoute[] {
+  return [
     {
       method: 'GET',
       path: `${f.base}/:commentId/replies`,
@@ -219,6 +232,11 @@ function familyRoutes(f: Family): RestRoute[] {
       status: (data) => deletedStatus(data.deleteCommentReply),
     },
   ];
+}
+
+function familyRoutes(f: Family): RestRoute[] {
+  const parts = familyParts(f);
+  return [...commentRoutesOf(f, parts), ...replyRoutesOf(f, parts)];
 }
 
 export const commentRoutes: RestRoute[] = FAMILIES.flatMap(familyRoutes);

@@ -298,7 +298,8 @@ async function stillRunning(db: Tx | Services['db']['prisma'], id: string) {
   if (run?.status !== 'in-progress') throw new Cancelled();
 }
 
-async function runImport(services: Services, run: ImportRun): Promise<void> {
+/** The run's uploads read as archives, each's docs folder read as a layout; what was left out, labelled by upload when there are several. */
+async function readUploads(services: Services, run: ImportRun) {
   const prisma = services.db.prisma;
   const uploads = await prisma.storageUpload.findMany({ where: { key: { in: (run.source as { files: string[] }).files } } });
   const byKey = new Map(uploads.map((u) => [u.key, u]));
@@ -317,6 +318,31 @@ async function runImport(services: Services, run: ImportRun): Promise<void> {
     // Reading a large archive takes a while: a cancel that came meanwhile stops the run here.
     await stillRunning(prisma, run.id);
   }
+  return { reads, skipped };
+}
+
+/** The bodies, one page at a time (content-addressed: a cancelled run leaves only unreferenced objects), with the run's progress. */
+async function storeBodies(services: Services, run: ImportRun, reads: ReadResult[], total: number) {
+  const prisma = services.db.prisma;
+  const bodies = new Map<string, string>();
+  let done = 0;
+  for (const read of reads) {
+    for (const page of read.layout.pages) {
+      if (page.type === 'document') bodies.set(page.id, await putBody(prisma, page.markdown ?? '', read.links[page.id] ?? []));
+      done++;
+      if (done % PROGRESS_EVERY === 0 || done === total) {
+        await stillRunning(prisma, run.id);
+        await prisma.importRun.update({ where: { id: run.id }, data: { pagesDone: done } });
+      }
+    }
+  }
+  if (!total) await stillRunning(prisma, run.id);
+  return bodies;
+}
+
+async function runImport(services: Services, run: ImportRun): Promise<void> {
+  const prisma = services.db.prisma;
+  const { reads, skipped } = await readUploads(services, run);
   const pages = reads.flatMap((r) => r.layout.pages);
   const items: PageItem[] = pages.map((p) => ({
     id: p.id,
@@ -328,107 +354,101 @@ async function runImport(services: Services, run: ImportRun): Promise<void> {
     where: { id: run.id },
     data: { pagesTotal: pages.length, pages: items as Prisma.InputJsonValue, skipped: skipped as Prisma.InputJsonValue },
   });
+  const bodies = await storeBodies(services, run, reads, pages.length);
+  await prisma.$transaction((tx) => writeImport(tx, run, { reads, pages, items, bodies }), { timeout: 120_000 });
+}
 
-  // The bodies, one page at a time (content-addressed: a cancelled run leaves only unreferenced objects).
-  const bodies = new Map<string, string>();
-  let done = 0;
-  for (const read of reads) {
-    for (const page of read.layout.pages) {
-      if (page.type === 'document') bodies.set(page.id, await putBody(prisma, page.markdown ?? '', read.links[page.id] ?? []));
-      done++;
-      if (done % PROGRESS_EVERY === 0 || done === pages.length) {
-        await stillRunning(prisma, run.id);
-        await prisma.importRun.update({ where: { id: run.id }, data: { pagesDone: done } });
-      }
-    }
+type ImportedPages = { reads: ReadResult[]; pages: ReadResult['layout']['pages']; items: PageItem[]; bodies: Map<string, string> };
+
+/** The import's one transaction: a new revision of the space (or of its change request) with the pages and files, unless the run was cancelled. */
+async function writeImport(tx: Tx, run: ImportRun, imported: ImportedPages) {
+  const { reads, pages, items } = imported;
+  // The run's row first: a cancel that came meanwhile wins, and nothing is written.
+  await tx.$queryRaw`SELECT id FROM "ImportRun" WHERE id = ${run.id} FOR UPDATE`;
+  await stillRunning(tx, run.id);
+  await tx.$queryRaw`SELECT id FROM "Space" WHERE id = ${run.spaceId} FOR UPDATE`;
+  const space = (await tx.space.findUnique({ where: { id: run.spaceId } }))!;
+  const cr = run.changeRequestId ? await tx.changeRequest.findUnique({ where: { id: run.changeRequestId } }) : null;
+  if (run.changeRequestId && (!cr || cr.status === 'merged' || cr.status === 'archived'))
+    throw new ArchiveError('the change request was merged or closed before the import ended: nothing was imported');
+  const headId = cr?.revisionId ?? space.revisionId;
+  const base = await Content.load(tx, (await tx.revision.findUnique({ where: { id: headId } }))!.manifest);
+  const writer = new ContentWriter(base);
+  const now = new Date().toISOString();
+  await placeImportedPages(writer, base, run, imported, now);
+  const files: FileEntry[] = [...(await base.files())];
+  for (const file of reads.flatMap((r) => r.layout.files)) {
+    const data = Buffer.from(file.data);
+    const blob = createHash('sha256').update(data).digest('hex');
+    await tx.fileBlob.createMany({ data: [{ hash: blob, data, size: data.length }], skipDuplicates: true });
+    files.push({ id: file.id, name: file.name, contentType: file.contentType, size: data.length, blob, createdAt: now });
   }
-  if (!pages.length) await stillRunning(prisma, run.id);
-
-  await prisma.$transaction(
-    async (tx) => {
-      // The run's row first: a cancel that came meanwhile wins, and nothing is written.
-      await tx.$queryRaw`SELECT id FROM "ImportRun" WHERE id = ${run.id} FOR UPDATE`;
-      await stillRunning(tx, run.id);
-      await tx.$queryRaw`SELECT id FROM "Space" WHERE id = ${run.spaceId} FOR UPDATE`;
-      const space = (await tx.space.findUnique({ where: { id: run.spaceId } }))!;
-      const cr = run.changeRequestId ? await tx.changeRequest.findUnique({ where: { id: run.changeRequestId } }) : null;
-      if (run.changeRequestId && (!cr || cr.status === 'merged' || cr.status === 'archived'))
-        throw new ArchiveError('the change request was merged or closed before the import ended: nothing was imported');
-      const headId = cr?.revisionId ?? space.revisionId;
-      const base = await Content.load(tx, (await tx.revision.findUnique({ where: { id: headId } }))!.manifest);
-      const writer = new ContentWriter(base);
-      const existing = await base.allPages();
-      const into = run.pageId && existing.some((p) => p.id === run.pageId) ? run.pageId : null;
-      const siblings = existing.filter((p) => p.parent === into);
-      let position = siblings.reduce((max, p) => Math.max(max, p.position), -1) + 1;
-      const now = new Date().toISOString();
-      const childPosition = new Map<string, number>();
-      for (const page of pages) {
-        const top = page.parent === null;
-        const parent = top ? into : page.parent;
-        const entry: PageEntry = {
-          id: page.id,
-          parent,
-          position: top
-            ? position++
-            : (childPosition.set(page.parent!, (childPosition.get(page.parent!) ?? -1) + 1), childPosition.get(page.parent!)!),
-          type: page.type,
-          title: page.title,
-          // Top-level slugs must not clash with the space's own pages there.
-          slug: top ? uniqueSlug(page.slug, siblings) : page.slug,
-          ...layoutPageFields(page),
-          ...(page.type === 'document' ? { body: bodies.get(page.id) } : {}),
-          ...(page.type === 'link' ? { href: page.href } : {}),
-          createdAt: now,
-          updatedAt: now,
-        };
-        if (top) siblings.push(entry);
-        await writer.put(entry);
-      }
-      const files: FileEntry[] = [...(await base.files())];
-      for (const file of reads.flatMap((r) => r.layout.files)) {
-        const data = Buffer.from(file.data);
-        const blob = createHash('sha256').update(data).digest('hex');
-        await tx.fileBlob.createMany({ data: [{ hash: blob, data, size: data.length }], skipDuplicates: true });
-        files.push({ id: file.id, name: file.name, contentType: file.contentType, size: data.length, blob, createdAt: now });
-      }
-      writer.setFiles(files);
-      const manifest = await writer.write(tx);
-      const revision = newId();
-      await tx.revision.create({
-        data: {
-          id: revision,
-          spaceId: run.spaceId,
-          parents: [headId],
-          type: 'edits',
-          manifest,
-          createdById: run.createdById,
-          ...(cr ? { changeRequestId: cr.id } : {}),
-        },
-      });
-      if (cr) {
-        await tx.changeRequest.update({
-          where: { id: cr.id },
-          data: { revisionId: revision, ...(cr.contributors.includes(run.createdById) ? {} : { contributors: { push: run.createdById } }) },
-        });
-      } else {
-        await tx.space.update({ where: { id: run.spaceId }, data: { revisionId: revision } });
-        await reindexSpace(tx, run.spaceId, headId, revision);
-        await afterMainMoved(tx, { spaceId: run.spaceId, revisionId: revision, userId: run.createdById });
-      }
-      await tx.importRun.update({
-        where: { id: run.id },
-        data: {
-          status: 'completed',
-          completedAt: new Date(),
-          pagesDone: pages.length,
-          revisionId: revision,
-          pages: items.map((i) => ({ ...i, status: 'complete' })) as Prisma.InputJsonValue,
-        },
-      });
+  writer.setFiles(files);
+  const manifest = await writer.write(tx);
+  const revision = newId();
+  await tx.revision.create({
+    data: {
+      id: revision,
+      spaceId: run.spaceId,
+      parents: [headId],
+      type: 'edits',
+      manifest,
+      createdById: run.createdById,
+      ...(cr ? { changeRequestId: cr.id } : {}),
     },
-    { timeout: 120_000 },
-  );
+  });
+  if (cr) {
+    await tx.changeRequest.update({
+      where: { id: cr.id },
+      data: { revisionId: revision, ...(cr.contributors.includes(run.createdById) ? {} : { contributors: { push: run.createdById } }) },
+    });
+  } else {
+    await tx.space.update({ where: { id: run.spaceId }, data: { revisionId: revision } });
+    await reindexSpace(tx, run.spaceId, headId, revision);
+    await afterMainMoved(tx, { spaceId: run.spaceId, revisionId: revision, userId: run.createdById });
+  }
+  await tx.importRun.update({
+    where: { id: run.id },
+    data: {
+      status: 'completed',
+      completedAt: new Date(),
+      pagesDone: pages.length,
+      revisionId: revision,
+      pages: items.map((i) => ({ ...i, status: 'complete' })) as Prisma.InputJsonValue,
+    },
+  });
+}
+
+/** The imported pages put under the run's page (or at the top), after the pages already there. */
+async function placeImportedPages(writer: ContentWriter, base: Content, run: ImportRun, imported: ImportedPages, now: string) {
+  const { pages, bodies } = imported;
+  const existing = await base.allPages();
+  const into = run.pageId && existing.some((p) => p.id === run.pageId) ? run.pageId : null;
+  const siblings = existing.filter((p) => p.parent === into);
+  let position = siblings.reduce((max, p) => Math.max(max, p.position), -1) + 1;
+  const childPosition = new Map<string, number>();
+  for (const page of pages) {
+    const top = page.parent === null;
+    const parent = top ? into : page.parent;
+    const entry: PageEntry = {
+      id: page.id,
+      parent,
+      position: top
+        ? position++
+        : (childPosition.set(page.parent!, (childPosition.get(page.parent!) ?? -1) + 1), childPosition.get(page.parent!)!),
+      type: page.type,
+      title: page.title,
+      // Top-level slugs must not clash with the space's own pages there.
+      slug: top ? uniqueSlug(page.slug, siblings) : page.slug,
+      ...layoutPageFields(page),
+      ...(page.type === 'document' ? { body: bodies.get(page.id) } : {}),
+      ...(page.type === 'link' ? { href: page.href } : {}),
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (top) siblings.push(entry);
+    await writer.put(entry);
+  }
 }
 
 async function handleRun(payload: { runId: string }, services: Services) {
