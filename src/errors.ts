@@ -119,11 +119,6 @@ export function classifyDatabaseError(error: unknown): DatabaseFailure | null {
   return null;
 }
 
-/** Whether an error means the database cannot be reached (down, restarting, connections cut). */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  return classifyDatabaseError(error)?.status === 503;
-}
-
 /** The GraphQL error a database failure is answered with (its status and Retry-After go to HTTP). */
 export function databaseFailureError(failure: DatabaseFailure): GraphQLError {
   return new GraphQLError(failure.message, {

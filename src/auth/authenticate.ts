@@ -59,9 +59,6 @@ type Row = User & {
   __tenant: string | null;
 };
 
-/** The budget key of a user in RateLimitWindow (token hashes were the keys before). */
-export const rateKey = (userId: string) => `user:${userId}`;
-
 /** The sliding-window state after this request (`current` includes it). */
 export function slidingWindow(rate: RateLimit, windowStart: number, previous: number, current: number, now: number): RateState {
   const W = rate.windowSeconds;

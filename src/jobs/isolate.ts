@@ -216,13 +216,6 @@ export async function runIsolated<Result>(
   }
 }
 
-/** Starts a pool's first thread ahead of its first task (so that task does not pay the start-up). */
-export function warmIsolate(taskModule: URL | string, memoryMb: number): void {
-  const pool = poolFor(taskModule, memoryMb);
-  if (pool.threads.size) return;
-  release(pool, spawn(pool));
-}
-
 /** Stops every thread (server shutdown, tests). */
 export async function closeIsolates(): Promise<void> {
   const all = [...pools.values()].flatMap((p) => [...p.threads]);

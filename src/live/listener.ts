@@ -251,11 +251,6 @@ export async function liveSubscription(ctx: Context, topic: string, before: Befo
   });
 }
 
-/** Open subscriptions of this process on `db` (tests and metrics). */
-export function liveSubscriptionCount(db: Database): number {
-  return listeners.get(db)?.size ?? 0;
-}
-
 /**
  * Ends every subscription on `db` (each client is told to subscribe again: another process
  * serves it) and closes the LISTEN connection. The server's close() calls it before draining

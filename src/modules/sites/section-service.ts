@@ -5,7 +5,7 @@ import type { Prisma, SiteSection } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import * as input from './input.js';
 import { insertSiteSpace, positionAt, positionAtEnd, requireSiteSpaceTarget, writeSite, type Sibling } from './site-service.js';
-import { isExternalLink, isSection, lockedView, siteView, type SiteView } from './structure.js';
+import { isExternalLink, isSection, lockedView, type SiteView } from './structure.js';
 
 /** The sections, groups and external links directly under a group (null: the root), as siblings, `except` one. */
 export function structureSiblings(view: SiteView, parent: string | null, except?: string): Sibling[] {
@@ -17,14 +17,6 @@ export function structureSiblings(view: SiteView, parent: string | null, except?
       position: n.position,
       kind: isExternalLink(n) ? ('link' as const) : isSection(n) ? ('section' as const) : ('group' as const),
     }));
-}
-
-/** A section of a site in the path (404 when the site has no such section). */
-export async function requireSection(ctx: Context, organizationId: string, siteId: string, id: string): Promise<SiteSection> {
-  const site = await requireSite(ctx, organizationId, siteId);
-  const section = (await siteView(ctx, site)).section(id);
-  if (!section) throw notFound('Site section');
-  return section;
 }
 
 export interface AddSectionInput {
