@@ -323,19 +323,7 @@ async function serveSite(call: RouteCall, at: SiteAt): Promise<Response> {
   const r: Reading = { ctx, site, view, visitor: access.visitor, base, canonical, customization };
 
   // The agents' files at the site's root.
-  if (rest.length === 1 && AGENT_FILES.has(rest[0]!)) {
-    r.customization = await siteCustomization(ctx, site);
-    switch (rest[0]) {
-      case 'robots.txt':
-        return ok(robotsTxt(r), text('text/plain'));
-      case 'sitemap.xml':
-        return ok(await sitemapXml(r), text('application/xml'));
-      case 'llms.txt':
-        return ok(await llmsTxt(r), text('text/markdown'));
-      default:
-        return ok(await llmsFullTxt(r), text('text/markdown'));
-    }
-  }
+  if (rest.length === 1 && AGENT_FILES.has(rest[0]!)) return agentFile(r, rest[0]!, ok);
 
   const last = rest.at(-1);
   const wantsMarkdown = !!last && /\.md$/i.test(last) && last.length > 3;
@@ -347,27 +335,7 @@ async function serveSite(call: RouteCall, at: SiteAt): Promise<Response> {
   // The page's site space may override the site's customization.
   r.customization = await siteCustomization(ctx, site, res?.siteSpace.id);
   const shell = shellOf(r, site.title, res);
-  if (query !== null && !wantsMarkdown) {
-    const self = (params: Record<string, string>) => {
-      const search = new URLSearchParams(params).toString();
-      return `${url.pathname}${search ? `?${search}` : ''}`;
-    };
-    const main = await searchResults(
-      r,
-      res?.siteSpace ?? null,
-      { query, all: url.searchParams.get('scope') === 'all', page: url.searchParams.get('page') },
-      self,
-    );
-    const searchShell: Shell = { ...shell, title: `Search: ${query.slice(0, 80)} | ${shell.siteTitle}`, noindex: true, searchQuery: query };
-    return ok(
-      documentHtml(
-        searchShell,
-        `<div class="layout layout-search"><aside class="sidebar"></aside><main id="content">${main}</main><aside class="outline"></aside></div>`,
-        false,
-      ),
-      htmlHeaders(searchShell),
-    );
-  }
+  if (query !== null && !wantsMarkdown) return searchAnswer(r, res, shell, url, query, ok);
   if (!res) {
     // Redirects apply where no page is (a live page wins over a stale redirect).
     const redirect = await findRedirect(ctx, site, `/${rest.join('/')}`);
@@ -382,7 +350,53 @@ async function serveSite(call: RouteCall, at: SiteAt): Promise<Response> {
     return notFound(access.setCookies, shell);
   }
   if (wantsMarkdown) return ok(await pageMarkdown(r, res), text('text/markdown'));
+  return pageAnswer(r, res, shell, thanks, ok);
+}
 
+type Answer = (body: string, headers: Record<string, string>, view?: CachedAnswer['view']) => Response;
+type Resolved = NonNullable<Awaited<ReturnType<typeof resolveForVisitor>>>;
+
+/** The agents' files at the site's root: robots.txt, sitemap.xml, llms.txt, llms-full.txt. */
+async function agentFile(r: Reading, name: string, ok: Answer): Promise<Response> {
+  r.customization = await siteCustomization(r.ctx, r.site);
+  switch (name) {
+    case 'robots.txt':
+      return ok(robotsTxt(r), text('text/plain'));
+    case 'sitemap.xml':
+      return ok(await sitemapXml(r), text('application/xml'));
+    case 'llms.txt':
+      return ok(await llmsTxt(r), text('text/markdown'));
+    default:
+      return ok(await llmsFullTxt(r), text('text/markdown'));
+  }
+}
+
+/** The results page of a search (`?q=`), in the page's site space or the whole site. */
+async function searchAnswer(r: Reading, res: Resolved | null, shell: Shell, url: URL, query: string, ok: Answer): Promise<Response> {
+  const self = (params: Record<string, string>) => {
+    const search = new URLSearchParams(params).toString();
+    return `${url.pathname}${search ? `?${search}` : ''}`;
+  };
+  const main = await searchResults(
+    r,
+    res?.siteSpace ?? null,
+    { query, all: url.searchParams.get('scope') === 'all', page: url.searchParams.get('page') },
+    self,
+  );
+  const searchShell: Shell = { ...shell, title: `Search: ${query.slice(0, 80)} | ${shell.siteTitle}`, noindex: true, searchQuery: query };
+  return ok(
+    documentHtml(
+      searchShell,
+      `<div class="layout layout-search"><aside class="sidebar"></aside><main id="content">${main}</main><aside class="outline"></aside></div>`,
+      false,
+    ),
+    htmlHeaders(searchShell),
+  );
+}
+
+/** A page, rendered, its view counted (not for the page after a rating). */
+async function pageAnswer(r: Reading, res: Resolved, shell: Shell, thanks: boolean, ok: Answer): Promise<Response> {
+  const { ctx, site, canonical } = r;
   const options = siteSpacesIn(r, res.siteSpace.sectionId);
   const [rendered, spaces] = await Promise.all([
     renderPage(r, res),
