@@ -84,6 +84,89 @@ export const runJob: JobDefinition = {
   },
 };
 
+type Translation = NonNullable<Awaited<ReturnType<Services['db']['prisma']['translation']['findUnique']>>>;
+type Work = { page: PageEntry; title: boolean; description: boolean; body: boolean };
+type Segmented = { source: string; texts: string[]; words: number };
+type Plan = Work & { titleAt: number; descriptionAt: number; markdown: Segmented | null; bodyAt: number };
+type Applied = { markdown: string; links: { href: string; text: string }[] };
+
+/** What to translate: pages new to the translation, or whose title, description or body changed. */
+function workToDo(sourcePages: PageEntry[], targetPages: Map<string, PageEntry>, previous: Record<string, TranslatedPage>): Work[] {
+  const work: Work[] = [];
+  for (const page of sourcePages) {
+    const before = previous[page.id];
+    const existing = before ? targetPages.get(before.page) : undefined;
+    const fresh = !before || !existing || existing.type !== page.type;
+    const item = {
+      page,
+      title: fresh || before!.title !== page.title,
+      description: !!page.description && (fresh || before!.description !== page.description),
+      body: page.type === 'document' && !!page.body && (fresh || before!.body !== page.body),
+    };
+    if (item.title || item.description || item.body) work.push(item);
+  }
+  return work;
+}
+
+/** The texts to send to the translator, in order, and where each page's title, description and body segments sit among them. */
+function planTexts(work: Work[], segments: Map<string, Segmented>) {
+  const texts: string[] = [];
+  let words = 0;
+  const plans: Plan[] = work.map((w) => {
+    const plan: Plan = { ...w, titleAt: -1, descriptionAt: -1, markdown: null, bodyAt: -1 };
+    if (w.title) {
+      plan.titleAt = texts.push(w.page.title) - 1;
+      words += wordCount(w.page.title);
+    }
+    if (w.description) {
+      plan.descriptionAt = texts.push(w.page.description!) - 1;
+      words += wordCount(w.page.description!);
+    }
+    if (w.body) {
+      const markdown = segments.get(w.page.id)!;
+      plan.markdown = markdown;
+      plan.bodyAt = texts.length;
+      texts.push(...markdown.texts);
+      words += markdown.words;
+    }
+    return plan;
+  });
+  return { plans, texts, words };
+}
+
+/** The network part of a run, outside any transaction: bodies segmented, texts translated, translated bodies written back. */
+async function translateWork(services: Services, translation: Translation, translator: Translator, work: Work[]) {
+  const bodies = await getBodies(
+    services.db.prisma,
+    work.filter((w) => w.body).map((w) => w.page.body!),
+  );
+  const withBody = work.filter((w) => w.body);
+  const segmented = withBody.length
+    ? await isolated<{ texts: string[]; words: number }[]>('segmentBodies', { bodies: withBody.map((w) => bodies.get(w.page.body!) ?? '') })
+    : [];
+  const segments = new Map(withBody.map((w, i) => [w.page.id, { source: bodies.get(w.page.body!) ?? '', ...segmented[i]! }]));
+  const { plans, texts, words } = planTexts(work, segments);
+  const translated = texts.length
+    ? await translator.translate(texts, {
+        source: translation.sourceLanguage,
+        target: translation.language,
+        instructions: translation.instructions ? documentText(translation.instructions) || null : null,
+      })
+    : [];
+  if (translated.length !== texts.length) throw new Error('the translator answered a different number of texts');
+  const toApply = plans.filter((p) => p.body && p.markdown);
+  const appliedList = toApply.length
+    ? await isolated<Applied[]>('applyTranslations', {
+        items: toApply.map((p) => ({
+          source: p.markdown!.source,
+          translated: translated.slice(p.bodyAt, p.bodyAt + p.markdown!.texts.length),
+        })),
+      })
+    : [];
+  const applied = new Map(toApply.map((p, i) => [p.page.id, appliedList[i]!]));
+  return { plans, translated, applied, words };
+}
+
 /** Runs one translation now (the job handler's work; tests call it through the queue). */
 export async function runTranslationNow(
   services: Services,
@@ -105,177 +188,124 @@ export async function runTranslationNow(
   if (target?.deletedAt) target = null; // its space was deleted: the run starts a new one
   const targetPages = new Map(target ? (await (await contentOf(prisma, target.revisionId)).allPages()).map((p) => [p.id, p]) : []);
   const previous = (target ? translation.pages : {}) as unknown as Record<string, TranslatedPage>;
-
-  // What to translate: pages new to the translation, or whose title, description or body changed.
-  const work: { page: PageEntry; title: boolean; description: boolean; body: boolean }[] = [];
-  for (const page of sourcePages) {
-    const before = previous[page.id];
-    const existing = before ? targetPages.get(before.page) : undefined;
-    const fresh = !before || !existing || existing.type !== page.type;
-    const item = {
-      page,
-      title: fresh || before!.title !== page.title,
-      description: !!page.description && (fresh || before!.description !== page.description),
-      body: page.type === 'document' && !!page.body && (fresh || before!.body !== page.body),
-    };
-    if (item.title || item.description || item.body) work.push(item);
-  }
-  const bodies = await getBodies(
-    prisma,
-    work.filter((w) => w.body).map((w) => w.page.body!),
-  );
-  const withBody = work.filter((w) => w.body);
-  const segmented = withBody.length
-    ? await isolated<{ texts: string[]; words: number }[]>('segmentBodies', { bodies: withBody.map((w) => bodies.get(w.page.body!) ?? '') })
-    : [];
-  const segments = new Map(withBody.map((w, i) => [w.page.id, { source: bodies.get(w.page.body!) ?? '', ...segmented[i]! }]));
-  const texts: string[] = [];
-  let words = 0;
-  const plans = work.map((w) => {
-    const plan = {
-      ...w,
-      titleAt: -1,
-      descriptionAt: -1,
-      markdown: null as { source: string; texts: string[]; words: number } | null,
-      bodyAt: -1,
-    };
-    if (w.title) {
-      plan.titleAt = texts.push(w.page.title) - 1;
-      words += wordCount(w.page.title);
-    }
-    if (w.description) {
-      plan.descriptionAt = texts.push(w.page.description!) - 1;
-      words += wordCount(w.page.description!);
-    }
-    if (w.body) {
-      const markdown = segments.get(w.page.id)!;
-      plan.markdown = markdown;
-      plan.bodyAt = texts.length;
-      texts.push(...markdown.texts);
-      words += markdown.words;
-    }
-    return plan;
-  });
-  const translated = texts.length
-    ? await translator.translate(texts, {
-        source: translation.sourceLanguage,
-        target: translation.language,
-        instructions: translation.instructions ? documentText(translation.instructions) || null : null,
-      })
-    : [];
-  if (translated.length !== texts.length) throw new Error('the translator answered a different number of texts');
-  const toApply = plans.filter((p) => p.body && p.markdown);
-  const appliedList = toApply.length
-    ? await isolated<{ markdown: string; links: { href: string; text: string }[] }[]>('applyTranslations', {
-        items: toApply.map((p) => ({
-          source: p.markdown!.source,
-          translated: translated.slice(p.bodyAt, p.bodyAt + p.markdown!.texts.length),
-        })),
-      })
-    : [];
-  const applied = new Map(toApply.map((p, i) => [p.page.id, appliedList[i]!]));
-
+  const work = workToDo(sourcePages, targetPages, previous);
+  const result = await translateWork(services, translation, translator, work);
   await prisma.$transaction(
-    async (tx) => {
-      const [locked] = await tx.$queryRaw<{ runs: number }[]>`SELECT runs FROM "Translation" WHERE id = ${translationId} FOR UPDATE`;
-      if (!locked) return; // deleted meanwhile
-      if (locked.runs !== translation.runs) throw new Error('another run of this translation finished first');
-      const now = new Date();
-      const at = now.toISOString();
-      let space = target ? await tx.space.findUnique({ where: { id: target.id } }) : null;
-      if (!space || space.deletedAt) space = await createResultSpace(tx, source, translation.language);
-      await tx.$queryRaw`SELECT id FROM "Space" WHERE id = ${space.id} FOR UPDATE`;
-      space = (await tx.space.findUnique({ where: { id: space.id } }))!;
-      const base = await contentOf(tx, space.revisionId);
-      const writer = new ContentWriter(base);
-
-      // Target ids first, so parents resolve whatever the order.
-      const ids = new Map(sourcePages.map((p) => [p.id, previous[p.id]?.page ?? newId()]));
-      const planned = new Map(plans.map((p) => [p.page.id, p]));
-      const remembered: Record<string, TranslatedPage> = {};
-      for (const page of sourcePages) {
-        const id = ids.get(page.id)!;
-        const existing = await writer.get(id);
-        const plan = planned.get(page.id);
-        const entry: PageEntry = {
-          id,
-          parent: page.parent ? (ids.get(page.parent) ?? null) : null,
-          position: page.position,
-          type: page.type,
-          title: plan?.title ? translated[plan.titleAt]!.trim() || page.title : (existing?.title ?? page.title),
-          slug: page.slug,
-          ...(page.emoji ? { emoji: page.emoji } : {}),
-          ...(page.hidden ? { hidden: true } : {}),
-          ...(page.href !== undefined ? { href: page.href } : {}),
-          createdAt: existing?.createdAt ?? at,
-          updatedAt: at,
-        };
-        const description = plan?.description
-          ? translated[plan.descriptionAt]!.trim()
-          : page.description
-            ? existing?.description
-            : undefined;
-        if (description) entry.description = description;
-        if (page.type === 'document') {
-          const result = plan?.body && plan.markdown ? applied.get(page.id) : undefined;
-          if (result) {
-            entry.body = await putBody(tx, result.markdown, result.links);
-          } else entry.body = existing?.body ?? page.body;
-        }
-        const { updatedAt: _a, ...comparable } = entry;
-        const { updatedAt: _b, ...before } = existing ?? ({} as PageEntry);
-        if (!existing || canonicalJson(comparable) !== canonicalJson(before)) await writer.put(entry);
-        remembered[page.id] = { page: id, title: page.title, description: page.description ?? '', body: page.body ?? null };
-      }
-      const kept = new Set(sourcePages.map((p) => p.id));
-      for (const [sourceId, before] of Object.entries(previous)) {
-        if (!kept.has(sourceId) && (await writer.get(before.page))) await writer.remove(before.page);
-      }
-      const [sourceFiles, targetFiles] = await Promise.all([sourceContent.files(), base.files()]);
-      if (canonicalJson(sourceFiles) !== canonicalJson(targetFiles)) writer.setFiles(sourceFiles);
-      writer.setVariables({ ...sourceContent.manifest.variables });
-
-      let revision = space.revisionId;
-      if (writer.changed) {
-        const manifest = await writer.write(tx);
-        revision = newId();
-        await tx.revision.create({
-          data: {
-            id: revision,
-            spaceId: space.id,
-            parents: [space.revisionId],
-            type: 'edits',
-            manifest,
-            createdById: translation.createdById,
-          },
-        });
-        await tx.space.update({ where: { id: space.id }, data: { revisionId: revision } });
-        await reindexSpace(tx, space.id, space.revisionId, revision);
-      }
-      const translatedPages = plans.length;
-      const newPages = plans.filter((p) => !(p.page.id in (translation.pages as Record<string, unknown>))).length;
-      const duration = Date.now() - started;
-      await tx.translation.update({
-        where: { id: translationId },
-        data: {
-          status: 'completed',
-          failureReason: null,
-          resultSpaceId: space.id,
-          resultRevisionId: revision,
-          sourceRevisionId: source.revisionId,
-          pages: remembered as unknown as Prisma.InputJsonValue,
-          runs: { increment: 1 },
-          totalWords: { increment: words },
-          totalPages: { increment: newPages },
-          totalDurationMs: { increment: duration },
-          latestRunDurationMs: duration,
-          latestPages: translatedPages,
-          latestWords: words,
-        },
-      });
-    },
+    (tx) => writeResult(tx, { translation, source, sourceContent, sourcePages, target, previous, started, ...result }),
     { timeout: 120_000 },
   );
+}
+
+interface RunResult {
+  translation: Translation;
+  source: Space;
+  sourceContent: Content;
+  sourcePages: PageEntry[];
+  target: Space | null;
+  previous: Record<string, TranslatedPage>;
+  started: number;
+  plans: Plan[];
+  translated: string[];
+  applied: Map<string, Applied>;
+  words: number;
+}
+
+/** The run's one transaction: the result space's new revision and the translation's memory and counts, unless another run finished first. */
+async function writeResult(tx: Prisma.TransactionClient, run: RunResult) {
+  const { translation, source, sourceContent, sourcePages, target, previous, plans, words } = run;
+  const [locked] = await tx.$queryRaw<{ runs: number }[]>`SELECT runs FROM "Translation" WHERE id = ${translation.id} FOR UPDATE`;
+  if (!locked) return; // deleted meanwhile
+  if (locked.runs !== translation.runs) throw new Error('another run of this translation finished first');
+  const at = new Date().toISOString();
+  let space = target ? await tx.space.findUnique({ where: { id: target.id } }) : null;
+  if (!space || space.deletedAt) space = await createResultSpace(tx, source, translation.language);
+  await tx.$queryRaw`SELECT id FROM "Space" WHERE id = ${space.id} FOR UPDATE`;
+  space = (await tx.space.findUnique({ where: { id: space.id } }))!;
+  const base = await contentOf(tx, space.revisionId);
+  const writer = new ContentWriter(base);
+  const remembered = await writeTranslatedPages(tx, writer, run, at);
+  const kept = new Set(sourcePages.map((p) => p.id));
+  for (const [sourceId, before] of Object.entries(previous)) {
+    if (!kept.has(sourceId) && (await writer.get(before.page))) await writer.remove(before.page);
+  }
+  const [sourceFiles, targetFiles] = await Promise.all([sourceContent.files(), base.files()]);
+  if (canonicalJson(sourceFiles) !== canonicalJson(targetFiles)) writer.setFiles(sourceFiles);
+  writer.setVariables({ ...sourceContent.manifest.variables });
+  const revision = await commitRevision(tx, space, writer, translation.createdById);
+  const translatedPages = plans.length;
+  const newPages = plans.filter((p) => !(p.page.id in (translation.pages as Record<string, unknown>))).length;
+  const duration = Date.now() - run.started;
+  await tx.translation.update({
+    where: { id: translation.id },
+    data: {
+      status: 'completed',
+      failureReason: null,
+      resultSpaceId: space.id,
+      resultRevisionId: revision,
+      sourceRevisionId: source.revisionId,
+      pages: remembered as unknown as Prisma.InputJsonValue,
+      runs: { increment: 1 },
+      totalWords: { increment: words },
+      totalPages: { increment: newPages },
+      totalDurationMs: { increment: duration },
+      latestRunDurationMs: duration,
+      latestPages: translatedPages,
+      latestWords: words,
+    },
+  });
+}
+
+/** Each source page written to the result space (translated where planned, else as translated before); returns what the run remembers. */
+async function writeTranslatedPages(tx: Prisma.TransactionClient, writer: ContentWriter, run: RunResult, at: string) {
+  const { sourcePages, previous, plans, translated, applied } = run;
+  // Target ids first, so parents resolve whatever the order.
+  const ids = new Map(sourcePages.map((p) => [p.id, previous[p.id]?.page ?? newId()]));
+  const planned = new Map(plans.map((p) => [p.page.id, p]));
+  const remembered: Record<string, TranslatedPage> = {};
+  for (const page of sourcePages) {
+    const id = ids.get(page.id)!;
+    const existing = await writer.get(id);
+    const plan = planned.get(page.id);
+    const entry: PageEntry = {
+      id,
+      parent: page.parent ? (ids.get(page.parent) ?? null) : null,
+      position: page.position,
+      type: page.type,
+      title: plan?.title ? translated[plan.titleAt]!.trim() || page.title : (existing?.title ?? page.title),
+      slug: page.slug,
+      ...(page.emoji ? { emoji: page.emoji } : {}),
+      ...(page.hidden ? { hidden: true } : {}),
+      ...(page.href !== undefined ? { href: page.href } : {}),
+      createdAt: existing?.createdAt ?? at,
+      updatedAt: at,
+    };
+    const description = plan?.description ? translated[plan.descriptionAt]!.trim() : page.description ? existing?.description : undefined;
+    if (description) entry.description = description;
+    if (page.type === 'document') {
+      const result = plan?.body && plan.markdown ? applied.get(page.id) : undefined;
+      if (result) {
+        entry.body = await putBody(tx, result.markdown, result.links);
+      } else entry.body = existing?.body ?? page.body;
+    }
+    const { updatedAt: _a, ...comparable } = entry;
+    const { updatedAt: _b, ...before } = existing ?? ({} as PageEntry);
+    if (!existing || canonicalJson(comparable) !== canonicalJson(before)) await writer.put(entry);
+    remembered[page.id] = { page: id, title: page.title, description: page.description ?? '', body: page.body ?? null };
+  }
+  return remembered;
+}
+
+/** A new revision of the result space when the writer changed anything; returns the space's revision. */
+async function commitRevision(tx: Prisma.TransactionClient, space: Space, writer: ContentWriter, createdById: string | null) {
+  if (!writer.changed) return space.revisionId;
+  const manifest = await writer.write(tx);
+  const revision = newId();
+  await tx.revision.create({
+    data: { id: revision, spaceId: space.id, parents: [space.revisionId], type: 'edits', manifest, createdById },
+  });
+  await tx.space.update({ where: { id: space.id }, data: { revisionId: revision } });
+  await reindexSpace(tx, space.id, space.revisionId, revision);
+  return revision;
 }
 
 type Db = Pick<Prisma.TransactionClient, 'revision' | 'contentObject' | '$queryRaw' | 'fileBlob' | 'bodyLink'>;
