@@ -364,9 +364,15 @@ describe('the apiToken: one hour, that site’s published content, nothing else'
 
   it('GraphQL: publishedContentLookup answers the same lookup', async () => {
     const pub = await sectionedSite(t);
-    const res = await h.graphql(t.outsider.token, `query($input: JSON!) { publishedContentLookup(input: $input) }`, {
-      input: { url: `${pub.siteUrl}/usage` },
-    });
+    const res = await h.graphql(
+      t.outsider.token,
+      `query($input: PublishedContentLookupInput!) {
+        publishedContentLookup(input: $input) { ... on PublishedSiteContent { site pathname apiToken } }
+      }`,
+      {
+        input: { url: `${pub.siteUrl}/usage` },
+      },
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.publishedContentLookup).toMatchObject({
       site: pub.site.id,

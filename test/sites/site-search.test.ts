@@ -113,7 +113,7 @@ describe('searchSiteContent', () => {
   it('GraphQL Site.search answers the same', async () => {
     const res = await h.graphql(
       t.reader.token,
-      `query($o: ID!, $s: ID!) { site(organizationId: $o, id: $s) { search(query: "quasar", scope: {mode: "all"}) { count items { id pages { title rank } } } } }`,
+      `query($o: ID!, $s: ID!) { site(organizationId: $o, id: $s) { search(query: "quasar", scope: {mode: all}) { count items { id pages { title rank } } } } }`,
       { o: t.orgId, s: siteId },
     );
     expect(res.body.errors).toBeUndefined();

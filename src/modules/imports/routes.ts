@@ -1,5 +1,9 @@
 import { intParam, type RestRequest, type RestRoute } from '../../rest/route.js';
 
+const RUN = `fragment ImportRunFields on ImportRun {
+  object id status reason source { type files } target { space changeRequest page } site createdBy createdAt updatedAt
+  startedAt completedAt pages { id type status sourceURL } urls { location } progress { pagesDone pagesTotal } skipped { path reason }
+}`;
 const org = (req: RestRequest) => ({ organizationId: req.params.organizationId });
 
 /** The official imports operations (0.202.0; note the singular `/org/` of the imports paths, as the description has them). */
@@ -8,7 +12,9 @@ export const importRoutes: RestRoute[] = [
     method: 'POST',
     path: '/orgs/:organizationId/storage/upload',
     operationId: 'generateStorageUploadURL',
-    document: `mutation generateStorageUploadURL($organizationId: ID!, $input: JSON!) { generateStorageUploadURL(organizationId: $organizationId, input: $input) }`,
+    document: `mutation generateStorageUploadURL($organizationId: ID!, $input: GenerateStorageUploadURLInput!) {
+      generateStorageUploadURL(organizationId: $organizationId, input: $input) { object url key urls { location } }
+    }`,
     variables: (req) => ({ ...org(req), input: req.body }),
     result: (data) => data.generateStorageUploadURL,
     status: 201,
@@ -18,8 +24,10 @@ export const importRoutes: RestRoute[] = [
     path: '/org/:organizationId/imports',
     operationId: 'listImportRuns',
     document: `query listImportRuns($organizationId: ID!, $space: String, $changeRequest: String, $site: String, $status: String, $page: String, $limit: Int) {
-      importRuns(organizationId: $organizationId, space: $space, changeRequest: $changeRequest, site: $site, status: $status, page: $page, limit: $limit)
-    }`,
+      importRuns(organizationId: $organizationId, space: $space, changeRequest: $changeRequest, site: $site, status: $status, page: $page, limit: $limit) {
+        items { ...ImportRunFields } count next { page }
+      }
+    } ${RUN}`,
     variables: (req) => ({
       ...org(req),
       space: req.query.space || undefined,
@@ -35,7 +43,7 @@ export const importRoutes: RestRoute[] = [
     method: 'POST',
     path: '/org/:organizationId/imports',
     operationId: 'startImportRun',
-    document: `mutation startImportRun($organizationId: ID!, $input: JSON!) { startImportRun(organizationId: $organizationId, input: $input) }`,
+    document: `mutation startImportRun($organizationId: ID!, $input: StartImportRunInput!) { startImportRun(organizationId: $organizationId, input: $input) { ...ImportRunFields } } ${RUN}`,
     variables: (req) => ({ ...org(req), input: req.body }),
     result: (data) => data.startImportRun,
     status: 201,
@@ -44,7 +52,7 @@ export const importRoutes: RestRoute[] = [
     method: 'GET',
     path: '/org/:organizationId/imports/:importRunId',
     operationId: 'getImportRun',
-    document: `query getImportRun($organizationId: ID!, $id: ID!) { importRun(organizationId: $organizationId, id: $id) }`,
+    document: `query getImportRun($organizationId: ID!, $id: ID!) { importRun(organizationId: $organizationId, id: $id) { ...ImportRunFields } } ${RUN}`,
     variables: (req) => ({ ...org(req), id: req.params.importRunId }),
     result: (data) => data.importRun,
   },
@@ -52,7 +60,7 @@ export const importRoutes: RestRoute[] = [
     method: 'POST',
     path: '/org/:organizationId/imports/:importRunId/cancel',
     operationId: 'cancelImportRun',
-    document: `mutation cancelImportRun($organizationId: ID!, $id: ID!) { cancelImportRun(organizationId: $organizationId, id: $id) }`,
+    document: `mutation cancelImportRun($organizationId: ID!, $id: ID!) { cancelImportRun(organizationId: $organizationId, id: $id) { ...ImportRunFields } } ${RUN}`,
     variables: (req) => ({ ...org(req), id: req.params.importRunId }),
     result: (data) => data.cancelImportRun,
   },

@@ -64,11 +64,19 @@ export async function organizationsForEmailDomain(ctx: Context, emailDomain: str
   });
 }
 
+const OnboardingPreferencesInput = builder.inputType('SiteOnboardingPreferencesInput', {
+  description: 'Official SiteOnboardingPreferences: accepted, not used (no default site is made)',
+  fields: (t) => ({ source: t.string(), audience: t.string(), interests: t.stringList() }),
+});
+
 const CreateOrganizationInputType = builder.inputType('CreateOrganizationInput', {
   fields: (t) => ({
     title: t.string({ description: 'Required, 2..255 characters' }),
     emailDomains: t.stringList({ description: 'Email domains whose verified users may join' }),
-    onboardingPreferences: t.field({ type: 'JSON', description: 'Only used with withDefaultSite, which this server refuses' }),
+    onboardingPreferences: t.field({
+      type: OnboardingPreferencesInput,
+      description: 'Only used with withDefaultSite, which this server refuses',
+    }),
   }),
 });
 

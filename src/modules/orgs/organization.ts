@@ -14,6 +14,11 @@ const OrganizationUrls = builder.objectRef<{ location: string; app: string; logo
   }),
 });
 
+const OrganizationDefaultContent = builder.objectRef<{ type: string; site: string }>('OrganizationDefaultContent').implement({
+  description: 'What the organization opens on: a site',
+  fields: (t) => ({ type: t.exposeString('type', { description: 'Always site' }), site: t.exposeString('site') }),
+});
+
 const OrganizationTrial = builder.objectRef<{ status: string; count: number }>('OrganizationTrial').implement({
   fields: (t) => ({ status: t.exposeString('status'), count: t.exposeInt('count') }),
 });
@@ -48,7 +53,11 @@ export const OrganizationType = builder.prismaObject('Organization', {
     useCase: t.exposeString('useCase', { nullable: true }),
     communityType: t.exposeString('communityType', { nullable: true }),
     defaultRole: t.field({ type: RoleEnum, nullable: true, extensions: { restKeepNull: true }, resolve: (o) => o.defaultRole }),
-    defaultContent: t.field({ type: 'JSON', nullable: true, resolve: (o) => o.defaultContent }),
+    defaultContent: t.field({
+      type: OrganizationDefaultContent,
+      nullable: true,
+      resolve: (o) => o.defaultContent as { type: string; site: string } | null,
+    }),
     sso: t.exposeBoolean('sso'),
     ai: t.exposeBoolean('ai'),
     inviteLinks: t.exposeBoolean('inviteLinks'),

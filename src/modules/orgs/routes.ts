@@ -4,7 +4,7 @@ import { MERGE_RULES_SELECTION } from './merge-rules.js';
 
 export const ORGANIZATION_FIELDS = /* GraphQL */ `
 fragment OrganizationFields on Organization {
-  object id title createdAt emailDomains hostname type useCase communityType defaultRole defaultContent
+  object id title createdAt emailDomains hostname type useCase communityType defaultRole defaultContent { type site }
   sso ai inviteLinks plan mergeRules ${MERGE_RULES_SELECTION} customHostname trial { status count } urls { location app logo }
   permissions { view access admin ownTeam createContent createOpenAPISpec ingestConversations viewBilling listMembers listTeams listIntegrations listInstallations installIntegration }
 }`;

@@ -5,7 +5,13 @@ import { badRequest } from '../../errors.js';
 
 const SITE = '/orgs/:organizationId/sites/:siteId';
 const ids = (req: RestRequest) => ({ organizationId: req.params.organizationId, siteId: req.params.siteId });
-const REDIRECT_FIELDS = 'object id source draft captureWildcard permanent destination createdAt updatedAt';
+const DESTINATION = `destination {
+  ... on SiteRedirectDestinationSiteSection { kind siteSectionId }
+  ... on SiteRedirectDestinationSiteSpace { kind siteSpaceId }
+  ... on SiteRedirectDestinationPage { kind siteSpaceId pageId }
+  ... on SiteRedirectDestinationExternal { kind url }
+}`;
+const REDIRECT_FIELDS = `object id source draft captureWildcard permanent ${DESTINATION} createdAt updatedAt`;
 const ORDER_BY = ['createdAt', 'updatedAt', 'source'];
 
 // The deprecated `unmasked` query parameter of the customization reads changes nothing here (no
@@ -89,7 +95,7 @@ export const customizationRoutes: RestRoute[] = [
     method: 'POST',
     path: `${SITE}/redirects`,
     operationId: 'createSiteRedirect',
-    document: `mutation createSiteRedirect($organizationId: ID!, $siteId: ID!, $input: JSON!) {
+    document: `mutation createSiteRedirect($organizationId: ID!, $siteId: ID!, $input: CreateSiteRedirectInput!) {
       createSiteRedirect(organizationId: $organizationId, siteId: $siteId, input: $input) { ${REDIRECT_FIELDS} }
     }`,
     variables: (req) => ({ ...ids(req), input: req.body }),
@@ -100,7 +106,9 @@ export const customizationRoutes: RestRoute[] = [
     method: 'PUT',
     path: `${SITE}/redirects`,
     operationId: 'bulkUpsertSiteRedirects',
-    document: `mutation bulkUpsertSiteRedirects($organizationId: ID!, $siteId: ID!, $input: JSON!) { bulkUpsertSiteRedirects(organizationId: $organizationId, siteId: $siteId, input: $input) }`,
+    document: `mutation bulkUpsertSiteRedirects($organizationId: ID!, $siteId: ID!, $input: BulkUpsertSiteRedirectsInput!) {
+      bulkUpsertSiteRedirects(organizationId: $organizationId, siteId: $siteId, input: $input) { results { status source draft id error } }
+    }`,
     variables: (req) => ({ ...ids(req), input: req.body }),
     result: (data) => data.bulkUpsertSiteRedirects,
   },
@@ -108,7 +116,7 @@ export const customizationRoutes: RestRoute[] = [
     method: 'PATCH',
     path: `${SITE}/redirects/:siteRedirectId`,
     operationId: 'updateSiteRedirectById',
-    document: `mutation updateSiteRedirectById($organizationId: ID!, $siteId: ID!, $id: ID!, $input: JSON!) {
+    document: `mutation updateSiteRedirectById($organizationId: ID!, $siteId: ID!, $id: ID!, $input: UpdateSiteRedirectInput!) {
       updateSiteRedirect(organizationId: $organizationId, siteId: $siteId, id: $id, input: $input) { ${REDIRECT_FIELDS} }
     }`,
     variables: (req) => ({ ...ids(req), id: req.params.siteRedirectId, input: req.body }),

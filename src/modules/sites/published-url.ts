@@ -140,15 +140,79 @@ export async function lookupPublishedUrl(ctx: Context, body: LookupInput): Promi
     : { target: 'content', redirect: redirect.target };
 }
 
+const PublishedSiteContentType = builder.objectRef<Lookup>('PublishedSiteContent').implement({
+  description: 'What a published URL shows, with a one-hour apiToken reading that site’s published content',
+  isTypeOf: (v) => !('redirect' in (v as Lookup)),
+  fields: (t) => {
+    const str = (name: string, description?: string) =>
+      t.string({ nullable: true, description, resolve: (v) => (v[name] as string | undefined) ?? null });
+    return {
+      site: str('site'),
+      siteSection: str('siteSection'),
+      siteSpace: str('siteSpace'),
+      space: str('space'),
+      revision: str('revision'),
+      pathname: str('pathname', 'The page path within the site space'),
+      basePath: str('basePath', 'The URL path up to the page path'),
+      siteBasePath: str('siteBasePath'),
+      apiToken: str('apiToken'),
+      organization: str('organization'),
+      shareKey: str('shareKey'),
+      complete: t.boolean({ resolve: (v) => v.complete as boolean }),
+      contextId: str('contextId', "A digest of a signed visitor's claims"),
+      canonicalUrl: str('canonicalUrl'),
+    };
+  },
+});
+
+const RedirectTargetEnum = builder.enumType('PublishedContentRedirectTarget', {
+  values: { content: { value: 'content' }, external: { value: 'external' }, application: { value: 'application' } } as const,
+});
+
+const PublishedContentRedirectType = builder.objectRef<Lookup>('PublishedContentRedirect').implement({
+  description: 'Where a published URL redirects: content of the site, an external URL, or the sign-in (fallback) URL',
+  isTypeOf: (v) => 'redirect' in (v as Lookup),
+  fields: (t) => ({
+    target: t.field({ type: RedirectTargetEnum, resolve: (v) => v.target as 'content' }),
+    site: t.string({ nullable: true, resolve: (v) => (v.site as string | undefined) ?? null }),
+    redirect: t.string({ resolve: (v) => v.redirect as string }),
+  }),
+});
+
+const LookupUnion = builder.unionType('PublishedSiteContentLookup', {
+  types: [PublishedSiteContentType, PublishedContentRedirectType],
+  resolveType: (v) => ('redirect' in v ? PublishedContentRedirectType : PublishedSiteContentType),
+});
+
+const VisitorTypeEnum = builder.enumType('PublishedContentVisitorType', { values: ['human', 'agent'] as const });
+
+const VisitorInput = builder.inputType('PublishedContentVisitorInput', {
+  fields: (t) => ({
+    type: t.field({ type: VisitorTypeEnum, required: false }),
+    jwtToken: t.string({ required: false, description: "A JWT signed with the site's visitor key" }),
+    unsignedClaims: t.field({
+      type: 'JSON',
+      required: false,
+      description: 'Free-form: claims the visitor states about themselves, any JSON object (accepted, not used)',
+    }),
+  }),
+});
+
+const LookupInputType = builder.inputType('PublishedContentLookupInput', {
+  fields: (t) => ({
+    url: t.string({ required: false, description: 'Required: the published URL' }),
+    visitor: t.field({ type: VisitorInput, required: false }),
+    visitorAuthToken: t.string({ required: false }),
+    redirectOnError: t.boolean({ required: false }),
+  }),
+});
+
 builder.queryField('publishedContentLookup', (t) =>
   t.field({
-    type: 'JSON',
+    type: LookupUnion,
     description:
-      'The official URL lookup (resolvePublishedContentByUrl): what a published URL shows — site, section, site space, space, revision, base paths, canonical URL and a one-hour apiToken reading that site’s content — or where it redirects; input { url, visitor?: { jwtToken, unsignedClaims }, visitorAuthToken?, redirectOnError? }',
-    args: { input: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_r, args, ctx) => {
-      if (typeof args.input !== 'object' || args.input === null || Array.isArray(args.input)) throw badRequest('body', 'must be an object');
-      return lookupPublishedUrl(ctx, args.input as LookupInput);
-    },
+      'The official URL lookup (resolvePublishedContentByUrl): what a published URL shows — site, section, site space, space, revision, base paths, canonical URL and a one-hour apiToken reading that site’s content — or where it redirects',
+    args: { input: t.arg({ type: LookupInputType, required: true }) },
+    resolve: (_r, args, ctx) => lookupPublishedUrl(ctx, args.input as LookupInput),
   }),
 );

@@ -113,29 +113,52 @@ export async function regeneratePublishingAuth(ctx: Context, organizationId: str
   return answer(ctx, site);
 }
 
+const PublishingAuthBackendEnum = builder.enumType('SitePublishingAuthBackend', {
+  description: 'Who signs the visitor JWTs: a backend of the site owner (custom) or a visitor-auth integration',
+  values: { custom: { value: 'custom' }, integration: { value: 'integration' } } as const,
+});
+
+const PublishingAuthType = builder.objectRef<PublishingAuthJson>('SitePublishingAuth').implement({
+  description: "A site's visitor authentication settings and the key that signs visitors' JWTs (official SitePublishingAuth)",
+  fields: (t) => ({
+    object: t.exposeString('object'),
+    backend: t.field({ type: PublishingAuthBackendEnum, resolve: (a) => a.backend as 'custom' }),
+    privateKey: t.exposeString('privateKey', { description: 'The HS256 key (base64url) that signs visitor JWTs' }),
+    fallbackURL: t.exposeString('fallbackURL', { nullable: true, description: 'Where a visitor without a valid token is sent' }),
+    logoutURL: t.exposeString('logoutURL', { nullable: true }),
+  }),
+});
+
+const PublishingAuthUpdateInput = builder.inputType('SitePublishingAuthUpdateInput', {
+  description: 'Official SitePublishingAuthUpdate: an absent URL is left unchanged, null unsets it',
+  fields: (t) => ({
+    backend: t.field({ type: PublishingAuthBackendEnum, required: false }),
+    fallbackURL: t.string({ required: false }),
+    logoutURL: t.string({ required: false }),
+  }),
+});
+
 builder.objectField(SiteRef, 'publishingAuth', (t) =>
   t.field({
-    type: 'JSON',
-    description:
-      "The site's visitor authentication settings and signing key (official SitePublishingAuth); for those who may change the site",
+    type: PublishingAuthType,
+    description: "The site's visitor authentication settings and signing key; for those who may change the site",
     resolve: (site, _args, ctx) => getPublishingAuth(ctx, site.organizationId, site.id),
   }),
 );
 
 builder.mutationFields((t) => ({
   updateSitePublishingAuth: t.field({
-    type: 'JSON',
-    description:
-      'Changes the visitor authentication settings (official SitePublishingAuthUpdate: backend, fallbackURL, logoutURL; null unsets a URL)',
+    type: PublishingAuthType,
+    description: 'Changes the visitor authentication settings (backend, fallbackURL, logoutURL; null unsets a URL)',
     args: {
       organizationId: t.arg.id({ required: true }),
       siteId: t.arg.id({ required: true }),
-      input: t.arg({ type: 'JSON', required: true }),
+      input: t.arg({ type: PublishingAuthUpdateInput, required: true }),
     },
     resolve: (_r, args, ctx) => updatePublishingAuth(ctx, String(args.organizationId), String(args.siteId), args.input),
   }),
   regenerateSitePublishingAuth: t.field({
-    type: 'JSON',
+    type: PublishingAuthType,
     description: "Replaces the site's visitor JWT signing key with a new random one (tokens signed with the old key stop working)",
     args: { organizationId: t.arg.id({ required: true }), siteId: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => regeneratePublishingAuth(ctx, String(args.organizationId), String(args.siteId)),

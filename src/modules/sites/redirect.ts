@@ -8,8 +8,116 @@ import {
   listRedirects,
   redirectBySource,
   updateRedirect,
+  type BulkResult,
   type RedirectJson,
 } from './redirect-service.js';
+
+type Destination = RedirectJson['destination'];
+const destinationMember = <K extends Destination['kind']>(name: string, kind: K, description: string, ids: string[]) =>
+  builder.objectRef<Extract<Destination, { kind: K }>>(name).implement({
+    description,
+    isTypeOf: (d) => (d as Destination).kind === kind,
+    fields: (t) => ({
+      kind: t.string({ resolve: () => kind }),
+      ...Object.fromEntries(ids.map((id) => [id, t.string({ resolve: (d) => (d as Record<string, string>)[id]! })])),
+    }),
+  });
+
+const SiteRedirectDestinationUnion = builder.unionType('SiteRedirectDestination', {
+  description: 'Where a redirect leads, by `kind`',
+  types: [
+    destinationMember('SiteRedirectDestinationSiteSection', 'site-section', 'A section of the site', ['siteSectionId']),
+    destinationMember('SiteRedirectDestinationSiteSpace', 'site-space', 'A site space of the site', ['siteSpaceId']),
+    destinationMember('SiteRedirectDestinationPage', 'site-page', 'A page of a site space', ['siteSpaceId', 'pageId']),
+    destinationMember('SiteRedirectDestinationExternal', 'external', 'An absolute http(s) URL', ['url']),
+  ],
+  resolveType: (d) =>
+    ({
+      'site-section': 'SiteRedirectDestinationSiteSection',
+      'site-space': 'SiteRedirectDestinationSiteSpace',
+      'site-page': 'SiteRedirectDestinationPage',
+      external: 'SiteRedirectDestinationExternal',
+    })[d.kind],
+});
+
+const DestinationKindEnum = builder.enumType('SiteRedirectDestinationKind', {
+  values: {
+    site_section: { value: 'site-section' },
+    site_space: { value: 'site-space' },
+    site_page: { value: 'site-page' },
+    external: { value: 'external' },
+    path: { value: 'path', description: 'Input only: a page of a space by its path, stored as the site page it names' },
+  } as const,
+});
+
+// Fields are optional here: the official request schema (customization-validate.ts) then names
+// the field a given kind lacks.
+const DestinationInput = builder.inputType('SiteRedirectDestinationInput', {
+  description: 'Where a redirect leads: `kind` and the fields of that kind',
+  fields: (t) => ({
+    kind: t.field({ type: DestinationKindEnum, required: false }),
+    siteSectionId: t.string({ required: false, description: 'site-section' }),
+    siteSpaceId: t.string({ required: false, description: 'site-space, site-page' }),
+    pageId: t.string({ required: false, description: 'site-page' }),
+    url: t.string({ required: false, description: 'external' }),
+    spaceId: t.string({ required: false, description: 'path' }),
+    path: t.string({ required: false, description: 'path' }),
+  }),
+});
+
+const redirectInputFields = (t: any) => ({
+  source: t.string({ required: false, description: 'A path starting with `/`, optionally ending in `*`' }),
+  captureWildcard: t.boolean({ required: false }),
+  draft: t.boolean({ required: false }),
+  permanent: t.boolean({ required: false }),
+  destination: t.field({ type: DestinationInput, required: false }),
+});
+const CreateRedirectInput = builder.inputType('CreateSiteRedirectInput', {
+  description: 'A new redirect: source and destination are required',
+  fields: redirectInputFields,
+});
+const UpdateRedirectInput = builder.inputType('UpdateSiteRedirectInput', {
+  description: 'The fields of a redirect to change',
+  fields: redirectInputFields,
+});
+
+const BulkIntentEnum = builder.enumType('SiteRedirectBulkIntent', {
+  description: 'live or draft: upsert (a null destination deletes); publish: the draft redirect replaces the live one',
+  values: { live: { value: 'live' }, draft: { value: 'draft' }, publish: { value: 'publish' } } as const,
+});
+
+const BulkItemInput = builder.inputType('SiteRedirectBulkItemInput', {
+  fields: (t) => ({
+    source: t.string({ required: false }),
+    intent: t.field({ type: BulkIntentEnum, required: false, description: 'Default live' }),
+    captureWildcard: t.boolean({ required: false }),
+    permanent: t.boolean({ required: false }),
+    destination: t.field({ type: DestinationInput, required: false, description: 'null deletes the redirect' }),
+  }),
+});
+
+const BulkUpsertInput = builder.inputType('BulkUpsertSiteRedirectsInput', {
+  fields: (t) => ({ redirects: t.field({ type: [BulkItemInput], required: false, description: '1 to 500 operations, required' }) }),
+});
+
+const BulkStatusEnum = builder.enumType('SiteRedirectBulkStatus', {
+  values: ['created', 'updated', 'published', 'deleted', 'error'] as const,
+});
+
+const BulkResultType = builder.objectRef<BulkResult>('SiteRedirectBulkResult').implement({
+  description: 'What became of one operation of a bulk upsert',
+  fields: (t) => ({
+    status: t.field({ type: BulkStatusEnum, resolve: (r) => r.status }),
+    source: t.exposeString('source'),
+    draft: t.exposeBoolean('draft'),
+    id: t.id({ nullable: true, description: 'The redirect (absent once deleted or on error)', resolve: (r) => ('id' in r ? r.id : null) }),
+    error: t.string({ nullable: true, description: 'Why this operation failed', resolve: (r) => ('error' in r ? r.error : null) }),
+  }),
+});
+
+const BulkUpsertResultType = builder.objectRef<{ results: BulkResult[] }>('BulkUpsertSiteRedirectsResult').implement({
+  fields: (t) => ({ results: t.field({ type: [BulkResultType], resolve: (r) => r.results }) }),
+});
 
 const SiteRedirectType = builder.objectRef<RedirectJson>('SiteRedirect').implement({
   description: 'A redirect of a site: a source path (a trailing `*` matches every path below) to a destination',
@@ -21,8 +129,7 @@ const SiteRedirectType = builder.objectRef<RedirectJson>('SiteRedirect').impleme
     captureWildcard: t.exposeBoolean('captureWildcard', { description: 'Appends what the `*` matched to the destination URL' }),
     permanent: t.exposeBoolean('permanent', { description: 'Served as 308 (307 otherwise)' }),
     destination: t.field({
-      type: 'JSON',
-      description: 'The official SiteRedirectDestination: { kind: site-section | site-space | site-page | external, … }',
+      type: SiteRedirectDestinationUnion,
       resolve: (r) => r.destination,
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -69,14 +176,14 @@ const ids = (t: { arg: { id: (o: { required: true }) => any } }) => ({
 builder.mutationFields((t) => ({
   createSiteRedirect: t.field({
     type: SiteRedirectType,
-    description: 'Creates a redirect (input: the official createSiteRedirect body)',
-    args: { ...ids(t), input: t.arg({ type: 'JSON', required: true }) },
+    description: 'Creates a redirect',
+    args: { ...ids(t), input: t.arg({ type: CreateRedirectInput, required: true }) },
     resolve: (_r, args, ctx) => createRedirect(ctx, String(args.organizationId), String(args.siteId), args.input),
   }),
   updateSiteRedirect: t.field({
     type: SiteRedirectType,
-    description: 'Updates the given fields of a redirect (input: the official updateSiteRedirectById body)',
-    args: { ...ids(t), id: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true }) },
+    description: 'Updates the given fields of a redirect',
+    args: { ...ids(t), id: t.arg.id({ required: true }), input: t.arg({ type: UpdateRedirectInput, required: true }) },
     resolve: (_r, args, ctx) => updateRedirect(ctx, String(args.organizationId), String(args.siteId), String(args.id), args.input),
   }),
   deleteSiteRedirect: t.boolean({
@@ -85,10 +192,9 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => deleteRedirect(ctx, String(args.organizationId), String(args.siteId), String(args.id)),
   }),
   bulkUpsertSiteRedirects: t.field({
-    type: 'JSON',
-    description:
-      'Creates, updates, deletes or publishes up to 500 redirects, each on its own: { results: [{ status, source, draft, id? | error? }] }',
-    args: { ...ids(t), input: t.arg({ type: 'JSON', required: true }) },
+    type: BulkUpsertResultType,
+    description: 'Creates, updates, deletes or publishes up to 500 redirects, each on its own',
+    args: { ...ids(t), input: t.arg({ type: BulkUpsertInput, required: true }) },
     resolve: (_r, args, ctx) => bulkUpsertRedirects(ctx, String(args.organizationId), String(args.siteId), args.input),
   }),
 }));

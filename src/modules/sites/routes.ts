@@ -541,7 +541,12 @@ export const siteRoutes: RestRoute[] = [
     method: 'POST',
     path: '/urls/published',
     operationId: 'resolvePublishedContentByUrl',
-    document: `query resolvePublishedContentByUrl($input: JSON!) { publishedContentLookup(input: $input) }`,
+    document: `query resolvePublishedContentByUrl($input: PublishedContentLookupInput!) { publishedContentLookup(input: $input) {
+      ... on PublishedSiteContent {
+        site siteSection siteSpace space revision pathname basePath siteBasePath apiToken organization shareKey complete contextId canonicalUrl
+      }
+      ... on PublishedContentRedirect { target site redirect }
+    } }`,
     variables: (req) => ({ input: req.body }),
     result: (data) => data.publishedContentLookup,
   },
@@ -549,7 +554,12 @@ export const siteRoutes: RestRoute[] = [
     method: 'GET',
     path: '/urls/published',
     operationId: 'getPublishedContentByUrl',
-    document: `query getPublishedContentByUrl($input: JSON!) { publishedContentLookup(input: $input) }`,
+    document: `query getPublishedContentByUrl($input: PublishedContentLookupInput!) { publishedContentLookup(input: $input) {
+      ... on PublishedSiteContent {
+        site siteSection siteSpace space revision pathname basePath siteBasePath apiToken organization shareKey complete contextId canonicalUrl
+      }
+      ... on PublishedContentRedirect { target site redirect }
+    } }`,
     variables: (req) => ({
       input: {
         url: req.query.url,

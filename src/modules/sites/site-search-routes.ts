@@ -11,7 +11,7 @@ export const siteSearchRoutes: RestRoute[] = [
     method: 'POST',
     path: '/orgs/:organizationId/sites/:siteId/search',
     operationId: 'searchSiteContent',
-    document: `query searchSiteContent($organizationId: ID!, $siteId: ID!, $query: String!, $scope: JSON, $mode: JSON, $siteSpaceId: JSON, $siteSpaceIds: JSON, $page: String, $limit: Int) {
+    document: `query searchSiteContent($organizationId: ID!, $siteId: ID!, $query: String!, $scope: SiteSearchScopeInput, $mode: SiteSearchLegacyMode, $siteSpaceId: String, $siteSpaceIds: [String!], $page: String, $limit: Int) {
       site(organizationId: $organizationId, id: $siteId) {
         search(query: $query, scope: $scope, mode: $mode, siteSpaceId: $siteSpaceId, siteSpaceIds: $siteSpaceIds, page: $page, limit: $limit) {
           items { id title score pages { ${PAGE_FIELDS} } } ${LIST_FIELDS}

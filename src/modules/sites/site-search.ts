@@ -192,23 +192,43 @@ export async function searchSiteFor(
   return { siteSpaces: chosen, results };
 }
 
+const ScopeModeEnum = builder.enumType('SiteSearchScopeMode', {
+  description: 'default: the current site space and its section first; all: every site space; specific: those listed',
+  values: ['default', 'all', 'specific'] as const,
+});
+
+const RestrictToEnum = builder.enumType('SiteSearchRestrictTo', { values: ['currentSiteSpace', 'otherSiteSpaces'] as const });
+
+const LegacyModeEnum = builder.enumType('SiteSearchLegacyMode', { values: ['all', 'current', 'specific'] as const });
+
+// Fields are optional: the official schema (checked by the service) names what a mode lacks.
+const ScopeInput = builder.inputType('SiteSearchScopeInput', {
+  description: 'The official SiteSearchScope',
+  fields: (t) => ({
+    mode: t.field({ type: ScopeModeEnum, required: false, description: 'Required' }),
+    currentSiteSpace: t.string({ required: false, description: 'default: the site space the visitor is in' }),
+    restrictTo: t.field({ type: RestrictToEnum, required: false, description: 'default, with currentSiteSpace' }),
+    siteSpaceIds: t.stringList({ required: false, description: 'specific: at least one' }),
+  }),
+});
+
 // The result type is the search module's (`SearchSpaceResultList`, named: its ref stays inside that module).
 builder.objectField(SiteRef, 'search', (t) =>
   t.field({
     type: 'SearchSpaceResultList' as never,
     description:
-      "The site's content matching `query` (web search syntax), grouped by space, best first (GitBook's searchSiteContent). `scope`: the official SiteSearchScope object ({mode: 'default', currentSiteSpace?, restrictTo?} when absent, {mode: 'all'}, {mode: 'specific', siteSpaceIds})",
+      "The site's content matching `query` (web search syntax), grouped by space, best first (GitBook's searchSiteContent). `scope` absent: mode default",
     args: {
       query: t.arg.string({ required: true, description: 'At most 512 characters' }),
-      scope: t.arg({ type: 'JSON', required: false, description: 'The official SiteSearchScope object' }),
-      // The deprecated body forms of the official operation, kept so REST bodies pass through unchanged (checked by the service, errors name them).
+      scope: t.arg({ type: ScopeInput, required: false }),
+      // The deprecated body forms of the official operation (checked by the service, errors name them).
       mode: t.arg({
-        type: 'JSON',
+        type: LegacyModeEnum,
         required: false,
         description: "Deprecated: 'all', 'current' (with siteSpaceId) or 'specific' (with siteSpaceIds); use scope",
       }),
-      siteSpaceId: t.arg({ type: 'JSON', required: false, description: "Deprecated: the current site space of mode 'current'" }),
-      siteSpaceIds: t.arg({ type: 'JSON', required: false, description: "Deprecated: the site spaces of mode 'specific'" }),
+      siteSpaceId: t.arg.string({ required: false, description: "Deprecated: the current site space of mode 'current'" }),
+      siteSpaceIds: t.arg.stringList({ required: false, description: "Deprecated: the site spaces of mode 'specific'" }),
       ...pageArgs(t),
     },
     resolve: ((

@@ -61,6 +61,10 @@ export async function duplicateSiteSpace(ctx: Context, organizationId: string, s
   });
 }
 
+const DuplicateInput = builder.inputType('DuplicateSiteSpaceInput', {
+  fields: (t) => ({ draft: t.boolean({ required: false, description: 'Only false: site spaces are never drafts in Lectern' }) }),
+});
+
 builder.mutationField('duplicateSiteSpace', (t) =>
   t.field({
     type: SiteSpaceRef,
@@ -70,7 +74,7 @@ builder.mutationField('duplicateSiteSpace', (t) =>
       organizationId: t.arg.id({ required: true }),
       siteId: t.arg.id({ required: true }),
       id: t.arg.id({ required: true }),
-      input: t.arg({ type: 'JSON', required: false }),
+      input: t.arg({ type: DuplicateInput, required: false }),
     },
     resolve: (_r, args, ctx) =>
       duplicateSiteSpace(ctx, String(args.organizationId), String(args.siteId), String(args.id), args.input ?? {}),
@@ -82,7 +86,7 @@ export const duplicateSiteSpaceRoute = (siteSpaceFields: string): RestRoute => (
   method: 'POST',
   path: '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/duplicate',
   operationId: 'duplicateSiteSpace',
-  document: `mutation duplicateSiteSpace($organizationId: ID!, $siteId: ID!, $id: ID!, $input: JSON) {
+  document: `mutation duplicateSiteSpace($organizationId: ID!, $siteId: ID!, $id: ID!, $input: DuplicateSiteSpaceInput) {
     duplicateSiteSpace(organizationId: $organizationId, siteId: $siteId, id: $id, input: $input) { ...SiteSpaceFields }
   } ${siteSpaceFields}`,
   variables: (req) => ({

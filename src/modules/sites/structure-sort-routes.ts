@@ -8,7 +8,7 @@ export const structureSortRoute = (groupFields: string, restGroup: (group: any) 
   method: 'PATCH',
   path: '/orgs/:organizationId/sites/:siteId/structure/sort',
   operationId: 'sortSiteStructure',
-  document: `mutation sortSiteStructure($organizationId: ID!, $siteId: ID!, $input: JSON!) {
+  document: `mutation sortSiteStructure($organizationId: ID!, $siteId: ID!, $input: SortSiteStructureInput!) {
     sortSiteStructure(organizationId: $organizationId, siteId: $siteId, input: $input) {
       __typename ... on SiteSpace { ...SiteSpaceFields } ... on SiteSection { ...SiteSectionFields } ... on SiteSectionGroup { ...SiteSectionGroupFields } ... on SiteExternalLink { ...SiteExternalLinkFields }
     }

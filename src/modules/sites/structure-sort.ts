@@ -77,15 +77,48 @@ export async function sortSiteStructure(ctx: Context, organizationId: string, si
   }
 }
 
+const StructureItemTypeEnum = builder.enumType('SiteStructureItemType', {
+  values: {
+    site_space: { value: 'site-space' },
+    site_section: { value: 'site-section' },
+    site_section_group: { value: 'site-section-group' },
+    site_external_link: { value: 'site-external-link' },
+  } as const,
+});
+
+// Fields are optional: the service names the one missing (`item.id: is required`).
+const PointerInput = builder.inputType('SiteStructureItemInput', {
+  description: 'An item of the site structure by its type and id',
+  fields: (t) => ({
+    type: t.field({ type: StructureItemTypeEnum, required: false }),
+    id: t.string({ required: false }),
+  }),
+});
+
+const PositionInput = builder.inputType('SortSiteStructurePositionInput', {
+  description: 'before or after a sibling; neither: the end of its level',
+  fields: (t) => ({
+    before: t.field({ type: PointerInput, required: false }),
+    after: t.field({ type: PointerInput, required: false }),
+  }),
+});
+
+const SortInput = builder.inputType('SortSiteStructureInput', {
+  fields: (t) => ({
+    item: t.field({ type: PointerInput, required: false, description: 'Required: the item to move' }),
+    position: t.field({ type: PositionInput, required: false, description: 'Required (an empty object moves the item to the end)' }),
+  }),
+});
+
 builder.mutationField('sortSiteStructure', (t) =>
   t.field({
     type: SiteStructureItem,
     description:
-      'Moves a site space, section, section group or external link before or after a sibling (official sortSiteStructure: input { item: { type, id }, position: { before | after: { type, id } } }); answers the moved item',
+      'Moves a site space, section, section group or external link before or after a sibling (official sortSiteStructure); answers the moved item',
     args: {
       organizationId: t.arg.id({ required: true }),
       siteId: t.arg.id({ required: true }),
-      input: t.arg({ type: 'JSON', required: true }),
+      input: t.arg({ type: SortInput, required: true }),
     },
     resolve: (_r, args, ctx) => sortSiteStructure(ctx, String(args.organizationId), String(args.siteId), args.input) as never,
   }),
