@@ -1,3 +1,4 @@
+import { FREE_DOC } from '../../graphql/free-form.js';
 import { builder } from '../../graphql/builder.js';
 import { OrganizationType } from '../orgs/index.js';
 import { getAgentInstructions, updateAgentInstructions, type AgentInstructionsView } from './service.js';
@@ -6,7 +7,7 @@ export const AgentInstructionsType = builder.objectRef<AgentInstructionsView>('A
   description: "Instructions for the organization's docs agent",
   fields: (t) => ({
     object: t.string({ resolve: () => 'agent-instructions' }),
-    instructions: t.field({ type: 'JSON', description: 'Rich-text document', resolve: (a) => a.instructions }),
+    instructions: t.field({ type: 'JSON', description: `${FREE_DOC}The instructions`, resolve: (a) => a.instructions }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     updatedBy: t.exposeString('updatedBy', { description: 'Id of the user who last changed them (empty: never changed)' }),
     urls: t.field({
@@ -23,7 +24,7 @@ builder.objectField(OrganizationType, 'agentInstructions', (t) =>
 );
 
 const UpdateAgentInstructionsInput = builder.inputType('UpdateAgentInstructionsInput', {
-  fields: (t) => ({ instructions: t.field({ type: 'JSON', required: true, description: 'Rich-text document' }) }),
+  fields: (t) => ({ instructions: t.field({ type: 'JSON', required: true, description: `${FREE_DOC}The instructions` }) }),
 });
 
 builder.mutationField('updateAgentInstructions', (t) =>

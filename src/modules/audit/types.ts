@@ -32,7 +32,11 @@ export const AuditEventType = builder.objectRef<Model<'AuditEvent'>>('AuditEvent
     tokenId: t.exposeString('tokenId', { nullable: true, description: 'The id of the API token used (never the token)' }),
     clientAddress: t.exposeString('clientAddress', { nullable: true }),
     schemaVersion: t.int({ resolve: () => 1 }),
-    payload: t.field({ type: 'JSON', description: '{ before?, after? }: the changed fields, small', resolve: (e) => e.payload }),
+    payload: t.field({
+      type: 'JSON',
+      description: 'Free-form: the changed fields of whatever the event is about. { before?, after? }, small',
+      resolve: (e) => e.payload,
+    }),
   }),
 });
 

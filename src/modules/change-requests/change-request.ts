@@ -1,3 +1,4 @@
+import { FREE_DOC } from '../../graphql/free-form.js';
 import type { ArgBuilder, SchemaTypes } from '@pothos/core';
 import { builder } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
@@ -36,7 +37,12 @@ export const ChangeRequestType = builder.prismaObject('ChangeRequest', {
     number: t.exposeInt('number'),
     status: t.exposeString('status'),
     subject: t.string({ resolve: (cr) => cr.subject ?? '' }),
-    description: t.field({ type: 'JSON', nullable: true, resolve: (cr) => cr.description }),
+    description: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: `${FREE_DOC}The description`,
+      resolve: (cr) => cr.description,
+    }),
     createdBy: t.field({
       type: UserType,
       resolve: async (cr, _a, ctx) => (cr.createdById ? await userLoaders(ctx).user.load(cr.createdById) : null) ?? ctx.caller,
@@ -141,7 +147,11 @@ const crArgs = <T extends SchemaTypes>(t: { arg: ArgBuilder<T> }) => ({
 
 const CreateChangeRequestInput = builder.inputType('CreateChangeRequestInput', { fields: (t) => ({ subject: t.string() }) });
 const UpdateChangeRequestInput = builder.inputType('UpdateChangeRequestInput', {
-  fields: (t) => ({ subject: t.string(), description: t.field({ type: 'JSON' }), status: t.string() }),
+  fields: (t) => ({
+    subject: t.string(),
+    description: t.field({ type: 'JSON', description: `${FREE_DOC}The description` }),
+    status: t.string(),
+  }),
 });
 const ApplySpaceTemplateInput = builder.inputType('ApplySpaceTemplateInput', {
   fields: (t) => ({
@@ -177,7 +187,7 @@ const ContentChangeInput = builder.inputType('ContentChangeInput', {
     page: t.string({
       description: 'update_page, delete_page, revert_page: the page id (or a ref of a page inserted earlier in the batch)',
     }),
-    document: t.field({ type: 'JSON', description: '{ markdown } or { document: JSONDocument }' }),
+    document: t.field({ type: 'JSON', description: `${FREE_DOC}{ markdown } or { document: JSONDocument }` }),
     title: t.string(),
     slug: t.string({ description: 'Unique among the siblings; derived from the title when omitted (insert_page)' }),
     emoji: t.string({ description: 'An empty string removes it' }),
@@ -200,7 +210,11 @@ const ContentChangeInput = builder.inputType('ContentChangeInput', {
       type: 'JSON',
       description: 'Lectern, insert_page of type computed: its source ({ type: builtin:openapi, props, dependencies })',
     }),
-    variables: t.field({ type: 'JSON', description: 'Lectern, update_variables: { name: value or null }' }),
+    variables: t.field({
+      type: 'JSON',
+      description:
+        'Free-form: variables are named by the writer and hold any JSON value. Lectern, update_variables: { name: value or null }',
+    }),
   }),
 });
 const ContentChangesInput = builder.inputType('ContentChangesInput', {

@@ -1,3 +1,4 @@
+import { FREE_DOC } from '../../graphql/free-form.js';
 import type { ArgBuilder, SchemaTypes } from '@pothos/core';
 import { builder, type Model } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
@@ -85,7 +86,7 @@ const CommentBody = builder.objectRef<{ markdown?: string; document?: unknown }>
   description: '`{ markdown }`, or `{ document }` (the rich-text document) with format=document',
   fields: (t) => ({
     markdown: t.exposeString('markdown', { nullable: true }),
-    document: t.field({ type: 'JSON', nullable: true, resolve: (b) => b.document }),
+    document: t.field({ type: 'JSON', nullable: true, description: `${FREE_DOC}With format=document`, resolve: (b) => b.document }),
   }),
 });
 
@@ -272,7 +273,7 @@ const CommentBodyInput = builder.inputType('CommentBodyInput', {
     markdown: t.string({ description: 'The body as Markdown' }),
     document: t.field({
       type: 'JSON',
-      description: 'The body as a rich-text document (JSONDocument): blocks and marks with a Markdown form',
+      description: `${FREE_DOC}The body, stored as its Markdown`,
     }),
   }),
 });

@@ -1,3 +1,4 @@
+import { FREE_DOC } from '../../graphql/free-form.js';
 import type { Context } from '../../context.js';
 import { documentsOf } from '../../document/index.js';
 import { badRequest } from '../../errors.js';
@@ -94,7 +95,7 @@ builder.objectFields(RevisionType, (t) => ({
   }),
   computedDocument: t.field({
     type: 'JSON',
-    description: 'The document a computed document source computes (getComputedDocument)',
+    description: `${FREE_DOC}The document a computed document source computes (getComputedDocument)`,
     args: {
       source: t.arg({ type: 'JSON', required: true }),
       seed: t.arg.string({ required: true }),

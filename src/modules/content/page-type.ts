@@ -1,3 +1,4 @@
+import { FREE_DOC } from '../../graphql/free-form.js';
 import type { Context } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { builder } from '../../graphql/builder.js';
@@ -291,7 +292,10 @@ const GitBlob = builder.objectRef<{ oid: string; path: string }>('GitSyncBlob').
 
 export const VariableType = builder.objectRef<{ name: string; value: unknown }>('Variable').implement({
   description: 'A content variable (`{{ variables.name }}` in a body)',
-  fields: (t) => ({ name: t.exposeString('name'), value: t.field({ type: 'JSON', resolve: (v) => v.value }) }),
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    value: t.field({ type: 'JSON', description: 'Free-form: a variable holds any JSON value', resolve: (v) => v.value }),
+  }),
 });
 export const PageType = builder.objectRef<PageRef>('Page');
 PageType.implement({
@@ -358,7 +362,7 @@ PageType.implement({
     document: t.field({
       type: 'JSON',
       nullable: true,
-      description: "A document page's body as a GitBook JSON document, as getPageById answers it (null on other pages)",
+      description: `${FREE_DOC}A document page's body, as getPageById answers it (null on other pages)`,
       args: { evaluated: t.arg.string({ required: false }), dereferenced: t.arg.string({ required: false }) },
       resolve: (p, args, ctx) =>
         p.json.type === 'document'
@@ -378,7 +382,7 @@ export const ReusableContentType = builder
       documentId: t.string({ description: 'The document id (REST `document`)', resolve: (r) => r.json.document }),
       document: t.field({
         type: 'JSON',
-        description: 'Its body as a GitBook JSON document (getReusableContentDocumentInRevisionById)',
+        description: `${FREE_DOC}Its body (getReusableContentDocumentInRevisionById)`,
         args: { evaluated: t.arg.string({ required: false }), dereferenced: t.arg.string({ required: false }) },
         resolve: (r, args, ctx) =>
           reusableContentDocument(ctx, r.view, r.json.id, { evaluated: args.evaluated, dereferenced: args.dereferenced }),

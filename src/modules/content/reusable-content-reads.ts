@@ -1,3 +1,4 @@
+import { FREE_DOC } from '../../graphql/free-form.js';
 import { builder } from '../../graphql/builder.js';
 import type { RestRequest, RestRoute } from '../../rest/route.js';
 import { reusableContentById, reusableContentDocument, reusableContentJson } from './reusable-contents.js';
@@ -24,7 +25,7 @@ builder.objectFields(RevisionType, (t) => ({
   }),
   reusableContentDocument: t.field({
     type: 'JSON',
-    description: "A reusable content's body as a JSON document",
+    description: `${FREE_DOC}A reusable content's body`,
     args: {
       id: t.arg.string({ required: true }),
       evaluated: t.arg.string({ required: false }),

@@ -1,3 +1,4 @@
+import { FREE_DOC } from '../../graphql/free-form.js';
 import { requireSpace } from '../../auth/permissions.js';
 import type { Context } from '../../context.js';
 import { documentsOf } from '../../document/index.js';
@@ -147,7 +148,7 @@ builder.objectFields(RevisionType, (t) => ({
   }),
   pageDocument: t.field({
     type: 'JSON',
-    description: "A document page's body as a GitBook JSON document",
+    description: `${FREE_DOC}A document page's body`,
     args: {
       id: t.arg.id({ required: true }),
       evaluated: t.arg.string({ required: false }),

@@ -109,7 +109,11 @@ RevisionType.implement({
           computed: args.computed,
         }),
     }),
-    variables: t.field({ type: 'JSON', resolve: (v) => v.content.manifest.variables }),
+    variables: t.field({
+      type: 'JSON',
+      description: 'Free-form: variables are named by the writer and hold any JSON value ({ name: value })',
+      resolve: (v) => v.content.manifest.variables,
+    }),
     rest: t.field({
       type: 'JSON',
       description: 'The whole revision in the GitBook REST shape',

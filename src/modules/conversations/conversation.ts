@@ -1,3 +1,4 @@
+import { FREE_DOC } from '../../graphql/free-form.js';
 import { builder, type Model } from '../../graphql/builder.js';
 import { restEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
@@ -81,7 +82,11 @@ const ConversationPartType = builder.objectRef<{ type: string; role: string; bod
 const ConversationMetadataType = builder.objectRef<Conversation>('ConversationMetadata').implement({
   fields: (t) => ({
     url: t.exposeString('url', { nullable: true }),
-    attributes: t.field({ type: 'JSON', resolve: (c) => c.attributes }),
+    attributes: t.field({
+      type: 'JSON',
+      description: 'Free-form: string attributes named by the channel that sent the conversation',
+      resolve: (c) => c.attributes,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -102,7 +107,7 @@ export const ConversationIssueType = builder.objectRef<Model<'ConversationIssue'
     id: t.exposeID('id'),
     title: t.exposeString('title'),
     summary: t.exposeString('summary', { description: 'Plain text' }),
-    details: t.field({ type: 'JSON', description: 'Rich-text document', resolve: (i) => i.details }),
+    details: t.field({ type: 'JSON', description: `${FREE_DOC}The details`, resolve: (i) => i.details }),
     impact: t.field({ type: ImpactEnum, resolve: (i) => i.impact as 'low' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the conversation took place' }),
     ingestedAt: t.expose('ingestedAt', { type: 'DateTime' }),
@@ -146,7 +151,7 @@ export const ClusterType = builder.objectRef<Model<'ConversationsIssuesCluster'>
     summary: t.exposeString('summary', { description: 'Plain text (the official API’s string)' }),
     summaryDocument: t.field({
       type: 'JSON',
-      description: 'The summary as a rich-text document',
+      description: `${FREE_DOC}The summary`,
       resolve: (c) => documentFromMarkdown(c.summary.replace(/([\\`*_[\]<>#|])/g, '\\$1')),
     }),
     muted: t.exposeBoolean('muted', { description: 'Muted for change-request creation' }),
@@ -233,7 +238,10 @@ builder.objectFields(OrganizationType, (t) => ({
 const ConversationMetadataInput = builder.inputType('ConversationMetadataInput', {
   fields: (t) => ({
     url: t.string({ description: 'URL of the conversation in its source' }),
-    attributes: t.field({ type: 'JSON', description: 'String attributes; `source` names the channel (email, intercom, …)' }),
+    attributes: t.field({
+      type: 'JSON',
+      description: 'Free-form: string attributes named by the channel; `source` names the channel (email, intercom, …)',
+    }),
     createdAt: t.field({ type: 'DateTime', description: 'When the conversation started (default: when first ingested)' }),
   }),
 });

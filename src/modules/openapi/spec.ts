@@ -132,7 +132,8 @@ const OpenAPIPage = builder.objectRef<ComputedPage>('OpenAPIComputedPage').imple
     markdown: t.exposeString('markdown'),
     props: t.field({
       type: 'JSON',
-      description: 'The computed-content props of this page: { doc: operations, page: <tag> } or { doc: models }',
+      description:
+        'Free-form: the props of a computed source are its builtin’s own. Here { doc: operations, page: <tag> } or { doc: models }',
       resolve: (p) => p.props,
     }),
     operations: t.field({

@@ -1,3 +1,4 @@
+import { FREE_DOC } from '../../graphql/free-form.js';
 import type { ArgBuilder, SchemaTypes } from '@pothos/core';
 import { builder } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
@@ -141,12 +142,12 @@ const RequestReviewersInput = builder.inputType('RequestReviewersInput', {
   fields: (t) => ({
     users: t.stringList({ description: 'Ids of the users asked to review (members with the review role on the space)' }),
     subject: t.string({ description: "Also sets the change request's subject" }),
-    description: t.field({ type: 'JSON', description: "Also sets the change request's description (a rich-text document)" }),
+    description: t.field({ type: 'JSON', description: `${FREE_DOC}Also sets the change request's description` }),
   }),
 });
 const ReviewCommentInput = builder.inputType('ReviewCommentInput', {
   description: '`{ markdown }` or `{ document }`; `{}` is no comment',
-  fields: (t) => ({ markdown: t.string(), document: t.field({ type: 'JSON', description: 'A rich-text document (JSONDocument)' }) }),
+  fields: (t) => ({ markdown: t.string(), document: t.field({ type: 'JSON', description: `${FREE_DOC}The comment` }) }),
 });
 const SubmitReviewInput = builder.inputType('SubmitChangeRequestReviewInput', {
   fields: (t) => ({

@@ -7,7 +7,7 @@ export const SiteAdaptiveSchemaType = builder.objectRef<AdaptiveSchemaView>('Sit
   description: 'The JSON Schema of the claims a visitor of an adaptive-content site brings',
   fields: (t) => ({
     object: t.string({ resolve: () => 'site-adaptive-schema' }),
-    jsonSchema: t.field({ type: 'JSON', resolve: (s) => s.jsonSchema }),
+    jsonSchema: t.field({ type: 'JSON', description: 'Free-form: a JSON Schema, itself a JSON document', resolve: (s) => s.jsonSchema }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
@@ -40,7 +40,13 @@ builder.queryField('siteAdaptiveSchema', (t) =>
 );
 
 const UpdateSiteAdaptiveSchemaInput = builder.inputType('UpdateSiteAdaptiveSchemaInput', {
-  fields: (t) => ({ jsonSchema: t.field({ type: 'JSON', required: true, description: 'A draft-07 JSON Schema of boolean claims' }) }),
+  fields: (t) => ({
+    jsonSchema: t.field({
+      type: 'JSON',
+      required: true,
+      description: 'Free-form: a JSON Schema (draft-07) of boolean claims, itself a JSON document',
+    }),
+  }),
 });
 
 builder.mutationField('updateSiteAdaptiveSchema', (t) =>

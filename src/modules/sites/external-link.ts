@@ -12,11 +12,16 @@ SiteExternalLinkRef.implement({
     localizedTitle: t.field({
       type: 'JSON',
       nullable: true,
-      description: '{ [locale]: title }: overrides for other languages',
+      description: 'Free-form: a map keyed by locale, { [locale]: title }: overrides for other languages',
       resolve: (l) => l.localizedTitle,
     }),
     description: t.exposeString('description', { nullable: true }),
-    localizedDescription: t.field({ type: 'JSON', nullable: true, resolve: (l) => l.localizedDescription }),
+    localizedDescription: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Free-form: a map keyed by locale, { [locale]: description }',
+      resolve: (l) => l.localizedDescription,
+    }),
     icon: t.exposeString('icon', { nullable: true }),
     url: t.exposeString('url', { description: 'The absolute http(s) URL it opens' }),
     sectionGroup: t.exposeID('sectionGroupId', { nullable: true, description: 'The group holding it; null at the root' }),
@@ -30,9 +35,9 @@ SiteExternalLinkRef.implement({
 
 const fields = (t: any, creating: boolean) => ({
   title: t.string({ required: creating, description: '2..128 characters' }),
-  localizedTitle: t.field({ type: 'JSON' }),
+  localizedTitle: t.field({ type: 'JSON', description: 'Free-form: a map keyed by locale, { [locale]: title }' }),
   description: t.string({ description: 'At most 256 characters; null removes it' }),
-  localizedDescription: t.field({ type: 'JSON' }),
+  localizedDescription: t.field({ type: 'JSON', description: 'Free-form: a map keyed by locale, { [locale]: description }' }),
   icon: t.string(),
   url: t.string({ required: creating, description: 'Absolute http(s) URL' }),
   parent: t.id({

@@ -1,3 +1,4 @@
+import { FREE_DOC } from '../../graphql/free-form.js';
 import { builder } from '../../graphql/builder.js';
 import { registerNode } from '../../graphql/node.js';
 import { ContentVisibilityEnum, DefaultLevelEnum, SpaceEditModeEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
@@ -148,7 +149,7 @@ builder.objectField(SpaceType, 'page', (t) =>
 builder.objectField(SpaceType, 'document', (t) =>
   t.field({
     type: 'JSON',
-    description: "A document (a page body, by a page's documentId) as a GitBook JSON document",
+    description: `${FREE_DOC}A document (a page body, by a page's documentId)`,
     args: { id: t.arg.string({ required: true }), schema: t.arg.string() },
     resolve: (space, args, ctx) => documentById(ctx, space.id, args.id, args.schema),
   }),

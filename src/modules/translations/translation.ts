@@ -1,3 +1,4 @@
+import { FREE_DOC } from '../../graphql/free-form.js';
 import { builder, type Model } from '../../graphql/builder.js';
 import { restEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
@@ -86,7 +87,7 @@ export const TranslationType = builder.objectRef<Model<'Translation'>>('Translat
     language: t.field({ type: TranslationLanguageEnum, resolve: (tr) => tr.language as Lang }),
     instructions: t.field({
       type: 'JSON',
-      description: 'Rich-text document (empty when none were given)',
+      description: `${FREE_DOC}Guidance for the translator (empty when none were given)`,
       resolve: (tr) => tr.instructions ?? EMPTY_DOCUMENT,
     }),
     result: t.field({
@@ -143,12 +144,12 @@ const CreateTranslationInput = builder.inputType('CreateTranslationInput', {
   fields: (t) => ({
     source: t.field({ type: TranslationSourceInput, required: true }),
     language: t.field({ type: TranslationLanguageEnum, required: true, description: 'The language to translate into' }),
-    instructions: t.field({ type: 'JSON', description: 'Rich-text document: guidance for the translator' }),
+    instructions: t.field({ type: 'JSON', description: `${FREE_DOC}Guidance for the translator` }),
   }),
 });
 
 const UpdateTranslationInput = builder.inputType('UpdateTranslationInput', {
-  fields: (t) => ({ instructions: t.field({ type: 'JSON', required: true, description: 'Rich-text document' }) }),
+  fields: (t) => ({ instructions: t.field({ type: 'JSON', required: true, description: `${FREE_DOC}Guidance for the translator` }) }),
 });
 
 const ids = (t: { arg: { id: (o: { required: true }) => any } }) => ({
