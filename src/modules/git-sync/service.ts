@@ -36,7 +36,7 @@ import type { ReadResult } from './tasks.js';
 import { createHash } from 'node:crypto';
 
 /**
- * Git sync of a space (issue 20): the connection (remote, branch, folder, sealed credential), the
+ * Git sync of a space: the connection (remote, branch, folder, sealed credential), the
  * official operations (getSpaceGitInfo, importGitRepository, exportToGitRepository) and the jobs
  * that do the work on the queue (src/jobs/queue.ts):
  * - `git-sync.import`: Git → Lectern. The branch's files become a content (layout.ts, in a worker

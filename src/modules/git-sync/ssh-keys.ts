@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type ssh2 from 'ssh2';
 
 /**
- * Deploy keys and host keys of SSH remotes (issue 20), through ssh2's key utilities (no ssh-keygen
+ * Deploy keys and host keys of SSH remotes, through ssh2's key utilities (no ssh-keygen
  * process, no file). Only the PUBLIC half of a deploy key ever leaves the server; the private half
  * is sealed at rest (service.ts) and written to a 0600 file only while git runs (git.ts).
  */
