@@ -2,8 +2,8 @@
  * The README's screenshots of the app, taken on a fresh Lectern: `npx tsx scripts/screenshot-app.ts`.
  * It starts `lectern serve` on its own embedded database (a temporary LECTERN_DATA_DIR), creates a
  * person with `lectern user create … --password-stdin`, writes a space with a few pages through the
- * REST API, signs in at /app in headless Chromium, and saves 1280×800 PNGs of a page and of the
- * Ctrl+K search to docs/images/. PORT (default 18099) and CHROMIUM (default /usr/bin/chromium) may be set.
+ * REST API, signs in at /app in headless Chromium, and saves 1280×800 PNGs to docs/images/: a page,
+ * the Ctrl+K search, the editor inside a change request, and that change request with its diff. PORT (default 18099) and CHROMIUM (default /usr/bin/chromium) may be set.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -100,6 +100,36 @@ async function signIn(tab: Page, next: string): Promise<void> {
   await tab.waitForURL((url) => !url.pathname.includes('sign-in'));
 }
 
+/** Edit opens a change request; a bold line is typed, saved, and the change request shows its diff. */
+async function editAndReview(tab: Page, spaceId: string): Promise<void> {
+  await tab.goto(`${ORIGIN}/app/s/${spaceId}/getting-started`);
+  await tab.getByRole('button', { name: 'Edit' }).click();
+  const editor = tab.getByRole('textbox', { name: 'Page content' });
+  await editor.waitFor();
+  await editor.click();
+  // The caret at the page's end through the DOM selection: a key pressed before the editor has the
+  // focus goes nowhere.
+  await editor.evaluate((el) => {
+    const end = document.createRange();
+    end.selectNodeContents(el.lastElementChild ?? el);
+    end.collapse(false);
+    getSelection()!.removeAllRanges();
+    getSelection()!.addRange(end);
+  });
+  await tab.keyboard.press('End');
+  await tab.keyboard.press('Enter');
+  await tab.keyboard.press('Control+b');
+  await tab.keyboard.type('Ask in #dev-help');
+  await tab.keyboard.press('Control+b');
+  await tab.keyboard.type(' when a step does not work.');
+  await tab.getByText('All changes saved').waitFor();
+  await tab.screenshot({ path: path.join(OUT, 'app-editor.png') });
+
+  await tab.getByRole('link', { name: /^change request #\d+/ }).click();
+  await tab.getByRole('region', { name: 'Changes to Getting started' }).waitFor();
+  await tab.screenshot({ path: path.join(OUT, 'app-change-request.png') });
+}
+
 async function main(): Promise<void> {
   const server = await serve();
   const browser = await chromium.launch({
@@ -136,7 +166,9 @@ async function main(): Promise<void> {
     await dialog.getByLabel('Search').fill('npm');
     await dialog.getByRole('option').first().waitFor();
     await tab.screenshot({ path: path.join(OUT, 'app-search.png') });
-    console.log(`saved ${path.join(OUT, 'app-page.png')} and ${path.join(OUT, 'app-search.png')}`);
+    await tab.keyboard.press('Escape');
+    await editAndReview(tab, spaceId);
+    console.log(`saved app-page.png, app-search.png, app-editor.png and app-change-request.png in ${OUT}`);
   } finally {
     await browser.close();
     server.kill('SIGTERM');
