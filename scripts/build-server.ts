@@ -46,6 +46,9 @@ export function mendOutput(code: string, sourceFile: string): string {
     .replace(TASK_URL, (_m, q: string, spec: string) => `new URL(${q}${spec}.js${q}, import.meta.url)`);
 }
 
+/** The Node the package supports (engines): an older target would drop `with { type: 'json' }`. */
+export const TRANSPILE = { format: 'esm', platform: 'node', target: 'node20.19' } as const;
+
 async function compile(file: string) {
   const relative = path.relative(SRC, file);
   const out = path.join(DIST, relative.replace(/\.ts$/, '.js'));
@@ -55,12 +58,10 @@ async function compile(file: string) {
     return;
   }
   const result = await build({
+    ...TRANSPILE,
     entryPoints: [file],
     write: false,
     bundle: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
     // No source maps: Node would read them at every module load; the output keeps the sources'
     // names and order, so a stack trace is read against dist/ as it is.
     sourcemap: false,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mendOutput, withExtension } from '../../scripts/build-server.js';
+import { transformSync } from 'esbuild';
+import { mendOutput, TRANSPILE, withExtension } from '../../scripts/build-server.js';
 
 const from = (file: string) => path.resolve(import.meta.dirname, '../../src', file);
 
@@ -27,5 +28,11 @@ describe('the compiled build: what Node needs mended in transpiled files', () =>
       'const TASKS = new URL("./tasks.js", import.meta.url);',
       'const text = "from ./errors";',
     ]);
+  });
+
+  it('keeps import attributes (a JSON import without `with { type: "json" }` fails to load in Node)', () => {
+    const source = "import official from './official-operations.json' with { type: 'json' };\nexport const n = official;\n";
+    const { code } = transformSync(source, { ...TRANSPILE, loader: 'ts' });
+    expect(code).toContain('with { type: "json" }');
   });
 });

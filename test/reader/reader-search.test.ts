@@ -308,10 +308,14 @@ describe('publishing auth (visitor-auth key and settings)', () => {
     expect((await get(`${url}/home`)).status).toBe(401);
 
     // GraphQL answers the same.
-    const gql = await h.graphql(t.owner.token, 'query($o: ID!, $s: ID!) { site(organizationId: $o, id: $s) { publishingAuth } }', {
-      o: t.orgId,
-      s: site.id,
-    });
+    const gql = await h.graphql(
+      t.owner.token,
+      'query($o: ID!, $s: ID!) { site(organizationId: $o, id: $s) { publishingAuth { privateKey } } }',
+      {
+        o: t.orgId,
+        s: site.id,
+      },
+    );
     expect(gql.body.data.site.publishingAuth.privateKey).toBe(regenerated.privateKey);
 
     // Bad input: 400 naming the field, nothing changed.
