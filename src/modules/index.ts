@@ -98,7 +98,7 @@ import { importRoutes, importJobs, importsHttpRoutes } from './imports/index.js'
 import { openAPIJob } from './openapi/jobs.js';
 import { analyseJob } from './conversations/analysis.js';
 import { runJob } from './translations/run.js';
-import { gitSyncJobs } from './git-sync/service.js';
+import { gitSyncJobs } from './git-sync/jobs.js';
 
 import { filesHttpRoutes } from './content/files-http.js';
 import { exportHttpRoutes } from './change-requests/export-http.js';

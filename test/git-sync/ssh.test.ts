@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { drainJobs } from '../../src/jobs/queue.js';
-import { EXPORT_JOB, IMPORT_JOB } from '../../src/modules/git-sync/service.js';
+import { EXPORT_JOB, IMPORT_JOB } from '../../src/modules/git-sync/jobs.js';
 import { serverKeys } from '../../src/secrets.js';
 import { createUrls } from '../../src/urls.js';
 import { writeCr } from '../support/content-writes.js';

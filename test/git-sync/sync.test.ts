@@ -14,7 +14,7 @@ import { drainJobs } from '../../src/jobs/queue.js';
 import { createUrls } from '../../src/urls.js';
 import { BASE, setupHarness, type Harness } from '../support/harness.js';
 import { insertPage, writeCr, writeLive } from '../support/content-writes.js';
-import { IMPORT_JOB, EXPORT_JOB, POLL_JOB } from '../../src/modules/git-sync/service.js';
+import { IMPORT_JOB, EXPORT_JOB, POLL_JOB } from '../../src/modules/git-sync/jobs.js';
 import { Content, getBodies } from '../../src/modules/content/store.js';
 
 const TOKEN = 'ghp_SECRETtoken1234567890abcdef';

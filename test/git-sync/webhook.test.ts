@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { drainJobs } from '../../src/jobs/queue.js';
-import { IMPORT_JOB, EXPORT_JOB } from '../../src/modules/git-sync/service.js';
+import { IMPORT_JOB, EXPORT_JOB } from '../../src/modules/git-sync/jobs.js';
 import { SyncBusy, spaceSyncLocked, withSpaceSyncLock } from '../../src/modules/git-sync/lock.js';
 import { startServer } from '../../src/server.js';
 import { createUrls } from '../../src/urls.js';

@@ -26,13 +26,14 @@ import type { RepoFile } from './layout.js';
  * an Authorization header), never on a command line, and every message that leaves here is scrubbed.
  *
  * SSH remotes (`ssh://git@host[:port]/path`, scp-like `git@host:path`) authenticate with a deploy
- * key (service.ts says where it comes from). While a working copy is open, the private key is a
+ * key (credentials.ts says where it comes from). While a working copy is open, the private key is a
  * 0600 file in a 0700 temporary directory of its own (never inside the working copy, never on a
  * command line: GIT_SSH_COMMAND names the file), removed by `close()`. ssh runs with no
  * configuration file (`-F /dev/null`), no agent, no password or keyboard prompt, no proxy, no
  * forwarding, and a known_hosts file of this connection only: the host key the user gave or the one
  * recorded the first time (trust on first use: `StrictHostKeyChecking=accept-new` on an empty file,
- * the key seen is then stored by the service; from then on `yes`, so a changed key is refused).
+ * the key seen is then stored with the connection, credentials.ts; from then on `yes`, so a changed
+ * key is refused).
  */
 export interface SshAccess {
   /** The host as written in the URL (a name or an address) and the port (22 by default). */

@@ -4,7 +4,7 @@ import type ssh2 from 'ssh2';
 /**
  * Deploy keys and host keys of SSH remotes, through ssh2's key utilities (no ssh-keygen
  * process, no file). Only the PUBLIC half of a deploy key ever leaves the server; the private half
- * is sealed at rest (service.ts) and written to a 0600 file only while git runs (git.ts).
+ * is sealed at rest (credentials.ts) and written to a 0600 file only while git runs (git.ts).
  */
 // ssh2 loads with the first key made or read (a server with no SSH remote keeps none of it);
 // synchronously, as these functions are.

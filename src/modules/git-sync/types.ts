@@ -1,11 +1,12 @@
 import { builder } from '../../graphql/builder.js';
 import { GitSyncStateType, type GitSyncStateJson } from '../spaces/index.js';
-import { getSpaceGitInfo, requestGitOperation } from './service.js';
+import { requestGitOperation } from './requests.js';
+import { getSpaceGitInfo } from './status.js';
 import { disconnectGitSync, spaceGitWebhook, updateGitSync } from './webhook.js';
 
 // GraphQL of Git sync: the official GitSyncState (typed by the spaces module: Space.gitSync), and the two
 // operations that connect a space and queue a job. The request bodies are the official
-// ImportGitRepository / ExportToGitRepository, checked further in the service (400 naming the field).
+// ImportGitRepository / ExportToGitRepository, checked further by requests.ts (400 naming the field).
 builder.queryFields((t) => ({
   spaceGitInfo: t.field({
     type: GitSyncStateType,
@@ -22,7 +23,7 @@ const GitInfoInput = builder.inputType('UpdateSpaceGitInfoInput', {
   fields: (t) => ({ provider: t.field({ type: GitProviderEnum, required: false }), url: t.string({ required: false }) }),
 });
 
-// url and ref (and commitMessage for an export) are required: the service names a missing one.
+// url and ref (and commitMessage for an export) are required: requests.ts names a missing one.
 const gitRequestFields = (t: any, commitMessage: boolean) => ({
   url: t.string({ required: false, description: 'Required: the repository URL (https with its token, or an SSH remote)' }),
   ref: t.string({ required: false, description: 'Required: the branch, refs/heads/<name>' }),

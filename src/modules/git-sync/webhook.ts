@@ -7,7 +7,8 @@ import { errorResponse, json } from '../../http/respond.js';
 import type { HttpRoute, RouteCall } from '../../http/routes.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { serverKeys } from '../../secrets.js';
-import { gitSyncState, IMPORT_JOB, POLL_JOB } from './service.js';
+import { IMPORT_JOB, POLL_JOB } from './jobs.js';
+import { gitSyncState } from './status.js';
 import { newWebhookSecret, openWebhookSecret, verifyDelivery } from './webhook-secret.js';
 
 /**
