@@ -96,7 +96,7 @@ import { gitSyncRoutes } from './git-sync/routes.js';
 import { importRoutes, importJobs, importsHttpRoutes } from './imports/index.js';
 
 import { openAPIJob } from './openapi/jobs.js';
-import { analyseJob } from './conversations/analysis.js';
+import { analyseJob } from './conversations/analysis-job.js';
 import { runJob } from './translations/run.js';
 import { gitSyncJobs } from './git-sync/jobs.js';
 

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainJobs } from '../../src/jobs/queue.js';
-import { ANALYSE_JOB } from '../../src/modules/conversations/analysis.js';
+import { ANALYSE_JOB } from '../../src/modules/conversations/analysis-job.js';
 import { conversationRoutes } from '../../src/modules/conversations/routes.js';
 import { createUrls } from '../../src/urls.js';
 import { newId } from '../../src/ids.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeIsolates, IsolatedTaskError, IsolateLimitError, runIsolated } from '../../src/jobs/isolate.js';
 import { drainJobs, enqueueJob, registerJobHandler, STALE_MS } from '../../src/jobs/queue.js';
-import { ANALYSE_JOB } from '../../src/modules/conversations/analysis.js';
+import { ANALYSE_JOB } from '../../src/modules/conversations/analysis-job.js';
 import { OPENAPI_JOB } from '../../src/modules/openapi/jobs.js';
 import { createUrls } from '../../src/urls.js';
 import { BASE, setupHarness, type Harness, type TestUser } from '../support/harness.js';

@@ -21,7 +21,7 @@ export interface ConversationAnalyser {
   readonly name: string;
   /**
    * The issues a conversation reports, in the order raised (none when it reports no problem); null
-   * for the built-in rules (./extract.ts), which analysis.ts runs in a worker thread.
+   * for the built-in rules (./extract.ts), which analysis-job.ts runs in a worker thread.
    */
   readonly extractIssues: ((conversation: ConversationText) => Promise<ExtractedIssue[]>) | null;
   /** How issues are grouped (./clustering.ts, in a worker thread). */

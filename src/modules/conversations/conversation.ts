@@ -22,7 +22,7 @@ import {
   PART_ROLES,
   updateCluster,
 } from './service.js';
-import './analysis.js';
+import './analysis-job.js';
 
 export const ImpactEnum = restEnum(
   'ConversationImpact',

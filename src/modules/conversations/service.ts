@@ -9,7 +9,7 @@ import { enqueueJob } from '../../jobs/queue.js';
 import { paginate, paginateArray, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
 import { getChangeRequest } from '../change-requests/index.js';
-import { ANALYSE_JOB } from './analysis.js';
+import { ANALYSE_JOB } from './analysis-job.js';
 import { clusterLoaders } from './loaders.js';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The CPU-heavy parts of conversation analysis, run in a worker thread through src/jobs/isolate.ts
- * (analysis.ts keeps the database work): the built-in issue extraction, turning issues into what is
+ * (analysis-job.ts keeps the database work): the built-in issue extraction, turning issues into what is
  * stored (rich-text details, term counts), and clustering every issue of an organization with the
  * description of each cluster. Plain data in, plain data out.
  */

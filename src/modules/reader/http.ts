@@ -21,7 +21,7 @@ import {
 import { decideAccess, type Access } from './access.js';
 import { llmsFullTxt, llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './agents.js';
 import { mcpHttpRoutes } from './mcp.js';
-import { documentHtml, htmlHeaders, noticeHtml, type Shell } from './layout.js';
+import { documentHtml, htmlHeaders, noticeHtml, type Shell } from './html-layout.js';
 import { emptySectionBody, FEEDBACK_PATH, pageBody } from './page.js';
 import { searchResults } from './search.js';
 import { emptySection, holds, pageUrl, renderPage, resolveForVisitor, siteSpacesIn, spacesOf, type Reading } from './site-model.js';

@@ -1,7 +1,7 @@
 import type { SiteExternalLink, SiteSection, SiteSectionGroup, SiteSpace, Space } from '../../generated/prisma/client.js';
 import type { PageNode } from '../content/index.js';
 import type { Resolution } from '../sites/index.js';
-import { esc } from './layout.js';
+import { esc } from './html-layout.js';
 import {
   holds,
   pageUrl,

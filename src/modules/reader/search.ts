@@ -3,7 +3,7 @@ import type { SiteSpace } from '../../generated/prisma/client.js';
 import type { PageNode, PageTree } from '../content/index.js';
 import type { SearchSpaceResult } from '../search/index.js';
 import { searchSiteFor } from '../sites/index.js';
-import { esc } from './layout.js';
+import { esc } from './html-layout.js';
 import { holds, sectionsVisible, siteSpacesIn, siteSpaceUrl, spacesOf, type Reading } from './site-model.js';
 
 /**
