@@ -48,7 +48,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-describe('Markdown size and nesting (finding 4)', () => {
+describe('Markdown size and nesting', () => {
   const write = (markdown: string) => ({ changes: [{ operation: 'update_page', page: pageId, document: { markdown } }] });
 
   it('refuses a 300-level list and 5,000 levels with a 400 naming the field, before parsing, the event loop free', async () => {
@@ -166,7 +166,7 @@ describe('large ordinary pages are parsed off the event loop', () => {
   });
 });
 
-describe('rich-text documents nested 20,000 deep (finding 15c)', () => {
+describe('rich-text documents nested 20,000 deep', () => {
   const deep = deepDocument(20_000);
 
   const expectRefused = async (res: { status: number; body: any }, field: string) => {
@@ -219,7 +219,7 @@ describe('rich-text documents nested 20,000 deep (finding 15c)', () => {
   });
 });
 
-describe('links that run code (finding 16)', () => {
+describe('links that run code', () => {
   const write = (markdown: string) => ({ changes: [{ operation: 'update_page', page: pageId, document: { markdown } }] });
 
   it.each([

@@ -103,7 +103,7 @@ function streamChunkedOnce(url: string, path: string, headers: Record<string, st
 }
 
 // ---------------------------------------------------------------------------------------------
-describe('finding 2: bodies are limited while streaming, and read only for a known user', () => {
+describe('bodies are limited while streaming, and read only for a known user', () => {
   const chunk = Buffer.alloc(256 * 1024, 0x61);
 
   it('200 MB chunked to /v1/user without a token: 401 at once, the body never buffered, /healthz unaffected', async () => {
@@ -146,7 +146,7 @@ describe('finding 2: bodies are limited while streaming, and read only for a kno
 });
 
 // ---------------------------------------------------------------------------------------------
-describe('finding 1: the SAML ACS reads at most 256 KB and refuses XML no identity provider sends', () => {
+describe('the SAML ACS reads at most 256 KB and refuses XML no identity provider sends', () => {
   let acsPath: string;
   beforeAll(async () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -233,7 +233,7 @@ describe('finding 1: the SAML ACS reads at most 256 KB and refuses XML no identi
 });
 
 // ---------------------------------------------------------------------------------------------
-describe('finding 8: throttling', () => {
+describe('throttling', () => {
   const call = (
     app: App,
     path: string,
@@ -349,7 +349,7 @@ describe('finding 8: throttling', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-describe('finding 15a/b: bad percent-encoding is a 400, unknown methods a 405', () => {
+describe('bad percent-encoding is a 400, unknown methods a 405', () => {
   let server: RunningServer;
   beforeAll(async () => {
     const throttled = { rateLimit: { limit: 1200, windowSeconds: 60 }, addressLimits: { anonymous: 300, authFailures: 2 } };
@@ -407,7 +407,7 @@ describe('finding 15a/b: bad percent-encoding is a 400, unknown methods a 405', 
 });
 
 // ---------------------------------------------------------------------------------------------
-describe('finding 19: CORS only for configured origins, never with credentials', () => {
+describe('CORS only for configured origins, never with credentials', () => {
   const graphql = (app: App, origin: string) =>
     app.fetch(
       new Request(`${BASE}/graphql`, {

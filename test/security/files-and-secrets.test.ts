@@ -38,7 +38,7 @@ async function spaceWithFile(owner: TestUser & { orgId: string }, content: strin
   return { spaceId: space.body.id as string, fileId, url: file.body.downloadURL as string };
 }
 
-describe('file URLs (finding 11)', () => {
+describe('file URLs', () => {
   it('are per space and file, signed, and never publicly cacheable', async () => {
     const content = `payroll ${newId()}`;
     const f = await spaceWithFile(a, content);
@@ -130,7 +130,7 @@ describe('file URLs (finding 11)', () => {
   });
 });
 
-describe('secrets at rest (finding 12)', () => {
+describe('secrets at rest', () => {
   it('share-link keys: only a hash and a sealed copy are stored; the key still opens the site and is shown to site writers', async () => {
     const site = await h.call('POST', `/v1/orgs/${a.orgId}/sites`, { token: a.token, body: { title: 'Shared', visibility: 'share-link' } });
     expect(site.status, JSON.stringify(site.body)).toBe(201);
@@ -219,7 +219,7 @@ describe('secrets at rest (finding 12)', () => {
   });
 });
 
-describe('secrets in logs (finding 12)', () => {
+describe('secrets in logs', () => {
   it('the request log of a real server names no export id or invite code', async () => {
     const lines: string[] = [];
     const server = await startServer(

@@ -27,7 +27,7 @@ async function expectAlike(
   return one;
 }
 
-describe('oracles (finding 13)', () => {
+describe('oracles', () => {
   it('POST /orgs/{id}/join: an organization that does not admit the caller answers as a missing one (404)', async () => {
     await h.db.prisma.organization.update({ where: { id: b.orgId }, data: { emailDomains: ['b-only.example'] } });
     const stranger = await h.user('Stranger', `s${newId(4).toLowerCase()}@elsewhere.example`);

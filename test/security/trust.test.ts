@@ -19,7 +19,7 @@ beforeAll(async () => {
 const refused = requestRefusalChecker({ call: (...a) => h.call(...a), rest: (...a) => h.rest(...a) }, () => h.snapshot());
 
 // ---------------------------------------------------------------------------------------------
-describe('finding 18: IPv6 forms that carry an IPv4 address are checked as that address', () => {
+describe('IPv6 forms that carry an IPv4 address are checked as that address', () => {
   it('refuses [::127.0.0.1], [2002:7f00:1::] and the other transition forms up front, creating nothing', async () => {
     const { owner, orgId } = await h.world('Guard Org');
     const before = process.env.LECTERN_OPENAPI_ALLOW_PRIVATE;
@@ -75,7 +75,7 @@ describe('finding 18: IPv6 forms that carry an IPv4 address are checked as that 
 });
 
 // ---------------------------------------------------------------------------------------------
-describe('finding 10: a site shows a reader what it publishes, not the private metadata of the space behind it', () => {
+describe('a site shows a reader what it publishes, not the private metadata of the space behind it', () => {
   it('a private space in a site: full for those who read it, only id/title/emoji/organization/visibility/dates for the others', async () => {
     const { owner, orgId, reader, outsider } = await h.world('Sites Org');
     const space = (await h.rest('createSpace', 'POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Secret plans' } }))
@@ -133,7 +133,7 @@ describe('finding 10: a site shows a reader what it publishes, not the private m
 });
 
 // ---------------------------------------------------------------------------------------------
-describe('finding 9: adding an existing account to an organization, or linking it to its identity provider, needs its consent', () => {
+describe('adding an existing account to an organization, or linking it to its identity provider, needs its consent', () => {
   let idp: Idp;
   beforeAll(() => {
     idp = makeIdp('Attacker');
@@ -267,7 +267,7 @@ describe('finding 9: adding an existing account to an organization, or linking i
 });
 
 // ---------------------------------------------------------------------------------------------
-describe('finding 14: a custom hostname takes effect only once its ownership is proven (DNS TXT), and a 409 names no one', () => {
+describe('a custom hostname takes effect only once its ownership is proven (DNS TXT), and a 409 names no one', () => {
   const records = new Map<string, string[]>();
   let dnsServer: Awaited<ReturnType<typeof txtServer>>;
   beforeAll(async () => {
