@@ -296,6 +296,16 @@ describe('Git sync over a real Git server', () => {
     ).body.markdown;
     expect(gitSide).toContain('Line one, from Git.');
     expect(await pageMarkdown(spaceId, setup.id)).toContain('Line one, from Lectern.');
+    // One numbering for the space: the conflict's change request follows the merged one (#1), and
+    // the next one made through the API follows it.
+    const before = await h.db.prisma.changeRequest.findMany({ where: { spaceId, id: { not: conflict.id } }, select: { number: true } });
+    expect(before.map((c) => c.number)).toEqual([1]);
+    expect(conflict.number).toBe(2);
+    const next = await h.call('POST', `/v1/spaces/${spaceId}/change-requests`, {
+      token: owner.token,
+      body: { subject: 'After the conflict' },
+    });
+    expect(next.body.number).toBe(3);
   });
 
   it('a second clone pushes while Lectern pushes a merge: Lectern’s push is rejected, Git’s commit comes in, then Lectern pushes; nothing lost', async () => {

@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { requireOrg, requireSpace, spacePermissions, spaceRole, visibleContentFilter } from '../../auth/permissions.js';
 import { badRequest, conflict, forbidden, LecternError, notFound, preconditionFailed } from '../../errors.js';
 import { Prisma, type ChangeRequest, type Space } from '../../generated/prisma/client.js';
+import { nextChangeRequestNumber } from '../../change-request-numbers.js';
 import { newId } from '../../ids.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
@@ -129,12 +130,11 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
   const subject = input.subject == null ? null : check.text('subject', input.subject, { max: 100 });
   return ctx.prisma.$transaction(async (tx) => {
     const locked = await lockSpace(tx, space.id);
-    const last = await tx.changeRequest.aggregate({ where: { spaceId }, _max: { number: true } });
     const created = await tx.changeRequest.create({
       data: {
         id: newId(),
         spaceId,
-        number: (last._max.number ?? 0) + 1,
+        number: await nextChangeRequestNumber(tx, spaceId),
         // Created open (the seed's list shows open ones by default); authors may mark it draft.
         status: 'open',
         subject,

@@ -1,5 +1,6 @@
 import type { Services } from '../../context.js';
 import type { Prisma, Revision, Space } from '../../generated/prisma/client.js';
+import { nextChangeRequestNumber } from '../../change-request-numbers.js';
 import { newId } from '../../ids.js';
 import { Content, mergeContents, reindexSpace, type MergeConflict } from '../content/index.js';
 import { contentFromLayout, knownOf, pathsOf } from './content-layout.js';
@@ -108,13 +109,12 @@ async function openConflictChangeRequest(
   await tx.revision.create({
     data: { id: theirs, spaceId, parents: [lastRevision.id], type: 'edits', manifest: theirsManifest, createdById: author },
   });
-  const last = await tx.changeRequest.aggregate({ where: { spaceId }, _max: { number: true } });
   const pages = conflicts.map((c) => c.title || c.page).join(', ');
   const cr = await tx.changeRequest.create({
     data: {
       id: newId(),
       spaceId,
-      number: (last._max.number ?? 0) + 1,
+      number: await nextChangeRequestNumber(tx, spaceId),
       status: 'open',
       subject: `Git sync conflict: ${pages}`.slice(0, 100),
       createdById: author ?? space.organizationId,
