@@ -6,7 +6,7 @@ import type { ChangeRequest } from '../../generated/prisma/client.js';
 import { UserType, userLoaders } from '../users/index.js';
 import { OrganizationType } from '../orgs/index.js';
 import { SpaceType } from '../spaces/index.js';
-import { FileType, OPERATIONS, RevisionType, viewOf } from '../content/index.js';
+import { ComputedContentSourceInput, FileType, OPERATIONS, RevisionType, viewOf } from '../content/index.js';
 import { requireSpace } from '../../auth/permissions.js';
 import {
   createChangeRequest,
@@ -206,10 +206,7 @@ const ContentChangeInput = builder.inputType('ContentChangeInput', {
     type: t.string({ description: 'Lectern: insert_page of a document (default), group or link page' }),
     href: t.string({ description: 'Lectern: the target of a link page' }),
     reusableContent: t.string({ description: 'Lectern, update_reusable_content and delete_reusable_content: the reusable content id' }),
-    computed: t.field({
-      type: 'JSON',
-      description: 'Lectern, insert_page of type computed: its source ({ type: builtin:openapi, props, dependencies })',
-    }),
+    computed: t.field({ type: ComputedContentSourceInput, description: 'Lectern, insert_page of type computed: its source' }),
     variables: t.field({
       type: 'JSON',
       description:

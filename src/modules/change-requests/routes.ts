@@ -1,5 +1,7 @@
 import { badRequest } from '../../errors.js';
 import { boolParam, LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
+import { restBodyValue } from '../../rest/typed-body.js';
+import { checkComputedSource } from '../content/index.js';
 import { USER_FIELDS } from '../users/index.js';
 
 export const CHANGE_REQUEST_FIELDS = /* GraphQL */ `
@@ -20,6 +22,20 @@ function writeOutcome(written: { changes: { object: string; ref?: string; page: 
     ),
     insertedFiles: written.insertedFiles,
   };
+}
+
+/**
+ * A content batch's body as the typed input takes it: a computed page's source the input type
+ * cannot hold is refused with the source check's own 400 (src/rest/typed-body.ts).
+ */
+function contentChanges(body: RestRequest['body']) {
+  if (!Array.isArray(body.changes)) return body;
+  const changes = body.changes.map((change: unknown, i: number) => {
+    if (typeof change !== 'object' || change === null || !('computed' in change)) return change;
+    const at = `changes[${i}].computed`;
+    return { ...change, computed: restBodyValue(change.computed, 'ComputedContentSourceInput', (v) => checkComputedSource(v, at)) };
+  });
+  return { ...body, changes };
 }
 
 const cr = (req: RestRequest) => ({ spaceId: req.params.spaceId, changeRequestId: req.params.changeRequestId });
@@ -123,7 +139,7 @@ export const changeRequestRoutes: RestRoute[] = [
         changeRequest { ...ChangeRequestFields } ${WRITE_OUTCOME_FIELDS.replace(/(changes|insertedFiles) \{/g, '$1 @skip(if: $compat) {')}
       }
     } ${CHANGE_REQUEST_FIELDS}`,
-    variables: (req) => ({ ...cr(req), input: req.body, compat: boolParam(req.query, 'compat') ?? true }),
+    variables: (req) => ({ ...cr(req), input: contentChanges(req.body), compat: boolParam(req.query, 'compat') ?? true }),
     result: (data) => {
       const written = data.writeChangeRequestContent;
       return written.changes ? { changeRequest: written.changeRequest, ...writeOutcome(written) } : written.changeRequest;
@@ -135,7 +151,7 @@ export const changeRequestRoutes: RestRoute[] = [
     operationId: 'lectern:writeSpaceContent',
     // The same request as updateChangeRequestContent, applied live to main: { revision, changes, insertedFiles }.
     document: `mutation WriteMain($spaceId: ID!, $input: ContentChangesInput!) { writeSpaceContent(spaceId: $spaceId, input: $input) { revision ${WRITE_OUTCOME_FIELDS} } }`,
-    variables: (req) => ({ spaceId: req.params.spaceId, input: req.body }),
+    variables: (req) => ({ spaceId: req.params.spaceId, input: contentChanges(req.body) }),
     result: (data) => ({ revision: data.writeSpaceContent.revision, ...writeOutcome(data.writeSpaceContent) }),
   },
 ];

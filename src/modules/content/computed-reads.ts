@@ -4,9 +4,12 @@ import { documentsOf } from '../../document/index.js';
 import { badRequest } from '../../errors.js';
 import { builder } from '../../graphql/builder.js';
 import type { RestRoute } from '../../rest/route.js';
+import { restBodyValue } from '../../rest/typed-body.js';
 import { computedSpec } from '../openapi/index.js';
 import { checkComputedSource } from './computed-pages.js';
-import { RevisionType } from './revision.js';
+import { ComputedContentSourceInput } from './computed-source-types.js';
+import { ReusableContentType } from './page-type.js';
+import { FileType, RevisionType } from './revision.js';
 import { bodiesOf, pageJson, pageTree, type ContentView } from './service.js';
 
 /**
@@ -59,13 +62,40 @@ export async function computedRevision(ctx: Context, view: ContentView, source: 
 
 const DOCS = ['operations', 'models', 'operation', 'tag', 'info'];
 
+/** A document source's type and dependencies; its props (doc, page) are checked where they are used. */
+function checkDocumentSource(value: Record<string, any>) {
+  // The revision source's checks cover type and dependencies; the document's props differ.
+  checkComputedSource({ ...value, props: { models: true } }, 'source');
+  return value;
+}
+
+/** What a computed revision source computes: always pages only (a generated page has no files or reusable contents). */
+type ComputedRevision = Awaited<ReturnType<typeof computedRevision>>;
+
+const ComputedRevisionType = builder.objectRef<ComputedRevision>('ComputedRevision').implement({
+  description: 'The content a computed revision source computes (official getComputedRevision answer)',
+  fields: (t) => ({
+    pages: t.field({
+      type: 'JSON',
+      description:
+        'The computed pages as the page listing gives them (official RevisionPage tree): JSON until page trees are typed (Revision.pages)',
+      resolve: (r) => r.pages,
+    }),
+    files: t.field({ type: [FileType], description: 'Always empty: computed pages have no files', resolve: () => [] }),
+    reusableContents: t.field({
+      type: [ReusableContentType],
+      description: 'Always empty: computed pages define no reusable content',
+      resolve: () => [],
+    }),
+  }),
+});
+
 export async function computedDocument(ctx: Context, view: ContentView, source: unknown, seed: unknown, schema?: string | null) {
   if (schema && !['current', 'next'].includes(schema)) throw badRequest('schema', 'must be current or next');
   seedOf(seed);
   const value = (source ?? {}) as Record<string, any>;
   const props = value.props as Record<string, unknown> | undefined;
-  // The revision source's checks cover type and dependencies; the document's props differ.
-  checkComputedSource({ ...value, props: { models: true } }, 'source');
+  checkDocumentSource(value);
   if (!props || typeof props !== 'object' || !DOCS.includes(String(props.doc)))
     throw badRequest('source.props.doc', `must be one of ${DOCS.join(', ')}`);
   if (props.doc !== 'operations' && props.doc !== 'models')
@@ -88,16 +118,16 @@ export async function computedDocument(ctx: Context, view: ContentView, source: 
 
 builder.objectFields(RevisionType, (t) => ({
   computedRevision: t.field({
-    type: 'JSON',
-    description: 'The pages a computed source computes (getComputedRevision): { pages, files, reusableContents }',
-    args: { source: t.arg({ type: 'JSON', required: true }), seed: t.arg.string({ required: true }) },
+    type: ComputedRevisionType,
+    description: 'The pages a computed source computes (getComputedRevision)',
+    args: { source: t.arg({ type: ComputedContentSourceInput, required: true }), seed: t.arg.string({ required: true }) },
     resolve: (v, args, ctx) => computedRevision(ctx, v, args.source, args.seed),
   }),
   computedDocument: t.field({
     type: 'JSON',
     description: `${FREE_DOC}The document a computed document source computes (getComputedDocument)`,
     args: {
-      source: t.arg({ type: 'JSON', required: true }),
+      source: t.arg({ type: ComputedContentSourceInput, required: true }),
       seed: t.arg.string({ required: true }),
       schema: t.arg.string({ required: false }),
     },
@@ -110,10 +140,17 @@ export const computedRoutes: RestRoute[] = [
     method: 'POST',
     path: '/spaces/:spaceId/content/computed/revision',
     operationId: 'getComputedRevision',
-    document: `query ComputedRevision($spaceId: ID!, $source: JSON!, $seed: String!) { space(id: $spaceId) { content { computedRevision(source: $source, seed: $seed) } } }`,
+    // Computed pages have no files or reusable contents: those lists are always empty.
+    document: `query ComputedRevision($spaceId: ID!, $source: ComputedContentSourceInput!, $seed: String!) {
+      space(id: $spaceId) { content { computedRevision(source: $source, seed: $seed) {
+        pages files { id name contentType downloadURL size } reusableContents { id title document: documentId }
+      } } }
+    }`,
     variables: (req) => {
       if (req.body.source === undefined) throw badRequest('source', 'is required');
-      return { spaceId: req.params.spaceId, source: req.body.source, seed: seedOf(req.body.seed) };
+      const seed = seedOf(req.body.seed);
+      const source = restBodyValue(req.body.source, 'ComputedContentSourceInput', (v) => checkComputedSource(v, 'source'));
+      return { spaceId: req.params.spaceId, source, seed };
     },
     result: (data) => data.space.content.computedRevision,
   },
@@ -121,12 +158,16 @@ export const computedRoutes: RestRoute[] = [
     method: 'POST',
     path: '/spaces/:spaceId/content/computed/document',
     operationId: 'getComputedDocument',
-    document: `query ComputedDocument($spaceId: ID!, $source: JSON!, $seed: String!, $schema: String) {
+    document: `query ComputedDocument($spaceId: ID!, $source: ComputedContentSourceInput!, $seed: String!, $schema: String) {
       space(id: $spaceId) { content { computedDocument(source: $source, seed: $seed, schema: $schema) } }
     }`,
     variables: (req) => {
       if (req.body.source === undefined) throw badRequest('source', 'is required');
-      return { spaceId: req.params.spaceId, source: req.body.source, seed: seedOf(req.body.seed), schema: req.query.schema || undefined };
+      const seed = seedOf(req.body.seed);
+      const source = restBodyValue(req.body.source, 'ComputedContentSourceInput', (v) =>
+        checkDocumentSource((v ?? {}) as Record<string, any>),
+      );
+      return { spaceId: req.params.spaceId, source, seed, schema: req.query.schema || undefined };
     },
     result: (data) => data.space.content.computedDocument,
   },
