@@ -54,15 +54,19 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * ids, a custom expression (max 1024), or nothing. Anything else would make the resource
  * unreadable by conforming clients, so it is refused; unknown keys are dropped.
  */
-const RULES_WITH_USERS = new Set(['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass']);
-const PLAIN_RULES = new Set([
+export const PLAIN_MERGE_RULES = [
   'require_at_least_one_review',
   'require_all_reviews_approved',
   'require_agent_review',
   'require_up_to_date_change_request',
   'require_change_request_subject',
   'require_change_request_description',
-]);
+] as const;
+export const MERGE_RULES_WITH_USERS = ['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass'] as const;
+/** Every merge rule name, the one list (GraphQL's MergeRuleName enum is made of it). */
+export const MERGE_RULE_NAMES = [...PLAIN_MERGE_RULES, ...MERGE_RULES_WITH_USERS, 'custom'] as const;
+const RULES_WITH_USERS = new Set<string>(MERGE_RULES_WITH_USERS);
+const PLAIN_RULES = new Set<string>(PLAIN_MERGE_RULES);
 
 function mergeRule(at: string, rule: unknown) {
   if (!isObject(rule) || typeof rule.rule !== 'string' || !rule.rule) throw badRequest(`${at}.rule`, 'is required');

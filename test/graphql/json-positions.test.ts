@@ -32,8 +32,6 @@ const STRUCTURED = [
   'Site.insights',
   'Site.insights(query)',
   'UpdateOrganizationInput.defaultContent',
-  'UpdateOrganizationInput.mergeRules',
-  'UpdateSpaceInput.mergeRules',
   'UpdateTeamMembersInput.memberships',
 ];
 

@@ -489,6 +489,45 @@ describe('merge rules', () => {
       ]
     `);
   });
+  it('GraphQL: written through MergeRulesInput, read as the MergeRules union', async () => {
+    const res = await h.graphql(
+      w.owner.token,
+      `mutation($id: ID!, $input: UpdateSpaceInput!) { updateSpace(id: $id, input: $input) { mergeRules {
+        ... on MergeRulesList { type rules { ... on MergeRuleUsers { rule users } ... on MergeRuleCustom { rule expression } } }
+      } } }`,
+      {
+        id: spaceId,
+        input: {
+          mergeRules: {
+            type: 'rules',
+            rules: [
+              { rule: 'allow_bypass', users: ['u1'] },
+              { rule: 'custom', expression: 'true' },
+            ],
+          },
+        },
+      },
+    );
+    expect(res.body).toEqual({
+      data: {
+        updateSpace: {
+          mergeRules: {
+            type: 'rules',
+            rules: [
+              { rule: 'allow_bypass', users: ['u1'] },
+              { rule: 'custom', expression: 'true' },
+            ],
+          },
+        },
+      },
+    });
+    const bad = await h.graphql(
+      w.owner.token,
+      `mutation($id: ID!, $input: UpdateSpaceInput!) { updateSpace(id: $id, input: $input) { id } }`,
+      { id: spaceId, input: { mergeRules: { type: 'rules', rules: [{ rule: 'allow_bypass' }] } } },
+    );
+    expect(bad.body.errors[0].message).toBe('mergeRules.rules[0].users: must be an array of user ids for allow_bypass');
+  });
 });
 
 describe('invites, team memberships and default content', () => {

@@ -5,4 +5,11 @@ export { MemberType } from './member.js';
 export { OrganizationType } from './organization.js';
 export { MEMBER_FIELDS, ORGANIZATION_FIELDS } from './routes.js';
 export { createOrganization } from './service.js';
-export { MERGE_RULES_SELECTION, MergeRuleNameEnum, MergeRulesUnion, storedMergeRules } from './merge-rules.js';
+export {
+  MERGE_RULES_SELECTION,
+  MergeRuleNameEnum,
+  MergeRulesInput,
+  MergeRulesUnion,
+  restMergeRulesBody,
+  storedMergeRules,
+} from './merge-rules.js';

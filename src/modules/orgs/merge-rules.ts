@@ -1,4 +1,6 @@
 import { builder } from '../../graphql/builder.js';
+import { restBodyValue } from '../../rest/typed-body.js';
+import * as check from '../../validate.js';
 
 /**
  * Merge rules (official MergeRules / MergeRule), typed. Stored as the JSON `check.mergeRules`
@@ -14,20 +16,7 @@ const MergeRulesKindEnum = builder.enumType('MergeRulesKind', {
   values: ['inherit', 'none', 'rules'] as const,
 });
 
-export const MergeRuleNameEnum = builder.enumType('MergeRuleName', {
-  values: [
-    'require_at_least_one_review',
-    'require_all_reviews_approved',
-    'require_agent_review',
-    'require_up_to_date_change_request',
-    'require_change_request_subject',
-    'require_change_request_description',
-    'require_specific_reviewers',
-    'require_one_of_specific_reviewers',
-    'allow_bypass',
-    'custom',
-  ] as const,
-});
+export const MergeRuleNameEnum = builder.enumType('MergeRuleName', { values: check.MERGE_RULE_NAMES });
 type RuleName = (typeof MergeRuleNameEnum)['$inferType'];
 
 const MergeRulePlain = builder.objectRef<StoredRule>('MergeRulePlain').implement({
@@ -68,6 +57,43 @@ export const MergeRulesUnion = builder.unionType('MergeRules', {
   types: [MergeRulesPlain, MergeRulesList],
   resolveType: (m) => (m.type === 'rules' ? MergeRulesList : MergeRulesPlain),
 });
+
+const MergeRuleInput = builder.inputType('MergeRuleInput', {
+  description:
+    'One merge rule, by its `rule` (discriminator) and the field that rule takes: `users` for require_specific_reviewers, require_one_of_specific_reviewers and allow_bypass; `expression` for custom; none for the others',
+  fields: (t) => ({
+    rule: t.field({ type: MergeRuleNameEnum, required: false, description: 'Required' }),
+    users: t.stringList({ required: false, description: 'User ids: required by the rules naming people' }),
+    expression: t.string({ required: false, description: 'Required by custom: at most 1024 characters' }),
+  }),
+});
+
+/**
+ * Merge rules as written (official MergeRulesConfiguration): a discriminator, `type`, and the
+ * field its variant takes (`rules` with rules), rather than a oneOf input, since the variants
+ * share `type`; the service names the field a variant lacks or should not have.
+ */
+export const MergeRulesInput = builder.inputType('MergeRulesInput', {
+  description:
+    'Discriminated by `type`: inherit (spaces only: the organization’s rules apply) and none take nothing else; rules takes `rules`',
+  fields: (t) => ({
+    type: t.field({ type: MergeRulesKindEnum, required: false, description: 'Required' }),
+    rules: t.field({ type: [MergeRuleInput], required: false, description: 'With type rules: the rules, in order' }),
+  }),
+});
+
+/**
+ * A REST update body with its `mergeRules` as MergeRulesInput takes them: checked (unknown keys
+ * dropped, as the service stores them), or refused with the service's 400 when the input type
+ * cannot hold them (src/rest/typed-body.ts).
+ */
+export function restMergeRulesBody(body: Record<string, unknown>, opts: { allowInherit: boolean }): Record<string, unknown> {
+  if (!('mergeRules' in body)) return body;
+  return {
+    ...body,
+    mergeRules: restBodyValue(body.mergeRules, 'MergeRulesInput', (v) => check.mergeRules('mergeRules', v, opts)),
+  };
+}
 
 /** A stored merge-rules value as the union's source (stored rows are written by check.mergeRules). */
 export const storedMergeRules = (value: unknown) => value as StoredRules;

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.js';
-import { MergeRulesUnion, storedMergeRules } from './merge-rules.js';
+import { MergeRulesInput, MergeRulesUnion, storedMergeRules } from './merge-rules.js';
 import { registerNode } from '../../graphql/node.js';
 import { BillingProductEnum, OrganizationTypeEnum, RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
@@ -110,7 +110,7 @@ const UpdateOrganizationInput = builder.inputType('UpdateOrganizationInput', {
     sso: t.boolean(),
     ai: t.boolean(),
     inviteLinks: t.boolean(),
-    mergeRules: t.field({ type: 'JSON' }),
+    mergeRules: t.field({ type: MergeRulesInput }),
   }),
 });
 

@@ -1,6 +1,6 @@
 import { deletedStatus, LIST_FIELDS, listVariables, type RestRoute } from '../../rest/route.js';
 import { USER_FIELDS } from '../users/index.js';
-import { MERGE_RULES_SELECTION } from './merge-rules.js';
+import { MERGE_RULES_SELECTION, restMergeRulesBody } from './merge-rules.js';
 
 export const ORGANIZATION_FIELDS = /* GraphQL */ `
 fragment OrganizationFields on Organization {
@@ -37,7 +37,7 @@ export const organizationRoutes: RestRoute[] = [
     path: '/orgs/:organizationId',
     operationId: 'updateOrganizationById',
     document: `mutation UpdateOrg($id: ID!, $input: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $input) { ...OrganizationFields } } ${ORGANIZATION_FIELDS}`,
-    variables: (req) => ({ id: req.params.organizationId, input: req.body }),
+    variables: (req) => ({ id: req.params.organizationId, input: restMergeRulesBody(req.body, { allowInherit: false }) }),
     result: (data) => data.updateOrganization,
   },
   {

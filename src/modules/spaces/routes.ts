@@ -1,5 +1,5 @@
 import type { Mutation, Query } from '../../generated/schema-types.js';
-import { MERGE_RULES_SELECTION } from '../orgs/index.js';
+import { MERGE_RULES_SELECTION, restMergeRulesBody } from '../orgs/index.js';
 import { STORED_GIT_SYNC_SELECTION, VISITOR_AUTH_SELECTION } from './git-sync-state.js';
 import { deletedStatus, LIST_FIELDS, listVariables, objectMutationRoute, type RestRoute } from '../../rest/route.js';
 
@@ -64,7 +64,10 @@ export const spaceRoutes: RestRoute[] = [
     variables: id,
     result: (data: Pick<Query, 'space'>) => data.space,
   },
-  spaceMutation('/spaces/:spaceId', 'updateSpaceById', 'updateSpace', 'UpdateSpaceInput'),
+  {
+    ...spaceMutation('/spaces/:spaceId', 'updateSpaceById', 'updateSpace', 'UpdateSpaceInput'),
+    variables: (req) => ({ id: req.params.spaceId, input: restMergeRulesBody(req.body, { allowInherit: true }) }),
+  },
   {
     method: 'DELETE',
     path: '/spaces/:spaceId',

@@ -4,7 +4,7 @@ import { registerNode } from '../../graphql/node.js';
 import { ContentVisibilityEnum, DefaultLevelEnum, SpaceEditModeEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { primeContentRoles, spacePermissions, spaceRole } from '../../auth/permissions.js';
-import { MergeRulesUnion, OrganizationType, storedMergeRules } from '../orgs/index.js';
+import { MergeRulesInput, MergeRulesUnion, OrganizationType, storedMergeRules } from '../orgs/index.js';
 import { CollectionType, ContentPositionInput, listCollectionSpaces } from '../collections/index.js';
 import { documentById, PageType, RevisionType, spaceContent, spacePageByPath, spaceRevision } from '../content/index.js';
 import {
@@ -191,7 +191,7 @@ const UpdateSpaceInput = builder.inputType('UpdateSpaceInput', {
     editMode: t.field({ type: SpaceEditModeEnum }),
     defaultLevel: t.field({ type: DefaultLevelEnum }),
     language: t.field({ type: TranslationLanguageEnum }),
-    mergeRules: t.field({ type: 'JSON' }),
+    mergeRules: t.field({ type: MergeRulesInput }),
   }),
 });
 const MoveSpaceInput = builder.inputType('MoveSpaceInput', {
