@@ -231,22 +231,89 @@ describe('site customization', () => {
     expect((await s.ok('getSiteSpaceCustomizationById', 'GET', path, { token: t.reader.token })).title).toBe('Docs');
   });
 
-  it('GraphQL: the same through site.customization and the mutations', async () => {
+  it('GraphQL: the same through site.customization and the mutations, typed', async () => {
     const res = await h.graphql(
       t.owner.token,
       `mutation($o: ID!, $s: ID!, $ss: ID!) {
-      overrideSiteSpaceCustomization(organizationId: $o, siteId: $s, siteSpaceId: $ss, input: { title: "Via GraphQL" })
+      overrideSiteSpaceCustomization(organizationId: $o, siteId: $s, siteSpaceId: $ss, input: {
+        title: "Via GraphQL"
+        localizedTitle: [{ language: pt_br, text: "Via GraphQL (pt-br)" }]
+        styling: { theme: bold, codeTheme: { openapi: { light: github_light, dark: github_dark } } }
+        header: { primaryLink: { kind: page, page: "p1", space: "s1" } }
+      }) { title styling { theme } }
     }`,
       { o: t.orgId, s: siteId, ss: ssA },
     );
     expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.overrideSiteSpaceCustomization).toEqual({ title: 'Via GraphQL', styling: { theme: 'bold' } });
     const read = await h.graphql(
       t.reader.token,
-      `query($o: ID!, $s: ID!, $ss: ID!) { site(organizationId: $o, id: $s) { a: customization(siteSpace: $ss) site: customization } }`,
+      `query($o: ID!, $s: ID!, $ss: ID!) { site(organizationId: $o, id: $s) {
+        a: customization(siteSpace: $ss) {
+          title localizedTitle { language text }
+          styling { theme font { default custom { id } } codeTheme { openapi { light dark } } }
+          header { primaryLink { __typename ... on ContentRefPage { kind page space } } }
+        }
+        site: customization { title }
+      } }`,
       { o: t.orgId, s: siteId, ss: ssA },
     );
-    expect(read.body.data.site.a.title).toBe('Via GraphQL');
+    expect(read.body.errors).toBeUndefined();
+    expect(read.body.data.site.a).toEqual({
+      title: 'Via GraphQL',
+      localizedTitle: [{ language: 'pt_br', text: 'Via GraphQL (pt-br)' }],
+      styling: {
+        theme: 'bold',
+        font: { default: 'Inter', custom: null },
+        codeTheme: { openapi: { light: 'github_light', dark: 'github_dark' } },
+      },
+      header: { primaryLink: { __typename: 'ContentRefPage', kind: 'page', page: 'p1', space: 's1' } },
+    });
     expect(read.body.data.site.site.title).toBe('Docs');
+
+    // A font is one of two (oneOf style): both set is a 400 naming the field, and nothing is stored.
+    const both = await h.graphql(
+      t.owner.token,
+      `mutation($o: ID!, $s: ID!) {
+      updateSiteCustomization(organizationId: $o, siteId: $s, input: { styling: { font: { default: Lato, custom: { id: "x" } } } }) { title }
+    }`,
+      { o: t.orgId, s: siteId },
+    );
+    expect(both.body.errors?.[0]?.message).toBe('styling.font: set exactly one of default, custom');
+    const custom = await h.graphql(
+      t.owner.token,
+      `mutation($o: ID!, $s: ID!) {
+      updateSiteCustomization(organizationId: $o, siteId: $s, input: {
+        styling: {
+          headingFont: { custom: { id: "brand", custom: true, fontFamily: "Brand", fontFaces: [{ weight: 700, sources: [{ url: "https://fonts.example/b.woff2", format: woff2 }] }] } }
+        }
+        header: { preset: default, links: [{ title: "Nowhere", to: null, links: [] }] }
+      }) { styling { font { default } headingFont { custom { fontFamily fontFaces { weight sources { url format } } } } } header { links { title to { __typename } } } }
+    }`,
+      { o: t.orgId, s: siteId },
+    );
+    expect(custom.body.errors).toBeUndefined();
+    expect(custom.body.data.updateSiteCustomization).toEqual({
+      styling: {
+        font: { default: 'Inter' },
+        headingFont: {
+          custom: {
+            fontFamily: 'Brand',
+            fontFaces: [{ weight: 700, sources: [{ url: 'https://fonts.example/b.woff2', format: 'woff2' }] }],
+          },
+        },
+      },
+      header: { links: [{ title: 'Nowhere', to: null }] },
+    });
+    // The same settings through REST: the official JSON.
+    const rest = await s.ok('getSiteCustomizationById', 'GET', `${base}/customization`, { token: t.reader.token });
+    expect(rest.styling.headingFont).toEqual({
+      id: 'brand',
+      custom: true,
+      fontFaces: [{ weight: 700, sources: [{ url: 'https://fonts.example/b.woff2', format: 'woff2' }] }],
+      fontFamily: 'Brand',
+    });
+    expect(rest.header.links).toEqual([{ to: null, links: [], title: 'Nowhere' }]);
   });
 });
 

@@ -1,5 +1,7 @@
 import { boolParam, deletedStatus, intParam, LIST_FIELDS, type RestRequest, type RestRoute } from '../../rest/route.js';
 import { badRequest } from '../../errors.js';
+import { CUSTOMIZATION_FRAGMENT, OUTPUT_SHAPE, OVERRIDE_SHAPE, PUT_SHAPE, toGraphQL, toOfficialJson } from './customization-model.js';
+import { checkedOverride, checkedSettings } from './customization-service.js';
 
 /** REST routes of the renderer API: site customization, site-space overrides and redirects (official 0.202.0 operations). */
 
@@ -17,43 +19,55 @@ const ORDER_BY = ['createdAt', 'updatedAt', 'source'];
 // The deprecated `unmasked` query parameter of the customization reads changes nothing here (no
 // setting is masked); it is accepted when it is a boolean, as documented.
 const customizationRead = (req: RestRequest) => (boolParam(req.query, 'unmasked'), ids(req));
+// A body is checked against the official schema before it becomes GraphQL input, so a 400 names
+// the body's field in the official words (as the service would), then reshaped for the input types.
+const settingsInput = (req: RestRequest) => toGraphQL(PUT_SHAPE, checkedSettings(req.body), true);
+const overrideInput = (req: RestRequest) => toGraphQL(OVERRIDE_SHAPE, checkedOverride(req.body), true);
+/** The official JSON of a selected customization (CUSTOMIZATION_FRAGMENT). */
+export const officialCustomization = (value: unknown) => toOfficialJson(OUTPUT_SHAPE, value);
 
 export const customizationRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: `${SITE}/customization`,
     operationId: 'getSiteCustomizationById',
-    document: `query getSiteCustomizationById($organizationId: ID!, $siteId: ID!) { site(organizationId: $organizationId, id: $siteId) { customization } }`,
+    document: `query getSiteCustomizationById($organizationId: ID!, $siteId: ID!) {
+      site(organizationId: $organizationId, id: $siteId) { customization { ...CustomizationFields } }
+    } ${CUSTOMIZATION_FRAGMENT}`,
     variables: customizationRead,
-    result: (data) => data.site.customization,
+    result: (data) => officialCustomization(data.site.customization),
   },
   {
     method: 'PUT',
     path: `${SITE}/customization`,
     operationId: 'updateSiteCustomizationById',
-    document: `mutation updateSiteCustomizationById($organizationId: ID!, $siteId: ID!, $input: JSON!) { updateSiteCustomization(organizationId: $organizationId, siteId: $siteId, input: $input) }`,
-    variables: (req) => ({ ...ids(req), input: req.body }),
-    result: (data) => data.updateSiteCustomization,
+    document: `mutation updateSiteCustomizationById($organizationId: ID!, $siteId: ID!, $input: SiteCustomizationInput!) {
+      updateSiteCustomization(organizationId: $organizationId, siteId: $siteId, input: $input) { ...CustomizationFields }
+    } ${CUSTOMIZATION_FRAGMENT}`,
+    variables: (req) => ({ ...ids(req), input: settingsInput(req) }),
+    result: (data) => officialCustomization(data.updateSiteCustomization),
   },
   {
     method: 'GET',
     path: `${SITE}/site-spaces/:siteSpaceId/customization`,
     operationId: 'getSiteSpaceCustomizationById',
     document: `query getSiteSpaceCustomizationById($organizationId: ID!, $siteId: ID!, $siteSpaceId: ID!) {
-      site(organizationId: $organizationId, id: $siteId) { customization(siteSpace: $siteSpaceId) }
-    }`,
+      site(organizationId: $organizationId, id: $siteId) { customization(siteSpace: $siteSpaceId) { ...CustomizationFields } }
+    } ${CUSTOMIZATION_FRAGMENT}`,
     variables: (req) => ({ ...customizationRead(req), siteSpaceId: req.params.siteSpaceId }),
-    result: (data) => data.site.customization,
+    result: (data) => officialCustomization(data.site.customization),
   },
   {
     method: 'PATCH',
     path: `${SITE}/site-spaces/:siteSpaceId/customization`,
     operationId: 'overrideSiteSpaceCustomizationById',
-    document: `mutation overrideSiteSpaceCustomizationById($organizationId: ID!, $siteId: ID!, $siteSpaceId: ID!, $input: JSON!) {
-      overrideSiteSpaceCustomization(organizationId: $organizationId, siteId: $siteId, siteSpaceId: $siteSpaceId, input: $input)
-    }`,
-    variables: (req) => ({ ...ids(req), siteSpaceId: req.params.siteSpaceId, input: req.body }),
-    result: (data) => data.overrideSiteSpaceCustomization,
+    document: `mutation overrideSiteSpaceCustomizationById($organizationId: ID!, $siteId: ID!, $siteSpaceId: ID!, $input: SiteCustomizationOverrideInput!) {
+      overrideSiteSpaceCustomization(organizationId: $organizationId, siteId: $siteId, siteSpaceId: $siteSpaceId, input: $input) {
+        ...CustomizationFields
+      }
+    } ${CUSTOMIZATION_FRAGMENT}`,
+    variables: (req) => ({ ...ids(req), siteSpaceId: req.params.siteSpaceId, input: overrideInput(req) }),
+    result: (data) => officialCustomization(data.overrideSiteSpaceCustomization),
   },
   {
     method: 'DELETE',

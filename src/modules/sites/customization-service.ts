@@ -180,13 +180,30 @@ function bodyObject(body: unknown): Json {
   return body;
 }
 
-export async function updateSiteCustomization(ctx: Context, organizationId: string, siteId: string, body: unknown) {
-  const site = await requireSite(ctx, organizationId, siteId, 'write');
+/**
+ * A replacement body (0.202.0's or 0.146.0's) as the settings to store, or a 400 naming the first
+ * thing wrong. The REST route checks its body with this before it becomes GraphQL input, so its
+ * 400s name the body's own fields.
+ */
+export function checkedSettings(body: unknown): Json {
   const settings = fromLegacy(bodyObject(body));
   // Checked as the defaults with the body laid over them: unknown fields and bad values are named,
   // required settings the body leaves out are the defaults'.
   const { git: _git, ...checked } = settings;
   checkOfficial('updateSiteCustomizationById', deepMerge(officialDefaults(), checked));
+  return settings;
+}
+
+/** An override body checked against the official schema (see checkedSettings). */
+export function checkedOverride(body: unknown): Json {
+  const patch = bodyObject(body);
+  checkOfficial('overrideSiteSpaceCustomizationById', patch);
+  return patch;
+}
+
+export async function updateSiteCustomization(ctx: Context, organizationId: string, siteId: string, body: unknown) {
+  const site = await requireSite(ctx, organizationId, siteId, 'write');
+  const settings = checkedSettings(body);
   const data = { settings: settings as Prisma.InputJsonObject };
   await ctx.prisma.siteCustomization.upsert({ where: { siteId }, create: { siteId, ...data }, update: data });
   invalidateSite(ctx, siteId);
@@ -201,8 +218,7 @@ export async function overrideSiteSpaceCustomization(
   body: unknown,
 ) {
   const site = await requireSite(ctx, organizationId, siteId, 'write');
-  const patch = bodyObject(body);
-  checkOfficial('overrideSiteSpaceCustomizationById', patch);
+  const patch = checkedOverride(body);
   const siteSpace = await siteSpaceOf(ctx, siteId, siteSpaceId);
   const override = patchOverride((siteSpace.customization?.override as Json | undefined) ?? {}, patch) as Prisma.InputJsonObject;
   await ctx.prisma.siteSpaceCustomization.upsert({ where: { siteSpaceId }, create: { siteSpaceId, override }, update: { override } });

@@ -1,5 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { SiteRef } from './refs.js';
+import { fromGraphQLInput, OUTPUT_SHAPE, OVERRIDE_SHAPE, PUT_SHAPE, toGraphQL } from './customization-model.js';
+import { SiteCustomizationInput, SiteCustomizationOverrideInput, SiteCustomizationType } from './customization-types.js';
 import {
   deleteSiteSpaceCustomization,
   getSiteCustomization,
@@ -8,17 +10,21 @@ import {
 } from './customization-service.js';
 
 /**
- * Site customization in GraphQL: the official SiteCustomizationSettings document as JSON (its ~70
- * nested component types are checked against the official schema, not spelled out as GraphQL types).
+ * Site customization in GraphQL, typed after the official SiteCustomizationSettings
+ * (customization-types.ts); the services keep working on official JSON, converted both ways by
+ * customization-model.ts.
  */
+/** A customization read (official JSON) as the GraphQL type's value. */
+const answer = (settings: unknown) => toGraphQL(OUTPUT_SHAPE, settings) as Record<string, unknown>;
+
 builder.objectField(SiteRef, 'customization', (t) =>
   t.field({
-    type: 'JSON',
+    type: SiteCustomizationType,
     description:
       "The site's effective customization (official SiteCustomizationSettings): the defaults with the stored settings over them; with `siteSpace`, that site space's override over those",
     args: { siteSpace: t.arg.id({ required: false, description: 'A site space of the site' }) },
-    resolve: (site, args, ctx) =>
-      getSiteCustomization(ctx, site.organizationId, site.id, args.siteSpace == null ? undefined : String(args.siteSpace)),
+    resolve: async (site, args, ctx) =>
+      answer(await getSiteCustomization(ctx, site.organizationId, site.id, args.siteSpace == null ? undefined : String(args.siteSpace))),
   }),
 );
 
@@ -29,19 +35,32 @@ const siteArgs = (t: { arg: { id: (o: { required: true }) => any } }) => ({
 
 builder.mutationFields((t) => ({
   updateSiteCustomization: t.field({
-    type: 'JSON',
+    type: SiteCustomizationType,
     description:
       "Replaces the site's customization (official SiteCustomizationSettingsInput; what it leaves out reverts to the defaults); answers the effective settings",
-    args: { ...siteArgs(t), input: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_r, args, ctx) => updateSiteCustomization(ctx, String(args.organizationId), String(args.siteId), args.input),
+    args: { ...siteArgs(t), input: t.arg({ type: SiteCustomizationInput, required: true }) },
+    resolve: async (_r, args, ctx) =>
+      answer(await updateSiteCustomization(ctx, String(args.organizationId), String(args.siteId), fromGraphQLInput(PUT_SHAPE, args.input))),
   }),
   overrideSiteSpaceCustomization: t.field({
-    type: 'JSON',
+    type: SiteCustomizationType,
     description:
       "Merges into a site space's customization override (null clears one setting's override); answers the site space's effective settings",
-    args: { ...siteArgs(t), siteSpaceId: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_r, args, ctx) =>
-      overrideSiteSpaceCustomization(ctx, String(args.organizationId), String(args.siteId), String(args.siteSpaceId), args.input),
+    args: {
+      ...siteArgs(t),
+      siteSpaceId: t.arg.id({ required: true }),
+      input: t.arg({ type: SiteCustomizationOverrideInput, required: true }),
+    },
+    resolve: async (_r, args, ctx) =>
+      answer(
+        await overrideSiteSpaceCustomization(
+          ctx,
+          String(args.organizationId),
+          String(args.siteId),
+          String(args.siteSpaceId),
+          fromGraphQLInput(OVERRIDE_SHAPE, args.input),
+        ),
+      ),
   }),
   deleteSiteSpaceCustomization: t.boolean({
     description: "Removes a site space's customization override; false when it had none",
