@@ -130,7 +130,8 @@ async function main() {
           setupRequest: (req: any) => ({
             ...req,
             body: JSON.stringify({
-              query: 'query($s: ID!, $p: ID!) { space(id: $s) { content { page(id: $p, format: document) } } }',
+              query:
+                'query($s: ID!, $p: ID!) { space(id: $s) { content { page(id: $p, format: document) { body { ... on PageDocumentBody { document } } } } } }',
               variables: { s: spaceId, p: randomLeaf() },
             }),
           }),

@@ -324,13 +324,14 @@ describe('GraphQL and statement counts', () => {
   it('Space.revisionById, Revision.pageByPath / pageDocument / pageMetaLinks and Space.document answer what REST answers', async () => {
     const res = await h.graphql(
       owner.token,
-      `query($space: ID!, $rev: ID!, $page: ID!) { space(id: $space) { revisionById(id: $rev) { id pageByPath(path: "guide/setup", format: markdown) pageDocument(id: $page) pageMetaLinks(id: $page) { alternates { __typename } } } } }`,
+      `query($space: ID!, $rev: ID!, $page: ID!) { space(id: $space) { revisionById(id: $rev) { id pageByPath(path: "guide/setup", format: markdown) { id title path body { ... on PageMarkdownBody { markdown } } } pageDocument(id: $page) pageMetaLinks(id: $page) { alternates { __typename } } } } }`,
       { space: f.spaceId, rev: f.rev2, page: f.guide },
     );
     expect(res.body.errors).toBeUndefined();
     const revision = res.body.data.space.revisionById;
     expect(revision.id).toBe(f.rev2);
-    expect(revision.pageByPath).toEqual(await ok('getPageByPath', `/spaces/${f.spaceId}/content/path/guide/setup?format=markdown`));
+    const { id, title, path, markdown } = await ok('getPageByPath', `/spaces/${f.spaceId}/content/path/guide/setup?format=markdown`);
+    expect(revision.pageByPath).toEqual({ id, title, path, body: { markdown } });
     expect(revision.pageDocument).toEqual(
       await ok('getPageDocumentInRevisionById', `/spaces/${f.spaceId}/revisions/${f.rev2}/page/${f.guide}/document`),
     );

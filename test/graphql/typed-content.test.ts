@@ -187,7 +187,7 @@ describe('typed pages', () => {
     await h.addMember(w.owner.orgId, guest.id, null);
     const reader = await h.user();
     await h.addMember(w.owner.orgId, reader.id, 'read');
-    const direct = `query($id: ID!) { space(id: $id) { content { pages } } }`;
+    const direct = `query($id: ID!) { space(id: $id) { content { pages { id } } } }`;
     const typed = [
       `query($id: ID!) { space(id: $id) { content { pageTree { id } } } }`,
       `query($id: ID!) { space(id: $id) { page(path: "intro") { id } } }`,

@@ -556,8 +556,8 @@ describe('GraphQL', () => {
     const res = await h.graphql(
       owner.token,
       `query($id: ID!, $file: ID!) { space(id: $id) { owningOrganization { id } content {
-        links(status: broken) { count stats { total broken { total changeRequest } } items { status targetReference { kind url } locationReferences { page } } }
-        fileBacklinks(id: $file) { count items { kind page } }
+        links(status: broken) { count stats { total broken { total changeRequest } } items { status targetReference { kind url } locationReferences { page { id } } } }
+        fileBacklinks(id: $file) { count items { kind page { id } } }
       } } }`,
       { id: f.space, file: f.manual },
     );
@@ -596,7 +596,7 @@ describe('GraphQL', () => {
   it('lets a page of 1000 links through the complexity limit', async () => {
     const res = await h.graphql(
       owner.token,
-      `query($id: ID!) { space(id: $id) { content { links(limit: 1000) { count items { status relation targetReference { kind page file { id name } url internalLocation { type anchor } } locationReferences { kind page } } } } } }`,
+      `query($id: ID!) { space(id: $id) { content { links(limit: 1000) { count items { status relation targetReference { kind page { id title path markdown } file { id name } url internalLocation { type anchor } } locationReferences { kind page { id title path markdown } } } } } } }`,
       { id: f.space },
     );
     expect(res.body.errors).toBeUndefined();

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 
 const FIELDS = `site { id } section { id path } siteSpace { id path } space { id revision } revisionId pageId pagePath canonicalUrl`;
-const BY_URL = `query($url: String!) { publishedContent(url: $url) { ${FIELDS} page(format: markdown) } }`;
+const BY_URL = `query($url: String!) { publishedContent(url: $url) { ${FIELDS} page(format: markdown) { title path body { ... on PageMarkdownBody { markdown } } } } }`;
 
 async function byUrl(token: string, url: string) {
   const res = await h.graphql(token, BY_URL, { url });
@@ -101,7 +101,7 @@ describe('publishedContent(url:) on this server’s URLs', () => {
       revisionId: x.a.revisionId,
       pagePath: 'intro',
     });
-    expect(r.page).toMatchObject({ title: 'Intro', path: 'intro', markdown: expect.stringContaining('Intro of A') });
+    expect(r.page).toMatchObject({ title: 'Intro', path: 'intro', body: { markdown: expect.stringContaining('Intro of A') } });
     expect(r.canonicalUrl).toBe(`${x.siteUrl}/intro`);
     // An outsider sees only what the site publishes of the space (as SiteSpace.space), not its revision.
     expect(r.space).toEqual({ id: x.a.id, revision: '' });

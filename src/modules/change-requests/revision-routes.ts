@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.js';
 import type { RestRoute } from '../../rest/route.js';
-import { contentOptions, contentReadRoutes, RevisionType } from '../content/index.js';
+import { contentOptions, contentReadRoutes, PAGE_REST_FIELDS, restTree, RevisionType } from '../content/index.js';
 import { ChangeRequestType } from './change-request.js';
 import { CHANGE_REQUEST_FIELDS } from './routes.js';
 
@@ -32,9 +32,29 @@ export const revisionRoutes: RestRoute[] = contentReadRoutes([
     revisionOperation: 'getRevisionById',
     args: { computed: 'Boolean' },
     variables: contentOptions,
-    selection: 'rest(computed: $computed) mergedFrom { ...ChangeRequestFields }',
-    fragments: CHANGE_REQUEST_FIELDS,
-    pick: (r) => ({ ...r.rest, ...(r.mergedFrom ? { mergedFrom: r.mergedFrom } : {}) }),
+    selection: `object id parents type pageEntries(computed: $computed) { parentId ...RestPageFields }
+      fileList { id name contentType downloadURL size } reusableContents { id title documentId } variables createdAt urls { app }
+      mergedFrom { ...ChangeRequestFields }`,
+    fragments: `${CHANGE_REQUEST_FIELDS} ${PAGE_REST_FIELDS}`,
+    pick: (r) => ({
+      object: r.object,
+      id: r.id,
+      parents: r.parents,
+      type: r.type,
+      pages: restTree(r.pageEntries),
+      files: r.fileList,
+      reusableContents: r.reusableContents.map(({ id, title, documentId }: { id: string; title: string; documentId: string }) => ({
+        id,
+        title,
+        document: documentId,
+      })),
+      // Lectern's content has no tags (nothing writes one).
+      tags: [],
+      variables: r.variables,
+      createdAt: r.createdAt,
+      urls: r.urls,
+      ...(r.mergedFrom ? { mergedFrom: r.mergedFrom } : {}),
+    }),
     // The change request a merge revision names changes (status, title…): no conditional GET.
     live: 'mutable',
   },

@@ -4,7 +4,8 @@ export { applyChanges, type ChangeOutcome, type ContentChange, fetchFileSources,
 export { type LinkEnv, type LinkStatus, resolveHref } from './link-targets.js';
 export { type MergeConflict, mergeContents } from './merge.js';
 export { FileType, FormatEnum, RevisionType } from './revision.js';
-export { findPage, pageIndex, type PageRef, PageType, spacePageByPath } from './page-type.js';
+export { findPage, pageIndex, pageInTree, type PageRef, PageType, spacePageByPath } from './page-type.js';
+export { PAGE_REST_FIELDS, restPage, type RestPageFields, restTree } from './page-rest.js';
 export { type ContentRead, contentOptions, contentReadRoutes } from './routes.js';
 export { documentById, spaceRevision } from './revision-reads.js';
 export { changesLimit, semanticChanges, type SemanticChanges } from './semantic-changes.js';
@@ -15,7 +16,6 @@ export {
   fileJson,
   loadContent,
   pageJson,
-  pageOf,
   type PageTree,
   pageTree,
   requireRevision,

@@ -1,14 +1,24 @@
 import { FREE_DOC } from '../../graphql/free-form.js';
 import type { Context } from '../../context.js';
-import { badRequest } from '../../errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import { builder } from '../../graphql/builder.js';
 import { perRequest } from '../../loaders.js';
 import { requireSpace } from '../../auth/permissions.js';
 import { ContentRefUnion, PageTagType, type ContentRefJson } from './content-refs.js';
 import { nodeByPath, pageDocument } from './revision-reads.js';
-import { RevisionType } from './revision.js';
+import { FormatEnum, RevisionType } from './revision.js';
 import { reusableContentDocument, reusableContentJson } from './reusable-contents.js';
-import { bodiesOf, evaluatedMarkdown, pageJson, pageTree, viewOf, type ContentView, type PageTree } from './service.js';
+import {
+  bodiesOf,
+  checkPageReadOptions,
+  evaluatedMarkdown,
+  pageJson,
+  pageTree,
+  viewOf,
+  type ContentView,
+  type Format,
+  type PageTree,
+} from './service.js';
 import type { PageNode } from './tree.js';
 
 /**
@@ -22,6 +32,8 @@ export class PageRef {
   constructor(
     readonly index: PageIndex,
     readonly page: SharedPage,
+    /** How `body` reads this page (see BodyRead). */
+    readonly read: BodyRead = AS_STORED,
   ) {}
   get view(): ContentView {
     return this.index.view;
@@ -35,6 +47,13 @@ export class PageRef {
   }
   get parentId(): string | null {
     return this.page.parentId;
+  }
+  get position(): number {
+    return this.page.position;
+  }
+  /** How the pages below this one read their bodies: as this one, but `evaluated` is this page's alone. */
+  get subpageRead(): BodyRead {
+    return this.read.evaluated ? { format: this.read.format, dereferenced: this.read.dereferenced } : this.read;
   }
 
   // The Page type's fields, read as properties: a field without a resolver is a property read that
@@ -134,6 +153,38 @@ export class PageRef {
     for (let at = this.parent; at; at = at.parent) out.unshift(at);
     return out;
   }
+  /** Every page below this one, depth first (each names its parent: `parentId`). */
+  get descendants(): PageRef[] {
+    const out: PageRef[] = [];
+    const walk = (refs: PageRef[]) => refs.forEach((r) => (out.push(r), walk(r.children)));
+    walk(this.children);
+    return out;
+  }
+}
+
+/**
+ * How `Page.body` reads a page: the format, variables replaced (`evaluated`) and reusable contents
+ * included (`dereferenced`), as the official page read takes them. A page read (`Revision.page`,
+ * `pageByPath`) sets them for the page; the pages below it read theirs the same way, but with their
+ * bodies as written (`evaluated` is the read page's alone, as in the official answer). Pages
+ * reached otherwise read their Markdown as stored, as the official listings carry it.
+ */
+export interface BodyRead {
+  format: Format;
+  evaluated?: string | null;
+  dereferenced?: string | null;
+}
+const AS_STORED: BodyRead = Object.freeze({ format: 'markdown' as const });
+
+type PageBody = { markdown: string } | { document: unknown };
+
+/** A document page's body as its read asks (BodyRead); null on other pages and on a page without a body. */
+async function pageBody(ctx: Context, p: PageRef): Promise<PageBody | null> {
+  const body = p.node?.body;
+  if (p.type !== 'document' || !body) return null;
+  const { format, evaluated, dereferenced } = p.read;
+  if (format === 'markdown') return { markdown: evaluatedMarkdown(p.view, (await bodiesOf(ctx, [body])).get(body) ?? '', evaluated) };
+  return { document: await pageDocument(ctx, p.view, p.id, { evaluated, dereferenced }, p.index.tree) };
 }
 
 /** The children of every leaf (frozen: shared by every request). */
@@ -147,6 +198,8 @@ interface SharedPage {
   json: Record<string, any>;
   node: PageNode | undefined;
   parentId: string | null;
+  /** Its place among its parent's pages (or the top-level pages), from 0. */
+  position: number;
   type: string;
   children: SharedPage[];
 }
@@ -175,8 +228,8 @@ function sharedIndex(ctx: Context, view: ContentView, tree: PageTree): SharedInd
   // tree of titles and paths reads no body at all.
   const index: SharedIndex = { roots: [], byId: new Map(), byPath: new Map() };
   const walk = (nodes: Record<string, any>[], parentId: string | null): SharedPage[] =>
-    nodes.map((json) => {
-      const page: SharedPage = { json, node: tree.byId.get(json.id), parentId, type: String(json.type), children: [] };
+    nodes.map((json, position) => {
+      const page: SharedPage = { json, node: tree.byId.get(json.id), parentId, position, type: String(json.type), children: [] };
       index.byId.set(json.id, page);
       if (typeof json.path === 'string') index.byPath.set(json.path, page);
       page.children = walk(json.pages ?? [], json.id);
@@ -197,23 +250,40 @@ class PageIndex {
     readonly tree: PageTree,
     private readonly shared: SharedIndex,
   ) {}
-  ref(page: SharedPage): PageRef {
-    return new PageRef(this, page);
+  ref(page: SharedPage, read?: BodyRead): PageRef {
+    return new PageRef(this, page, read);
   }
   get roots(): PageRef[] {
     return this.shared.roots.map((p) => this.ref(p));
   }
-  byId(id: string): PageRef | undefined {
+  /** Every page, depth first. */
+  get all(): PageRef[] {
+    const out: PageRef[] = [];
+    const walk = (pages: SharedPage[]) => pages.forEach((p) => (out.push(this.ref(p)), walk(p.children)));
+    walk(this.shared.roots);
+    return out;
+  }
+  byId(id: string, read?: BodyRead): PageRef | undefined {
     const page = this.shared.byId.get(id);
-    return page && this.ref(page);
+    return page && this.ref(page, read);
   }
   byPath(path: string): PageRef | undefined {
     const page = nodeByPath(this.shared.byPath, path);
     return page && this.ref(page);
   }
   children(ref: PageRef): PageRef[] {
-    return ref.page.children.length ? ref.page.children.map((p) => this.ref(p)) : NO_PAGES;
+    if (!ref.page.children.length) return NO_PAGES;
+    const read = ref.subpageRead;
+    return ref.page.children.map((p) => this.ref(p, read));
   }
+}
+
+/**
+ * A page of a tree a read already built (a published URL's page, a link's location), typed: the
+ * index of that very tree, so the page is the one the read found.
+ */
+export function pageInTree(ctx: Context, view: ContentView, tree: PageTree, id: string, read?: BodyRead): PageRef | undefined {
+  return new PageIndex(view, tree, sharedIndex(ctx, view, tree)).byId(id, read);
 }
 
 async function buildIndex(ctx: Context, view: ContentView, computed: boolean): Promise<PageIndex> {
@@ -297,48 +367,87 @@ export const VariableType = builder.objectRef<{ name: string; value: unknown }>(
     value: t.field({ type: 'JSON', description: 'Free-form: a variable holds any JSON value', resolve: (v) => v.value }),
   }),
 });
+const PageMarkdownBody = builder.objectRef<{ markdown: string }>('PageMarkdownBody').implement({
+  description: "A document page's body in Markdown",
+  fields: (t) => ({ markdown: t.exposeString('markdown') }),
+});
+const PageDocumentBody = builder.objectRef<{ document: unknown }>('PageDocumentBody').implement({
+  description: "A document page's body as a document (the official JSONDocument)",
+  fields: (t) => ({
+    document: t.field({
+      type: 'JSON',
+      description: `${FREE_DOC}The body, its links into the revision as page and file references`,
+      resolve: (b) => b.document,
+    }),
+  }),
+});
+const PageBodyUnion = builder.unionType('PageBody', {
+  description: 'A document page body: Markdown or a document, as the read that reached the page asked',
+  types: [PageMarkdownBody, PageDocumentBody],
+  resolveType: (b) => ('markdown' in b ? PageMarkdownBody : PageDocumentBody),
+});
+
+/**
+ * Complexity of the page fields read from the in-memory tree (a property of PageRef, or a small
+ * object of one): nothing to load or compute, so free. A page costs its own field, its body and
+ * its pages below; a REST route selecting every field of 1000 link locations stays in the limit.
+ */
+const IN_MEMORY = 0;
+const IN_MEMORY_OBJECT = { field: 0, multiplier: 0 };
+
 export const PageType = builder.objectRef<PageRef>('Page');
 PageType.implement({
   description: 'A page of a revision: every field of the official RevisionPage (document, group, link or computed)',
   // Every field but the bodies is exposed: a property of PageRef (see there), no resolver.
   fields: (t) => ({
-    id: t.exposeID('id'),
-    title: t.exposeString('title'),
-    linkTitle: t.exposeString('linkTitle', { nullable: true, description: 'Lectern keeps none' }),
-    kind: t.expose('kind', { type: PageKindEnum, nullable: true, description: 'None on computed pages' }),
-    type: t.expose('type', { type: PageTypeEnum }),
-    emoji: t.exposeString('emoji', { nullable: true }),
-    icon: t.exposeString('icon', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', nullable: true }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true }),
-    condition: t.exposeString('condition', { nullable: true, description: 'Adaptive-content condition' }),
-    slug: t.exposeString('slug', { nullable: true, description: 'Document and group pages' }),
-    path: t.exposeString('path', { nullable: true, description: 'Document and group pages' }),
-    description: t.exposeString('description', { nullable: true }),
-    urls: t.expose('urls', { type: PageUrls, nullable: true, description: 'Document pages' }),
-    hidden: t.exposeBoolean('hidden'),
-    noIndex: t.exposeBoolean('noIndex'),
-    noRobotsIndex: t.exposeBoolean('noRobotsIndex'),
-    layout: t.expose('layout', { type: PageLayout, nullable: true, description: 'Document pages' }),
-    cover: t.expose('cover', { type: PageCover, nullable: true, description: 'Lectern keeps no covers' }),
-    git: t.expose('git', { type: GitBlob, nullable: true, description: 'Lectern keeps no Git metadata' }),
+    id: t.exposeID('id', { complexity: IN_MEMORY }),
+    title: t.exposeString('title', { complexity: IN_MEMORY }),
+    linkTitle: t.exposeString('linkTitle', { complexity: IN_MEMORY, nullable: true, description: 'Lectern keeps none' }),
+    kind: t.expose('kind', { complexity: IN_MEMORY, type: PageKindEnum, nullable: true, description: 'None on computed pages' }),
+    type: t.expose('type', { complexity: IN_MEMORY, type: PageTypeEnum }),
+    emoji: t.exposeString('emoji', { complexity: IN_MEMORY, nullable: true }),
+    icon: t.exposeString('icon', { complexity: IN_MEMORY, nullable: true }),
+    createdAt: t.expose('createdAt', { complexity: IN_MEMORY, type: 'DateTime', nullable: true }),
+    updatedAt: t.expose('updatedAt', { complexity: IN_MEMORY, type: 'DateTime', nullable: true }),
+    condition: t.exposeString('condition', { complexity: IN_MEMORY, nullable: true, description: 'Adaptive-content condition' }),
+    slug: t.exposeString('slug', { complexity: IN_MEMORY, nullable: true, description: 'Document and group pages' }),
+    path: t.exposeString('path', { complexity: IN_MEMORY, nullable: true, description: 'Document and group pages' }),
+    description: t.exposeString('description', { complexity: IN_MEMORY, nullable: true }),
+    urls: t.expose('urls', { complexity: IN_MEMORY_OBJECT, type: PageUrls, nullable: true, description: 'Document pages' }),
+    hidden: t.exposeBoolean('hidden', { complexity: IN_MEMORY }),
+    noIndex: t.exposeBoolean('noIndex', { complexity: IN_MEMORY }),
+    noRobotsIndex: t.exposeBoolean('noRobotsIndex', { complexity: IN_MEMORY }),
+    layout: t.expose('layout', { complexity: IN_MEMORY_OBJECT, type: PageLayout, nullable: true, description: 'Document pages' }),
+    cover: t.expose('cover', { complexity: IN_MEMORY_OBJECT, type: PageCover, nullable: true, description: 'Lectern keeps no covers' }),
+    git: t.expose('git', { complexity: IN_MEMORY_OBJECT, type: GitBlob, nullable: true, description: 'Lectern keeps no Git metadata' }),
     tags: t.field({
       type: [PageTagType],
+      complexity: IN_MEMORY_OBJECT,
       nullable: true,
       description: 'Document pages (RevisionPageTag)',
       resolve: (p) => p.tags as { tag: ContentRefJson }[] | null,
     }),
-    variables: t.expose('variables', { type: [VariableType], description: "The page's own variables (none are kept per page in Lectern)" }),
-    documentId: t.exposeString('documentId', { nullable: true }),
-    href: t.exposeString('href', { nullable: true, description: 'Link pages' }),
+    variables: t.expose('variables', {
+      complexity: IN_MEMORY_OBJECT,
+      type: [VariableType],
+      description: "The page's own variables (none are kept per page in Lectern)",
+    }),
+    documentId: t.exposeString('documentId', { complexity: IN_MEMORY, nullable: true }),
+    href: t.exposeString('href', { complexity: IN_MEMORY, nullable: true, description: 'Link pages' }),
     target: t.field({
       type: ContentRefUnion,
+      complexity: IN_MEMORY_OBJECT,
       nullable: true,
       description: 'Link pages: where the link points',
       resolve: (p) => p.target as ContentRefJson | null,
     }),
-    computed: t.expose('computed', { type: 'JSON', nullable: true, description: 'Computed pages read with computed: false' }),
-    depth: t.exposeInt('depth', { description: '0 for a top-level page' }),
+    computed: t.expose('computed', {
+      complexity: IN_MEMORY,
+      type: 'JSON',
+      nullable: true,
+      description: 'Computed pages read with computed: false',
+    }),
+    depth: t.exposeInt('depth', { complexity: IN_MEMORY, description: '0 for a top-level page' }),
     children: t.expose('children', {
       type: [PageType],
       description: 'The pages directly under this one (select children again for a deeper subtree)',
@@ -347,6 +456,29 @@ PageType.implement({
       complexity: { field: 1, multiplier: 1 },
     }),
     parent: t.expose('parent', { type: PageType, nullable: true }),
+    parentId: t.exposeID('parentId', {
+      complexity: IN_MEMORY,
+      nullable: true,
+      description: 'The page this one is directly under; null at the top level',
+    }),
+    position: t.exposeInt('position', {
+      complexity: IN_MEMORY,
+      description: "Its place among its parent's pages (or the top-level pages), from 0",
+    }),
+    descendants: t.expose('descendants', {
+      type: [PageType],
+      description: 'Every page below this one, depth first, each with its `parentId` and `position`: the whole subtree in one selection',
+      complexity: { field: 1, multiplier: 1 },
+    }),
+    body: t.field({
+      type: PageBodyUnion,
+      nullable: true,
+      // A body to load (and perhaps parse): it costs; what it holds is one value.
+      complexity: { field: 1, multiplier: 0 },
+      description:
+        "A document page's body as the read that reached it asks: `Revision.page`/`pageByPath` with their format and options (the pages below read theirs as written), elsewhere its Markdown as stored. Null on other pages and on a page without a body",
+      resolve: (p, _a, ctx) => pageBody(ctx, p),
+    }),
     ancestors: t.expose('ancestors', { type: [PageType], description: 'From the top-level page down to the parent (breadcrumbs)' }),
     markdown: t.string({
       nullable: true,
@@ -391,9 +523,69 @@ export const ReusableContentType = builder
   });
 
 // ---------------------------------------------------------------------------------------------
-// Revision fields (the JSON ones, `pages`/`page`/`pageByPath`/`rest`, stay: the REST adapter reads them)
+// Revision fields. A selection cannot follow a tree of any depth: `pages`/`pageTree` give the
+// top-level pages (select `children` to a fixed depth), `pageEntries` and `Page.descendants` every
+// page flat, in order, each naming its parent, for clients (the REST routes) that need all of it.
+
+const COMPUTED_ARG = 'false: computed pages as they are (default: replaced by the pages they compute)';
+const BODY_ARGS = 'format, evaluated, dereferenced: how `body` reads the page (the official page read options)';
+
+/** A page read (getPageById, getPageByPath): its options checked first, as the official read does. */
+async function readPage(
+  ctx: Context,
+  view: ContentView,
+  by: { id: string } | { path: string },
+  args: { format?: Format | null; evaluated?: string | null; dereferenced?: string | null; computed?: boolean | null },
+): Promise<PageRef> {
+  const read: BodyRead = { format: args.format ?? 'document', evaluated: args.evaluated, dereferenced: args.dereferenced };
+  checkPageReadOptions(read);
+  if ('path' in by && !by.path.replace(/\//g, '')) throw badRequest('pagePath', 'is required (a page path, e.g. guides/getting-started)');
+  const index = await pageIndex(ctx, view, args.computed !== false);
+  // By path, the tree's own paths: a computed page read with computed=false has one (its JSON shows none).
+  const id = 'id' in by ? by.id : nodeByPath(index.tree.byPath, by.path)?.id;
+  const page = id === undefined ? undefined : index.byId(id, read);
+  if (!page) throw notFound('Page');
+  return page;
+}
 
 builder.objectFields(RevisionType, (t) => ({
+  pages: t.field({
+    type: [PageType],
+    description: 'The top-level pages (the page tree of the official revision); select `children` or `descendants` for the pages below',
+    args: { computed: t.arg.boolean({ required: false, description: COMPUTED_ARG }) },
+    resolve: async (v, args, ctx) => (await pageIndex(ctx, v, args.computed !== false)).roots,
+  }),
+  pageEntries: t.field({
+    type: [PageType],
+    description: 'Every page, depth first (reading order), each with its `parentId` and `position`: the whole tree in one selection',
+    args: { computed: t.arg.boolean({ required: false, description: COMPUTED_ARG }) },
+    complexity: { field: 1, multiplier: 1 },
+    resolve: async (v, args, ctx) => (await pageIndex(ctx, v, args.computed !== false)).all,
+  }),
+  page: t.field({
+    type: PageType,
+    description: `One page by id (getPageById); ${BODY_ARGS}`,
+    args: {
+      id: t.arg.id({ required: true }),
+      format: t.arg({ type: FormatEnum, required: false, description: 'document (default) or markdown' }),
+      evaluated: t.arg.string({ required: false }),
+      dereferenced: t.arg.string({ required: false }),
+      computed: t.arg.boolean({ required: false, description: COMPUTED_ARG }),
+    },
+    resolve: (v, args, ctx) => readPage(ctx, v, { id: String(args.id) }, { ...args, format: args.format as Format | null }),
+  }),
+  pageByPath: t.field({
+    type: PageType,
+    description: `A document or group page by its path (e.g. \`guides/getting-started\`, getPageByPath); ${BODY_ARGS}`,
+    args: {
+      path: t.arg.string({ required: true }),
+      format: t.arg({ type: FormatEnum, required: false, description: 'document (default) or markdown' }),
+      evaluated: t.arg.string({ required: false }),
+      dereferenced: t.arg.string({ required: false }),
+      computed: t.arg.boolean({ required: false, description: COMPUTED_ARG }),
+    },
+    resolve: (v, args, ctx) => readPage(ctx, v, { path: args.path }, { ...args, format: args.format as Format | null }),
+  }),
   pageTree: t.field({
     type: [PageType],
     description: 'The top-level pages, typed; select `children` for as deep a subtree as wanted',

@@ -6,21 +6,20 @@ import { badRequest, notFound } from '../../errors.js';
 import { builder } from '../../graphql/builder.js';
 import { boolParam, type RestRoute } from '../../rest/route.js';
 import { serverKeys } from '../../secrets.js';
+import { PAGE_REST_FIELDS, restPageRead } from './page-rest.js';
 import { CONTENT_REF_SELECTION, PageMetaLinksType, type ContentRefJson } from './content-refs.js';
 import { bodyHashOfDocument } from './document-ids.js';
 import { resolveDocumentRefs } from './link-targets.js';
 import { includeReusableContents } from './reusable-contents.js';
-import { FormatEnum, RevisionType } from './revision.js';
+import { RevisionType } from './revision.js';
 import { contentReadRoutes, PAGE_READ_ARGS, pageReadVariables, revisionConditional, type ContentRead } from './routes.js';
 import {
   bodiesOf,
   checkPageReadOptions,
   evaluatedMarkdown,
-  pageOf,
   pageTree,
   viewOf,
   type ContentView,
-  type Format,
   type PageReadOptions,
   type PageTree,
 } from './service.js';
@@ -51,15 +50,6 @@ export function nodeByPath<T extends { type: string }>(byPath: Map<string, T>, p
   const clean = path.replace(/^\/+|\/+$/g, '');
   const node = byPath.get(clean) ?? byPath.get(clean.toLowerCase());
   return node && node.type !== 'link' ? node : undefined;
-}
-
-async function pageByPath(ctx: Context, view: ContentView, path: string, opts: PageReadOptions) {
-  checkPageReadOptions(opts);
-  if (!path.replace(/\//g, '')) throw badRequest('pagePath', 'is required (a page path, e.g. guides/getting-started)');
-  const tree = await pageTree(ctx, view, opts);
-  const node = nodeByPath(tree.byPath, path);
-  if (!node) throw notFound('Page');
-  return pageOf(ctx, view, node, tree, opts);
 }
 
 /**
@@ -125,27 +115,6 @@ export async function documentById(ctx: Context, spaceId: string, documentId: st
 // GraphQL (Space.revisionById and Space.document are added by the spaces module, which stands on content)
 
 builder.objectFields(RevisionType, (t) => ({
-  pageByPath: t.field({
-    type: 'JSON',
-    description: 'A document or group page by its path (e.g. `guides/getting-started`), with its body (GitBook shape)',
-    args: {
-      path: t.arg.string({ required: true }),
-      format: t.arg({ type: FormatEnum, required: false }),
-      evaluated: t.arg.string({ required: false }),
-      dereferenced: t.arg.string({ required: false }),
-      computed: t.arg.boolean({
-        required: false,
-        description: 'false: computed pages as they are (default: replaced by the pages they compute)',
-      }),
-    },
-    resolve: (v, args, ctx) =>
-      pageByPath(ctx, v, args.path, {
-        format: args.format as Format | null,
-        evaluated: args.evaluated,
-        dereferenced: args.dereferenced,
-        computed: args.computed,
-      }),
-  }),
   pageDocument: t.field({
     type: 'JSON',
     description: `${FREE_DOC}A document page's body`,
@@ -181,8 +150,11 @@ const PAGE_READS: ContentRead[] = [
       boolParam(req.query, 'cachedMetadata');
       return { ...pageReadVariables(req), pagePath: req.params.pagePath };
     },
-    selection: 'pageByPath(path: $pagePath, format: $format, evaluated: $evaluated, dereferenced: $dereferenced, computed: $computed)',
-    pick: (r) => r.pageByPath,
+    selection: `pageByPath(path: $pagePath, format: $format, evaluated: $evaluated, dereferenced: $dereferenced, computed: $computed) {
+      ...RestPageFields descendants { parentId ...RestPageFields }
+    }`,
+    fragments: PAGE_REST_FIELDS,
+    pick: (r) => restPageRead(r.pageByPath),
     live: 'computed',
   },
   {

@@ -1,22 +1,12 @@
 import { builder } from '../../graphql/builder.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import {
-  fileById,
-  type fileJson,
-  listFiles,
-  pageById,
-  pagesJson,
-  pageTree,
-  revisionJson,
-  type ContentView,
-  type Format,
-} from './service.js';
+import { serverKeys } from '../../secrets.js';
+import { fileById, fileJson, listFiles, pageTree, type ContentView } from './service.js';
 import type { PageNode } from './tree.js';
 
 /**
- * A revision as GraphQL shows it. The page tree is recursive to any depth, which a GraphQL
- * selection cannot follow, so `pages` is the GitBook JSON tree (the REST shape) and `pageList`
- * the same pages flat and typed.
+ * A revision as GraphQL shows it. Its pages are typed in page-type.ts (`pages`, `pageEntries`,
+ * `page`, `pageByPath`); `pageList` is a light flat list of them (titles and paths).
  */
 export const RevisionType = builder.objectRef<ContentView>('Revision');
 export const FileType = builder.objectRef<ReturnType<typeof fileJson>>('RevisionFile');
@@ -30,6 +20,10 @@ FileType.implement({
     downloadURL: t.exposeString('downloadURL'),
     size: t.exposeInt('size'),
   }),
+});
+
+const RevisionUrls = builder.objectRef<{ app: string }>('RevisionUrls').implement({
+  fields: (t) => ({ app: t.exposeString('app', { description: 'The revision in the app' }) }),
 });
 
 const PageSummary = builder
@@ -56,17 +50,6 @@ RevisionType.implement({
     parents: t.stringList({ resolve: (v) => v.revision.parents }),
     type: t.string({ resolve: (v) => v.revision.type }),
     createdAt: t.field({ type: 'DateTime', resolve: (v) => v.revision.createdAt }),
-    pages: t.field({
-      type: 'JSON',
-      description: 'The page tree, in the GitBook REST shape',
-      args: {
-        computed: t.arg.boolean({
-          required: false,
-          description: 'false: computed pages as they are (default: replaced by the pages they compute)',
-        }),
-      },
-      resolve: async (v, args, ctx) => (await pagesJson(ctx, v, { computed: args.computed })).pages,
-    }),
     pageList: t.field({
       type: [PageSummary],
       description: 'Every page, depth first',
@@ -91,34 +74,23 @@ RevisionType.implement({
       args: { id: t.arg.id({ required: true }) },
       resolve: (v, { id }, ctx) => fileById(ctx, v, String(id)),
     }),
-    page: t.field({
-      type: 'JSON',
-      description: 'One page with its body (GitBook shape)',
-      args: {
-        id: t.arg.id({ required: true }),
-        format: t.arg({ type: FormatEnum, required: false }),
-        evaluated: t.arg.string({ required: false }),
-        dereferenced: t.arg.string({ required: false }),
-        computed: t.arg.boolean({ required: false }),
-      },
-      resolve: (v, args, ctx) =>
-        pageById(ctx, v, String(args.id), {
-          format: args.format as Format | null,
-          evaluated: args.evaluated,
-          dereferenced: args.dereferenced,
-          computed: args.computed,
-        }),
-    }),
     variables: t.field({
       type: 'JSON',
       description: 'Free-form: variables are named by the writer and hold any JSON value ({ name: value })',
       resolve: (v) => v.content.manifest.variables,
     }),
-    rest: t.field({
-      type: 'JSON',
-      description: 'The whole revision in the GitBook REST shape',
-      args: { computed: t.arg.boolean({ required: false }) },
-      resolve: (v, args, ctx) => revisionJson(ctx, v, { computed: args.computed }),
+    urls: t.field({
+      type: RevisionUrls,
+      description: 'Where the revision is in the app',
+      resolve: (v, _a, ctx) => ctx.urls.revision(v.space.id, v.revision.id),
+    }),
+    fileList: t.field({
+      type: [FileType],
+      description: 'Every file of the revision (`files` pages them), as the official revision lists them',
+      resolve: async (v, _a, ctx) => {
+        const [files, keys] = await Promise.all([v.content.files(), serverKeys(ctx)]);
+        return files.map((f) => fileJson(ctx, keys, v.space.id, f));
+      },
     }),
   }),
 });

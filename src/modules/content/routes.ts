@@ -2,6 +2,7 @@ import { badRequest } from '../../errors.js';
 import { boolParam, LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
 import { IMMUTABLE, REVALIDATE, urlWindow, type LiveInputs } from '../../http/conditional.js';
 import { FILE_URL_HOUR_S } from '../../file-urls.js';
+import { PAGE_REST_FIELDS, restPageRead, restTree } from './page-rest.js';
 
 /**
  * Content reads exist three times: on a space's main revision, on a change request's head and on
@@ -79,8 +80,9 @@ const READS: ContentRead[] = [
     revisionOperation: 'listPagesInRevisionById',
     args: { computed: 'Boolean' },
     variables: contentOptions,
-    selection: 'pages(computed: $computed)',
-    pick: (r) => ({ pages: r.pages }),
+    selection: 'pageEntries(computed: $computed) { parentId ...RestPageFields }',
+    fragments: PAGE_REST_FIELDS,
+    pick: (r) => ({ pages: restTree(r.pageEntries) }),
     live: 'computed',
   },
   {
@@ -112,8 +114,11 @@ const READS: ContentRead[] = [
     revisionOperation: 'getPageInRevisionById',
     args: { pageId: 'ID!', ...PAGE_READ_ARGS, computed: 'Boolean' },
     variables: (req) => ({ ...pageReadVariables(req), pageId: req.params.pageId }),
-    selection: 'page(id: $pageId, format: $format, evaluated: $evaluated, dereferenced: $dereferenced, computed: $computed)',
-    pick: (r) => r.page,
+    selection: `page(id: $pageId, format: $format, evaluated: $evaluated, dereferenced: $dereferenced, computed: $computed) {
+      ...RestPageFields descendants { parentId ...RestPageFields }
+    }`,
+    fragments: PAGE_REST_FIELDS,
+    pick: (r) => restPageRead(r.page),
     live: 'computed',
   },
 ];
@@ -124,6 +129,17 @@ function declare(args: Record<string, string>) {
     .join('');
 }
 
+/**
+ * Template params as SpaceTemplateParamsInput takes them: its one key, contentRefs (free-form, the
+ * service checks it); other keys were never read and are dropped. A value that is no object is
+ * refused as the service refuses it (applyTemplate in change-requests).
+ */
+function templateParams(params: unknown): unknown {
+  if (params === undefined || params === null) return params;
+  if (typeof params !== 'object' || Array.isArray(params)) throw badRequest('params', 'must be an object');
+  return 'contentRefs' in params ? { contentRefs: params.contentRefs } : {};
+}
+
 /** Applies a template (a few pages) live to main or to a change request. */
 const TEMPLATE_ROUTE: RestRoute = {
   method: 'POST',
@@ -132,7 +148,10 @@ const TEMPLATE_ROUTE: RestRoute = {
   document: `mutation ApplyTemplate($spaceId: ID!, $input: ApplySpaceTemplateInput!) { applyTemplateToSpace(spaceId: $spaceId, input: $input) { revision } }`,
   variables: (req: RestRequest) => {
     if (typeof req.body.id !== 'string' || !req.body.id) throw badRequest('id', 'is required (a template id)');
-    return { spaceId: req.params.spaceId, input: { id: req.body.id, params: req.body.params, changeRequestId: req.body.changeRequestId } };
+    return {
+      spaceId: req.params.spaceId,
+      input: { id: req.body.id, params: templateParams(req.body.params), changeRequestId: req.body.changeRequestId },
+    };
   },
   // 201 with no content, as the official operation answers.
   result: () => undefined,

@@ -5,16 +5,15 @@ import { badRequest, notFound } from '../../errors.js';
 import type { Revision, Space } from '../../generated/prisma/client.js';
 import { perRequest } from '../../loaders.js';
 import { paginateArray, type PageArgs } from '../../pagination.js';
-import { derivedBody, documentsOf, type MarkdownDocument } from '../../document/index.js';
+import { derivedBody, type MarkdownDocument } from '../../document/index.js';
 import { LRUCache } from 'lru-cache';
 import { Content, getObjects, type FileEntry, type PageEntry } from './store.js';
 import { signedFileUrl } from '../../file-urls.js';
 import { serverKeys, type ServerKeys } from '../../secrets.js';
-import { buildTree, flatten, resolveRelativeLink, type PageNode } from './tree.js';
+import { buildTree, resolveRelativeLink, type PageNode } from './tree.js';
 import { resolveDocumentRefs, type LinkEnv } from './link-targets.js';
 import { contentLoaders } from './loaders.js';
 import { expandComputedPages } from './computed-pages.js';
-import { includeReusableContents, reusableContentJson } from './reusable-contents.js';
 import { documentIdOf } from './document-ids.js';
 
 /** The content a read is about: a space's main revision, or a change request's head. */
@@ -180,18 +179,6 @@ function documentOf(markdown: string, node: PageNode, links?: LinkEnv, documents
   return links ? resolveDocumentRefs(document, node, links) : document;
 }
 
-/**
- * The official schema requires a body (markdown or document) on every document page, listings
- * included: listings carry the markdown (one query for all bodies, no parsing).
- */
-async function treeJson(ctx: Context, view: ContentView, roots: PageNode[], byId: Map<string, PageNode>) {
-  const bodies = await bodiesOf(
-    ctx,
-    [...byId.values()].map((n) => n.body).filter((b): b is string => !!b),
-  );
-  return roots.map((n) => pageJson(ctx, view, n, bodies, 'markdown'));
-}
-
 export type PageTree = ReturnType<typeof buildTree>;
 
 /**
@@ -254,42 +241,6 @@ export function fileJson(ctx: Context, keys: ServerKeys, spaceId: string, file: 
   };
 }
 
-export async function revisionJson(ctx: Context, view: ContentView, opts: ReadOptions = {}) {
-  const { roots, byId } = await pageTree(ctx, view, opts);
-  const [files, keys] = await Promise.all([view.content.files(), serverKeys(ctx)]);
-  const urls: Record<string, string> = { ...ctx.urls.revision(view.space.id, view.revision.id) };
-  return {
-    object: 'revision',
-    id: view.revision.id,
-    parents: view.revision.parents,
-    type: view.revision.type,
-    pages: await treeJson(ctx, view, roots, byId),
-    files: files.map((f) => fileJson(ctx, keys, view.space.id, f)),
-    reusableContents: (await view.content.reusableContents()).map((r) => reusableContentJson(view, r)),
-    // No tags exist in Lectern's content (see pageJson).
-    tags: [],
-    variables: view.content.manifest.variables,
-    createdAt: view.revision.createdAt.toISOString(),
-    urls,
-  };
-}
-
-async function buildPagesJson(ctx: Context, view: ContentView, opts: ReadOptions) {
-  const { roots, byId } = await pageTree(ctx, view, opts);
-  return { pages: await treeJson(ctx, view, roots, byId) };
-}
-
-// Built once per space and revision per request: a nested query that reaches the same space many
-// times (a site's sections listing it as a variant) renders its page tree once.
-const pagesJsonMemo = perRequest((_ctx: Context) => new Map<string, ReturnType<typeof buildPagesJson>>());
-
-export function pagesJson(ctx: Context, view: ContentView, opts: ReadOptions = {}) {
-  const memo = pagesJsonMemo(ctx);
-  const key = `${view.space.id}:${view.revision.id}:${opts.computed !== false}`;
-  if (!memo.has(key)) memo.set(key, buildPagesJson(ctx, view, opts));
-  return memo.get(key)!;
-}
-
 export interface PageReadOptions extends ReadOptions {
   evaluated?: string | null;
   dereferenced?: string | null;
@@ -307,37 +258,6 @@ export function evaluatedMarkdown(view: ContentView, markdown: string, evaluated
   if (!evaluated || evaluated === 'false') return markdown;
   const vars = view.content.manifest.variables;
   return markdown.replace(/\{\{\s*(?:space\.)?(?:vars|variables)\.([\w-]+)\s*\}\}/g, (m, name: string) => vars[name] ?? m);
-}
-
-/** One page with its body, in markdown or as a document. */
-export async function pageById(ctx: Context, view: ContentView, pageId: string, opts: PageReadOptions = {}) {
-  checkPageReadOptions(opts);
-  const tree = await pageTree(ctx, view, opts);
-  const node = tree.byId.get(pageId);
-  if (!node) throw notFound('Page');
-  return pageOf(ctx, view, node, tree, opts);
-}
-
-/** A page of the tree with its body (and its children's), in markdown or as a document. */
-export async function pageOf(ctx: Context, view: ContentView, node: PageNode, { byId, byPath }: PageTree, opts: PageReadOptions = {}) {
-  const bodies = node.body ? await bodiesOf(ctx, [node.body]) : new Map<string, string>();
-  if (node.body && bodies.has(node.body)) bodies.set(node.body, evaluatedMarkdown(view, bodies.get(node.body)!, opts.evaluated));
-  // Child pages come with their bodies too (the schema requires one on each document page).
-  const childBodies = await bodiesOf(
-    ctx,
-    flatten(node.children)
-      .map((n) => n.body)
-      .filter((b): b is string => !!b),
-  );
-  for (const [hash, md] of childBodies) if (!bodies.has(hash)) bodies.set(hash, md);
-  const format = opts.format ?? 'document';
-  const links =
-    format === 'document'
-      ? { byPath, byId, files: await view.content.files(), publicUrl: ctx.config.publicUrl, spaceId: view.space.id }
-      : undefined;
-  const documents = format !== 'markdown' ? await documentsOf(bodies.values()) : undefined;
-  if (documents) await includeReusableContents(ctx, view, documents, opts.dereferenced);
-  return pageJson(ctx, view, node, bodies, format, links, documents);
 }
 
 export async function listFiles(ctx: Context, view: ContentView, args: PageArgs) {

@@ -5,7 +5,7 @@ import type { ChangeRequest } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
 import { listOf, NextPage, pageArgs } from '../../graphql/lists.js';
 import { ChangeRequestType } from '../change-requests/index.js';
-import { FileType, RevisionType, viewOf } from '../content/index.js';
+import { FileType, PageType, RevisionType, viewOf } from '../content/index.js';
 import { OrganizationType } from '../orgs/index.js';
 import { SpaceType } from '../spaces/index.js';
 import {
@@ -44,10 +44,15 @@ const InternalLocationType = builder.objectRef<{ type: 'anchor'; anchor: string 
 });
 
 const LinkLocationType = builder.objectRef<LocationJson>('LinkLocation').implement({
-  description: 'Where a link points or is found: a page (GitBook JSON, with its markdown, without subpages), a file, or a URL',
+  description: 'Where a link points or is found: a page, a file, or a URL',
   fields: (t) => ({
     kind: t.exposeString('kind', { description: 'page, file or url' }),
-    page: t.field({ type: 'JSON', nullable: true, resolve: (l) => l.page ?? null }),
+    page: t.field({
+      type: PageType,
+      nullable: true,
+      description: 'The page (in REST, its JSON with its markdown and without subpages)',
+      resolve: (l) => l.page ?? null,
+    }),
     file: t.field({ type: FileType, nullable: true, resolve: (l) => l.file ?? null }),
     url: t.exposeString('url', { nullable: true }),
     internalLocation: t.field({

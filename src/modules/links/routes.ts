@@ -1,3 +1,4 @@
+import { PAGE_REST_FIELDS, restPage, type RestPageFields } from '../content/index.js';
 import { LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
 import { ORGANIZATION_FIELDS } from '../orgs/index.js';
 import { SPACE_FIELDS } from '../spaces/index.js';
@@ -8,7 +9,10 @@ import { SPACE_FIELDS } from '../spaces/index.js';
  * every page and file location, which `withOwner` does here.
  */
 const LOCATION_FIELDS = /* GraphQL */ `
-fragment LinkLocationFields on LinkLocation { kind page file { id name contentType downloadURL size } url internalLocation { type anchor } }`;
+fragment LinkLocationFields on LinkLocation {
+  kind page { ...RestPageFields } file { id name contentType downloadURL size } url internalLocation { type anchor }
+}
+${PAGE_REST_FIELDS}`;
 const LISTING_FIELDS = /* GraphQL */ `
 fragment LinkListingFields on LinkListing {
   items { status relation targetReference { ...LinkLocationFields } locationReferences { ...LinkLocationFields } }
@@ -24,7 +28,11 @@ type Location = { kind: string; [key: string]: unknown };
 /** Puts the organization and space objects into every page and file location of a result. */
 function withOwner(spaceData: any, pick: (space: any) => any) {
   const { owningOrganization: organization, content: _content, changeRequest: _changeRequest, ...space } = spaceData;
-  const locate = ({ kind, ...rest }: Location) => (kind === 'url' ? { kind, ...rest } : { kind, organization, space, ...rest });
+  // A location's page is its official JSON without subpages.
+  const locate = ({ kind, page, ...rest }: Location) =>
+    kind === 'url'
+      ? { kind, ...rest }
+      : { kind, organization, space, ...(page ? { page: restPage(page as RestPageFields, []) } : {}), ...rest };
   const list = pick(spaceData);
   const items = list.items.map((item: any) =>
     item.kind

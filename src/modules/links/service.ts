@@ -4,9 +4,10 @@ import { perRequest } from '../../loaders.js';
 import { paginateArray, type ListPage, type PageArgs } from '../../pagination.js';
 import { serverKeys } from '../../secrets.js';
 import {
-  bodiesOf,
   fileJson,
-  pageJson,
+  pageInTree,
+  type PageRef,
+  type PageTree,
   pageTree,
   viewOf,
   type ContentView,
@@ -41,6 +42,8 @@ export interface LinkUsage {
 }
 
 export interface RevisionLinks {
+  /** The page tree the links were resolved in (locations are its pages). */
+  tree: PageTree;
   usages: LinkUsage[];
   byId: Map<string, PageNode>;
   files: FileEntry[];
@@ -58,7 +61,8 @@ export function revisionLinks(ctx: Context, view: ContentView): Promise<Revision
 }
 
 async function computeLinks(ctx: Context, view: ContentView): Promise<RevisionLinks> {
-  const [{ roots, byId, byPath }, files] = await Promise.all([pageTree(ctx, view), view.content.files()]);
+  const [tree, files] = await Promise.all([pageTree(ctx, view), view.content.files()]);
+  const { roots, byId, byPath } = tree;
   const pages = flatten(roots);
   const hashes = [...new Set(pages.map((p) => p.body).filter((b): b is string => !!b))];
   // One query, one array parameter, whatever the number of bodies.
@@ -97,7 +101,7 @@ async function computeLinks(ctx: Context, view: ContentView): Promise<RevisionLi
       if (usage.locations[usage.locations.length - 1] !== page) usage.locations.push(page);
     }
   }
-  return { usages: [...usages.values()], byId, files, order: new Map(pages.map((p, i) => [p, i])) };
+  return { tree, usages: [...usages.values()], byId, files, order: new Map(pages.map((p, i) => [p, i])) };
 }
 
 /** The keys of the broken usages of a revision (a change request's base), to tell the links the change request broke. */
@@ -113,7 +117,7 @@ async function brokenKeys(ctx: Context, view: ContentView, revisionId: string): 
 
 export interface LocationJson {
   kind: 'page' | 'file' | 'url';
-  page?: Record<string, unknown>;
+  page?: PageRef;
   file?: ReturnType<typeof fileJson>;
   url?: string;
   internalLocation?: { type: 'anchor'; anchor: string };
@@ -133,22 +137,11 @@ export interface LinkStats {
 
 export type LinkListing = ListPage<UsageJson> & { stats: LinkStats };
 
-/**
- * The page objects of locations, with their markdown (the official page schema requires a body)
- * loaded in one query for the pages shown. A location names a page: its subpages are not repeated.
- */
-async function pageObjects(ctx: Context, view: ContentView, nodes: PageNode[]) {
-  const bodies = await bodiesOf(ctx, [...new Set(nodes.map((n) => n.body).filter((b): b is string => !!b))]);
-  const made = new Map<PageNode, Record<string, unknown>>();
-  return (node: PageNode) => {
-    if (!made.has(node)) made.set(node, pageJson(ctx, view, { ...node, children: [] }, bodies, 'markdown'));
-    return made.get(node)!;
-  };
-}
+/** The typed page of a location: the page of the tree the links were found in. */
+const pageObject = (ctx: Context, view: ContentView, tree: PageTree) => (node: PageNode) => pageInTree(ctx, view, tree, node.id)!;
 
-async function usagesJson(ctx: Context, view: ContentView, usages: LinkUsage[]): Promise<UsageJson[]> {
-  const nodes = usages.flatMap((u) => [...u.locations, ...(u.target.kind === 'page' ? [u.target.page] : [])]);
-  const [page, keys] = await Promise.all([pageObjects(ctx, view, nodes), serverKeys(ctx)]);
+async function usagesJson(ctx: Context, view: ContentView, tree: PageTree, usages: LinkUsage[]): Promise<UsageJson[]> {
+  const [page, keys] = [pageObject(ctx, view, tree), await serverKeys(ctx)];
   const target = (t: LinkTarget): LocationJson => {
     if (t.kind === 'page')
       return { kind: 'page', page: page(t.page), ...(t.anchor ? { internalLocation: { type: 'anchor', anchor: t.anchor } } : {}) };
@@ -180,7 +173,7 @@ function checkStatus(status: string | null | undefined): LinkStatus | undefined 
   return status as LinkStatus;
 }
 
-async function listing(ctx: Context, view: ContentView, usages: LinkUsage[], filter: LinkFilter): Promise<LinkListing> {
+async function listing(ctx: Context, view: ContentView, tree: PageTree, usages: LinkUsage[], filter: LinkFilter): Promise<LinkListing> {
   const status = checkStatus(filter.status);
   if (filter.brokenContext != null && filter.brokenContext !== 'change-request' && filter.brokenContext !== 'space') {
     throw badRequest('brokenContext', 'must be change-request or space');
@@ -194,14 +187,15 @@ async function listing(ctx: Context, view: ContentView, usages: LinkUsage[], fil
   const page = paginateArray(filter, selected);
   return {
     ...page,
-    items: await usagesJson(ctx, view, page.items),
+    items: await usagesJson(ctx, view, tree, page.items),
     stats: { total: usages.length, broken: { total: broken.length, ...(brokenHere ? { changeRequest: brokenHere.size } : {}) } },
   };
 }
 
 /** Every link of the revision (listSpaceLinks, listChangeRequestLinks). */
 export async function listLinks(ctx: Context, view: ContentView, filter: LinkFilter): Promise<LinkListing> {
-  return listing(ctx, view, (await revisionLinks(ctx, view)).usages, filter);
+  const links = await revisionLinks(ctx, view);
+  return listing(ctx, view, links.tree, links.usages, filter);
 }
 
 /** The links written in one page (listPageLinksInSpace, listPageLinksInChangeRequest). */
@@ -210,7 +204,7 @@ export async function listPageLinks(ctx: Context, view: ContentView, pageId: str
   const page = links.byId.get(pageId);
   if (!page) throw notFound('Page');
   const usages = links.usages.filter((u) => u.locations.includes(page)).map((u) => ({ ...u, locations: [page] }));
-  return listing(ctx, view, usages, filter);
+  return listing(ctx, view, links.tree, usages, filter);
 }
 
 /** The pages linking to a file of the revision (list…FileBacklinks). */
@@ -233,6 +227,6 @@ async function backlinks(ctx: Context, view: ContentView, links: RevisionLinks, 
   // Reading order, whichever usage named the page first.
   const all = [...pages].sort((a, b) => links.order.get(a)! - links.order.get(b)!);
   const page = paginateArray(args, all);
-  const json = await pageObjects(ctx, view, page.items);
+  const json = pageObject(ctx, view, links.tree);
   return { ...page, items: page.items.map((p): LocationJson => ({ kind: 'page', page: json(p) })) };
 }

@@ -4,7 +4,7 @@ import { accessRows } from '../../auth/access-rows.js';
 import { badRequest } from '../../errors.js';
 import type { Site, SiteSection, SiteSpace, Space } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
-import { FormatEnum, pageOf, pageTree, viewOf, type ContentView, type PageNode, type PageTree } from '../content/index.js';
+import { FormatEnum, pageInTree, PageType, pageTree, viewOf, type ContentView, type PageNode, type PageTree } from '../content/index.js';
 import { SpaceType } from '../spaces/index.js';
 import { acceptShareKey, isActiveShareKey, publishedUrl, siteSpacePath } from './links.js';
 import { SiteRef, SiteSectionRef, SiteSpaceRef } from './refs.js';
@@ -216,10 +216,11 @@ const PublishedContentResolution = builder.objectRef<Resolution>('PublishedConte
       resolve: (r) => r.page.path,
     }),
     page: t.field({
-      type: 'JSON',
-      description: 'The page as the official page read answers it (RevisionPage), with its body',
+      type: PageType,
+      description: 'The page as the official page read answers it (RevisionPage); `body` in the format asked',
       args: { format: t.arg({ type: FormatEnum, required: false, description: 'document (default) or markdown' }) },
-      resolve: (r, args, ctx) => pageOf(ctx, r.content, r.page, r.tree, { format: args.format ?? 'document' }),
+      // The page of the very tree the URL was resolved in.
+      resolve: (r, args, ctx) => pageInTree(ctx, r.content, r.tree, r.page.id, { format: args.format ?? 'document' })!,
     }),
     canonicalUrl: t.string({
       nullable: true,
