@@ -3,8 +3,9 @@ import type { ComputedSource } from './computed-pages.js';
 
 /**
  * A computed content source (official ComputedContentSource: `{ type, props, dependencies }`) as
- * GraphQL types: the object type a computed page's source is read as, and the input type a source
- * is written or computed with. Lectern computes `builtin:openapi` sources, whose one dependency is
+ * GraphQL types: the object type a computed page's source is read as (Lectern stores builtin:openapi
+ * revision sources only, so its props are typed), and the input type a source is written or
+ * computed with (its props free-form: a revision source's and a document source's differ). Lectern computes `builtin:openapi` sources, whose one dependency is
  * an OpenAPI spec of the organization; the service (computed-pages.ts) checks every value, so the
  * input's fields are optional and a 400 names the field that is missing or wrong.
  */
@@ -32,18 +33,29 @@ const ComputedDependencies = builder.objectRef<ComputedSource['dependencies']>('
   fields: (t) => ({ spec: t.field({ type: ComputedSpecDependency, resolve: (d) => d.spec }) }),
 });
 
-/** The source of a computed page (official ComputedContentSourceRevision, as Lectern stores it). */
+const GroupingEnum = builder.enumType('ComputedOpenAPIGrouping', {
+  description: 'How the generated pages are grouped: by-tag, one page per tag (the one Lectern makes), or by-operation',
+  values: { by_tag: { value: 'by-tag' }, by_operation: { value: 'by-operation' } } as const,
+});
+
+const ComputedOpenAPIProps = builder.objectRef<ComputedSource['props']>('ComputedOpenAPIRevisionProps').implement({
+  description: 'The props of a builtin:openapi revision source (official ComputedContentSourceRevisionOpenAPI)',
+  fields: (t) => ({
+    models: t.exposeBoolean('models', { description: 'Whether a Models page is made of the spec’s schemas' }),
+    downloadLink: t.exposeBoolean('downloadLink', { nullable: true, description: 'Whether to show a link to download the spec' }),
+    grouping: t.field({ type: GroupingEnum, nullable: true, resolve: (p) => p.grouping ?? null }),
+  }),
+});
+
+/** The source of a computed page (official ComputedContentSourceRevision, as Lectern stores it: builtin:openapi only). */
 export const ComputedContentSourceType = builder.objectRef<ComputedSource>('ComputedContentSource').implement({
   description: 'What a computed page computes its pages from (official ComputedContentSource)',
   fields: (t) => ({
     type: t.string({ description: TYPE_ABOUT, resolve: (s) => s.type }),
-    props: t.field({ type: 'JSON', description: PROPS_ABOUT, resolve: (s) => s.props }),
+    props: t.field({ type: ComputedOpenAPIProps, resolve: (s) => s.props }),
     dependencies: t.field({ type: ComputedDependencies, resolve: (s) => s.dependencies }),
   }),
 });
-
-/** The REST selection of a ComputedContentSource: the stored JSON, key for key. */
-export const COMPUTED_SOURCE_SELECTION = '{ type props dependencies { spec { ref { kind spec } } } }';
 
 const ComputedOpenAPIRefInput = builder.inputType('ComputedContentOpenAPIRefInput', {
   description: 'The OpenAPI spec a source depends on: { kind: openapi, spec }',

@@ -37,4 +37,4 @@ export { buildTree, flatten, type PageNode, uniqueSlug } from './tree.js';
 export { repairSpaces, repairTree, type TreeRepair } from './repair.js';
 export { CONTENT_REF_SELECTION, ContentRefUnion, type ContentRefJson } from './content-refs.js';
 export { checkComputedSource } from './computed-pages.js';
-export { COMPUTED_SOURCE_SELECTION, ComputedContentSourceInput, ComputedContentSourceType } from './computed-source-types.js';
+export { ComputedContentSourceInput, ComputedContentSourceType } from './computed-source-types.js';
