@@ -13,15 +13,12 @@ const STRUCTURED = [
   'ApplySpaceTemplateInput.params',
   'ComputedRevision.pages',
   'ConversationsIssuesCluster.sources',
-  'InviteUsersInput.emails',
   'Mutation.trackSiteEvents(input)',
   'OpenAPISpecContent.filesystem',
   'Page.computed',
   'PublishedContentSite.customizations',
   'Site.insights',
   'Site.insights(query)',
-  'UpdateOrganizationInput.defaultContent',
-  'UpdateTeamMembersInput.memberships',
 ];
 
 describe('JSON positions of schema.graphql', () => {

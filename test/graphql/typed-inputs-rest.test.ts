@@ -551,11 +551,12 @@ describe('invites, team memberships and default content', () => {
       ],
       (body) => Object.keys(body),
     );
+    // GraphQL's own refusals (no emails, a null entry) name the input type, InviteeInput (JSON before).
     expect(invited).toMatchInlineSnapshot(`
       [
         [
           400,
-          "body: Field "emails" of required type "[JSON!]!" was not provided.",
+          "body: Field "emails" of required type "[InviteeInput!]!" was not provided.",
         ],
         [
           200,
@@ -578,7 +579,7 @@ describe('invites, team memberships and default content', () => {
         ],
         [
           400,
-          "emails[0]: Expected non-nullable type "JSON!" not to be null.",
+          "emails[0]: Expected non-nullable type "InviteeInput!" not to be null.",
         ],
         [
           400,
@@ -703,6 +704,40 @@ describe('invites, team memberships and default content', () => {
         "[200,"absent"]",
       ]
     `);
+  });
+});
+
+describe('GraphQL: invitees, team memberships and default content typed', () => {
+  it('takes an invitee without a role as the default role, with a role as that role', async () => {
+    const res = await h.graphql(
+      w.owner.token,
+      `mutation($id: ID!, $input: InviteUsersInput!) { inviteUsersToOrganization(organizationId: $id, input: $input) { invited } }`,
+      { id: w.orgId, input: { emails: [{ email: 'gq1@example.com' }, { email: 'gq2@example.com', role: 'edit' }], role: 'comment' } },
+    );
+    expect(res.body).toEqual({ data: { inviteUsersToOrganization: { invited: 2 } } });
+    const members = await h.call('GET', `/v1/orgs/${w.orgId}/members?limit=100`, { token: w.owner.token });
+    const roleOf = (email: string) => members.body.items.find((m: any) => m.user.email === email)?.role;
+    expect([roleOf('gq1@example.com'), roleOf('gq2@example.com')]).toEqual(['comment', 'edit']);
+  });
+
+  it('sets team roles from TeamMembershipInput entries and the default content from its input', async () => {
+    const team = await h.call('PUT', `/v1/orgs/${w.orgId}/teams`, { token: w.owner.token, body: { title: 'Typed' } });
+    const res = await h.graphql(
+      w.owner.token,
+      `mutation($o: ID!, $t: ID!, $input: UpdateTeamMembersInput!) { updateTeamMembers(organizationId: $o, teamId: $t, input: $input) }`,
+      { o: w.orgId, t: team.body.id, input: { memberships: [{ user: w.reader.id, role: 'owner' }] } },
+    );
+    expect(res.body).toEqual({ data: { updateTeamMembers: true } });
+    const listed = await h.call('GET', `/v1/orgs/${w.orgId}/teams/${team.body.id}/members`, { token: w.owner.token });
+    expect(listed.body.items.map((m: any) => [m.organization.id === w.reader.id, m.team.role])).toEqual([[true, 'owner']]);
+
+    const site = await h.call('POST', `/v1/orgs/${w.orgId}/sites`, { token: w.owner.token, body: { title: 'Typed' } });
+    const org = await h.graphql(
+      w.owner.token,
+      `mutation($id: ID!, $input: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $input) { defaultContent { type site } } }`,
+      { id: w.orgId, input: { defaultContent: { type: 'site', site: site.body.id } } },
+    );
+    expect(org.body).toEqual({ data: { updateOrganization: { defaultContent: { type: 'site', site: site.body.id } } } });
   });
 });
 

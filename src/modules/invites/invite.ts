@@ -82,9 +82,20 @@ const UpdateInviteLinkInput = builder.inputType('UpdateInviteLinkInput', {
   fields: (t) => ({ role: t.field({ type: RoleEnum }), level: t.field({ type: RoleEnum }) }),
 });
 
+const InviteeInput = builder.inputType('InviteeInput', {
+  description: 'Someone to invite (official: an email, or { email, role })',
+  fields: (t) => ({
+    email: t.string({ required: true }),
+    role: t.field({
+      type: RoleEnum,
+      description: 'Their role (null: a guest); absent: the input’s role, else the organization’s default role',
+    }),
+  }),
+});
+
 const InviteUsersInput = builder.inputType('InviteUsersInput', {
   fields: (t) => ({
-    emails: t.field({ type: ['JSON'], required: true, description: 'Each an email, or { email, role }' }),
+    emails: t.field({ type: [InviteeInput], required: true, description: 'At least 1 and at most 100' }),
     role: t.field({
       type: RoleEnum,
       description: 'Role of the entries without one (absent: the organization’s default role; null: guest)',
@@ -132,6 +143,11 @@ builder.mutationFields((t) => ({
   inviteUsersToOrganization: t.field({
     type: InviteUsersResult,
     args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: InviteUsersInput, required: true }) },
-    resolve: (_r, { organizationId, input }, ctx) => inviteUsers(ctx, String(organizationId), input),
+    // An entry without a role is a plain email to the service: it takes the default role.
+    resolve: (_r, { organizationId, input }, ctx) =>
+      inviteUsers(ctx, String(organizationId), {
+        ...input,
+        emails: input.emails.map((e) => ('role' in e ? { email: e.email, role: e.role } : e.email)),
+      }),
   }),
 }));

@@ -1,6 +1,26 @@
 import { deletedStatus, LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
 import { SPACE_FIELDS } from '../spaces/index.js';
 import { COLLECTION_FIELDS } from '../collections/index.js';
+import { fitsInput } from '../../rest/typed-body.js';
+import { invitee } from './service.js';
+
+/**
+ * The official invite body with `emails` as InviteeInput entries: an email is `{ email }`, an
+ * entry `{ email, role }` as it is. An entry the input cannot hold (an object without a role,
+ * which a plain `{ email }` would change into a default-role invitee, a number, an unknown key…)
+ * gets the service's own 400 here (src/rest/typed-body.ts).
+ */
+function restInviteBody(body: RestRequest['body']): RestRequest['body'] {
+  if (body.emails === undefined || body.emails === null) return body;
+  // GraphQL took a lone email as a list of one.
+  const emails = (Array.isArray(body.emails) ? body.emails : [body.emails]).map((entry: unknown, i: number) => {
+    if (typeof entry === 'string' || entry === null) return entry === null ? entry : { email: entry };
+    if (typeof entry === 'object' && !Array.isArray(entry) && 'role' in entry && fitsInput(entry, 'InviteeInput')) return entry;
+    invitee(entry, i, null);
+    return entry;
+  });
+  return { ...body, emails };
+}
 
 const INVITE_FIELDS = /* GraphQL */ `fragment InviteLinkFields on InviteLink {
   object id role level redundant space { ...SpaceFields } collection { ...CollectionFields }
@@ -85,7 +105,7 @@ export const inviteRoutes: RestRoute[] = [
     document: `mutation InviteUsers($organizationId: ID!, $input: InviteUsersInput!) {
       inviteUsersToOrganization(organizationId: $organizationId, input: $input) { users invited }
     }`,
-    variables: (req) => ({ organizationId: req.params.organizationId, input: req.body }),
+    variables: (req) => ({ organizationId: req.params.organizationId, input: restInviteBody(req.body) }),
     result: (data) => data.inviteUsersToOrganization,
   },
   // Lectern's additions: an existing account invited by email joins only when it accepts, signed in

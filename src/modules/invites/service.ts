@@ -207,6 +207,23 @@ export async function joinWithInviteLink(ctx: Context, organizationId: string, i
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_EMAILS = 100;
 
+/** One entry of `emails` checked: an email (the default role) or `{ email, role }` (role null: a guest). */
+export function invitee(entry: unknown, i: number, defaultRole: RoleName | null): { email: string; role: RoleName | null } {
+  let email: unknown = entry;
+  let role = defaultRole;
+  if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) {
+    const value = entry as Record<string, unknown>;
+    const unknown = Object.keys(value).find((k) => k !== 'email' && k !== 'role');
+    if (unknown) throw badRequest(`emails[${i}].${unknown}`, 'is not a known field');
+    if (!('role' in value)) throw badRequest(`emails[${i}].role`, 'is required (a role, or null for a guest)');
+    email = value.email;
+    role = check.role(`emails[${i}].role`, value.role);
+  }
+  if (typeof email !== 'string' || !EMAIL.test(email.trim()))
+    throw badRequest(`emails[${i}]`, 'must be an email address or { email, role }');
+  return { email: email.trim().toLowerCase(), role };
+}
+
 export interface InviteUsersInput {
   emails: unknown[];
   role?: RoleName | null;
@@ -230,20 +247,8 @@ export async function inviteUsers(ctx: Context, organizationId: string, input: I
   const defaultRole: RoleName | null = input.role !== undefined ? input.role : (org.defaultRole as RoleName | null);
   const wanted = new Map<string, RoleName | null>();
   input.emails.forEach((entry, i) => {
-    let email: unknown = entry;
-    let role = defaultRole;
-    if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) {
-      const value = entry as Record<string, unknown>;
-      const unknown = Object.keys(value).find((k) => k !== 'email' && k !== 'role');
-      if (unknown) throw badRequest(`emails[${i}].${unknown}`, 'is not a known field');
-      if (!('role' in value)) throw badRequest(`emails[${i}].role`, 'is required (a role, or null for a guest)');
-      email = value.email;
-      role = check.role(`emails[${i}].role`, value.role);
-    }
-    if (typeof email !== 'string' || !EMAIL.test(email.trim()))
-      throw badRequest(`emails[${i}]`, 'must be an email address or { email, role }');
-    const normalized = email.trim().toLowerCase();
-    if (!wanted.has(normalized)) wanted.set(normalized, role);
+    const { email, role } = invitee(entry, i, defaultRole);
+    if (!wanted.has(email)) wanted.set(email, role);
   });
 
   const sso = input.sso ?? false;

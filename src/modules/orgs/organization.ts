@@ -99,13 +99,26 @@ builder.queryFields((t) => ({
 }));
 registerNode(OrganizationType, { args: ['id'], keys: (o) => [o.id], load: (ctx, [id]) => requireOrg(ctx, id!) });
 
+const DefaultContentTypeEnum = builder.enumType('OrganizationDefaultContentType', {
+  description: 'What an organization opens on: a site (the one kind the official OrganizationDefaultContent has)',
+  values: ['site'] as const,
+});
+
+const OrganizationDefaultContentInput = builder.inputType('OrganizationDefaultContentInput', {
+  description: 'Official SitePointer: { type: site, site }',
+  fields: (t) => ({
+    type: t.field({ type: DefaultContentTypeEnum, required: true }),
+    site: t.string({ required: true, description: 'Site id' }),
+  }),
+});
+
 const UpdateOrganizationInput = builder.inputType('UpdateOrganizationInput', {
   fields: (t) => ({
     title: t.string(),
     emailDomains: t.stringList(),
     hostname: t.string(),
     defaultRole: t.field({ type: RoleEnum }),
-    defaultContent: t.field({ type: 'JSON' }),
+    defaultContent: t.field({ type: OrganizationDefaultContentInput, description: 'null: none' }),
     logo: t.string(),
     sso: t.boolean(),
     ai: t.boolean(),

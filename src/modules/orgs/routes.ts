@@ -1,6 +1,18 @@
 import { deletedStatus, LIST_FIELDS, listVariables, type RestRoute } from '../../rest/route.js';
 import { USER_FIELDS } from '../users/index.js';
+import { restBodyValue } from '../../rest/typed-body.js';
 import { MERGE_RULES_SELECTION, restMergeRulesBody } from './merge-rules.js';
+import { defaultContentOf } from './service.js';
+
+/**
+ * An update body with `defaultContent` as OrganizationDefaultContentInput takes it: checked (other
+ * keys dropped, as the service stores it), or refused with the service's 400 when the input type
+ * cannot hold it (src/rest/typed-body.ts).
+ */
+function restDefaultContentBody(body: Record<string, unknown>): Record<string, unknown> {
+  if (!('defaultContent' in body)) return body;
+  return { ...body, defaultContent: restBodyValue(body.defaultContent, 'OrganizationDefaultContentInput', defaultContentOf) };
+}
 
 export const ORGANIZATION_FIELDS = /* GraphQL */ `
 fragment OrganizationFields on Organization {
@@ -37,7 +49,10 @@ export const organizationRoutes: RestRoute[] = [
     path: '/orgs/:organizationId',
     operationId: 'updateOrganizationById',
     document: `mutation UpdateOrg($id: ID!, $input: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $input) { ...OrganizationFields } } ${ORGANIZATION_FIELDS}`,
-    variables: (req) => ({ id: req.params.organizationId, input: restMergeRulesBody(req.body, { allowInherit: false }) }),
+    variables: (req) => ({
+      id: req.params.organizationId,
+      input: restDefaultContentBody(restMergeRulesBody(req.body, { allowInherit: false })),
+    }),
     result: (data) => data.updateOrganization,
   },
   {

@@ -45,6 +45,15 @@ export interface UpdateOrganizationInput {
   mergeRules?: unknown;
 }
 
+/** An organization's default content checked (official OrganizationDefaultContent: a SitePointer); other keys are dropped. */
+export function defaultContentOf(value: unknown): { type: 'site'; site: string } {
+  const content = check.object('defaultContent', value);
+  if (content.type !== 'site' || typeof content.site !== 'string' || !content.site) {
+    throw badRequest('defaultContent', 'must be { type: "site", site: <site id> } or null');
+  }
+  return { type: 'site', site: content.site };
+}
+
 const HOSTNAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
 /** Fields that may not be null in a patch (absent means unchanged). */
@@ -74,13 +83,7 @@ export async function updateOrganization(ctx: Context, id: string, input: Update
   if (input.defaultContent !== undefined) {
     // A nullable JSON column is cleared with DbNull (a plain null, or `{ set: null }`, is not a clear).
     if (input.defaultContent === null) data.defaultContent = Prisma.DbNull;
-    else {
-      const content = check.object('defaultContent', input.defaultContent);
-      if (content.type !== 'site' || typeof content.site !== 'string' || !content.site) {
-        throw badRequest('defaultContent', 'must be { type: "site", site: <site id> } or null');
-      }
-      data.defaultContent = { type: 'site', site: content.site };
-    }
+    else data.defaultContent = defaultContentOf(input.defaultContent);
   }
   if (input.logo !== undefined) data.logo = input.logo === null ? null : check.url('logo', input.logo);
   for (const flag of ['sso', 'ai', 'inviteLinks'] as const) {

@@ -1,5 +1,6 @@
 import { deletedStatus, LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
 import { MEMBER_FIELDS } from '../orgs/index.js';
+import { membershipRoles } from './service.js';
 
 export const TEAM_FIELDS = /* GraphQL */ `
 fragment TeamFields on Team { object id title members spaces createdAt permissions { admin view } }`;
@@ -77,7 +78,15 @@ export const teamRoutes: RestRoute[] = [
     document: `mutation UpdateTeamMembers($organizationId: ID!, $teamId: ID!, $input: UpdateTeamMembersInput!) {
       updateTeamMembers(organizationId: $organizationId, teamId: $teamId, input: $input)
     }`,
-    variables: (req) => ({ ...ids(req), input: req.body }),
+    // The official map of roles by user id becomes TeamMembershipInput entries once checked (the
+    // service's check: its 400 as ever, other keys of an entry ignored).
+    variables: (req) => ({
+      ...ids(req),
+      input:
+        req.body.memberships == null
+          ? req.body
+          : { ...req.body, memberships: [...membershipRoles(req.body.memberships)].map(([user, role]) => ({ user, role })) },
+    }),
     result: () => undefined,
     status: 204,
   },

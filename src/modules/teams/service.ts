@@ -115,6 +115,17 @@ export function listTeamMembers(ctx: Context, organizationId: string, teamId: st
 
 const isTeamRole = (v: unknown): v is TeamRole => TEAM_ROLES.includes(v as TeamRole);
 
+/** `memberships` checked (official: a map from user id to { role }); other keys of an entry are ignored. */
+export function membershipRoles(value: unknown): Map<string, TeamRole> {
+  const roles = new Map<string, TeamRole>();
+  for (const [userId, entry] of Object.entries(check.object('memberships', value))) {
+    const role = check.object(`memberships.${userId}`, entry).role;
+    if (!isTeamRole(role)) throw badRequest(`memberships.${userId}.role`, 'must be owner or member');
+    roles.set(userId, role);
+  }
+  return roles;
+}
+
 export interface UpdateTeamMembersInput {
   add?: string[] | null;
   remove?: string[] | null;
@@ -132,15 +143,7 @@ export async function updateTeamMembers(ctx: Context, organizationId: string, te
   await requireTeam(ctx, organizationId, teamId, 'manage');
   const add = input.add ?? [];
   const remove = input.remove ?? [];
-  const roles = new Map<string, TeamRole>();
-  if (input.memberships != null) {
-    const memberships = check.object('memberships', input.memberships);
-    for (const [userId, value] of Object.entries(memberships)) {
-      const role = check.object(`memberships.${userId}`, value).role;
-      if (!isTeamRole(role)) throw badRequest(`memberships.${userId}.role`, 'must be owner or member');
-      roles.set(userId, role);
-    }
-  }
+  const roles = input.memberships != null ? membershipRoles(input.memberships) : new Map<string, TeamRole>();
 
   await ctx.prisma.$transaction(async (tx) => {
     // Members of the organization named by id or email, in one query. Names are looked up among the

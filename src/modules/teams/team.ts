@@ -124,11 +124,21 @@ const UpdateTeamInput = builder.inputType('UpdateTeamInput', {
   fields: (t) => ({ title: t.string({ description: 'Required, 1..64 characters' }) }),
 });
 
+const TeamMembershipInput = builder.inputType('TeamMembershipInput', {
+  fields: (t) => ({
+    user: t.string({ required: true, description: 'User id' }),
+    role: t.field({ type: TeamMemberRoleEnum, required: true }),
+  }),
+});
+
 const UpdateTeamMembersInput = builder.inputType('UpdateTeamMembersInput', {
   fields: (t) => ({
     add: t.stringList({ description: 'Users to add, by id or email' }),
     remove: t.stringList({ description: 'Users to remove, by id or email (wins over add)' }),
-    memberships: t.field({ type: 'JSON', description: 'A map from user id to { role: owner | member }' }),
+    memberships: t.field({
+      type: [TeamMembershipInput],
+      description: 'Roles by user (official: a map from user id to { role }); adds the user when not in the team',
+    }),
   }),
 });
 
@@ -162,7 +172,11 @@ builder.mutationFields((t) => ({
   }),
   updateTeamMembers: t.boolean({
     args: { ...teamArgs(t), input: t.arg({ type: UpdateTeamMembersInput, required: true }) },
-    resolve: (_r, args, ctx) => updateTeamMembers(ctx, String(args.organizationId), String(args.teamId), args.input),
+    resolve: (_r, args, ctx) =>
+      updateTeamMembers(ctx, String(args.organizationId), String(args.teamId), {
+        ...args.input,
+        memberships: args.input.memberships && Object.fromEntries(args.input.memberships.map((m) => [m.user, { role: m.role }])),
+      }),
   }),
   setTeamMember: t.boolean({
     description: 'Add a member of the organization to the team, or change their role',

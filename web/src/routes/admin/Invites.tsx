@@ -11,7 +11,7 @@ const InvitesQuery = graphql(`
   }
 `);
 const InviteByEmail = graphql(`
-  mutation InviteByEmail($organizationId: ID!, $emails: [JSON!]!, $role: Role) {
+  mutation InviteByEmail($organizationId: ID!, $emails: [InviteeInput!]!, $role: Role) {
     inviteUsersToOrganization(organizationId: $organizationId, input: { emails: $emails, role: $role }) { invited users }
   }
 `);
@@ -44,7 +44,7 @@ function InviteForms({ orgId }: { orgId: string }) {
   const sendInvites = async (e: FormEvent) => {
     e.preventDefault();
     const list = emails.split(/[\s,;]+/).filter(Boolean);
-    const r = await invite({ organizationId: orgId, emails: list, role });
+    const r = await invite({ organizationId: orgId, emails: list.map((email) => ({ email })), role });
     if (!r.error) {
       setDone(`${r.data?.inviteUsersToOrganization.invited ?? 0} invited`);
       setEmails('');
