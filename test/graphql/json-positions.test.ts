@@ -13,12 +13,9 @@ const STRUCTURED = [
   'ApplySpaceTemplateInput.params',
   'ComputedRevision.pages',
   'ConversationsIssuesCluster.sources',
-  'Mutation.trackSiteEvents(input)',
   'OpenAPISpecContent.filesystem',
   'Page.computed',
   'PublishedContentSite.customizations',
-  'Site.insights',
-  'Site.insights(query)',
 ];
 
 describe('JSON positions of schema.graphql', () => {

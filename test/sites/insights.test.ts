@@ -193,4 +193,70 @@ describe('site insights', () => {
     await refused(404, 'aggregateSiteEvents', agg, { token: other.owner.token, body: { range: 'last7Days' } });
     expect((await h.call('POST', track, { token: null, body: { events: [event('page_view', pageIntro)] } })).status).toBe(401);
   });
+
+  it('GraphQL: typed tracking and aggregation (values in the list of their kind)', async () => {
+    const track = await h.graphql(
+      t.reader.token,
+      `mutation($o: ID!, $s: ID!, $input: SiteInsightsTrackEventsInput!) { trackSiteEvents(organizationId: $o, siteId: $s, input: $input) }`,
+      {
+        o: t.orgId,
+        s: siteId,
+        input: {
+          events: [
+            {
+              type: 'page_post_feedback',
+              session: { sessionId: 'g1' },
+              location: { url: 'https://docs.test/a', page: pageIntro, space: spaceA },
+              feedback: { rating: 'ok' },
+            },
+            { type: 'ask_view', session: {}, location: { url: 'https://docs.test/a', siteSpace: ssA } },
+          ],
+        },
+      },
+    );
+    expect(track.body.errors).toBeUndefined();
+    expect(track.body.data.trackSiteEvents).toBe(true);
+    const query = `query($o: ID!, $s: ID!, $q: SiteInsightsQueryInput!) { site(organizationId: $o, id: $s) { insights(query: $q) {
+      columns { column datetimes days eventTypes ids pages { page space } ratings counts ratingCounts { ok good bad } }
+    } } }`;
+    const res = await h.graphql(t.owner.token, query, {
+      o: t.orgId,
+      s: siteId,
+      q: {
+        range: { custom: { from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date().toISOString() } },
+        where: [{ column: 'eventType', ids: ['page_post_feedback', 'ask_view'] }],
+        groupBy: [{ column: 'eventType' }, { column: 'page' }],
+        select: [{ column: 'eventType' }, { column: 'page' }, { column: 'pageFeedbackRating' }, { column: 'eventsCount' }],
+        order: { by: { column: 'eventType' }, direction: 'asc' },
+      },
+    });
+    expect(res.body.errors).toBeUndefined();
+    const none = { datetimes: null, days: null, eventTypes: null, ids: null, pages: null, ratings: null, counts: null, ratingCounts: null };
+    expect(res.body.data.site.insights.columns).toEqual([
+      { ...none, column: 'eventType', eventTypes: ['ask_view', 'page_post_feedback'] },
+      { ...none, column: 'page', pages: [null, { page: pageIntro, space: spaceA }] },
+      {
+        ...none,
+        column: 'pageFeedbackRating',
+        ratingCounts: [
+          { ok: 0, good: 0, bad: 0 },
+          { ok: 1, good: 0, bad: 0 },
+        ],
+      },
+      { ...none, column: 'eventsCount', counts: [1, 1] },
+    ]);
+    // The range is one of two (oneOf style): both set is a 400 naming it; the service's own checks name the rest.
+    const both = await h.graphql(t.owner.token, query, {
+      o: t.orgId,
+      s: siteId,
+      q: { range: { preset: 'last7Days', custom: { from: new Date().toISOString(), to: new Date().toISOString() } } },
+    });
+    expect(both.body.errors?.[0]?.message).toBe('range: set exactly one of preset, custom');
+    const unrecorded = await h.graphql(t.owner.token, query, {
+      o: t.orgId,
+      s: siteId,
+      q: { range: { preset: 'last7Days' }, groupBy: [{ column: 'visitorsCount' }] },
+    });
+    expect(unrecorded.body.errors?.[0]?.message).toMatch(/^groupBy\[0\]\.column: is not recorded by Lectern/);
+  });
 });

@@ -2,8 +2,6 @@ import type { Context } from '../../context.js';
 import { requireSite } from '../../auth/permissions.js';
 import { badRequest } from '../../errors.js';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import { builder } from '../../graphql/builder.js';
-import { SiteRef } from './refs.js';
 
 /**
  * Site insights (official trackEventsInSiteById, aggregateSiteEvents).
@@ -34,7 +32,7 @@ import { SiteRef } from './refs.js';
  * counts per group). The reader's own form counts through `countPageFeedback`.
  */
 
-const EVENT_TYPES = [
+export const EVENT_TYPES = [
   'page_view',
   'page_markdown_request',
   'search_open',
@@ -148,14 +146,13 @@ function optionalId(field: string, v: unknown): string | null {
   return v;
 }
 
-export async function trackSiteEvents(ctx: Context, organizationId: string, siteId: string, body: unknown): Promise<void> {
-  const site = await requireSite(ctx, organizationId, siteId, 'read');
+/** A tracking body read and checked (see checkedAggregation): the counters it adds, for any site. */
+export function checkedEvents(body: unknown): Omit<CountedEvent, 'siteId'>[] {
   const events = isObject(body) ? body.events : undefined;
   if (!Array.isArray(events)) throw badRequest('events', 'must be an array of events');
   if (events.length > MAX_EVENTS) throw badRequest('events', `at most ${MAX_EVENTS} events per request`);
   const now = Date.now();
-  // Every event is checked before any is counted: a 400 counts nothing.
-  const read = events.map((e, i): CountedEvent => {
+  return events.map((e, i): Omit<CountedEvent, 'siteId'> => {
     const f = `events[${i}]`;
     if (!isObject(e)) throw badRequest(f, 'must be an object');
     if (typeof e.type !== 'string' || !EVENT_TYPES.includes(e.type))
@@ -180,7 +177,6 @@ export async function trackSiteEvents(ctx: Context, organizationId: string, site
       eventType = `${FEEDBACK}:${rating}`;
     }
     return {
-      siteId: site.id,
       eventType,
       siteSectionId: optionalId(`${f}.location.siteSection`, loc.siteSection),
       siteSpaceId: optionalId(`${f}.location.siteSpace`, loc.siteSpace),
@@ -189,7 +185,12 @@ export async function trackSiteEvents(ctx: Context, organizationId: string, site
       at,
     };
   });
-  for (const e of read) count(ctx.prisma, e);
+}
+
+export async function trackSiteEvents(ctx: Context, organizationId: string, siteId: string, body: unknown): Promise<void> {
+  const site = await requireSite(ctx, organizationId, siteId, 'read');
+  // Every event is checked before any is counted: a 400 counts nothing.
+  for (const e of checkedEvents(body)) count(ctx.prisma, { ...e, siteId: site.id });
 }
 
 // ---- aggregateSiteEvents ----
@@ -297,13 +298,11 @@ function readFilter(field: string, v: unknown): Prisma.Sql {
   return Prisma.sql`${e} ${Prisma.raw(cmp)} (${arr})[1]`;
 }
 
-export async function aggregateSiteEvents(
-  ctx: Context,
-  organizationId: string,
-  siteId: string,
-  body: unknown,
-): Promise<{ columns: { column: string; values: unknown[] }[] }> {
-  const site = await requireSite(ctx, organizationId, siteId, 'read');
+/**
+ * An aggregation body read and checked: a 400 naming the first thing wrong. The REST route checks
+ * its body with this before it becomes GraphQL input, so its 400s name the body's own fields.
+ */
+export function checkedAggregation(body: unknown) {
   if (!isObject(body)) throw badRequest('range', 'is required');
   const range = readRange(body.range);
   const list = (name: string) => {
@@ -344,6 +343,14 @@ export async function aggregateSiteEvents(
     if (by.column !== 'eventsCount' && i < 0) throw badRequest('order.by', 'must be eventsCount or a grouped column');
     order = Prisma.sql`${Prisma.raw(by.column === 'eventsCount' ? 'n' : `g${i}`)} ${Prisma.raw(o.direction === 'asc' ? 'ASC' : 'DESC')}`;
   }
+  return { range, select, where, groups, limit, order };
+}
+
+export type InsightsColumns = { columns: { column: string; values: unknown[] }[] };
+
+export async function aggregateSiteEvents(ctx: Context, organizationId: string, siteId: string, body: unknown): Promise<InsightsColumns> {
+  const site = await requireSite(ctx, organizationId, siteId, 'read');
+  const { range, select, where, groups, limit, order } = checkedAggregation(body);
   await flushInsights(ctx.prisma);
   const selected = groups.map((g, i) => Prisma.sql`${expr(g)} AS ${Prisma.raw(`g${i}`)}`);
   const rows = await ctx.prisma.$queryRaw<Record<string, unknown>[]>`
@@ -378,29 +385,3 @@ export async function aggregateSiteEvents(
     }),
   };
 }
-
-builder.objectField(SiteRef, 'insights', (t) =>
-  t.field({
-    type: 'JSON',
-    description:
-      "An aggregation over the site's insights events (official SiteInsightsQueryEventsAggregation → its Result); counted per page and day",
-    args: { query: t.arg({ type: 'JSON', required: true }) },
-    resolve: (site, args, ctx) => aggregateSiteEvents(ctx, site.organizationId, site.id, args.query),
-  }),
-);
-
-builder.mutationFields((t) => ({
-  trackSiteEvents: t.boolean({
-    description:
-      "Records events of a site's visitors (official trackEventsInSiteById body: { events }); only counts per page and day are kept",
-    args: {
-      organizationId: t.arg.id({ required: true }),
-      siteId: t.arg.id({ required: true }),
-      input: t.arg({ type: 'JSON', required: true }),
-    },
-    resolve: async (_r, args, ctx) => {
-      await trackSiteEvents(ctx, String(args.organizationId), String(args.siteId), args.input);
-      return true;
-    },
-  }),
-}));

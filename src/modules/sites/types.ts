@@ -11,6 +11,7 @@ import './custom-hostname.js';
 import './resolve.js';
 import './published-url.js';
 import './customization.js';
+import './insights-types.js';
 import './redirect.js';
 import './site-search.js';
 import './publishing-auth.js';
