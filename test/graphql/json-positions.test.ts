@@ -10,12 +10,12 @@ import { schemaFileJsonPositions } from '../../scripts/json-positions.js';
 const MAX_FREE_FORM = 40;
 
 const STRUCTURED = [
-  'ApplySpaceTemplateInput.params',
   'ComputedRevision.pages',
-  'ConversationsIssuesCluster.sources',
-  'OpenAPISpecContent.filesystem',
+  'Mutation.trackSiteEvents(input)',
   'Page.computed',
   'PublishedContentSite.customizations',
+  'Site.insights',
+  'Site.insights(query)',
 ];
 
 describe('JSON positions of schema.graphql', () => {

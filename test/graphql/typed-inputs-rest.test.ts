@@ -786,3 +786,17 @@ describe('template params', () => {
     `);
   });
 });
+
+describe('an OpenAPI spec version content', () => {
+  it('getLatestOpenAPISpecVersionContent: the filesystem key for key, in order', async () => {
+    const res = await h.call('GET', `/v1/orgs/${w.orgId}/openapi/pets/versions/latest/content`, { token: w.owner.token });
+    expect(res.status).toBe(200);
+    // The answer is the stored filesystem as PostgreSQL gives it back (jsonb's key order), as it always was.
+    const [stored] = await h.db.prisma.openAPISpecVersion.findMany({
+      where: { spec: { organizationId: w.orgId, slug: 'pets' } },
+      select: { filesystem: true },
+    });
+    expect(JSON.stringify(res.body.filesystem)).toBe(JSON.stringify(stored!.filesystem));
+    expect(Object.keys(res.body.filesystem)).toEqual(['files', 'title', 'version', 'apiVersion', 'entrypoint', 'specification']);
+  });
+});

@@ -153,10 +153,20 @@ const UpdateChangeRequestInput = builder.inputType('UpdateChangeRequestInput', {
     status: t.string(),
   }),
 });
+const SpaceTemplateParamsInput = builder.inputType('SpaceTemplateParamsInput', {
+  description: 'Official SpaceTemplateParams',
+  fields: (t) => ({
+    contentRefs: t.field({
+      type: 'JSON',
+      description:
+        'Free-form: a map keyed by the names a template gives its content slots (any string, the official shape is a map), each a ContentRef. Lectern’s templates name none: accepted, not read',
+    }),
+  }),
+});
 const ApplySpaceTemplateInput = builder.inputType('ApplySpaceTemplateInput', {
   fields: (t) => ({
     id: t.string({ required: true, description: `Template id: ${Object.keys(TEMPLATES).join(', ')}` }),
-    params: t.field({ type: 'JSON', description: '{ contentRefs }' }),
+    params: t.field({ type: SpaceTemplateParamsInput }),
     changeRequestId: t.string({ description: 'Apply to this change request (id or number) rather than live to main' }),
   }),
 });

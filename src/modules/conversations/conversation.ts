@@ -139,6 +139,13 @@ const ClusterStatsType = builder
     }),
   });
 
+const ClusterSourceType = builder.objectRef<{ source: string; issues: number }>('ConversationsIssuesClusterSource').implement({
+  description: 'How many issues of a cluster came from one conversation source',
+  fields: (t) => ({
+    source: t.exposeString('source', { description: 'The official ConversationSource: email or integration:<channel>:<organization>' }),
+    issues: t.exposeInt('issues'),
+  }),
+});
 export const ClusterType = builder.objectRef<Model<'ConversationsIssuesCluster'>>('ConversationsIssuesCluster').implement({
   description: 'A group of similar conversation issues',
   fields: (t) => ({
@@ -162,9 +169,10 @@ export const ClusterType = builder.objectRef<Model<'ConversationsIssuesCluster'>
       resolve: (c, _a, ctx) => clusterLoaders(ctx).weeklyPulse.load(c.id),
     }),
     sources: t.field({
-      type: 'JSON',
-      description: 'Issues per conversation source',
-      resolve: (c, _a, ctx) => clusterLoaders(ctx).sources.load(c.id),
+      type: [ClusterSourceType],
+      description: 'Issues per conversation source, by source (REST: a map from source to count)',
+      resolve: async (c, _a, ctx) =>
+        Object.entries(await clusterLoaders(ctx).sources.load(c.id)).map(([source, issues]) => ({ source, issues })),
     }),
     stats: t.field({
       type: ClusterStatsType,

@@ -8,10 +8,16 @@ fragment ConversationIssueFields on ConversationIssue { object id title summary 
 
 const CLUSTER_FIELDS = /* GraphQL */ `
 fragment ClusterFields on ConversationsIssuesCluster {
-  object id label createdAt updatedAt icon summary muted impact weeklyPulse sources
+  object id label createdAt updatedAt icon summary muted impact weeklyPulse sources { source issues }
   stats { issues conversations tasksTotal tasksBacklog tasksStarted tasksCompleted tasksCancelled }
   urls { location app }
 }`;
+
+/** A cluster as REST answers it: `sources` a map from source to its count of issues, in the listed order. */
+const restCluster = (cluster: { sources: { source: string; issues: number }[] }) => ({
+  ...cluster,
+  sources: Object.fromEntries(cluster.sources.map((s) => [s.source, s.issues])),
+});
 
 const org = (req: RestRequest) => ({ organizationId: req.params.organizationId });
 
@@ -92,7 +98,7 @@ export const conversationRoutes: RestRoute[] = [
       orderBy: req.query.orderBy || undefined,
       status: req.query.status || undefined,
     }),
-    result: (data) => data.organization.issuesClusters,
+    result: (data) => ({ ...data.organization.issuesClusters, items: data.organization.issuesClusters.items.map(restCluster) }),
   },
   {
     method: 'GET',
@@ -100,7 +106,7 @@ export const conversationRoutes: RestRoute[] = [
     operationId: 'getConversationsIssuesCluster',
     document: `query Cluster($organizationId: ID!, $id: ID!) { organization(id: $organizationId) { issuesCluster(id: $id) { ...ClusterFields } } } ${CLUSTER_FIELDS}`,
     variables: (req) => ({ ...org(req), id: req.params.clusterId }),
-    result: (data) => data.organization.issuesCluster,
+    result: (data) => restCluster(data.organization.issuesCluster),
   },
   {
     // In the seed (PATCH with `muted`), not in the official description: a Lectern extension.
@@ -111,6 +117,6 @@ export const conversationRoutes: RestRoute[] = [
       updateIssuesCluster(organizationId: $organizationId, clusterId: $clusterId, input: $input) { ...ClusterFields }
     } ${CLUSTER_FIELDS}`,
     variables: (req) => ({ ...org(req), clusterId: req.params.clusterId, input: req.body }),
-    result: (data) => data.updateIssuesCluster,
+    result: (data) => restCluster(data.updateIssuesCluster),
   },
 ];

@@ -1,4 +1,5 @@
 import { deletedStatus, LIST_FIELDS, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
+import { OPENAPI_CONTENT_SELECTION, restContent } from './spec.js';
 
 export const OPENAPI_SPEC_FIELDS = /* GraphQL */ `
 fragment OpenAPISpecFields on OpenAPISpec {
@@ -112,8 +113,8 @@ export const openAPIRoutes: RestRoute[] = [
   specRead({
     path: `${PATH}/versions/latest/content`,
     operationId: 'getLatestOpenAPISpecVersionContent',
-    selection: 'latestContent { filesystem url urls { source public } }',
-    pick: (s) => s.latestContent,
+    selection: `latestContent ${OPENAPI_CONTENT_SELECTION}`,
+    pick: (s) => restContent(s.latestContent),
   }),
   specRead({
     path: `${PATH}/versions/:versionId`,
@@ -128,8 +129,8 @@ export const openAPIRoutes: RestRoute[] = [
     path: `${PATH}/versions/:versionId/content`,
     operationId: 'getOpenAPISpecVersionContentById',
     args: ', $versionId: ID!',
-    selection: 'versionContent(id: $versionId) { filesystem url urls { source public } }',
+    selection: `versionContent(id: $versionId) ${OPENAPI_CONTENT_SELECTION}`,
     variables: (req) => ({ versionId: req.params.versionId }),
-    pick: (s) => s.versionContent,
+    pick: (s) => restContent(s.versionContent),
   }),
 ];

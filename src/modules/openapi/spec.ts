@@ -4,7 +4,7 @@ import { listOf, pageArgs } from '../../graphql/lists.js';
 import { openAPISpecPermissions, orgRole } from '../../auth/permissions.js';
 import type { OpenAPISpec } from '../../generated/prisma/client.js';
 import { OrganizationType } from '../orgs/index.js';
-import type { ProcessError } from './process.js';
+import type { Filesystem, FilesystemFile, ProcessError } from './process.js';
 import { specPages, type ComputedPage } from './pages.js';
 import {
   createSpec,
@@ -90,10 +90,60 @@ const OpenAPISpecContentUrls = builder.objectRef<VersionContent['urls']>('OpenAP
   }),
 });
 
+const OpenAPISpecificationEnum = builder.enumType('OpenAPISpecification', {
+  description: 'What a spec is written in: OpenAPI 3.x or Swagger 2.0',
+  values: ['openapi', 'swagger'] as const,
+});
+
+const OpenAPISpecFileFormatEnum = builder.enumType('OpenAPISpecFileFormat', { values: ['json', 'yaml'] as const });
+
+const OpenAPISpecFileType = builder.objectRef<FilesystemFile & { uri: string }>('OpenAPISpecFile').implement({
+  description: 'One file of a processed version: the entry document or an external file its $refs reach',
+  fields: (t) => ({
+    uri: t.exposeString('uri', { description: 'Where it was read; $refs in it resolve against it (REST: its key in `files`)' }),
+    format: t.field({ type: OpenAPISpecFileFormatEnum, resolve: (f) => f.format }),
+    references: t.exposeStringList('references', { description: 'The uris of the files its $refs name' }),
+    specification: t.field({
+      type: 'JSON',
+      description: 'Free-form: the parsed document as written (an OpenAPI or Swagger document, or any part a $ref names)',
+      resolve: (f) => f.specification,
+    }),
+  }),
+});
+
+const OpenAPISpecFilesystemType = builder.objectRef<Filesystem>('OpenAPISpecFilesystem').implement({
+  description: 'A processed version’s files: the entry document and every external file its $refs reach, parsed',
+  fields: (t) => ({
+    entrypoint: t.exposeString('entrypoint', { description: 'The uri of the entry document' }),
+    specification: t.field({ type: OpenAPISpecificationEnum, resolve: (f) => f.specification }),
+    version: t.exposeString('version', { description: 'Its OpenAPI or Swagger version: 3.1.0, 2.0…' }),
+    title: t.exposeString('title', { nullable: true, extensions: { restKeepNull: true }, description: 'info.title' }),
+    apiVersion: t.exposeString('apiVersion', { nullable: true, extensions: { restKeepNull: true }, description: 'info.version' }),
+    files: t.field({
+      type: [OpenAPISpecFileType],
+      description: 'In the stored order (REST: a map keyed by uri)',
+      resolve: (f) => Object.entries(f.files).map(([uri, file]) => ({ uri, ...file })),
+    }),
+  }),
+});
+
+/** The REST selection of OpenAPISpecContent: the stored filesystem's keys in the order PostgreSQL's jsonb gives them back. */
+export const OPENAPI_CONTENT_SELECTION =
+  '{ filesystem { files { uri format references specification } title version apiVersion entrypoint specification } url urls { source public } }';
+
+/** The REST filesystem: `files` a map from uri to the file, as stored. */
+export function restContent(content: { filesystem: { files: ({ uri: string } & Record<string, unknown>)[] } & Record<string, unknown> }) {
+  const { files, ...rest } = content.filesystem;
+  return {
+    ...content,
+    filesystem: { files: Object.fromEntries(files.map(({ uri, ...file }) => [uri, file])), ...rest },
+  };
+}
+
 const OpenAPISpecContent = builder.objectRef<VersionContent>('OpenAPISpecContent').implement({
   description: 'A processed version: its files (the entry document and the external files its $refs reach, parsed) and where it was read',
   fields: (t) => ({
-    filesystem: t.field({ type: 'JSON', resolve: (c) => c.filesystem }),
+    filesystem: t.field({ type: OpenAPISpecFilesystemType, resolve: (c) => c.filesystem as Filesystem }),
     url: t.exposeString('url'),
     urls: t.field({ type: OpenAPISpecContentUrls, resolve: (c) => c.urls }),
   }),
