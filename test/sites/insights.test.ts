@@ -210,6 +210,13 @@ describe('site insights', () => {
               feedback: { rating: 'ok' },
             },
             { type: 'ask_view', session: {}, location: { url: 'https://docs.test/a', siteSpace: ssA } },
+            {
+              type: 'link_click',
+              session: {},
+              location: { url: 'https://docs.test/a' },
+              link: { target: { kind: 'url', url: 'https://x.example' }, position: 'content' },
+            },
+            { type: 'search_open_result', session: {}, location: { url: 'https://docs.test/a' }, query: 'q', result: { recordId: 'r1' } },
           ],
         },
       },

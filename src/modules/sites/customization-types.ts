@@ -113,11 +113,11 @@ function inputRef(node: ShapeNode): unknown {
         ),
       ];
     case 'union': {
-      const name = `Customization${node.name}Input`;
+      const name = `${node.name}Input`;
       return once(name, () => {
         const kinds = enumRef({
           kind: 'enum',
-          name: `Customization${node.name}Kind`,
+          name: `${node.name}Kind`,
           values: node.members.map((m) => m.value),
           nullable: false,
         });
@@ -165,3 +165,13 @@ type GraphQLValue = Record<string, unknown>;
 export const SiteCustomizationType = outputRef(OUTPUT_SHAPE) as ObjectRef<any, GraphQLValue>;
 export const SiteCustomizationInput = inputRef(PUT_SHAPE) as InputObjectRef<any, GraphQLValue>;
 export const SiteCustomizationOverrideInput = inputRef(OVERRIDE_SHAPE) as InputObjectRef<any, GraphQLValue>;
+const firstUnion = (node: ShapeNode): ShapeNode | undefined =>
+  node.kind === 'union'
+    ? node
+    : node.kind === 'object'
+      ? node.fields.map(([, child]) => firstUnion(child)).find(Boolean)
+      : node.kind === 'list'
+        ? firstUnion(node.of)
+        : undefined;
+/** The official ContentRef as input (discriminator + fields), as the settings take it. */
+export const ContentRefInput = inputRef(firstUnion(PUT_SHAPE)!) as InputObjectRef<any, GraphQLValue>;

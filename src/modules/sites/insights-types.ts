@@ -1,6 +1,7 @@
 import { badRequest } from '../../errors.js';
 import { builder } from '../../graphql/builder.js';
 import { aggregateSiteEvents, EVENT_TYPES, FEEDBACK_RATINGS, trackSiteEvents, type InsightsColumns } from './insights.js';
+import { ContentRefInput } from './customization-types.js';
 import { SiteRef } from './refs.js';
 
 /**
@@ -298,15 +299,60 @@ const FeedbackInput = builder.inputType('SiteInsightsFeedbackInput', {
     comment: t.string({ required: false, description: 'page_post_feedback_comment (not kept)' }),
   }),
 });
+const SearchResultInput = builder.inputType('SiteInsightsSearchResultInput', {
+  description: 'A search result opened: a page (spaceId, pageId) or a record (recordId)',
+  fields: (t) => ({
+    spaceId: t.string({ required: false }),
+    pageId: t.string({ required: false }),
+    recordId: t.string({ required: false }),
+  }),
+});
+const LinkInput = builder.inputType('SiteInsightsLinkInput', {
+  fields: (t) => ({
+    target: t.field({ type: ContentRefInput, required: true }),
+    position: t.field({
+      type: builder.enumType('SiteInsightsLinkPosition', { values: ['announcement', 'header', 'footer', 'sidebar', 'content'] as const }),
+      required: true,
+    }),
+  }),
+});
+const OperationInput = builder.inputType('SiteInsightsOperationInput', {
+  description: 'An operation of an OpenAPI specification',
+  fields: (t) => ({ path: t.string({ required: true }), method: t.string({ required: true }) }),
+});
+const AdInput = builder.inputType('SiteInsightsAdInput', {
+  fields: (t) => ({
+    domain: t.string({ required: true }),
+    zoneId: t.string({ required: true }),
+    placement: t.field({ type: builder.enumType('SiteInsightsAdPlacement', { values: ['aside'] as const }), required: true }),
+  }),
+});
 const EventInput = builder.inputType('SiteInsightsEventInput', {
   description:
-    "A visitor's event (official SiteInsightsEvent), discriminator + fields: `type`, and `feedback` for page_post_feedback (required) and page_post_feedback_comment. Only counts per page and day are kept, so the official fields Lectern does not count by (a search query, a link, an ad, …) are not taken",
+    "A visitor's event (official SiteInsightsEvent), discriminator + fields: `type`, and the fields of that type (page_post_feedback: feedback; page_markdown_request: markdownSource; search_type_query, search_open_result, ask_question, ask_rate_response: query; search_open_result: result; ask_question: goal; ask_rate_response: rating, responseId; link_click: link; api_client_*: operation; trademark_click: placement; ad_*: ad; llms_request: llmsVariant). Lectern keeps counts per page and day only: of these it reads the feedback's rating",
   fields: (t) => ({
     type: t.field({ type: EventTypeEnum, required: true }),
     session: t.field({ type: SessionInput, required: true }),
     location: t.field({ type: LocationInput, required: true }),
     timestamp: t.field({ type: 'DateTime', required: false, description: 'Within 5 minutes of the current time; default now' }),
     feedback: t.field({ type: FeedbackInput, required: false }),
+    markdownSource: t.field({
+      type: builder.enumType('SiteInsightsMarkdownSource', { values: { page_action: { value: 'page-action' } } }),
+      required: false,
+    }),
+    query: t.string({ required: false }),
+    result: t.field({ type: SearchResultInput, required: false }),
+    goal: t.string({ required: false }),
+    rating: t.int({ required: false, description: '1 or -1' }),
+    responseId: t.string({ required: false }),
+    link: t.field({ type: LinkInput, required: false }),
+    operation: t.field({ type: OperationInput, required: false }),
+    placement: t.field({
+      type: builder.enumType('SiteInsightsTrademarkPlacement', { values: ['sidebar', 'ad', 'footer', 'pdf', 'embed'] as const }),
+      required: false,
+    }),
+    ad: t.field({ type: AdInput, required: false }),
+    llmsVariant: t.field({ type: builder.enumType('SiteInsightsLLMSVariant', { values: ['standard', 'full'] as const }), required: false }),
   }),
 });
 const TrackInput = builder.inputType('SiteInsightsTrackEventsInput', {
