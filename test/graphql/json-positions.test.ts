@@ -12,7 +12,6 @@ const MAX_FREE_FORM = 40;
 const STRUCTURED = [
   'ComputedRevision.pages',
   'Mutation.trackSiteEvents(input)',
-  'Page.computed',
   'PublishedContentSite.customizations',
   'Site.insights',
   'Site.insights(query)',

@@ -17,7 +17,7 @@ beforeAll(async () => {
 const PAGE_FIELDS = `id title linkTitle kind type emoji icon createdAt updatedAt condition slug path description
   urls { app } hidden noIndex noRobotsIndex
   layout { width cover coverSize coverMask title description tableOfContents outline pagination metadata tags actions anchors }
-  cover { yPos } git { oid path } tags { primary } variables { name value } documentId href target { ... on ContentRefURL { kind url } } computed depth markdown`;
+  cover { yPos } git { oid path } tags { primary } variables { name value } documentId href target { ... on ContentRefURL { kind url } } computed { type props { models } } depth markdown`;
 
 const TREE = `pageTree { ${PAGE_FIELDS} children { ${PAGE_FIELDS} children { ${PAGE_FIELDS} children { id } } } }`;
 

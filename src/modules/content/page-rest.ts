@@ -10,7 +10,7 @@ import { CONTENT_REF_SELECTION } from './content-refs.js';
 export const PAGE_REST_FIELDS = /* GraphQL */ `
 fragment RestPageFields on Page {
   id title emoji icon createdAt updatedAt hidden condition noIndex noRobotsIndex kind type
-  href target ${CONTENT_REF_SELECTION} computed
+  href target ${CONTENT_REF_SELECTION} computed { type props { models downloadLink grouping } dependencies { spec { ref { kind spec } } } }
   urls { app } slug path description documentId
   layout { width cover coverSize coverMask title description tableOfContents outline pagination metadata tags actions anchors }
   tags { tag ${CONTENT_REF_SELECTION} primary }

@@ -4,6 +4,8 @@ import { badRequest, notFound } from '../../errors.js';
 import { builder } from '../../graphql/builder.js';
 import { perRequest } from '../../loaders.js';
 import { requireSpace } from '../../auth/permissions.js';
+import type { ComputedSource } from './computed-pages.js';
+import { ComputedContentSourceType } from './computed-source-types.js';
 import { ContentRefUnion, PageTagType, type ContentRefJson } from './content-refs.js';
 import { nodeByPath, pageDocument } from './revision-reads.js';
 import { FormatEnum, RevisionType } from './revision.js';
@@ -134,7 +136,7 @@ export class PageRef {
   get target(): unknown {
     return this.page.json.target ?? null;
   }
-  get computed(): unknown {
+  get computed(): ComputedSource | null {
     return this.page.json.computed ?? null;
   }
   get depth(): number {
@@ -442,10 +444,10 @@ PageType.implement({
       resolve: (p) => p.target as ContentRefJson | null,
     }),
     computed: t.expose('computed', {
-      complexity: IN_MEMORY,
-      type: 'JSON',
+      complexity: IN_MEMORY_OBJECT,
+      type: ComputedContentSourceType,
       nullable: true,
-      description: 'Computed pages read with computed: false',
+      description: 'Its source: computed pages read with computed: false',
     }),
     depth: t.exposeInt('depth', { complexity: IN_MEMORY, description: '0 for a top-level page' }),
     children: t.expose('children', {
