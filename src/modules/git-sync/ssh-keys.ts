@@ -22,11 +22,19 @@ export interface DeployKey {
 const publicLine = (key: ssh2.ParsedKey, comment: string) =>
   `${key.type} ${key.getPublicSSH().toString('base64')}${comment ? ` ${comment}` : ''}`;
 
-/** A new ed25519 key pair, its public key commented `comment` (e.g. `lectern-space-<id>`). */
+/**
+ * A new ed25519 key pair, its public key commented `comment` (e.g. `lectern-space-<id>`). About one
+ * generated key in 256 is one ssh2 cannot read back (its OpenSSH encoder and parser disagree on some
+ * keys), and git would then fail to connect with it: such a key is discarded and another made.
+ */
 export function generateDeployKey(comment: string): DeployKey {
-  const pair = keyUtils().generateKeyPairSync('ed25519', { comment });
-  const privateKey = pair.private.endsWith('\n') ? pair.private : `${pair.private}\n`;
-  return { privateKey, publicKey: publicLine(keyUtils().parseKey(privateKey) as ssh2.ParsedKey, comment) };
+  for (let attempt = 1; ; attempt++) {
+    const pair = keyUtils().generateKeyPairSync('ed25519', { comment });
+    const privateKey = pair.private.endsWith('\n') ? pair.private : `${pair.private}\n`;
+    const parsed = keyUtils().parseKey(privateKey);
+    if (!(parsed instanceof Error) && !Array.isArray(parsed)) return { privateKey, publicKey: publicLine(parsed, comment) };
+    if (attempt === 16) throw new Error(`ssh2 could not read back ${attempt} generated ed25519 keys`);
+  }
 }
 
 /**
