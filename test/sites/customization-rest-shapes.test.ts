@@ -376,6 +376,42 @@ describe('REST answers of customization and insights, byte for byte', () => {
     for (const [name, body] of badEvents) await record(`track-bad-${name}`, 'POST', `${base}/insights/events`, token, body);
   });
 
+  it('loose bodies the services always took answer as their plain equivalents (what Lectern does not read is ignored)', async () => {
+    const token = t.owner.token;
+    const agg = `${base}/insights/events/aggregate`;
+    const plain = {
+      range: 'last30Days',
+      where: [{ column: 'page', operator: 'notIn', values: [pageId, null] }],
+      groupBy: [{ column: 'eventType' }],
+    };
+    const loose = {
+      range: 'last30Days',
+      extra: { any: 'thing' },
+      where: [{ column: 'page', operator: 'notIn', values: [{ page: pageId, space: 5, more: true }, { page: null }], note: 'x' }],
+      groupBy: [{ column: 'eventType', claim: 'ignored' }],
+    };
+    const a = await h.call('POST', agg, { token, body: plain });
+    const b = await h.call('POST', agg, { token, body: loose });
+    expect(a.status, JSON.stringify(a.body)).toBe(200);
+    expect(JSON.stringify(b.body)).toBe(JSON.stringify(a.body));
+    const event = {
+      type: 'page_view',
+      session: { sessionId: 's', visitorId: 'v', cookies: { c: '1' }, visitorAuthClaims: { plan: 'pro' }, anything: [1] },
+      location: {
+        url: 'https://docs.test/x',
+        displayContext: 'site',
+        siteShareKey: 'k',
+        revision: 'r',
+        page: pageId,
+        space: spaceId,
+        other: 1,
+      },
+      unknownField: { deep: true },
+    };
+    const tracked = await h.call('POST', `${base}/insights/events`, { token, body: { events: [event], extra: 1 } });
+    expect(tracked.status, JSON.stringify(tracked.body)).toBe(204);
+  });
+
   it('matches the record', () => {
     if (capture) {
       writeFileSync(RECORD, `${JSON.stringify(answers, null, 1)}\n`);

@@ -216,6 +216,7 @@ const QueryInput = builder.inputType('SiteInsightsQueryInput', {
 });
 
 const columnOf = (c: Record<string, unknown>) => ({ column: c.column, ...(c.interval !== undefined ? { interval: c.interval } : {}) });
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
@@ -223,7 +224,10 @@ const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 export function aggregationInput(body: Record<string, any>) {
   const filter = (w: Record<string, any>) => {
     const field = FILTER_FIELD[w.column]!;
-    const values = field === 'pages' ? w.values.map((v: unknown) => (typeof v === 'string' ? { page: v } : v)) : w.values;
+    // A page filter's value is `{ page, space }`, a bare page id or null; the service reads only the page.
+    const page = (v: unknown) =>
+      typeof v === 'string' ? { page: v } : isObject(v) && typeof v.page === 'string' ? { page: v.page } : null;
+    const values = field === 'pages' ? w.values.map(page) : w.values;
     return defined({ ...columnOf(w), operator: w.operator, [field]: values });
   };
   return defined({
