@@ -142,7 +142,7 @@ describe('waiting on the database is not an outage', () => {
       locker.release();
     }
     expect((await h.call('GET', `/v1/spaces/${space.id}`, { token: owner.token })).body.revision).toBe(before);
-  }, 30_000);
+  });
 
   it('tells real PostgreSQL and Prisma failures apart: lock and transaction waits 409/429, an unreachable server 503', async () => {
     const { db } = await smallPoolApp(1);
@@ -250,7 +250,7 @@ describe('fairness between organizations', () => {
     expect(count(200)).toBeGreaterThan(0);
     // Robust on a loaded 2-core machine: within 3× the idle median, or under 300 ms.
     expect(median(loaded)).toBeLessThan(Math.max(3 * median(idle), 300));
-  }, 60_000);
+  });
 });
 
 describe('the embedded PostgreSQL killed', () => {
@@ -314,5 +314,5 @@ describe('the embedded PostgreSQL killed', () => {
       await db.close();
       await server.stop();
     }
-  }, 60_000);
+  });
 });

@@ -223,7 +223,7 @@ beforeAll(async () => {
       pick: (d) => d.space?.changeRequest?.requestedReviewerList.items.find((r: any) => r.user.id === creator.id) ?? null,
     },
   ];
-}, 60_000);
+});
 
 /** The object as its direct field answers the caller, or null when that field refuses it. */
 async function direct(token: string, o: Obj) {

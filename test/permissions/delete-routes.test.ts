@@ -24,7 +24,7 @@ beforeAll(async () => {
   h = await setupHarness();
   w = await h.world('Deletes');
   stranger = await h.owner('Elsewhere');
-}, 60_000);
+});
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures: each makes one thing to delete, in w's organization.

@@ -90,7 +90,7 @@ beforeAll(async () => {
   ).toBe(204);
   const site = await post(`/orgs/${orgId}/sites`, { title: 'Site' });
   siteId = site.id;
-}, 60_000);
+});
 
 // who × resource → effective role (null: no access, answered 404).
 const MATRIX: [string, string, string | null][] = [

@@ -59,7 +59,7 @@ describe('lectern CLI: help, version, usage errors', () => {
     const missing = await cli(['token', 'revoke'], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--id is required');
-  }, 30_000);
+  });
 });
 
 describe('lectern serve', () => {
@@ -81,7 +81,7 @@ describe('lectern serve', () => {
     } finally {
       blocker.close();
     }
-  }, 20_000);
+  });
 
   // As root (CI, containers), from a directory the `postgres` system user cannot enter (a clone in
   // /root): the embedded database starts anyway. Under `npm start`, stopping npm stops the server.
@@ -282,7 +282,7 @@ describe('lectern CLI on a PostgreSQL server: users, tokens, backup and restore'
     expect(JSON.parse((await cli(['token', 'revoke', '--id', tokens[1]!.id], env)).stdout)).toEqual({ revoked: tokens[1]!.id });
     expect((await h.call('GET', '/v1/user', { token: second })).status).toBe(401);
     expect((await h.call('GET', '/v1/user', { token: created.token })).status).toBe(200);
-  }, 60_000);
+  });
 
   it('export --space writes the space as a zip in the Git layout and prints its path; a missing space is exit 1', async () => {
     const owner = await h.user();
@@ -327,7 +327,7 @@ describe('lectern CLI on a PostgreSQL server: users, tokens, backup and restore'
     expect(missing).toMatchObject({ code: 1, stdout: '' });
     expect(missing.stderr).toContain('No space with id nosuchspace');
     expect(fs.existsSync(path.join(dir, 'x.zip'))).toBe(false);
-  }, 60_000);
+  });
 
   it('backup then restore into an empty database gives every table identical; a non-empty database is refused', async () => {
     // Some content in many tables: a space with pages (revisions, search sections).
@@ -387,5 +387,5 @@ describe('lectern CLI on a PostgreSQL server: users, tokens, backup and restore'
       await admin.query(`DROP DATABASE IF EXISTS "${target}" WITH (FORCE)`);
       await admin.end();
     }
-  }, 60_000);
+  });
 });
