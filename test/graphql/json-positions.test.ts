@@ -10,8 +10,8 @@ import { schemaFileJsonPositions } from '../../scripts/json-positions.js';
 const MAX_FREE_FORM = 40;
 
 const STRUCTURED = [
-  'ComputedRevision.pages',
   'Mutation.trackSiteEvents(input)',
+  'Page.computed',
   'PublishedContentSite.customizations',
   'Site.insights',
   'Site.insights(query)',

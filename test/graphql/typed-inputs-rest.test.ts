@@ -169,6 +169,21 @@ describe('computed content sources', () => {
     `);
   });
 
+  it('getComputedRevision: the whole answer', async () => {
+    const res = await h.call('POST', `/v1/spaces/${spaceId}/content/computed/revision`, {
+      token: w.owner.token,
+      body: { source: source(), seed: 'whole' },
+    });
+    expect(res.status).toBe(200);
+    const text = JSON.stringify(res.body)
+      .replaceAll(spaceId, 'SPACE')
+      .replaceAll(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME')
+      .replaceAll(/"documentId":"[^"]+"/g, '"documentId":"DOC"');
+    expect(text).toMatchInlineSnapshot(
+      `"{"pages":[{"id":"whole-pets","title":"pets","createdAt":"TIME","updatedAt":"TIME","kind":"sheet","type":"document","urls":{"app":"http://lectern.test/app/s/SPACE/pets"},"slug":"pets","path":"pets","description":"Everything about pets","documentId":"DOC","pages":[],"layout":{"width":"default","cover":false,"coverSize":"full","coverMask":"none","title":true,"description":true,"tableOfContents":true,"outline":true,"pagination":true,"metadata":true,"tags":true,"actions":true,"anchors":true},"tags":[],"markdown":"Everything about pets\\n\\n## List pets\\n\\n\`GET /pets\`\\n\\n| Status | Description |\\n| --- | --- |\\n| 200 | The pets |"},{"id":"whole-models","title":"Models","createdAt":"TIME","updatedAt":"TIME","kind":"sheet","type":"document","urls":{"app":"http://lectern.test/app/s/SPACE/models"},"slug":"models","path":"models","documentId":"DOC","pages":[],"layout":{"width":"default","cover":false,"coverSize":"full","coverMask":"none","title":true,"description":true,"tableOfContents":true,"outline":true,"pagination":true,"metadata":true,"tags":true,"actions":true,"anchors":true},"tags":[],"markdown":"## Pet\\n\\n| Property | Type | Required | Description |\\n| --- | --- | --- | --- |\\n| \`id\` | integer | no |  |"}],"files":[],"reusableContents":[]}"`,
+    );
+  });
+
   it('insert_page of a computed page', async () => {
     const change = (computed: unknown) => ({ changes: [{ operation: 'insert_page', type: 'computed', title: 'API', computed }] });
     const written = await answers(
@@ -224,11 +239,15 @@ describe('computed content sources', () => {
     const res = await h.graphql(
       w.owner.token,
       `query($spaceId: ID!, $source: ComputedContentSourceInput!) { space(id: $spaceId) { content {
-        computedRevision(source: $source, seed: "g") { files { id } reusableContents { id } }
+        computedRevision(source: $source, seed: "g") { pages { id title type } files { id } reusableContents { id } }
       } } }`,
       { spaceId, source: source() },
     );
-    expect(res.body).toEqual({ data: { space: { content: { computedRevision: { files: [], reusableContents: [] } } } } });
+    const pages = [
+      { id: 'g-pets', title: 'pets', type: 'document' },
+      { id: 'g-models', title: 'Models', type: 'document' },
+    ];
+    expect(res.body).toEqual({ data: { space: { content: { computedRevision: { pages, files: [], reusableContents: [] } } } } });
     const bad = await h.graphql(
       w.owner.token,
       `query($spaceId: ID!, $source: ComputedContentSourceInput!) { space(id: $spaceId) { content { computedRevision(source: $source, seed: "g") { files { id } } } } }`,

@@ -8,9 +8,10 @@ import { restBodyValue } from '../../rest/typed-body.js';
 import { computedSpec } from '../openapi/index.js';
 import { checkComputedSource } from './computed-pages.js';
 import { ComputedContentSourceInput } from './computed-source-types.js';
-import { ReusableContentType } from './page-type.js';
+import { PAGE_REST_FIELDS, type RestPageFields, restTree } from './page-rest.js';
+import { pageInTree, PageType, ReusableContentType } from './page-type.js';
 import { FileType, RevisionType } from './revision.js';
-import { bodiesOf, pageJson, pageTree, type ContentView } from './service.js';
+import { pageTree, type ContentView } from './service.js';
 
 /**
  * getComputedRevision and getComputedDocument: what a computed source computes, without writing
@@ -53,11 +54,8 @@ export async function computedRevision(ctx: Context, view: ContentView, source: 
     },
   } as unknown as ContentView;
   const tree = await pageTree(ctx, lone);
-  const bodies = await bodiesOf(
-    ctx,
-    [...tree.byId.values()].map((n) => n.body).filter((b): b is string => !!b),
-  );
-  return { pages: tree.roots.map((n) => pageJson(ctx, view, n, bodies, 'markdown')), files: [], reusableContents: [] };
+  // Typed pages of that tree, for the space's view (their URLs and document ids are the space's).
+  return { pages: tree.roots.map((n) => pageInTree(ctx, view, tree, n.id)!), files: [], reusableContents: [] };
 }
 
 const DOCS = ['operations', 'models', 'operation', 'tag', 'info'];
@@ -76,9 +74,8 @@ const ComputedRevisionType = builder.objectRef<ComputedRevision>('ComputedRevisi
   description: 'The content a computed revision source computes (official getComputedRevision answer)',
   fields: (t) => ({
     pages: t.field({
-      type: 'JSON',
-      description:
-        'The computed pages as the page listing gives them (official RevisionPage tree): JSON until page trees are typed (Revision.pages)',
+      type: [PageType],
+      description: 'The top-level computed pages; select `children` or `descendants` for the pages below',
       resolve: (r) => r.pages,
     }),
     files: t.field({ type: [FileType], description: 'Always empty: computed pages have no files', resolve: () => [] }),
@@ -143,16 +140,24 @@ export const computedRoutes: RestRoute[] = [
     // Computed pages have no files or reusable contents: those lists are always empty.
     document: `query ComputedRevision($spaceId: ID!, $source: ComputedContentSourceInput!, $seed: String!) {
       space(id: $spaceId) { content { computedRevision(source: $source, seed: $seed) {
-        pages files { id name contentType downloadURL size } reusableContents { id title document: documentId }
+        pages { ...RestPageFields descendants { parentId ...RestPageFields } }
+        files { id name contentType downloadURL size } reusableContents { id title document: documentId }
       } } }
-    }`,
+    } ${PAGE_REST_FIELDS}`,
     variables: (req) => {
       if (req.body.source === undefined) throw badRequest('source', 'is required');
       const seed = seedOf(req.body.seed);
       const source = restBodyValue(req.body.source, 'ComputedContentSourceInput', (v) => checkComputedSource(v, 'source'));
       return { spaceId: req.params.spaceId, source, seed };
     },
-    result: (data) => data.space.content.computedRevision,
+    result: (data) => {
+      const computed = data.space.content.computedRevision;
+      const entries = computed.pages.flatMap(({ descendants, ...page }: RestPageFields & { descendants: RestPageFields[] }) => [
+        page,
+        ...descendants,
+      ]);
+      return { ...computed, pages: restTree(entries) };
+    },
   },
   {
     method: 'POST',
