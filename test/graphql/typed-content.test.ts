@@ -208,6 +208,68 @@ describe('typed pages', () => {
   });
 });
 
+describe('whole trees and page reads in one selection', () => {
+  it('list every page flat in reading order (pageEntries, descendants) with parentId and position', async () => {
+    const w = await world();
+    const ENTRY = 'id parentId position depth';
+    const q = `query($id: ID!, $setup: ID!) { space(id: $id) { content {
+      pages { id } pageEntries { ${ENTRY} } page(id: $setup) { descendants { ${ENTRY} } }
+    } } }`;
+    const res = await h.graphql(w.owner.token, q, { id: w.space.id, setup: w.guides });
+    expect(res.body.errors).toBeUndefined();
+    const { pages, pageEntries, page } = res.body.data.space.content;
+    const rest = (await h.rest('listPages', 'GET', `/v1/spaces/${w.space.id}/content/pages`, { token: w.owner.token })).body.pages;
+    const walk = (list: any[], parentId: string | null, depth: number): any[] =>
+      list.flatMap((p, position) => [{ id: p.id, parentId, position, depth }, ...walk(p.pages ?? [], p.id, depth + 1)]);
+    expect(pageEntries).toEqual(walk(rest, null, 0));
+    expect(pages.map((p: any) => p.id)).toEqual(rest.map((p: any) => p.id));
+    // Guides > Setup > Linux, and Usage: the subtree below Guides, depth first.
+    expect(page.descendants.map((p: any) => p.id)).toEqual(walk(rest[0].pages, w.guides, 1).map((p) => p.id));
+    expect(page.descendants[1]).toMatchObject({ id: w.linux, parentId: w.setup, position: 0, depth: 2 });
+  });
+
+  it("give a read page's body in the read's format and options, and its subpages' bodies as written", async () => {
+    const w = await world();
+    const BODY = 'body { __typename ... on PageMarkdownBody { markdown } ... on PageDocumentBody { document } }';
+    const q = `query($id: ID!) { space(id: $id) { content {
+      asMarkdown: pageByPath(path: "intro", format: markdown, evaluated: "true") { ${BODY} }
+      asDocument: pageByPath(path: "guides/setup") { ${BODY} descendants { ${BODY} } }
+      group: pageByPath(path: "guides", format: markdown, evaluated: "true") { ${BODY} descendants { ${BODY} } }
+      listed: pages { id ${BODY} }
+    } } }`;
+    const res = await h.graphql(w.owner.token, q, { id: w.space.id });
+    expect(res.body.errors).toBeUndefined();
+    const { asMarkdown, asDocument, group, listed } = res.body.data.space.content;
+    expect(asMarkdown.body).toEqual({ __typename: 'PageMarkdownBody', markdown: expect.stringContaining('for Lectern.') });
+    const setup = (await h.rest('getPageByPath', 'GET', `/v1/spaces/${w.space.id}/content/path/guides/setup`, { token: w.owner.token }))
+      .body;
+    expect(asDocument.body).toEqual({ __typename: 'PageDocumentBody', document: setup.document });
+    expect(asDocument.descendants[0].body).toEqual({ __typename: 'PageDocumentBody', document: setup.pages[0].document });
+    // A group has no body; the pages below it read theirs as written, in the read's format.
+    expect(group.body).toBeNull();
+    expect(group.descendants.map((p: any) => p.body)).toEqual([
+      { __typename: 'PageMarkdownBody', markdown: 'Install it. Back to [intro](../intro.md).' },
+      { __typename: 'PageMarkdownBody', markdown: 'apt install' },
+      { __typename: 'PageMarkdownBody', markdown: 'Use it.' },
+    ]);
+    // Elsewhere, the Markdown as stored; the link page has none.
+    expect(listed.map((p: any) => p.body?.markdown ?? null)).toEqual([
+      null,
+      '# Hello\n\nSee [setup](guides/setup.md) for {{ variables.product }}.',
+      'hidden body',
+      null,
+    ]);
+    const bad = await h.graphql(
+      w.owner.token,
+      `query($id: ID!) { space(id: $id) { content { page(id: "x", evaluated: "maybe") { id } } } }`,
+      {
+        id: w.space.id,
+      },
+    );
+    expect(bad.body.errors[0].message).toMatch(/^evaluated/);
+  });
+});
+
 describe('N+1 guard', () => {
   it('reads a typed tree with bodies in the same number of statements for 3 and for 30 pages', async () => {
     const build = async (tops: number) => {
