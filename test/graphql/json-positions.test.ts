@@ -11,7 +11,6 @@ const MAX_FREE_FORM = 40;
 
 const STRUCTURED = [
   'Mutation.trackSiteEvents(input)',
-  'Page.computed',
   'PublishedContentSite.customizations',
   'Site.insights',
   'Site.insights(query)',
