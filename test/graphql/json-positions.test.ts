@@ -9,12 +9,7 @@ import { schemaFileJsonPositions } from '../../scripts/json-positions.js';
  */
 const MAX_FREE_FORM = 40;
 
-const STRUCTURED = [
-  'Mutation.trackSiteEvents(input)',
-  'PublishedContentSite.customizations',
-  'Site.insights',
-  'Site.insights(query)',
-];
+const STRUCTURED = ['Page.computed', 'PublishedContentSite.customizations'];
 
 describe('JSON positions of schema.graphql', () => {
   const positions = schemaFileJsonPositions();
