@@ -9,7 +9,7 @@ import { schemaFileJsonPositions } from '../../scripts/json-positions.js';
  */
 const MAX_FREE_FORM = 40;
 
-const STRUCTURED = ['Page.computed', 'PublishedContentSite.customizations'];
+const STRUCTURED = ['PublishedContentSite.customizations'];
 
 describe('JSON positions of schema.graphql', () => {
   const positions = schemaFileJsonPositions();
