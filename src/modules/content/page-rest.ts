@@ -45,39 +45,57 @@ export interface RestPageFields {
   parentId?: string;
 }
 
-/** One page's official JSON, with `pages` (its subpages' JSON) where the official page has them. */
+/**
+ * One page's official JSON, with `pages` (its subpages' JSON) where the official page has them.
+ * Built key by key, not with spreads: a listing builds one per page (a spread per optional key
+ * cost as much as the rest of the route's work).
+ */
 export function restPage(p: RestPageFields, pages: unknown[]): Record<string, unknown> {
-  const common = {
-    id: p.id,
-    title: p.title,
-    ...(p.emoji ? { emoji: p.emoji } : {}),
-    ...(p.icon ? { icon: p.icon } : {}),
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
-    ...(p.hidden ? { hidden: true } : {}),
-    ...(p.condition ? { condition: p.condition } : {}),
-  };
-  // Link pages have no indexing flags in the official schema.
-  const indexing = { ...(p.noIndex ? { noIndex: true } : {}), ...(p.noRobotsIndex ? { noRobotsIndex: true } : {}) };
-  if (p.type === 'link') return { ...common, kind: p.kind, type: p.type, href: p.href, target: p.target };
-  if (p.type === 'computed') return { ...common, type: p.type, computed: p.computed };
-  if (p.type === 'group') return { ...common, ...indexing, kind: p.kind, type: p.type, slug: p.slug, path: p.path, pages };
-  return {
-    ...common,
-    kind: p.kind,
-    type: p.type,
-    urls: p.urls,
-    slug: p.slug,
-    path: p.path,
-    ...(p.description ? { description: p.description } : {}),
-    ...indexing,
-    ...(p.documentId ? { documentId: p.documentId } : {}),
-    pages,
-    layout: p.layout,
-    tags: p.tags,
-    ...(p.body && 'markdown' in p.body ? { markdown: p.body.markdown } : {}),
-    ...(p.body && 'document' in p.body ? { document: p.body.document } : {}),
-  };
+  const out: Record<string, unknown> = { id: p.id, title: p.title };
+  if (p.emoji) out.emoji = p.emoji;
+  if (p.icon) out.icon = p.icon;
+  out.createdAt = p.createdAt;
+  out.updatedAt = p.updatedAt;
+  if (p.hidden) out.hidden = true;
+  if (p.condition) out.condition = p.condition;
+  if (p.type === 'link') {
+    // Link pages have no indexing flags in the official schema.
+    out.kind = p.kind;
+    out.type = p.type;
+    out.href = p.href;
+    out.target = p.target;
+    return out;
+  }
+  if (p.type === 'computed') {
+    out.type = p.type;
+    out.computed = p.computed;
+    return out;
+  }
+  if (p.type === 'group') {
+    if (p.noIndex) out.noIndex = true;
+    if (p.noRobotsIndex) out.noRobotsIndex = true;
+    out.kind = p.kind;
+    out.type = p.type;
+    out.slug = p.slug;
+    out.path = p.path;
+    out.pages = pages;
+    return out;
+  }
+  out.kind = p.kind;
+  out.type = p.type;
+  out.urls = p.urls;
+  out.slug = p.slug;
+  out.path = p.path;
+  if (p.description) out.description = p.description;
+  if (p.noIndex) out.noIndex = true;
+  if (p.noRobotsIndex) out.noRobotsIndex = true;
+  if (p.documentId) out.documentId = p.documentId;
+  out.pages = pages;
+  out.layout = p.layout;
+  out.tags = p.tags;
+  if (p.body && 'markdown' in p.body) out.markdown = p.body.markdown;
+  if (p.body && 'document' in p.body) out.document = p.body.document;
+  return out;
 }
 
 /** The official page tree from pages listed depth first, each naming its parent (`parentId`); `under`: the tree below that page. */
