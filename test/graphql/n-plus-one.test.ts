@@ -105,7 +105,7 @@ describe('nested content', () => {
       }
       return owner;
     };
-    const query = `query($id: ID!) { organization(id: $id) { spaces(limit: 100) { items { id content { id pageList { id title path } pages files { count } } } } } }`;
+    const query = `query($id: ID!) { organization(id: $id) { spaces(limit: 100) { items { id content { id pageList { id title path } pages { id title path body { ... on PageMarkdownBody { markdown } } } files { count } } } } } }`;
     const measure = async (owner: Awaited<ReturnType<typeof build>>) => {
       const before = h.db.statements.count;
       const res = await h.graphql(owner.token, query, { id: owner.orgId });

@@ -29,7 +29,7 @@ query SiteTree($id: ID!) {
             id title path default condition sectionGroup urls { published }
             siteSpaces {
               id path default hidden title urls { published }
-              space { id title visibility permissions { edit } content { id pageList { id title path depth } pages } }
+              space { id title visibility permissions { edit } content { id pageList { id title path depth } pages { id title path body { ... on PageMarkdownBody { markdown } } } } }
             }
           }
         }
