@@ -48,7 +48,7 @@ const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const componentName = (ref: string) => ref.split('/').pop()!;
 
 /** GraphQL names for official component names: kept when they already say what they are about. */
-export function typeNameOf(component: string): string {
+function typeNameOf(component: string): string {
   const base = component.replace(/Input$/, '');
   if (base === 'TranslationLanguage') return 'CustomizationLanguage';
   return /^(Customization|Site)/.test(base) ? base : `Customization${base}`;
@@ -167,8 +167,6 @@ export const OVERRIDE_SHAPE: ShapeNode & { kind: 'object' } = (() => {
   return shape;
 })();
 
-export const ENUMS = enums;
-
 // ---- official JSON ↔ GraphQL values ----
 
 const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -265,7 +263,7 @@ const jsonbOrder = (a: string, b: string) => a.length - b.length || (a < b ? -1 
  * the others in jsonb's order; the 0.146.0 switches of pageActions and `pdf` where the defaults
  * have them, `updatedAt` last.
  */
-export function restSelection(node: ShapeNode, defaults: unknown): string {
+function restSelection(node: ShapeNode, defaults: unknown): string {
   switch (node.kind) {
     case 'choice':
       return `{ default custom ${restSelection(node.choices.custom, undefined)} }`;
