@@ -61,7 +61,7 @@ function reachable(s: GraphQLSchema, name: string) {
     if (isObjectType(type) || isInputObjectType(type))
       for (const field of Object.values(type.getFields())) {
         fields.add(field.name);
-        visit(getNamedType(field.type));
+        visit(getNamedType(field.type) as GraphQLNamedType);
       }
   };
   visit(s.getType(name)!);
