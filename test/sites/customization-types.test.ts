@@ -9,6 +9,7 @@ import {
   isUnionType,
   type GraphQLNamedType,
   type GraphQLSchema,
+  type GraphQLType,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
 
@@ -61,7 +62,7 @@ function reachable(s: GraphQLSchema, name: string) {
     if (isObjectType(type) || isInputObjectType(type))
       for (const field of Object.values(type.getFields())) {
         fields.add(field.name);
-        visit(getNamedType(field.type) as GraphQLNamedType);
+        visit(getNamedType(field.type as GraphQLType));
       }
   };
   visit(s.getType(name)!);
