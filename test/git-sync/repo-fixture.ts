@@ -1,4 +1,4 @@
-import type { RepoFile } from '../../src/modules/git-sync/layout.js';
+import type { RepoFile } from '../../src/modules/git-sync/repository-layout.js';
 
 /** A realistic GitBook repository in the layout Lectern writes: docs under docs/, groups, nesting, assets. */
 const PNG = Buffer.from(

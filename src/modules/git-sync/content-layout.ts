@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Services } from '../../context.js';
 import type { GitSyncConnection, Prisma } from '../../generated/prisma/client.js';
 import { Content, ContentWriter, getBodies, putBody, type FileEntry, type PageEntry } from '../content/index.js';
-import { DEFAULT_CONFIG, layoutPageFields, type GitBookConfig, type KnownIds, type LayoutPage, type SpaceLayout } from './layout.js';
+import {
+  DEFAULT_CONFIG,
+  layoutPageFields,
+  type GitBookConfig,
+  type KnownIds,
+  type LayoutPage,
+  type SpaceLayout,
+} from './repository-layout.js';
 import type { ReadResult } from './tasks.js';
 
 // Between a revision's content (the content module's store) and a layout (layout.ts: pages and files

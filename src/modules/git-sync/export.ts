@@ -4,7 +4,7 @@ import { knownOf, layoutOfMain, pathsOf } from './content-layout.js';
 import { openCopy } from './credentials.js';
 import { GitError } from './git.js';
 import { importFromGit } from './import.js';
-import { assignPaths, INCLUDES } from './layout.js';
+import { assignPaths, INCLUDES } from './repository-layout.js';
 import { writeLayout } from './read.js';
 
 /**

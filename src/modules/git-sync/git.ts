@@ -5,7 +5,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, posix, resolve, sep } from 'node:path';
 import { checkedAddresses, OutboundRefused, PRIVATE_HINT } from '../../outbound/index.js';
-import type { RepoFile } from './layout.js';
+import type { RepoFile } from './repository-layout.js';
 
 /**
  * Git, through the `git` command line (2.30+; /usr/bin/git on the servers and CI).

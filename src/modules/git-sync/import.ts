@@ -11,7 +11,7 @@ import { readLayout } from './read.js';
 type Tx = Prisma.TransactionClient;
 
 /**
- * Git → Lectern. The branch's files become a content (layout.ts, in a worker thread); when main has
+ * Git → Lectern. The branch's files become a content (repository-layout.ts, in a worker thread); when main has
  * not moved since the last sync it becomes main's next revision, else a three-way merge (content's
  * mergeContents) with the last synced revision as the base; a true conflict opens a change request
  * holding Git's side (its subject names the pages), main is left as it is, nothing is lost.

@@ -10,6 +10,6 @@
 export { afterMainMoved } from './requests.js';
 export { readLayout, writeLayout } from './read.js';
 export { SyncBusy, withSpaceSyncLock } from './lock.js';
-export { layoutPageFields, type LayoutFile, type LayoutPage, type RepoFile, type SpaceLayout } from './layout.js';
+export { layoutPageFields, type LayoutFile, type LayoutPage, type RepoFile, type SpaceLayout } from './repository-layout.js';
 export type { ReadResult } from './tasks.js';
 export { layoutOfContent } from './content-layout.js';

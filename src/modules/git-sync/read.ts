@@ -1,5 +1,5 @@
 import { runIsolated } from '../../jobs/isolate.js';
-import type { KnownIds, RepoFile, SpaceLayout } from './layout.js';
+import type { KnownIds, RepoFile, SpaceLayout } from './repository-layout.js';
 import type { ReadResult } from './tasks.js';
 
 // The layout both ways in a worker thread (tasks.ts), with its limits: for the sync's import and

@@ -1,7 +1,7 @@
 // Tasks run in a worker thread (src/jobs/isolate.ts): parsing a whole repository's Markdown must
 // not hold the event loop that answers requests. Plain data in, plain data out.
 import { parseMarkdown } from '../../document/index.js';
-import { readRepository, writeRepository, type KnownIds, type RepoFile, type SpaceLayout } from './layout.js';
+import { readRepository, writeRepository, type KnownIds, type RepoFile, type SpaceLayout } from './repository-layout.js';
 
 export interface ReadResult {
   layout: SpaceLayout;

@@ -33,7 +33,7 @@ import { answerKey, audienceKey, cachedAnswer, keepAnswer, serveAnswer, type Cac
  * server, `/public/<org hostname or id>/sites/<basename or site id>`, and every page URL below it
  * (`[section path]/[variant path]/[page path]`, as the sites module resolves them):
  *
- * - `GET <page URL>`: the page as HTML (layout.ts, page.ts);
+ * - `GET <page URL>`: the page as HTML (html-layout.ts, page.ts);
  * - `GET <page URL>.md`: its Markdown; `GET <site>/llms.txt`, `llms-full.txt`, `sitemap.xml`,
  *   `robots.txt` (agents.ts) — these four names at the site's root win over pages of that slug;
  * - access and visitor claims as access.ts decides; an unpublished or unknown site, or a page that

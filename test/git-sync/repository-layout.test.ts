@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readRepository, writeRepository, type RepoFile } from '../../src/modules/git-sync/layout.js';
+import { readRepository, writeRepository, type RepoFile } from '../../src/modules/git-sync/repository-layout.js';
 import { REPO, repoFiles } from './repo-fixture.js';
 
 const asMap = (files: RepoFile[]) => new Map(files.map((f) => [f.path, Buffer.from(f.data).toString('base64')]));
