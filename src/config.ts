@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { dbPoolSize } from './db/pool.js';
+import { defaultDbPoolSize } from './db/pool.js';
 
 /**
  * Every setting Lectern reads from the environment, as one zod schema: each variable with its
@@ -406,7 +406,7 @@ function outboundSettings(env: Environment): Settings {
 }
 
 function shape(env: Environment): Config {
-  const dbPool = env.LECTERN_DB_POOL ?? dbPoolSize(undefined);
+  const dbPool = env.LECTERN_DB_POOL ?? defaultDbPoolSize();
   return {
     host: env.HOST,
     port: env.PORT,

@@ -33,7 +33,7 @@ export function embeddedTarget(server: EmbeddedServer, database = 'postgres'): P
   return { host: server.socketDir, port: server.port, user: 'postgres', database };
 }
 
-/** `max`: connections in the pool (LECTERN_DB_POOL, or sized for the machine: config.ts dbPoolSize). */
+/** `max`: connections in the pool (LECTERN_DB_POOL, or sized for the machine: db/pool.ts defaultDbPoolSize). */
 export function connect(target: PoolTarget, onClose: () => Promise<void> = async () => {}, opts: { max?: number } = {}): Database {
   // Fail fast instead of queueing forever: a new connection the server does not accept within 3 s
   // means it is away (503); a request that waited 3 s for a pooled connection meets a busy server
