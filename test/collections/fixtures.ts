@@ -6,7 +6,7 @@
  */
 import { expect } from 'vitest';
 import { setupHarness, type Harness, type TestUser } from '../support/harness.js';
-import { documentedStatuses } from '../support/openapi.js';
+import { restRefusalChecker } from '../support/refused.js';
 
 export let h: Harness;
 export type Owner = TestUser & { orgId: string };
@@ -18,7 +18,7 @@ export async function setupCollections() {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-export type CallOpts = { token?: string | null; body?: unknown; rawBody?: string };
+export type { CallOpts } from '../support/refused.js';
 
 export async function createCollection(who: Owner | TestUser, orgId: string, body: Record<string, unknown> = {}) {
   const res = await h.rest('createCollection', 'POST', `/v1/orgs/${orgId}/collections`, { token: who.token, body });
@@ -55,20 +55,11 @@ export async function expectUnseenDelete(path: string, token: string) {
   expect(await h.snapshot()).toBe(before);
 }
 
-/**
- * A refused request: the status, the error body (validated against the official schema when the
- * operation documents that status), an optional message check, and nothing changed in the data.
- */
-export async function expectRefused(operationId: string, method: string, path: string, opts: CallOpts, status: number, message?: RegExp) {
-  const before = await h.snapshot();
-  const documented = opts.rawBody === undefined && documentedStatuses(operationId).includes(String(status));
-  const res = documented ? await h.rest(operationId, method, path, opts) : await h.call(method, path, opts);
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (message) expect(res.body.error.message).toMatch(message);
-  expect(await h.snapshot()).toBe(before);
-  return res;
-}
+/** A refused request: the status, the error body, an optional message check, and nothing changed. */
+export const expectRefused = restRefusalChecker(
+  () => h,
+  () => h.snapshot(),
+);
 
 export const positionOf = async (kind: 'space' | 'collection', id: string) =>
   kind === 'space'

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupHarness, type Harness, type TestUser } from '../support/harness.js';
-import { documentedStatuses } from '../support/openapi.js';
+import { restRefusalChecker } from '../support/refused.js';
 import { writeCr, type Change } from '../support/content-writes.js';
 
 /**
@@ -48,16 +48,12 @@ function summary(item: any) {
   return { status: item.status, target, from: item.locationReferences.map((l: any) => l.page.id) };
 }
 
-async function expectRefused(operationId: string, path: string, token: string | null, status: number, message?: RegExp) {
-  const before = await h.snapshot();
-  const res = documentedStatuses(operationId).includes(String(status))
-    ? await h.rest(operationId, 'GET', path, { token })
-    : await h.call('GET', path, { token });
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (message) expect(res.body.error.message).toMatch(message);
-  expect(await h.snapshot()).toBe(before);
-}
+const refusedRequest = restRefusalChecker(
+  () => h,
+  () => h.snapshot(),
+);
+const expectRefused = (operationId: string, path: string, token: string | null, status: number, message?: RegExp) =>
+  refusedRequest(operationId, 'GET', path, { token }, status, message);
 
 /**
  * The fixture: Guide, Setup (with Install below it), Old, and two files, merged into main.

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { documentedStatuses } from './openapi.js';
 
 export type Res = { status: number; body: any };
 
@@ -46,6 +47,32 @@ export function requestRefusalChecker(h: Caller, state: () => Promise<string>) {
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
     if (opts.field !== undefined) expect(res.body.error.message).toMatch(new RegExp(`^${escapeRegExp(opts.field)}(:|\\[| |\\.)`));
+    expect(await state()).toBe(before);
+    return res;
+  };
+}
+
+export type CallOpts = { token?: string | null; body?: unknown; rawBody?: string };
+
+type RestCaller = {
+  call(method: string, path: string, opts?: CallOpts): Promise<Res>;
+  rest(operationId: string, method: string, path: string, opts?: CallOpts): Promise<Res>;
+};
+
+/**
+ * `expectRefused(operationId, method, path, opts, status, message?)`: the request answers `status`
+ * with exactly `{ error: { code, message } }` (checked against the official schema when the
+ * operation documents that status and the body is JSON), its message matching `message` when given,
+ * and `state()` unchanged. `h` is a function so a suite can pass a harness made in `beforeAll`.
+ */
+export function restRefusalChecker(h: () => RestCaller, state: () => Promise<string>) {
+  return async function expectRefused(operationId: string, method: string, path: string, opts: CallOpts, status: number, message?: RegExp) {
+    const before = await state();
+    const documented = opts.rawBody === undefined && documentedStatuses(operationId).includes(String(status));
+    const res = documented ? await h().rest(operationId, method, path, opts) : await h().call(method, path, opts);
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
+    if (message) expect(res.body.error.message).toMatch(message);
     expect(await state()).toBe(before);
     return res;
   };

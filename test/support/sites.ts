@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
 import type { Harness, TestUser } from './harness.js';
-import { documentedStatuses } from './openapi.js';
+import { type CallOpts, restRefusalChecker } from './refused.js';
 
 /** Helpers shared by the test/sites*.test.ts files. */
 
 export type Owner = TestUser & { orgId: string };
-export type CallOpts = { token?: string | null; body?: unknown; rawBody?: string };
+export type { CallOpts };
 
 export function siteHelpers(h: () => Harness) {
   /** Everything the site domain stores, plus the harness snapshot: to prove a refused request changed nothing. */
@@ -22,20 +22,8 @@ export function siteHelpers(h: () => Harness) {
     return JSON.stringify(rows) + (await h().snapshot());
   }
 
-  /**
-   * A refused request: the status, the error body (checked against the official schema when the
-   * operation documents that status), an optional message check, and nothing changed.
-   */
-  async function expectRefused(operationId: string, method: string, path: string, opts: CallOpts, status: number, message?: RegExp) {
-    const before = await snapshot();
-    const documented = opts.rawBody === undefined && documentedStatuses(operationId).includes(String(status));
-    const res = documented ? await h().rest(operationId, method, path, opts) : await h().call(method, path, opts);
-    expect(res.status, JSON.stringify(res.body)).toBe(status);
-    expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
-    if (message) expect(res.body.error.message).toMatch(message);
-    expect(await snapshot()).toBe(before);
-    return res;
-  }
+  /** A refused request: the status, the error body, an optional message check, and nothing changed. */
+  const expectRefused = restRefusalChecker(h, snapshot);
 
   /** An organization with a member of each kind (the harness cast). */
   const team = () => h().world();
