@@ -5,7 +5,7 @@ import { landingPage, renderLecternGraphiQL } from './http/landing.js';
 import type { User } from './generated/prisma/client.js';
 import { bearerToken } from './auth/tokens.js';
 import { primeSpaceAccess, spaceIdOfPath, type SpaceAccess } from './auth/access-rows.js';
-import { createContext, type Services, type Session } from './context.js';
+import { type Context, createContext, type Services, type Session } from './context.js';
 import { classifyDatabaseError, databaseFailureError } from './errors.js';
 import { authenticate, authenticateSession, rateHeaders, type Authenticated } from './auth/authenticate.js';
 import { clearedSessionCookie, cookieSecure, isNonSimpleRequest, sessionSecretOf } from './auth/session-cookie.js';
@@ -147,6 +147,7 @@ function createRest(services: Services, yoga: Yoga, prepared: ReturnType<typeof 
         schema: envelopedSchema,
       } = yoga.getEnveloped({ request, services, caller: (request as any).caller, session: (request as any).session } as never);
       const contextValue = await contextFactory();
+      (contextValue as unknown as Context).serverDocument = true;
       primeSpaceAccess(contextValue as never, (request as { spaceAccess?: SpaceAccess | null }).spaceAccess);
       primeEarlyReads(contextValue as never, (request as { earlyReads?: EarlyReads }).earlyReads);
       return execute({ schema: envelopedSchema, document, variableValues, contextValue }) as never;

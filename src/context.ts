@@ -48,6 +48,11 @@ export interface Context extends Services {
   responseHeaders?: Headers;
   /** The HTTP request (a sign-in reads its User-Agent and protocol); absent for in-process calls. */
   request?: Request;
+  /**
+   * Set when the operation is one of the server's own REST route documents, validated at start:
+   * the complexity limits, which bound what a client may ask for, do not apply to them.
+   */
+  serverDocument?: boolean;
 }
 
 export function createContext(

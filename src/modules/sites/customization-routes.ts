@@ -24,7 +24,7 @@ const customizationRead = (req: RestRequest) => (boolParam(req.query, 'unmasked'
 const settingsInput = (req: RestRequest) => toGraphQL(PUT_SHAPE, checkedSettings(req.body), true);
 const overrideInput = (req: RestRequest) => toGraphQL(OVERRIDE_SHAPE, checkedOverride(req.body), true);
 /** The official JSON of a selected customization (CUSTOMIZATION_FRAGMENT). */
-const officialCustomization = (value: unknown) => toOfficialJson(OUTPUT_SHAPE, value);
+export const officialCustomization = (value: unknown) => toOfficialJson(OUTPUT_SHAPE, value);
 
 export const customizationRoutes: RestRoute[] = [
   {

@@ -2,7 +2,9 @@ import type { Site } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
 import { acceptShareKey } from './links.js';
 import { publishedSite } from './published-service.js';
-import { siteCustomizations } from './customization-service.js';
+import { siteCustomizations, type Customization } from './customization-service.js';
+import { OUTPUT_SHAPE, toGraphQL } from './customization-model.js';
+import { SiteCustomizationType } from './customization-types.js';
 import { requireSiteMember } from './site-service.js';
 import { SiteExternalLinkRef, SiteRef, SiteSectionGroupRef, SiteSectionRef, SiteStructureItem, SiteStructureTypeEnum } from './refs.js';
 import { asPublished, publishedItems, siteView, siteViewById, type SiteView } from './structure.js';
@@ -69,6 +71,32 @@ const SiteScript = builder
     }),
   });
 
+const SiteSpaceCustomization = builder.objectRef<{ siteSpaceId: string; customization: unknown }>('SiteSpaceCustomization').implement({
+  description: "A site space's effective customization: the site's with the site space's override laid over it",
+  fields: (t) => ({
+    siteSpaceId: t.exposeID('siteSpaceId'),
+    customization: t.field({ type: SiteCustomizationType as any, resolve: (s) => s.customization as any }),
+  }),
+});
+
+const PublishedCustomizations = builder
+  .objectRef<{ site: Customization; siteSpaces: Record<string, Customization> }>('PublishedSiteCustomizations')
+  .implement({
+    description: 'The effective customizations of a published site (stored settings over the defaults)',
+    fields: (t) => ({
+      site: t.field({ type: SiteCustomizationType as any, resolve: (c) => toGraphQL(OUTPUT_SHAPE, c.site) as any }),
+      siteSpaces: t.field({
+        type: [SiteSpaceCustomization],
+        description: 'Each site space of the site, in the structure’s order (the official answer is a map keyed by site space id)',
+        resolve: (c) =>
+          Object.entries(c.siteSpaces).map(([siteSpaceId, customization]) => ({
+            siteSpaceId,
+            customization: toGraphQL(OUTPUT_SHAPE, customization),
+          })),
+      }),
+    }),
+  });
+
 const PublishedContentSite = builder.objectRef<Site>('PublishedContentSite').implement({
   description: 'What a published site shows its visitors: the site, its structure, customizations and scripts',
   fields: (t) => ({
@@ -80,9 +108,7 @@ const PublishedContentSite = builder.objectRef<Site>('PublishedContentSite').imp
       resolve: async (site, _a, ctx) => withoutDrafts(await siteView(ctx, site)),
     }),
     customizations: t.field({
-      type: 'JSON',
-      description:
-        '{ site, siteSpaces: { [siteSpaceId]: customization } }: the effective customizations (stored settings over the defaults)',
+      type: PublishedCustomizations,
       resolve: async (site, _a, ctx) => siteCustomizations(ctx, await siteView(ctx, site)),
     }),
     scripts: t.field({ type: [SiteScript], description: 'Integration scripts: none (no integrations on this server)', resolve: () => [] }),

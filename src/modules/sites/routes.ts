@@ -1,6 +1,7 @@
 import { boolParam, deletedStatus, LIST_FIELDS, listParam, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
 import { SPACE_FIELDS } from '../spaces/index.js';
-import { customizationRoutes } from './customization-routes.js';
+import { customizationRoutes, officialCustomization } from './customization-routes.js';
+import { CUSTOMIZATION_FRAGMENT } from './customization-model.js';
 import { siteSearchRoutes } from './site-search-routes.js';
 import { publishingAuthRoutes } from './publishing-auth-routes.js';
 import { structureSortRoute } from './structure-sort-routes.js';
@@ -235,11 +236,25 @@ export const siteRoutes: RestRoute[] = [
     operationId: 'getPublishedContentSite',
     document: `query getPublishedContentSite($organizationId: ID!, $id: ID!, $shareKey: String) {
       publishedSite(organizationId: $organizationId, id: $id, shareKey: $shareKey) {
-        object site { ...SiteFields } structure { ${STRUCTURE_FIELDS} } customizations scripts { script contentSecurityPolicy cookies }
+        object site { ...SiteFields } structure { ${STRUCTURE_FIELDS} }
+        customizations { site { ...CustomizationFields } siteSpaces { siteSpaceId customization { ...CustomizationFields } } }
+        scripts { script contentSecurityPolicy cookies }
       }
-    } ${SITE_FIELDS} ${SITE_STRUCTURE_PARTS}`,
+    } ${SITE_FIELDS} ${SITE_STRUCTURE_PARTS} ${CUSTOMIZATION_FRAGMENT}`,
     variables: (req) => ({ organizationId: req.params.organizationId, id: req.params.siteId, ...shareKey(req) }),
-    result: (data) => ({ ...data.publishedSite, structure: restStructure(data.publishedSite.structure) }),
+    result: (data) => ({
+      ...data.publishedSite,
+      structure: restStructure(data.publishedSite.structure),
+      customizations: {
+        site: officialCustomization(data.publishedSite.customizations.site),
+        siteSpaces: Object.fromEntries(
+          (data.publishedSite.customizations.siteSpaces as { siteSpaceId: string; customization: unknown }[]).map((s) => [
+            s.siteSpaceId,
+            officialCustomization(s.customization),
+          ]),
+        ),
+      },
+    }),
     // Live (the structure changes on publication) and for a token only (the official security is
     // bearer or OAuth site:read): revalidated by its bytes, never kept by a shared cache.
     revalidate: true,
