@@ -47,7 +47,8 @@ export function defaultLevel(field: string, value: unknown): DefaultLevel {
   return value === 'inherit' ? 'inherit' : role(field, value);
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object: not null, not an array. */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The merge rules the official schema (MergeRule) knows, each with what it needs: a list of user

@@ -1,6 +1,6 @@
 import type * as M from 'mdast';
 import { badRequest } from '../errors.js';
-import { richTextDocument } from '../validate.js';
+import { richTextDocument, isObject } from '../validate.js';
 import { unsafeUrl } from './markdown.js';
 import { markdownOfTree } from './markdown-write.js';
 import type { DocumentMarkType } from './types.js';
@@ -41,7 +41,6 @@ export const SUPPORTED_MARKS: DocumentMarkType[] = ['bold', 'italic', 'strikethr
 const DISPLAY_ONLY_MARKS = new Set(['color']);
 
 type Node = Record<string, unknown>;
-const isObject = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The Markdown of a JSONDocument given in field `field` (e.g. `changes[0].document`). Throws

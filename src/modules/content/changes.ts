@@ -13,6 +13,7 @@ import {
 } from './reusable-contents.js';
 import { type Content, ContentWriter, putBody, sameJson, type FileEntry, type PageEntry, type PageType } from './store.js';
 import { subtreeIds, uniqueSlug } from './tree.js';
+import { isObject } from '../../validate.js';
 
 /**
  * The write path, as GitBook's `updateChangeRequestContent` (@gitbook/api 0.202.0): a batch of up
@@ -125,8 +126,6 @@ const MEDIA_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
 const VARIABLE_NAME = /^[\w-]{1,100}$/;
 /** The title a page gets when none can be found (field, front matter, leading heading). */
 export const DEFAULT_TITLE = 'Untitled';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Refuses a field the operation does not take, naming it (`changes[0].markdown`). */
 function checkFields(change: Record<string, unknown>, allowed: Set<string>, field: string, what: string) {

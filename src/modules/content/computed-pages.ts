@@ -3,6 +3,7 @@ import { badRequest } from '../../errors.js';
 import { computedSpec } from '../openapi/index.js';
 import { hashOf, type PageEntry } from './store.js';
 import { uniqueSlug } from './tree.js';
+import { isObject } from '../../validate.js';
 
 /**
  * Computed pages (GitBook's RevisionPageComputed): a page whose content is computed from a source
@@ -22,8 +23,6 @@ export interface ComputedSource {
   props: { models: boolean; downloadLink?: boolean; grouping?: 'by-tag' };
   dependencies: { spec: { ref: { kind: 'openapi'; spec: string } } };
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function only(value: Record<string, unknown>, keys: string[], field: string) {
   for (const key of Object.keys(value))

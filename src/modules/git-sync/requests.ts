@@ -8,6 +8,7 @@ import { GitError, parseRemote, type Remote } from './git.js';
 import { EXPORT_JOB, IMPORT_JOB, POLL_JOB } from './jobs.js';
 import { gitSyncState } from './status.js';
 import { newWebhookSecret } from './webhook-secret.js';
+import { isObject } from '../../validate.js';
 
 // What queues the sync jobs (jobs.ts): the official importGitRepository / exportToGitRepository
 // requests, which record the space's connection first, and the writers of main (afterMainMoved).
@@ -24,8 +25,6 @@ interface GitRequest {
   sshPrivateKey?: string;
   sshHostKey?: string;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function readRequest(input: unknown, direction: 'import' | 'export'): GitRequest {
   if (!isObject(input)) throw badRequest('body', 'must be an object');

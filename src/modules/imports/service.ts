@@ -13,6 +13,7 @@ import { getChangeRequest } from '../change-requests/index.js';
 import { Content, ContentWriter, type FileEntry, type PageEntry, putBody, reindexSpace, uniqueSlug } from '../content/index.js';
 import { afterMainMoved, layoutPageFields, readLayout, SyncBusy, withSpaceSyncLock, type ReadResult } from '../git-sync/index.js';
 import { archiveKind, ArchiveError, docsFolder, readArchive } from './archive.js';
+import { isObject } from '../../validate.js';
 
 /**
  * Imports, the official 0.202.0 operations:
@@ -39,7 +40,6 @@ const UPLOAD_TTL_S = 3600;
 const UPLOAD_KEEP_MS = 24 * 3600_000;
 const REQUEUE_MS = 5_000;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const uploadSignature = (key: string, expires: number) => ['storage-upload', key, String(expires)];
 
 // ---------------------------------------------------------------------------------------------

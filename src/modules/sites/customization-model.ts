@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { badRequest } from '../../errors.js';
 import { defaultCustomization } from './published-service.js';
+import { isObject } from '../../validate.js';
 
 /**
  * The shape of site customization, read from the official request schemas in
@@ -168,8 +169,6 @@ export const OVERRIDE_SHAPE: ShapeNode & { kind: 'object' } = (() => {
 })();
 
 // ---- official JSON ↔ GraphQL values ----
-
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Official JSON → a GraphQL value: the output the resolvers answer, or (`input`) the input a

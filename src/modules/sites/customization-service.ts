@@ -5,6 +5,7 @@ import type { Prisma, Site } from '../../generated/prisma/client.js';
 import { checkOfficial } from './customization-validate.js';
 import { defaultCustomization } from './published-service.js';
 import { invalidateSite, type SiteView } from './structure.js';
+import { isObject } from '../../validate.js';
 
 /**
  * Site customization (official getSiteCustomizationById / updateSiteCustomizationById and the
@@ -24,8 +25,6 @@ import { invalidateSite, type SiteView } from './structure.js';
  */
 export type Customization = ReturnType<typeof defaultCustomization> & Record<string, any>;
 type Json = Record<string, any>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `over` laid over `base`: objects merged deeply, anything else (arrays included) replaced. */
 export function deepMerge(base: Json, over: Json): Json {

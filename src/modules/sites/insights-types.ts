@@ -3,6 +3,7 @@ import { builder } from '../../graphql/builder.js';
 import { aggregateSiteEvents, EVENT_TYPES, FEEDBACK_RATINGS, trackSiteEvents, type InsightsColumns } from './insights.js';
 import { ContentRefInput } from './customization-types.js';
 import { SiteRef } from './refs.js';
+import { isObject } from '../../validate.js';
 
 /**
  * Site insights in GraphQL, typed after the official aggregation (SiteInsightsQueryEventsAggregation
@@ -216,7 +217,6 @@ const QueryInput = builder.inputType('SiteInsightsQueryInput', {
 });
 
 const columnOf = (c: Record<string, unknown>) => ({ column: c.column, ...(c.interval !== undefined ? { interval: c.interval } : {}) });
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 

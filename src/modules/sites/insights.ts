@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { requireSite } from '../../auth/permissions.js';
 import { badRequest } from '../../errors.js';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { isObject } from '../../validate.js';
 
 /**
  * Site insights (official trackEventsInSiteById, aggregateSiteEvents).
@@ -137,8 +138,6 @@ export function countPageFeedback(
 ): void {
   count(ctx.prisma, { ...view, eventType: `${FEEDBACK}:${rating}` });
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function optionalId(field: string, v: unknown): string | null {
   if (v === undefined || v === null) return null;

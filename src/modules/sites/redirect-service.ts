@@ -9,6 +9,7 @@ import { findPage, viewOf } from '../content/index.js';
 import { checkOfficial } from './customization-validate.js';
 import { acceptShareKey, publishedUrl, sectionPath, siteSpacePath } from './links.js';
 import { siteView } from './structure.js';
+import { isObject } from '../../validate.js';
 
 /**
  * Site redirects (official createSiteRedirect, bulkUpsertSiteRedirects, listSiteRedirects,
@@ -57,8 +58,8 @@ export const redirectJson = (r: SiteRedirect): RedirectJson => ({
   ...(r.updatedAt ? { updatedAt: r.updatedAt } : {}),
 });
 
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const bodyObject = (body: unknown) => {
+// Its fields are checked one by one by the caller (checkOfficial first), hence `any`.
+const bodyObject = (body: unknown): Record<string, any> => {
   if (!isObject(body)) throw badRequest('body', 'must be a JSON object');
   return body;
 };

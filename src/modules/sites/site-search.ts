@@ -9,6 +9,7 @@ import type { ListPage, PageArgs } from '../../pagination.js';
 import { readSearchQuery, searchSpaces, type SearchSpaceResult, type SearchSpacesOptions } from '../search/index.js';
 import { SiteRef } from './refs.js';
 import { siteView, type SiteView } from './structure.js';
+import { isObject } from '../../validate.js';
 
 /**
  * Site search (official searchSiteContent): the site's site spaces chosen by a scope, their
@@ -40,7 +41,6 @@ export type SiteSearchScope =
   | { mode: 'specific'; siteSpaceIds: string[] };
 
 const MAX_SITE_SPACE_IDS = 1000;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function stringField(field: string, value: unknown): string {
   if (typeof value !== 'string' || !value) throw badRequest(field, 'must be a non-empty string');
