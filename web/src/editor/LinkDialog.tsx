@@ -47,6 +47,7 @@ export function LinkDialog({
     return pages.filter((page) => words.every((word) => `${page.title} ${page.path ?? ''}`.toLowerCase().includes(word))).slice(0, 50);
   }, [pages, query]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another kind shows another field, which takes the focus
   useEffect(() => {
     dialog.current?.querySelector<HTMLElement>('input:not([type="radio"])')?.focus();
   }, [kind]);

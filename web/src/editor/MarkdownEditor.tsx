@@ -44,7 +44,8 @@ export function MarkdownEditor({
   readOnly = false,
   showFields = false,
 }: MarkdownEditorProps) {
-  const initial = useMemo(() => markdownToEditor(markdown), []); // later texts arrive through the effect below
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the first text only; later texts arrive through the effect below
+  const initial = useMemo(() => markdownToEditor(markdown), []);
   const outside = useRef(outsideOf(initial));
   const written = useRef(markdown);
   const changed = useRef(onChange);

@@ -22,6 +22,7 @@ export function SourceEditor({
   const changed = useRef(onChange);
   changed.current = onChange;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the view is made once with the first value; later values are put into it by the effect below
   useEffect(() => {
     const created = new EditorView({
       doc: value,

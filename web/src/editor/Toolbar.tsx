@@ -188,7 +188,7 @@ export function Toolbar({
 function TableTools({ editor, disabled }: { editor: Editor; disabled?: boolean }) {
   const chain = () => editor.chain().focus();
   return (
-    <div className="editor-toolbar-group" aria-label="Table">
+    <div className="editor-toolbar-group" role="group" aria-label="Table">
       <Tool label="Add row" disabled={disabled} onClick={() => chain().addRowAfter().run()}>
         +row
       </Tool>

@@ -65,7 +65,14 @@ export function Layout() {
           Lectern
         </Link>
         <nav aria-label="Account" className="header-actions">
-          <button type="button" className="search-button" onClick={() => setSearchOpen(true)} disabled={!searchOrg}>
+          <button
+            type="button"
+            className="search-button"
+            onClick={() => setSearchOpen(true)}
+            disabled={!searchOrg}
+            aria-keyshortcuts="Control+K"
+          >
+            {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: a kbd is not focusable; the button announces the shortcut through aria-keyshortcuts */}
             Search <kbd aria-hidden="true">Ctrl K</kbd>
           </button>
           <ThemeToggle />

@@ -65,6 +65,7 @@ export function SearchDialog({ organizationId, onClose }: { organizationId: stri
         })),
       )
     : [];
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new query is what moves the highlight back to the first result
   useEffect(() => setActive(0), [query]);
 
   const openResult = (result: Result | undefined) => {
@@ -116,6 +117,7 @@ export function SearchDialog({ organizationId, onClose }: { organizationId: stri
       )}
       <ul id={listId} role="listbox" aria-label="Results" className="search-results">
         {results.map((r, i) => (
+          // biome-ignore lint/a11y/useKeyWithClickEvents: an option of a combobox: the keyboard stays in the search field (arrows, Enter), as the ARIA combobox pattern has it
           <li
             key={r.key}
             id={`${listId}-${i}`}

@@ -44,9 +44,9 @@ export function ApiTokens() {
       {shown && (
         <div role="status">
           <p>Your new token — copy it now, it is not shown again:</p>
-          <p className="token-once" aria-label="New API token">
+          <output className="token-once" aria-label="New API token">
             {shown}
-          </p>
+          </output>
           <button type="button" onClick={() => setShown(null)}>
             I have copied it
           </button>

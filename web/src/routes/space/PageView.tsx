@@ -25,6 +25,7 @@ export function PageView({ spaceId, path, revision }: { spaceId: string; path: s
   // `revision` in the variables' key: a new main revision reads the page again.
   const [{ data, error }, refetch] = useQuery({ query: PageQuery, variables: { id: spaceId, path } });
   const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new revision of main is what makes the page read again
   useEffect(() => {
     if (first.current) first.current = false;
     else refetch({ requestPolicy: 'network-only' });
@@ -56,6 +57,8 @@ export function PageView({ spaceId, path, revision }: { spaceId: string; path: s
               </h1>
               {space.page.description && <p className="lead">{space.page.description}</p>}
               {space.page.html != null && (
+                // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: the click is a link's, delegated (Enter on a focused link clicks it too)
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: the site's renderer on the server made this HTML and escaped the user's content
                 <div className="page-body" onClick={followLink} dangerouslySetInnerHTML={{ __html: space.page.html }} />
               )}
             </article>

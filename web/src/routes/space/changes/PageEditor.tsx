@@ -117,6 +117,7 @@ function EditingPage({
       </p>
       <ForeignSavePrompt saves={foreign} />
       <CommentedPage spaceId={spaceId} changeRequest={changeRequest} pageId={page.id} bodySelector=".editor-content">
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: not an interaction: the focus leaving the editor saves at once */}
         <div onBlur={() => void flush()}>
           <MarkdownEditor markdown={page.markdown} onChange={change} pages={pages} showFields />
         </div>

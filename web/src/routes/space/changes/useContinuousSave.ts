@@ -49,6 +49,7 @@ export function useContinuousSave(write: (markdown: string) => Promise<boolean>)
 
   const unsaved = () => pending.current !== null || inFlight.current;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: unsaved() reads refs only, so the listener made once stays right
   useEffect(() => {
     // Leaving with unsaved text: save now and ask the browser to hold the page.
     const beforeUnload = (event: BeforeUnloadEvent) => {
