@@ -44,7 +44,7 @@ import './comments/node.js';
 import './reviews/review.js';
 import './reviews/node.js';
 import './teams/team.js';
-import './invites/invite.js';
+import './invites/invites-schema.js';
 import './permissions/types.js';
 import './audit/types.js';
 import './sso/provider.js';

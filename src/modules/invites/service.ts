@@ -7,7 +7,7 @@ import { newId } from '../../ids.js';
 import { hashSecret, serverKeys } from '../../secrets.js';
 import { paginate, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
-import { inviteAccounts } from './invitations.js';
+import { inviteAccounts } from './account-invitations.js';
 import { assertMayJoin } from '../orgs/index.js';
 import { accessRows } from '../../auth/access-rows.js';
 import { writeGrant } from '../permissions/index.js';
@@ -22,7 +22,7 @@ import { writeGrant } from '../permissions/index.js';
  *   guest of the organization (a member keeps their role) with a grant of `level` there (never
  *   lowering a grant they have).
  * - Email invites: an admin invites people by email; an existing account joins only when it
- *   accepts, signed in as itself (./invitations.ts); an email without an account gets one
+ *   accepts, signed in as itself (./account-invitations.ts); an email without an account gets one
  *   (unverified: Lectern sends no mail), which its owner reaches through the organization's SSO
  *   or a token from the operator.
  * - Joining (by invite link, or by email domain: orgs/service.ts) follows `assertMayJoin` (orgs/joining.ts).
@@ -235,7 +235,7 @@ export interface InviteUsersInput {
  * `role` is the default for the others (absent: the organization's default role). `sso` marks the
  * new members as SSO members. An email without an account gets one, a member at once (nobody else
  * owns that account). An existing account is only invited: it joins when it accepts, signed in as
- * itself (./invitations.ts). Members are left as they are (one that has not yet consented to the
+ * itself (./account-invitations.ts). Members are left as they are (one that has not yet consented to the
  * organization's single sign-on gets an invitation to do so, not counted). Answers the ids of the
  * accounts added or invited, in the order of the emails, and their number: alike whether or not an
  * email already had an account.

@@ -225,7 +225,7 @@ export interface PendingGrant {
  * - an email of a member: the grant at once, as for `users`;
  * - an email of an account that is not a member: an invitation to the organization (a guest; an
  *   invitation already pending keeps its role) carrying the grant, applied when the account
- *   accepts, signed in as itself (invites/invitations.ts): nobody joins an organization, or
+ *   accepts, signed in as itself (invites/account-invitations.ts): nobody joins an organization, or
  *   consents to its single sign-on, for someone else;
  * - an email without an account: the account (unverified), a guest membership and the grant at
  *   once (nobody else owns that account).

@@ -18,7 +18,7 @@ import { MAX_DEPTH, MAX_ELEMENTS, xmlShapeProblem } from './xml-shape.js';
  *   unsolicited (IdP-initiated) responses are accepted on the same conditions.
  * - The person is found by the provider's NameID (linked on their first sign-in), else by email:
  *   an existing account is linked only when it consented, signed in as itself, to this
- *   organization's single sign-on (it accepted an invitation: src/modules/invites/invitations.ts),
+ *   organization's single sign-on (it accepted an invitation: src/modules/invites/account-invitations.ts),
  *   so no organization's identity provider can take over an account; else a new account is made
  *   (email unverified: Lectern did not verify it).
  * - A newcomer joins the organization with the provider's `defaultRole`; on a first sign-in

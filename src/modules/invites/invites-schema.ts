@@ -1,3 +1,5 @@
+// The invites' GraphQL schema: invite links, invitations by email, and (account-invitation.ts)
+// invitations of existing accounts.
 import { builder, type Model } from '../../graphql/builder.js';
 import { RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
@@ -6,7 +8,7 @@ import { SpaceType } from '../spaces/index.js';
 import { CollectionType } from '../collections/index.js';
 import { accessRows } from '../../auth/access-rows.js';
 // Invitations of existing accounts, which they accept themselves (Lectern's addition).
-import './invitation.js';
+import './account-invitation.js';
 import {
   createInviteLink,
   deleteInviteLink,

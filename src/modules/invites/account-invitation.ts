@@ -1,9 +1,9 @@
 import { builder, type Model } from '../../graphql/builder.js';
 import { RoleEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { acceptInvitation, declineInvitation, listMyInvitations } from './invitations.js';
+import { acceptInvitation, declineInvitation, listMyInvitations } from './account-invitations.js';
 
-/** An invitation of the caller's account to an organization (Lectern's addition: see ./invitations.ts). */
+/** An invitation of the caller's account to an organization (Lectern's addition: see ./account-invitations.ts). */
 export const OrganizationInvitationType = builder.objectRef<Model<'OrganizationInvitation'>>('OrganizationInvitation').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'organization-invitation' }),
