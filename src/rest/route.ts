@@ -97,6 +97,9 @@ export const LIST_FIELDS = 'count next { page }';
  * The common route shape "act on one object by id, answer the object": `mutation { field(id, input?) { ...Fragment } }`.
  * `fragment` is the fragment's text; its name is read from it.
  */
+/** The name of the first fragment a document text defines (the one a route spreads). */
+export const fragmentName = (fragment: string): string => fragment.match(/fragment\s+(\w+)/)![1]!;
+
 export function objectMutationRoute(opts: {
   method: RestRoute['method'];
   path: string;
@@ -108,14 +111,13 @@ export function objectMutationRoute(opts: {
   input?: string;
   status?: number;
 }): RestRoute {
-  const fragmentName = opts.fragment.match(/fragment\s+(\w+)/)![1];
   const args = opts.input ? `($id: ID!, $input: ${opts.input}!)` : '($id: ID!)';
   const call = opts.input ? '(id: $id, input: $input)' : '(id: $id)';
   return {
     method: opts.method,
     path: opts.path,
     operationId: opts.operationId,
-    document: `mutation ${opts.operationId}${args} { ${opts.field}${call} { ...${fragmentName} } } ${opts.fragment}`,
+    document: `mutation ${opts.operationId}${args} { ${opts.field}${call} { ...${fragmentName(opts.fragment)} } } ${opts.fragment}`,
     variables: (req) => ({ id: req.params[opts.idParam], ...(opts.input ? { input: req.body } : {}) }),
     result: (data) => data[opts.field],
     status: opts.status,

@@ -1,4 +1,13 @@
-import { boolParam, deletedStatus, LIST_FIELDS, listParam, listVariables, type RestRequest, type RestRoute } from '../../rest/route.js';
+import {
+  boolParam,
+  deletedStatus,
+  fragmentName,
+  LIST_FIELDS,
+  listParam,
+  listVariables,
+  type RestRequest,
+  type RestRoute,
+} from '../../rest/route.js';
 import { SPACE_FIELDS } from '../spaces/index.js';
 import { customizationRoutes, officialCustomization } from './customization-routes.js';
 import { CUSTOMIZATION_FRAGMENT } from './customization-model.js';
@@ -131,7 +140,7 @@ function itemMutation(opts: {
     ...(opts.idParam ? ['id: $id'] : []),
     ...(opts.input ? ['input: $input'] : []),
   ];
-  const selection = opts.fragment ? ` { ...${opts.fragment.match(/fragment\s+(\w+)/)![1]} }` : '';
+  const selection = opts.fragment ? ` { ...${fragmentName(opts.fragment)} }` : '';
   return {
     method: opts.method,
     path: opts.path,
