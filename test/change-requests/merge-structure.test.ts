@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setupHarness, type Harness } from '../support/harness.js';
-import { writeCr, type Change } from '../support/content-writes.js';
+import type { Change } from '../support/content-writes.js';
+import { createCr, h, merge, owner, setupChangeRequests, update, write } from './fixtures.js';
 
 /**
  * The rules of the one merge of structure, each by example (docs/using-the-api.md, "When change requests meet"):
@@ -8,12 +8,7 @@ import { writeCr, type Change } from '../support/content-writes.js';
  * deletes against edits, inserts, renames and reorders on both sides — through REST and GraphQL, on
  * merge and on update from main.
  */
-let h: Harness;
-let owner: Awaited<ReturnType<Harness['owner']>>;
-beforeAll(async () => {
-  h = await setupHarness();
-  owner = await h.owner();
-});
+beforeAll(setupChangeRequests);
 
 type Node = { id: string; title: string; slug: string; pages?: Node[] };
 
@@ -30,17 +25,7 @@ async function spaceWith(titles: string[]) {
   expect((await merge(space.id, seed.id)).status).toBe(200);
   return { space: space.id, pages };
 }
-async function openCr(spaceId: string, subject = 'Edit') {
-  return (await h.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: owner.token, body: { subject } })).body as {
-    id: string;
-    number: number;
-  };
-}
-const write = (spaceId: string, crId: string, changes: Change[]) => writeCr(h, owner.token, spaceId, crId, changes);
-const merge = (spaceId: string, crId: string) =>
-  h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/merge`, { token: owner.token });
-const update = (spaceId: string, crId: string) =>
-  h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/update`, { token: owner.token });
+const openCr = (spaceId: string, subject = 'Edit') => createCr(spaceId, { subject });
 const move = (page: string, into: string | null, at?: number): Change => ({
   operation: 'update_page',
   page,

@@ -1,33 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setupHarness, type Harness } from '../support/harness.js';
-import { writeCr, type Change } from '../support/content-writes.js';
+import { createCr, h, merge, newSpace, owner, setupChangeRequests, write } from './fixtures.js';
 
 /** Merge semantics: fast-forward, clean three-way, conflicts (409, nothing changed), revisions never mutated. */
-let h: Harness;
-let owner: Awaited<ReturnType<Harness['owner']>>;
-beforeAll(async () => {
-  h = await setupHarness();
-  owner = await h.owner();
-});
+beforeAll(setupChangeRequests);
 
-async function newSpace() {
-  return (await h.call('POST', `/v1/orgs/${owner.orgId}/spaces`, { token: owner.token, body: { title: 'Docs' } })).body as { id: string };
-}
-async function openCr(spaceId: string, subject = 'Edit') {
-  const res = await h.rest('createChangeRequest', 'POST', `/v1/spaces/${spaceId}/change-requests`, {
-    token: owner.token,
-    body: { subject },
-  });
-  expect(res.status).toBe(201);
-  return res.body as { id: string; number: number };
-}
-const write = (spaceId: string, crId: string, changes: Change[]) => writeCr(h, owner.token, spaceId, crId, changes);
+const openCr = (spaceId: string, subject = 'Edit') => createCr(spaceId, { subject });
 async function pageMarkdown(spaceId: string, pageId: string) {
   const res = await h.rest('getPageById', 'GET', `/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`, { token: owner.token });
   return res.body.markdown as string;
 }
-const merge = (spaceId: string, crId: string) =>
-  h.call('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/merge`, { token: owner.token });
 
 describe('change request merges', () => {
   it('fast-forwards when main has not moved', async () => {
