@@ -1,5 +1,5 @@
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
-import { processLog } from './ops/log.js';
+import { processLog, requestIdOf, tagRequest } from './ops/log.js';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { landingPage, renderLecternGraphiQL } from './http/landing.js';
 import type { User } from './generated/prisma/client.js';
@@ -79,15 +79,49 @@ type AppOptions = { plugins?: Plugin[]; onRefusal?: (limiter: Limiter) => void; 
 type Yoga = ReturnType<typeof createYoga<ServerContext>>;
 
 /**
+ * The unexpected failure behind a resolver's error, or null when the error is ours to answer: our
+ * own errors and GraphQL's; text PostgreSQL cannot store (bad input); contention or an unreachable
+ * database (409/429/503).
+ */
+function faultOf(error: unknown): unknown | null {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return null;
+  if (BAD_TEXT.test(String((original as { message?: string })?.message ?? ''))) return null;
+  return classifyDatabaseError(original) ? null : original;
+}
+const BAD_TEXT = /invalid byte sequence|unsupported Unicode escape|22021|22P05/;
+/** Faults already logged with their request's id (`useFaultLog`), not logged again when masked. */
+const loggedFaults = new WeakSet<object>();
+
+/**
+ * Logs the faults of an execution with the id of its request, before they are masked (masking
+ * cannot see the request). Streamed results' faults are logged by `maskResolverError` alone.
+ */
+const useFaultLog = (): Plugin => ({
+  onExecute: ({ args }) => ({
+    onExecuteDone: ({ result }) => {
+      if (!('errors' in result) || !result.errors) return;
+      const requestId = requestIdOf((args.contextValue as Partial<Context>).request);
+      for (const error of result.errors) {
+        const fault = faultOf(error);
+        if (!fault || typeof fault !== 'object' || loggedFaults.has(fault)) continue;
+        loggedFaults.add(fault);
+        processLog().fault('unexpected error in a resolver', fault, { requestId });
+      }
+    },
+  }),
+});
+
+/**
  * A resolver's error as the client sees it: our own errors (and GraphQL's validation errors) reach
- * the client; anything else is logged here and replaced by a generic message, so no internal
- * detail leaks.
+ * the client; anything else is logged (unless `useFaultLog` did) and replaced by a generic
+ * message, so no internal detail leaks.
  */
 function maskResolverError(error: unknown, message: string) {
   const original = error instanceof GraphQLError ? error.originalError : error;
   if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
   // Text PostgreSQL cannot store (NUL, invalid UTF-8) is bad input, not a failure.
-  if (/invalid byte sequence|unsupported Unicode escape|22021|22P05/.test(String((original as { message?: string })?.message ?? ''))) {
+  if (BAD_TEXT.test(String((original as { message?: string })?.message ?? ''))) {
     return new GraphQLError('Input contains a NUL character or invalid Unicode', {
       extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
     });
@@ -95,7 +129,8 @@ function maskResolverError(error: unknown, message: string) {
   // Contention answers 409/429 with Retry-After; only an unreachable database answers 503.
   const failure = classifyDatabaseError(original);
   if (failure) return databaseFailureError(failure);
-  processLog().fault('unexpected error in a resolver', original);
+  if (!(typeof original === 'object' && original && loggedFaults.has(original)))
+    processLog().fault('unexpected error in a resolver', original);
   return new GraphQLError(message, { extensions: { code: 'INTERNAL', http: { status: 500 } } });
 }
 
@@ -117,6 +152,7 @@ function createGraphQLServer(services: Services, opts: AppOptions, persistedDocu
       useDocumentLimits(),
       ...useIncrementalDelivery(),
       useJitForLists(),
+      useFaultLog(),
       ...(services.config.introspection ? [] : [disableIntrospection]),
       ...(opts.plugins ?? []),
     ],
@@ -141,6 +177,9 @@ function createRest(services: Services, yoga: Yoga, prepared: ReturnType<typeof 
     schema,
     prepared,
     async (request, document, variableValues) => {
+      // The router hands its handlers a proxy of the request: the request's id is tagged on it too.
+      const requestId = (request as { requestId?: string }).requestId;
+      if (requestId) tagRequest(request, requestId);
       const {
         contextFactory,
         execute,
@@ -331,7 +370,7 @@ async function apiWithToken(
     // Only now is the body read: streamed, and cut off with a 413 as soon as it passes the limit.
     if (request.body) request = withBody(request, await readBody(request, services.config.maxBodyBytes));
     if (!isRest) return graphqlWith(parts, request, { caller, session, tenant: who.tenant });
-    Object.assign(request, { caller, session, spaceAccess: who.spaceAccess ?? null, earlyReads });
+    Object.assign(request, { caller, session, spaceAccess: who.spaceAccess ?? null, earlyReads, requestId: requestIdOf(request) });
     return parts.rest.fetch(request);
   });
 }
@@ -496,7 +535,7 @@ function failureResponse(error: unknown, request: Request, cors: CorsPolicy, gua
       errorResponse(failure.status, failure.message, { 'retry-after': String(failure.retryAfter) })
     );
   // Never leak internals: log the detail, answer a generic 500.
-  processLog().fault('unhandled error', error);
+  processLog().fault('unhandled error', error, { requestId: requestIdOf(request) });
   return errorResponse(500, 'Unexpected error');
 }
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { redactPath } from './http/redact.js';
-import { requestId, withRequestId, type Logger } from './ops/log.js';
+import { requestId, tagRequest, type Logger } from './ops/log.js';
 import { Metrics, metricsResponse, routeTemplates } from './ops/metrics.js';
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;
@@ -176,12 +176,11 @@ function requestHandler(
     const response =
       pathname === '/metrics' && request.method === 'GET'
         ? await metricsResponse(request, metrics, database.pool, config.metrics ?? { open: false })
-        : await withRequestId(id, () =>
-            app.fetch(request, {
-              address: context.req?.socket.remoteAddress,
-              forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
-            }),
-          );
+        : await (tagRequest(request, id),
+          app.fetch(request, {
+            address: context.req?.socket.remoteAddress,
+            forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
+          }));
     const ms = performance.now() - t0;
     const route = template(request.method, pathname, response.status);
     metrics.observe(request.method, route, response.status, ms / 1000);

@@ -1,3 +1,4 @@
+import { requestIdOf, tagRequest } from '../ops/log.js';
 import { errorResponse } from './respond.js';
 
 /**
@@ -69,12 +70,15 @@ export function withBody(request: Request, bytes: Uint8Array): Request {
   const headers = new Headers(request.headers);
   headers.set('content-length', String(bytes.byteLength));
   headers.delete('transfer-encoding');
-  return new Request(request.url, {
+  const read = new Request(request.url, {
     method: request.method,
     headers,
     body: bytes.byteLength ? (bytes as Uint8Array<ArrayBuffer>) : undefined,
     signal: request.signal,
   });
+  const id = requestIdOf(request);
+  if (id) tagRequest(read, id);
+  return read;
 }
 
 /** The error answer for a body refusal, or null for any other error. */

@@ -1,5 +1,5 @@
 import { AutoRouter, type IRequest } from 'itty-router';
-import { processLog } from '../ops/log.js';
+import { processLog, requestIdOf } from '../ops/log.js';
 import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { ERROR_STATUS, statusOfCode } from '../errors.js';
 import type { RestRequest, RestRoute } from './route.js';
@@ -74,7 +74,7 @@ export function earlyStatements(schema: GraphQLSchema, routes: PreparedRoute[]):
 }
 
 /** GraphQL errors → the REST error: our coded errors keep their status; input coercion is a 400. */
-function restError(errors: readonly GraphQLError[]): Response {
+function restError(errors: readonly GraphQLError[], request: Request): Response {
   const coded = errors.find((e) => statusOfCode(e.extensions?.code));
   if (coded) {
     const response = errorResponse(statusOfCode(coded.extensions.code)!, coded.message);
@@ -86,7 +86,9 @@ function restError(errors: readonly GraphQLError[]): Response {
   const input = errors.find((e) => /^(Variable "\$|Field ")/.test(e.message));
   if (input) return errorResponse(ERROR_STATUS.BAD_REQUEST, describeInputError(input.message));
   // The detail goes to the server log, never to the client.
-  processLog().fault('REST operation failed', errors.map((e) => e.originalError?.stack ?? e.message).join('\n'));
+  processLog().fault('REST operation failed', errors.map((e) => e.originalError?.stack ?? e.message).join('\n'), {
+    requestId: requestIdOf(request),
+  });
   return errorResponse(ERROR_STATUS.INTERNAL, 'Unexpected error');
 }
 
@@ -188,7 +190,7 @@ export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[]
         let checked: unknown;
         if (ifNoneMatch || route.conditional.liveNeedsCheck) {
           const check = await execute(request as unknown as Request, route.checkParsed, variables);
-          if (check.errors?.length) return restError(check.errors);
+          if (check.errors?.length) return restError(check.errors, request as unknown as Request);
           checked = check.data;
         }
         const live = route.conditional.live?.(restRequest, checked) ?? { inputs: null, freshness: IMMUTABLE };
@@ -204,7 +206,7 @@ export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[]
         if (checked !== undefined && noneMatch(ifNoneMatch, etag)) return notModified(validators);
       }
       const result = await execute(request as unknown as Request, route.parsed, variables);
-      if (result.errors?.length) return restError(result.errors);
+      if (result.errors?.length) return restError(result.errors, request as unknown as Request);
       const status = typeof route.status === 'function' ? route.status(result.data) : (route.status ?? 200);
       const payload = route.result(toRest(result.data, route.plan));
       if (payload === undefined) return new Response(null, { status });

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/config.js';
 import { openAPIFetchSettings } from '../../src/modules/openapi/fetch.js';
 import { allowPrivateNetwork } from '../../src/outbound/index.js';
-import { createLogger, withRequestId } from '../../src/ops/log.js';
+import { createLogger, requestIdOf, tagRequest } from '../../src/ops/log.js';
 
 /**
  * The environment is read in one place (src/config.ts, and the CLI's own start-up checks) and
@@ -87,7 +87,7 @@ describe('the private-network switch', () => {
 });
 
 describe('the logger', () => {
-  it('logs a fault with its stack, and with the request id while a request is answered', () => {
+  it('logs a fault with its stack, and with the id of the request it was met in', () => {
     const lines: string[] = [];
     const log = createLogger(
       'json',
@@ -96,7 +96,9 @@ describe('the logger', () => {
       false,
     );
     log.fault('outside');
-    withRequestId('req-42', () => log.fault('REST operation failed', new Error('boom')));
+    const request = new Request('http://lectern.test/v1/user');
+    tagRequest(request, 'req-42');
+    log.fault('REST operation failed', new Error('boom'), { requestId: requestIdOf(request) });
     const [outside, inside] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(outside).toMatchObject({ level: 'error', msg: 'outside' });
     expect(outside).not.toHaveProperty('requestId');

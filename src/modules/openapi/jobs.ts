@@ -75,7 +75,9 @@ export async function processVersion(services: Services, versionId: string, atte
       };
     } else if (attempt < OPENAPI_JOB_ATTEMPTS) throw error;
     else {
-      processLog().fault('OpenAPI processing failed unexpectedly', error, (error as { taskStack?: string } | undefined)?.taskStack);
+      processLog().fault('OpenAPI processing failed unexpectedly', error, {
+        stack: (error as { taskStack?: string } | undefined)?.taskStack,
+      });
       outcome = internalFailure();
     }
   }

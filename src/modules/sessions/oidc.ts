@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { processLog } from '../../ops/log.js';
+import { processLog, requestIdOf } from '../../ops/log.js';
 import * as client from 'openid-client';
 import type { OidcConfig } from '../../config.js';
 import type { Services } from '../../context.js';
@@ -68,7 +68,7 @@ async function start({ services, request }: RouteCall): Promise<Response> {
   try {
     config = await providerConfiguration(oidc);
   } catch (error) {
-    processLog().fault('OIDC discovery failed', reasonOf(error));
+    processLog().fault('OIDC discovery failed', reasonOf(error), { requestId: requestIdOf(request) });
     return page(502, 'The sign-in provider did not answer', 'Try again in a moment; if it keeps failing, tell your administrator.');
   }
   const prisma = services.db.prisma;
@@ -126,7 +126,7 @@ async function callback({ services, request }: RouteCall): Promise<Response> {
     });
     person = await identity(config, tokens);
   } catch (error) {
-    processLog().fault('OIDC sign-in failed', reasonOf(error));
+    processLog().fault('OIDC sign-in failed', reasonOf(error), { requestId: requestIdOf(request) });
     return page(
       401,
       'The sign-in could not be completed',

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { setupHarness, type Harness } from '../support/harness.js';
+
+/**
+ * A fault met while a request is answered is logged with that request's id (its X-Request-Id), so a
+ * 500 can be matched to its stack: over REST and GraphQL, through the real HTTP server, with a real
+ * failure (a trigger that raises in PostgreSQL).
+ */
+let h: Harness;
+let server: RunningServer;
+let owner: Awaited<ReturnType<Harness['owner']>>;
+const logged: string[] = [];
+
+beforeAll(async () => {
+  h = await setupHarness();
+  server = await startServer({ ...h.config, port: 0, host: '127.0.0.1' }, { db: h.db, worker: false });
+  owner = await h.owner('Faulty');
+  await h.db.pool.query(
+    `CREATE FUNCTION lectern_log_fault() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$ LANGUAGE plpgsql`,
+  );
+  await h.db.pool.query(`CREATE TRIGGER lectern_log_fault BEFORE INSERT ON "Collection" FOR EACH ROW EXECUTE FUNCTION lectern_log_fault()`);
+  const write = process.stderr.write.bind(process.stderr) as (chunk: string | Uint8Array) => boolean;
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    logged.push(String(chunk));
+    return write(chunk);
+  });
+});
+
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await server?.close();
+  // harness closes itself
+});
+
+const send = (path: string, requestId: string, body: unknown) =>
+  fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json', 'x-request-id': requestId },
+    body: JSON.stringify(body),
+  });
+
+/** The fault lines logged with `requestId`, whatever the log format (JSON lines, or `[id] message`). */
+const faultsOf = (requestId: string) =>
+  logged.filter((line) => line.includes(requestId) && line.includes('injected fault') && /unexpected error in a resolver/.test(line));
+
+describe('the log of a fault', () => {
+  it('carries the id of the REST request it was met in, and the answer is a bare 500', async () => {
+    const res = await send(`/v1/orgs/${owner.orgId}/collections`, 'fault-rest-1', { title: 'Boom' });
+    expect(res.status).toBe(500);
+    expect(res.headers.get('x-request-id')).toBe('fault-rest-1');
+    expect(JSON.stringify(await res.json())).not.toContain('injected');
+    expect(faultsOf('fault-rest-1')).toHaveLength(1);
+  });
+
+  it('carries the id of the GraphQL request it was met in, once', async () => {
+    const res = await send('/graphql', 'fault-gql-1', {
+      query: 'mutation($org: ID!) { createCollection(organizationId: $org, input: { title: "Boom" }) { id } }',
+      variables: { org: owner.orgId },
+    });
+    const body = (await res.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
+    expect(body.errors?.[0]?.extensions?.code).toBe('INTERNAL');
+    expect(JSON.stringify(body)).not.toContain('injected');
+    expect(faultsOf('fault-gql-1')).toHaveLength(1);
+    expect(logged.filter((line) => line.includes('injected fault') && !line.includes('fault-'))).toEqual([]);
+  });
+});
