@@ -109,17 +109,6 @@ async function main() {
     `seeded 3 organizations, ${SPACES} spaces, ${pages.rows[0]!.n} pages, a site of ${SECTIONS} × ${SITE_SPACES} in ${(seedMs / 1000).toFixed(1)} s`,
   );
 
-  const stats = async () => (await (await fetch(`${bareUrl}/__stats`)).json()) as { statements: number; rss: number };
-  // The server's CPU time (user + system, ms): per request it is what a request costs the server
-  // whatever else runs on the machine (req/s on a shared machine also measures the neighbours).
-  const cpuMsOf = () => {
-    const fields = fs
-      .readFileSync(`/proc/${child.pid}/stat`, 'utf8')
-      .replace(/^.*\) /, '')
-      .split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  };
-  const rssOf = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
   const randomSpace = () => spaces[Math.floor(Math.random() * SPACES)]!;
   const json = { 'content-type': 'application/json' };
   const graphql = (query: string, variables: () => Record<string, unknown>) => ({
@@ -231,52 +220,122 @@ async function main() {
     },
   ];
 
-  const rows: string[] = [];
-  const header =
-    '| data | via | req/s | p50 ms | p99 ms | SQL statements / request | server CPU ms / request | server RSS MiB (max) | non-2xx |';
-  console.log(`${header}\n|---|---|---|---|---|---|---|---|---|`);
-  const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
-  for (const scenario of scenarios.filter((s) => !only || only.test(`${s.data} ${s.via}`))) {
+  type Target = { label: string; url: string; bareUrl: string; pid: number };
+  const targets: Target[] = [{ label: 'this tree', url, bareUrl, pid: child.pid! }];
+  // BENCH_BEFORE=DIR: a checkout of an earlier commit (with node_modules and src/generated) serves
+  // the same database beside this tree's server; each row then runs on both, in turns, so the
+  // before/after figures come from one run on the same data and the same machine load.
+  const before = process.env.BENCH_BEFORE
+    ? await spawnBenchServer({ server, database }, { script: path.join(process.env.BENCH_BEFORE, 'bench', 'server.ts') })
+    : null;
+  if (before) targets.unshift({ label: 'before', url: before.url, bareUrl: before.bareUrl, pid: before.child.pid! });
+  const rounds = before ? Number(process.env.BENCH_ROUNDS ?? 3) : 1;
+
+  // The server's CPU time (user + system, ms): per request it is what a request costs the server
+  // whatever else runs on the machine (req/s on a shared machine also measures the neighbours).
+  const cpuMsOfPid = (pid: number) => {
+    const fields = fs
+      .readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  };
+  const rssOfPid = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  const statsOf = async (target: Target) => (await (await fetch(`${target.bareUrl}/__stats`)).json()) as { statements: number };
+
+  /** One timed run of a scenario on one server: req/s, latencies, CPU and statements per request. */
+  async function measure(scenario: Scenario, target: Target) {
     const options = {
-      url: scenario.base ?? url,
+      url: scenario.base === bareUrl ? target.bareUrl : target.url,
       connections: CONNECTIONS,
       headers: { authorization: `Bearer ${scenario.token ?? readerToken}`, ...json },
       requests: scenario.requests,
     };
     await autocannon({ ...options, duration: 1 }); // warm up
     let rss = 0;
-    const sampler = setInterval(() => (rss = Math.max(rss, rssOf())), 100);
+    const sampler = setInterval(() => (rss = Math.max(rss, rssOfPid(target.pid))), 100);
     // BENCH_PROFILE_ROWS=1: the server's CPU profile of the timed run alone, one file per row.
     const profiling = process.env.BENCH_PROFILE_ROWS
-      ? path.join(import.meta.dirname, 'profiles', `${scenario.via.replace(/[^A-Za-z0-9]+/g, '-')}.cpuprofile`)
+      ? path.join(
+          import.meta.dirname,
+          'profiles',
+          `${target.label === 'before' ? 'before-' : ''}${scenario.via.replace(/[^A-Za-z0-9]+/g, '-')}.cpuprofile`,
+        )
       : null;
-    if (profiling) fs.mkdirSync(path.dirname(profiling), { recursive: true }), await fetch(`${bareUrl}/__profile/start`);
-    const cpuBefore = cpuMsOf();
+    if (profiling) fs.mkdirSync(path.dirname(profiling), { recursive: true }), await fetch(`${target.bareUrl}/__profile/start`);
+    const cpuBefore = cpuMsOfPid(target.pid);
     const result = await autocannon({ ...options, duration: SECONDS });
-    const cpuPerRequest = (cpuMsOf() - cpuBefore) / Math.max(1, result.requests.total);
-    if (profiling) await fetch(`${bareUrl}/__profile/stop?file=${encodeURIComponent(profiling)}`);
+    const cpu = (cpuMsOfPid(target.pid) - cpuBefore) / Math.max(1, result.requests.total);
+    if (profiling) await fetch(`${target.bareUrl}/__profile/stop?file=${encodeURIComponent(profiling)}`);
     clearInterval(sampler);
     // Statements per request, counted apart from the load: requests cut off when the run ends would
     // otherwise count their statements without counting as requests. One connection, whole flows.
     await new Promise((resolve) => setTimeout(resolve, 500)); // let cut-off requests finish
     // The job worker's polling runs meanwhile: its statements over as long an idle time are taken off.
     const flows = 10;
-    const before = await stats();
+    const counting = await statsOf(target);
     const started = performance.now();
     const counted = await autocannon({ ...options, connections: 1, amount: flows * scenario.requests.length });
-    const during = (await stats()).statements - before.statements;
-    const idleBefore = await stats();
+    const during = (await statsOf(target)).statements - counting.statements;
+    const idleBefore = await statsOf(target);
     await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
-    const idle = (await stats()).statements - idleBefore.statements;
-    const statements = (during - idle) / counted.requests.total;
-    const rate = scenario.perFlow
-      ? `${result.requests.average.toFixed(0)} (${(result.requests.average / scenario.perFlow).toFixed(1)} flows/s)`
-      : result.requests.average.toFixed(0);
-    rows.push(
-      `| ${scenario.data} | ${scenario.via} | ${rate} | ${result.latency.p50} | ${result.latency.p99} | ${statements.toFixed(1)} | ${cpuPerRequest.toFixed(2)} | ${(rss / 2 ** 20).toFixed(0)} | ${result.non2xx + result.errors} |`,
-    );
-    console.log(rows.at(-1));
+    const idle = (await statsOf(target)).statements - idleBefore.statements;
+    return {
+      rate: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      statements: (during - idle) / counted.requests.total,
+      cpu,
+      rss,
+      failed: result.non2xx + result.errors,
+    };
   }
+
+  const rows: string[] = [];
+  const header = before
+    ? '| data | via | server | req/s (mean of rounds) | × bare, same round (mean) | p50 ms | p99 ms | SQL statements / request | server CPU ms / request | server RSS MiB (max) | non-2xx |'
+    : '| data | via | req/s | p50 ms | p99 ms | SQL statements / request | server CPU ms / request | server RSS MiB (max) | non-2xx |';
+  const ruler = `|${'---|'.repeat(header.split('|').length - 2)}`;
+  console.log(`${header}\n${ruler}`);
+  const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+  const chosen = scenarios.filter((s) => !only || only.test(`${s.data} ${s.via}`));
+  type Measured = Awaited<ReturnType<typeof measure>>;
+  const results = new Map<string, Measured[]>();
+  const keyOf = (scenario: Scenario, target: Target) => `${scenario.via}\u0000${target.label}`;
+  for (let round = 0; round < rounds; round++)
+    for (const scenario of chosen)
+      for (const target of scenario.base === bareUrl ? targets.slice(-1) : targets) {
+        const measured = await measure(scenario, target);
+        results.set(keyOf(scenario, target), [...(results.get(keyOf(scenario, target)) ?? []), measured]);
+        if (before)
+          console.log(
+            `round ${round + 1}: ${target.label} ${scenario.via}: ${measured.rate.toFixed(0)} req/s, ${measured.cpu.toFixed(2)} ms CPU`,
+          );
+      }
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  const bareRuns = results.get([...results.keys()].find((k) => k.startsWith('bare handler, one SQL statement')) ?? '');
+  for (const scenario of chosen)
+    for (const target of scenario.base === bareUrl ? targets.slice(-1) : targets) {
+      const runs = results.get(keyOf(scenario, target))!;
+      const rate = mean(runs.map((r) => r.rate));
+      const cells = [
+        scenario.perFlow ? `${rate.toFixed(0)} (${(rate / scenario.perFlow).toFixed(1)} flows/s)` : rate.toFixed(0),
+        mean(runs.map((r) => r.p50)).toFixed(0),
+        mean(runs.map((r) => r.p99)).toFixed(0),
+        mean(runs.map((r) => r.statements)).toFixed(1),
+        mean(runs.map((r) => r.cpu)).toFixed(2),
+        (Math.max(...runs.map((r) => r.rss)) / 2 ** 20).toFixed(0),
+        String(runs.reduce((n, r) => n + r.failed, 0)),
+      ];
+      if (before) {
+        const ratio = bareRuns && scenario.base !== bareUrl ? mean(runs.map((r, i) => r.rate / bareRuns[i]!.rate)).toFixed(2) : '–';
+        cells.splice(1, 0, ratio);
+        cells.unshift(target.label);
+      }
+      rows.push(`| ${scenario.data} | ${scenario.via} | ${cells.join(' | ')} |`);
+      console.log(rows.at(-1));
+    }
+  await before?.stop();
 
   // Raw SQL through pg in this process (no HTTP): what PostgreSQL alone takes for the one-space read.
   const raw = new pg.Pool({ ...server, database, max: CONNECTIONS });
@@ -290,10 +349,12 @@ async function main() {
       ),
     { durationMs: SECONDS * 1000, concurrency: CONNECTIONS },
   );
+  const rawCells = `${rawSql.perSecond.toFixed(0)} | ${before ? '– | ' : ''}${rawSql.p50.toFixed(2)} | ${rawSql.p99.toFixed(2)} | 1 (by construction) | – | – | 0`;
+  const afterBare = rows.findIndex((row) => row.includes('bare handler, one SQL statement'));
   rows.splice(
-    4,
+    afterBare < 0 ? rows.length : afterBare + 1,
     0,
-    `| one space (of 1,000) | raw SQL (pg, one statement, no HTTP) | ${rawSql.perSecond.toFixed(0)} | ${rawSql.p50.toFixed(2)} | ${rawSql.p99.toFixed(2)} | 1 (by construction) | – | – | 0 |`,
+    `| one space (of 1,000) | raw SQL (pg, one statement, no HTTP) | ${before ? '– | ' : ''}${rawCells} |`,
   );
   await raw.end();
 
@@ -306,7 +367,7 @@ async function main() {
     `Seeded in ${(seedMs / 1000).toFixed(1)} s: 3 organizations, ${SPACES} spaces in ${COLLECTIONS} collections, ${pages.rows[0]!.n} pages (${BIG_SPACES} spaces × 940, ${SITE_SPACES} × 30), a published site of ${SECTIONS} sections × ${SITE_SPACES} site spaces.`,
     '',
     header,
-    '|---|---|---|---|---|---|---|---|---|',
+    ruler,
     ...rows,
     '',
     `The server runs in its own process (peak RSS over the run: ${peak.toFixed(0)} MiB); autocannon runs in the bench process, over loopback.`,

@@ -26,7 +26,7 @@ import { RecentTokens } from './auth/recent-tokens.js';
 import { routes } from './rest/routes.js';
 import type { Caller, HttpRoute } from './http/routes.js';
 import { createRouter } from './http/router.js';
-import { errorResponse, json } from './http/respond.js';
+import { errorResponse, isResponse, json } from './http/respond.js';
 import { httpRoutes, installModules } from './modules/index.js';
 import { hostedReaderRoute, siteHostedAt } from './modules/reader/index.js';
 import { ANONYMOUS_CALLER, onlyPublicOperations } from './modules/sessions/index.js';
@@ -354,7 +354,7 @@ async function apiWithToken(
   const early = spaceId && guard.mayReadEarly(token, client) && poolHasRoom(pool) ? parts.earlyStatement(request) : null;
   const earlyReads = early ? beginEarlyRead(pool, early) : undefined;
   const who = await guard.identify(token, request, client, spaceId);
-  if (who instanceof Response) return who;
+  if (isResponse(who)) return who;
   if (!who) return unauthenticatedResponse(request, isRest);
   // A site token (a published-URL lookup's apiToken) reads that site's published content only.
   if (who.session.siteScope && !siteTokenMayCall(request.method, new URL(request.url).pathname, isRest)) {
@@ -476,7 +476,7 @@ const declaredRoute =
     };
     const token = route.optionalToken ? bearerToken(request) : null;
     const who = token ? await guard.identify(token, request, client) : null;
-    if (who instanceof Response) return who;
+    if (isResponse(who)) return who;
     if (who) return guard.inTenantTurn(who, request, () => serve({ user: who.caller, session: who.session }));
     return (route.cost === 0 ? null : guard.chargeAddress(request, client, route.cost)) ?? serve(null);
   };

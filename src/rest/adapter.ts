@@ -6,7 +6,7 @@ import type { RestRequest, RestRoute } from './route.js';
 import type { Statement } from '../db/early-reads.js';
 import { outputPlan, restInputToVariables, toRest, type OutputPlan } from './shape.js';
 import { officialOperationAt } from './unserved.js';
-import { errorResponse, json } from '../http/respond.js';
+import { plainResponse, errorResponse, isResponse, json } from '../http/respond.js';
 import { conditionalTag, IMMUTABLE, noneMatch, notModified, revalidated, validatorHeaders, withValidators } from '../http/conditional.js';
 
 /** Runs a parsed operation through yoga's envelop (auth context, masking and limits apply). */
@@ -162,7 +162,7 @@ export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[]
     router[route.method.toLowerCase() as 'get'](route.path, async (request: IRequest) => {
       const body =
         route.method === 'GET' || route.method === 'DELETE' ? {} : await readBody(request as unknown as Request, route.acceptsArrayBody);
-      if (body instanceof Response) return body;
+      if (isResponse(body)) return body;
       const restRequest: RestRequest = {
         params: Object.fromEntries(Object.entries(request.params).map(([k, v]) => [k, decodeURIComponent(v)])),
         query: Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])),
@@ -209,7 +209,7 @@ export function createRestAdapter(schema: GraphQLSchema, routes: PreparedRoute[]
       if (result.errors?.length) return restError(result.errors, request as unknown as Request);
       const status = typeof route.status === 'function' ? route.status(result.data) : (route.status ?? 200);
       const payload = route.result(toRest(result.data, route.plan));
-      if (payload === undefined) return new Response(null, { status });
+      if (payload === undefined) return plainResponse(null, { status });
       const answer = json(
         status,
         payload,

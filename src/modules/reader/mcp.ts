@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createContext } from '../../context.js';
 import type { User } from '../../generated/prisma/client.js';
-import { errorResponse } from '../../http/respond.js';
+import { errorResponse, isResponse } from '../../http/respond.js';
 import type { HttpRoute, RouteCall } from '../../http/routes.js';
 import { defaultCustomization, siteView } from '../sites/index.js';
 import { decideAccess } from './access.js';
@@ -185,7 +185,7 @@ function serverFor(r: Reading, { McpServer, z }: Awaited<ReturnType<typeof loadS
 
 async function serve(call: RouteCall): Promise<Response> {
   const reading = await readingFor(call);
-  if (reading instanceof Response) return reading;
+  if (isResponse(reading)) return reading;
   const sdk = await loadSdk();
   const server = serverFor(reading, sdk);
   const transport = new sdk.Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -208,7 +208,7 @@ async function serve(call: RouteCall): Promise<Response> {
 /** GET (a server-initiated SSE stream) and DELETE (a session's end): not offered by a stateless server. */
 async function notOffered(call: RouteCall): Promise<Response> {
   const reading = await readingFor(call);
-  if (reading instanceof Response) return reading;
+  if (isResponse(reading)) return reading;
   return new Response(
     JSON.stringify({
       jsonrpc: '2.0',
