@@ -21,7 +21,7 @@ import {
 } from './graphql/caching.js';
 import { useIncrementalDelivery } from './graphql/defer-stream.js';
 import { createRestAdapter, earlyStatements, prepareRoutes } from './rest/adapter.js';
-import { beginEarlyRead, poolHasRoom, primeEarlyReads, type EarlyReads } from './db/early-reads.js';
+import { beginEarlyRead, earlyReadOf, poolHasRoom, primeEarlyReads, type EarlyReads, type Statement } from './db/early-reads.js';
 import { RecentTokens } from './auth/recent-tokens.js';
 import { routes } from './rest/routes.js';
 import type { Caller, HttpRoute } from './http/routes.js';
@@ -249,13 +249,14 @@ function createGuard(services: Services, onRefusal: AppOptions['onRefusal']) {
     request: Request,
     client: string,
     spaceId: string | null = null,
+    rider: Statement | null = null,
   ): Promise<Identified | null | Response> {
     // An address that keeps sending invalid tokens is refused before its next token costs a query.
     const blocked = failures.peek(client);
     if (!blocked.ok) return tooMany(blocked.retryAfter, 'Too many failed authentications from this address', request, 'auth-failures');
     const now = Date.now();
     const siteKeys = token.startsWith(SITE_TOKEN_PREFIX) ? await serverKeys(services) : undefined;
-    const authenticated = await authenticate(services.db, token, config.rateLimit, now, siteKeys, { spaceId });
+    const authenticated = await authenticate(services.db, token, config.rateLimit, now, siteKeys, { spaceId, rider });
     if (!authenticated) {
       recentTokens.forget(token);
       failures.take(client);
@@ -350,10 +351,13 @@ async function apiWithToken(
   // A GET whose first statement is known from the request alone begins it now, while the token is
   // checked (src/db/early-reads.ts): for a token this process authenticated lately, from an
   // address not refused for failed authentications, and when the pool has a connection to spare.
+  // A statement that rides on the authentication statement is read by it: one round trip in all.
   const pool = services.db.pool;
-  const early = spaceId && guard.mayReadEarly(token, client) && poolHasRoom(pool) ? parts.earlyStatement(request) : null;
-  const earlyReads = early ? beginEarlyRead(pool, early) : undefined;
-  const who = await guard.identify(token, request, client, spaceId);
+  const early = spaceId ? parts.earlyStatement(request) : null;
+  const rider = early?.rides ? early.statement : null;
+  let earlyReads =
+    early && !rider && guard.mayReadEarly(token, client) && poolHasRoom(pool) ? beginEarlyRead(pool, early.statement) : undefined;
+  const who = await guard.identify(token, request, client, spaceId, rider);
   if (isResponse(who)) return who;
   if (!who) return unauthenticatedResponse(request, isRest);
   // A site token (a published-URL lookup's apiToken) reads that site's published content only.
@@ -365,6 +369,7 @@ async function apiWithToken(
     );
   }
   const { caller } = who;
+  if (rider && who.riderRows) earlyReads = earlyReadOf(rider, who.riderRows);
   const session = { ...who.session, clientAddress: address };
   return guard.inTenantTurn(who, request, async () => {
     // Only now is the body read: streamed, and cut off with a 413 as soon as it passes the limit.

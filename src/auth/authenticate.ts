@@ -5,6 +5,7 @@ import type { ServerKeys } from '../secrets.js';
 import { columnsOf, prepared, selectRowGroups, selectRows, type Prepared } from '../db/rows.js';
 import { contentRoleRowOf, contentRoleSql, type SpaceAccess } from './access-rows.js';
 import { readSiteToken, SITE_TOKEN_PREFIX } from './site-token.js';
+import type { Statement } from '../db/early-reads.js';
 import { hashToken } from './tokens.js';
 
 /**
@@ -49,6 +50,8 @@ export interface Authenticated {
    * is no such space.
    */
   spaceAccess?: SpaceAccess | null;
+  /** Asked with a `rider`: its rows, read by the same statement (src/db/early-reads.ts). */
+  riderRows?: unknown[];
 }
 
 type Row = User & {
@@ -87,7 +90,7 @@ export function slidingWindow(rate: RateLimit, windowStart: number, previous: nu
  * two round trips fewer on every /v1/spaces/:id… request. Prepared (every
  * request sends it): parsing and planning it was most of its time.
  */
-function authenticationStatement(withSpace: boolean): Prepared {
+function authenticationStatement(withSpace: boolean, rider?: string): Prepared {
   return prepared(`WITH RECURSIVE caller AS (
        SELECT ${columnsOf('User', 'u')}, t."ssoOrganizationId" AS "__ssoOrganizationId", t.id AS "__tokenId"
        FROM "ApiToken" t JOIN "User" u ON u.id = t."userId"
@@ -109,7 +112,7 @@ function authenticationStatement(withSpace: boolean): Prepared {
          withSpace
            ? `, NULL AS "__next", ${columnsOf('Space', 's')}, NULL AS "__next", ${columnsOf('Organization', 'o')}, NULL AS "__next", ${columnsOf('Member', 'sm')}, NULL AS "__next", ${contentRoleSql.columns}`
            : ''
-       }
+       }${rider ? `, NULL AS "__next", (SELECT coalesce(json_agg(x), '[]'::json) FROM (${rider}) x) AS "__rows"` : ''}
      FROM caller${
        withSpace
          ? `
@@ -122,6 +125,19 @@ function authenticationStatement(withSpace: boolean): Prepared {
 }
 const AUTHENTICATE = authenticationStatement(false);
 const AUTHENTICATE_WITH_SPACE = authenticationStatement(true);
+/** The values the authentication of a space request binds before a rider's ($1…$6). */
+const AUTHENTICATION_VALUES = 6;
+/** One prepared statement per rider text (riders have fixed texts: src/db/early-reads.ts). */
+const withRiders = new Map<string, Prepared>();
+const authenticationWithRider = (text: string): Prepared => {
+  let statement = withRiders.get(text);
+  if (!statement) {
+    const renumbered = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + AUTHENTICATION_VALUES}`);
+    statement = authenticationStatement(true, renumbered);
+    withRiders.set(text, statement);
+  }
+  return statement;
+};
 
 /**
  * `keys`: the server's keys, to check a site token (`lst_…`, src/auth/site-token.ts): signed rather
@@ -134,7 +150,7 @@ export async function authenticate(
   rate: RateLimit,
   now = Date.now(),
   keys?: ServerKeys,
-  opts: { spaceId?: string | null } = {},
+  opts: { spaceId?: string | null; rider?: Statement | null } = {},
 ): Promise<Authenticated | null> {
   const site = token.startsWith(SITE_TOKEN_PREFIX) ? (keys ? readSiteToken(keys, token, now) : null) : undefined;
   if (site === null) return null;
@@ -145,10 +161,14 @@ export async function authenticate(
   const values = [hash, windowStart, limited, rate.windowSeconds, site?.userId ?? null];
   let row: Row | undefined;
   let spaceAccess: SpaceAccess | null | undefined;
+  let riderRows: unknown[] | undefined;
   if (spaceId) {
-    const [groups] = await selectRowGroups(db.pool, AUTHENTICATE_WITH_SPACE, [...values, spaceId]);
+    const rider = opts.rider ?? null;
+    const statement = rider ? authenticationWithRider(rider.text) : AUTHENTICATE_WITH_SPACE;
+    const [groups] = await selectRowGroups(db.pool, statement, [...values, spaceId, ...(rider?.values ?? [])]);
     row = groups?.[0] as Row | undefined;
-    const [, space, organization, member, role] = groups ?? [];
+    const [, space, organization, member, role, rode] = groups ?? [];
+    if (row && rider) riderRows = (rode?.__rows as unknown[] | undefined) ?? [];
     const contentRole = contentRoleRowOf(role?.__level as string | null, role?.__grant as string | null);
     if (row)
       spaceAccess =
@@ -181,6 +201,7 @@ export async function authenticate(
     tenant: ssoOrganizationId ? `org:${ssoOrganizationId}` : firstOrganization ? `org:${firstOrganization}` : `user:${caller.id}`,
     rate: limited ? slidingWindow(rate, windowStart, previous ?? 0, count ?? 0, now) : null,
     ...(spaceAccess !== undefined ? { spaceAccess } : {}),
+    ...(riderRows ? { riderRows } : {}),
   };
 }
 

@@ -15,6 +15,19 @@ import { selectRows } from './rows.js';
 export interface Statement {
   text: string;
   values: unknown[];
+  /** The prepared statement's name, for a fixed text (src/db/rows.ts `prepared`). */
+  name?: string;
+}
+
+/**
+ * A GET's first statement, told from the request alone. `rides`: its columns survive JSON (text,
+ * int4, bool, jsonb) and its text is fixed, so it is read by the authentication statement itself
+ * (one round trip for the whole request, src/auth/authenticate.ts) instead of on a connection of
+ * its own while the token is checked.
+ */
+export interface EarlyStatement {
+  statement: Statement;
+  rides: boolean;
 }
 
 export type EarlyReads = Map<string, Promise<unknown[]>>;
@@ -33,11 +46,16 @@ export function poolHasRoom(pool: pg.Pool): boolean {
 
 /** Sends `statement` now; its rows wait for the request that may take them. */
 export function beginEarlyRead(pool: pg.Pool, statement: Statement): EarlyReads {
-  const rows = selectRows<unknown>(pool, statement.text, statement.values);
+  const rows = selectRows<unknown>(pool, textOf(statement), statement.values);
   // Untaken (the request was refused), a failure is nobody's error; taken, the taker sees it.
   rows.catch(() => {});
   return new Map([[keyOf(statement), rows]]);
 }
+
+/** Rows already read (by the authentication statement it rode on), for the request that may take them. */
+export const earlyReadOf = (statement: Statement, rows: unknown[]): EarlyReads => new Map([[keyOf(statement), Promise.resolve(rows)]]);
+
+const textOf = (statement: Statement) => (statement.name ? { text: statement.text, name: statement.name } : statement.text);
 
 const earlyReadsOf = perRequest((_ctx: object): EarlyReads => new Map());
 
@@ -51,7 +69,7 @@ export function selectRowsOnce<T>(ctx: object, pool: pg.Pool, statement: Stateme
   const reads = earlyReadsOf(ctx);
   const key = keyOf(statement);
   const early = reads.get(key);
-  if (!early) return selectRows<T>(pool, statement.text, statement.values);
+  if (!early) return selectRows<T>(pool, textOf(statement), statement.values);
   reads.delete(key);
   return early as Promise<T[]>;
 }

@@ -3,7 +3,7 @@ import { processLog, requestIdOf } from '../ops/log.js';
 import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { ERROR_STATUS, statusOfCode } from '../errors.js';
 import type { RestRequest, RestRoute } from './route.js';
-import type { Statement } from '../db/early-reads.js';
+import type { EarlyStatement } from '../db/early-reads.js';
 import { outputPlan, restInputToVariables, toRest, type OutputPlan } from './shape.js';
 import { officialOperationAt } from './unserved.js';
 import { plainResponse, errorResponse, isResponse, json } from '../http/respond.js';
@@ -43,7 +43,7 @@ export function prepareRoutes(schema: GraphQLSchema, routes: RestRoute[]): Prepa
  * `early`), or null: for src/app.ts to begin while the token is checked. Bad input is null (the
  * route answers its 400 after authentication, as always).
  */
-export function earlyStatements(schema: GraphQLSchema, routes: PreparedRoute[]): (request: Request) => Statement | null {
+export function earlyStatements(schema: GraphQLSchema, routes: PreparedRoute[]): (request: Request) => EarlyStatement | null {
   const early = routes
     .filter((route) => route.early && route.method === 'GET')
     .map((route) => {
@@ -64,7 +64,8 @@ export function earlyStatements(schema: GraphQLSchema, routes: PreparedRoute[]):
           queryLists: Object.fromEntries([...url.searchParams.keys()].map((key) => [key, url.searchParams.getAll(key)])),
           body: {},
         };
-        return route.early!(restInputToVariables(schema, route.parsed, route.variables?.(req) ?? {}));
+        const statement = route.early!(restInputToVariables(schema, route.parsed, route.variables?.(req) ?? {}));
+        return statement ? { statement, rides: route.earlyRides === true } : null;
       } catch {
         return null;
       }

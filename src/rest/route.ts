@@ -50,6 +50,12 @@ export interface RestRoute {
    * statement the service then sends: a different one is a wasted read, never a wrong answer.
    */
   early?: (variables: Record<string, unknown>) => Statement | null;
+  /**
+   * `early`'s statement has a fixed text and columns that survive JSON (text, int4, bool, jsonb): it
+   * rides on the authentication statement of a `/v1/spaces/:id…` request (one round trip in all)
+   * rather than being begun on a connection of its own (src/db/early-reads.ts).
+   */
+  earlyRides?: boolean;
   /** GET only, for live answers: an ETag of the answer's bytes and 304 on a match (saves bytes, not work), `private, no-cache`. */
   revalidate?: boolean;
 }

@@ -1,6 +1,7 @@
 import type { Mutation, Query } from '../../generated/schema-types.js';
 import { MERGE_RULES_SELECTION, restMergeRulesBody } from '../orgs/index.js';
 import { STORED_GIT_SYNC_SELECTION, VISITOR_AUTH_SELECTION } from './git-sync-state.js';
+import { spaceCountsStatement } from './loaders.js';
 import { deletedStatus, LIST_FIELDS, listVariables, objectMutationRoute, type RestRoute } from '../../rest/route.js';
 
 export const SPACE_FIELDS = /* GraphQL */ `
@@ -62,6 +63,9 @@ export const spaceRoutes: RestRoute[] = [
     operationId: 'getSpaceById',
     document: `query Space($id: ID!) { space(id: $id) { ...SpaceFields } } ${SPACE_FIELDS}`,
     variables: id,
+    // The space's counts ride on the authentication statement, which reads the space's access rows.
+    early: (v) => spaceCountsStatement([String(v.id)]),
+    earlyRides: true,
     result: (data: Pick<Query, 'space'>) => data.space,
   },
   {

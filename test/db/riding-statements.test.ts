@@ -1,0 +1,69 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authenticate } from '../../src/auth/authenticate.js';
+import { selectRowsOnce } from '../../src/db/early-reads.js';
+import { spaceCountsStatement } from '../../src/modules/spaces/loaders.js';
+import { setupHarness, type Harness, type World } from '../support/harness.js';
+
+/**
+ * A GET whose first statement rides on the authentication statement (src/db/early-reads.ts): GET
+ * /v1/spaces/{id} is one round trip in all, its answer the same as the counts read on their own,
+ * and a refused caller gets nothing more for it.
+ */
+let h: Harness;
+let world: World;
+let spaceId: string;
+let emptyId: string;
+
+const NO_LIMIT = { limit: 0, windowSeconds: 60 };
+
+beforeAll(async () => {
+  h = await setupHarness();
+  world = await h.world('Riding statements');
+  const post = async (path: string, body: unknown) => (await h.call('POST', path, { token: world.owner.token, body })).body;
+  spaceId = (await post(`/v1/orgs/${world.orgId}/spaces`, { title: 'Counted' })).id;
+  emptyId = (await post(`/v1/orgs/${world.orgId}/spaces`, { title: 'Empty' })).id;
+  for (const subject of ['One', 'Two', 'Three']) await post(`/v1/spaces/${spaceId}/change-requests`, { subject });
+  for (const markdown of ['First', 'Second']) await post(`/v1/spaces/${spaceId}/comments`, { body: { markdown } });
+});
+
+const statementsOf = async (token: string, path: string) => {
+  const before = h.db.statements.count;
+  const res = await h.call('GET', path, { token });
+  return { res, statements: h.db.statements.count - before };
+};
+
+describe('a statement riding on the authentication statement', () => {
+  it('gives the rows it gives on its own (its columns survive JSON)', async () => {
+    for (const id of [spaceId, emptyId, 'no-such-space']) {
+      const rider = spaceCountsStatement([id]);
+      const rode = await authenticate(h.db, world.reader.token, NO_LIMIT, Date.now(), undefined, { spaceId: id, rider });
+      const alone = await selectRowsOnce(world, h.db.pool, rider);
+      expect(rode?.riderRows).toEqual(alone);
+      expect(alone).toHaveLength(1);
+    }
+  });
+
+  it('makes GET /v1/spaces/{id} one statement, with the counts of the space', async () => {
+    const { res, statements } = await statementsOf(world.reader.token, `/v1/spaces/${spaceId}`);
+    expect(res.status).toBe(200);
+    expect(statements).toBe(1);
+    const counted = await h.graphql(
+      world.reader.token,
+      'query($id: ID!) { space(id: $id) { comments changeRequests changeRequestsOpen changeRequestsDraft } }',
+      { id: spaceId },
+    );
+    const { comments, changeRequests, changeRequestsOpen, changeRequestsDraft } = res.body;
+    expect({ comments, changeRequests, changeRequestsOpen, changeRequestsDraft }).toEqual(counted.body.data.space);
+    expect(comments).toBe(2);
+    expect(changeRequests).toBe(3);
+  });
+
+  it('reads nothing more for a caller who may not see the space, nor for a bad token', async () => {
+    const outsider = await statementsOf(world.outsider.token, `/v1/spaces/${spaceId}`);
+    expect(outsider.res.status).toBe(404);
+    expect(outsider.statements).toBe(1);
+    const bad = await statementsOf('gb_api_not-a-token', `/v1/spaces/${spaceId}`);
+    expect(bad.res.status).toBe(401);
+    expect(bad.statements).toBe(1);
+  });
+});
