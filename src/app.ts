@@ -12,6 +12,7 @@ import { clearedSessionCookie, cookieSecure, isNonSimpleRequest, sessionSecretOf
 import { schema } from './graphql/schema.js';
 import { useJitForLists } from './graphql/jit.js';
 import { useDocumentLimits } from './graphql/armor.js';
+import { useComplexityLimits } from './graphql/complexity.js';
 import {
   createPersistedQueryStore,
   loadPersistedDocuments,
@@ -150,6 +151,7 @@ function createGraphQLServer(services: Services, opts: AppOptions, persistedDocu
       usePersistedQueries(createPersistedQueryStore(), persistedDocuments),
       useConditionalGet(),
       useDocumentLimits(),
+      useComplexityLimits(),
       ...useIncrementalDelivery(),
       useJitForLists(),
       useFaultLog(),
@@ -164,6 +166,9 @@ function createGraphQLServer(services: Services, opts: AppOptions, persistedDocu
         '# Your token goes in Headers: {"Authorization": "Bearer <token>"}; then reload the schema (Shift+Ctrl+R)\n{ viewer { id displayName } }',
     },
     maskedErrors: { maskError: maskResolverError },
+    // Every body is read (and cut off at its limit) by src/http/body.ts before yoga sees it: yoga's
+    // own limit piped it once more through a TransformStream.
+    maxRequestBodySize: false,
     logging: false,
     landingPage: false,
     // CORS is answered by src/http/cors.ts for /v1 and /graphql alike (yoga's default reflected any origin with credentials).

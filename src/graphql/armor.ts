@@ -101,6 +101,9 @@ export function documentShapeProblem(document: DocumentNode): string | null {
   return problem;
 }
 
+/** Parsed documents already found within the limits: yoga's parse cache hands the same object back for the same text. */
+const withinShape = new WeakSet<DocumentNode>();
+
 /** The yoga/envelop plugin applying DOCUMENT_LIMITS to every document a client sends to /graphql. */
 export const useDocumentLimits = (): Plugin => ({
   onParse({ params, setParseFn }) {
@@ -121,9 +124,10 @@ export const useDocumentLimits = (): Plugin => ({
       }
     });
     return ({ result, replaceParseResult }) => {
-      if (!result || result instanceof Error) return;
+      if (!result || result instanceof Error || withinShape.has(result as DocumentNode)) return;
       const problem = documentShapeProblem(result as DocumentNode);
       if (problem) replaceParseResult(refuse(problem));
+      else withinShape.add(result as DocumentNode);
     };
   },
 });

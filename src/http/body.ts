@@ -1,3 +1,4 @@
+import { Request as ServerRequest } from '@whatwg-node/fetch';
 import { requestIdOf, tagRequest } from '../ops/log.js';
 import { errorResponse } from './respond.js';
 
@@ -65,17 +66,21 @@ export async function readText(request: Request, limit: number): Promise<string>
   return new TextDecoder().decode(await readBody(request, limit));
 }
 
-/** The same request with its body replaced by bytes already read (downstream readers get them from memory). */
+/**
+ * The same request with its body replaced by bytes already read (downstream readers get them from
+ * memory). Made with @whatwg-node/fetch's Request, as the HTTP server's are: the platform's cost
+ * ~4% of a small GraphQL read to construct.
+ */
 export function withBody(request: Request, bytes: Uint8Array): Request {
   const headers = new Headers(request.headers);
   headers.set('content-length', String(bytes.byteLength));
   headers.delete('transfer-encoding');
-  const read = new Request(request.url, {
+  const read = new ServerRequest(request.url, {
     method: request.method,
     headers,
     body: bytes.byteLength ? (bytes as Uint8Array<ArrayBuffer>) : undefined,
     signal: request.signal,
-  });
+  }) as unknown as Request;
   const id = requestIdOf(request);
   if (id) tagRequest(read, id);
   return read;
