@@ -93,15 +93,40 @@ export async function selectRowGroups(
   values: unknown[],
 ): Promise<(Record<string, unknown> | null)[][]> {
   const { fields, rows } = await pool.query<unknown[]>({ ...config(statement), values, types, rowMode: 'array' });
-  const bounds = [-1, ...fields.flatMap((f, i) => (f.name === '__next' ? [i] : [])), fields.length];
-  const groups = bounds.slice(1).map((to, g) => [bounds[g]! + 1, to] as const);
-  return rows.map((row) =>
-    groups.map(([from, to]) =>
-      row.slice(from, to).every((v) => v === null)
-        ? null
-        : Object.fromEntries(fields.slice(from, to).map((f, i) => [f.name, row[from + i]])),
-    ),
-  );
+  const groups = groupsOf(typeof statement === 'string' ? statement : statement.text, fields);
+  return rows.map((row) => groups.map((group) => recordOf(row, group)));
+}
+
+type ColumnGroup = { from: number; names: string[] };
+
+/**
+ * A statement's column groups, split at its `__next` columns: worked out once per statement text
+ * and column list (a `*` expands anew when a migration adds a column to a running process's table).
+ */
+const columnGroups = new Map<string, { names: string[]; groups: ColumnGroup[] }>();
+function groupsOf(text: string, fields: { name: string }[]): ColumnGroup[] {
+  const known = columnGroups.get(text);
+  if (known && known.names.length === fields.length && known.names.every((name, i) => name === fields[i]!.name)) return known.groups;
+  const names = fields.map((f) => f.name);
+  const groups: ColumnGroup[] = [];
+  let from = 0;
+  for (let i = 0; i <= names.length; i++) {
+    if (i < names.length && names[i] !== '__next') continue;
+    groups.push({ from, names: names.slice(from, i) });
+    from = i + 1;
+  }
+  columnGroups.set(text, { names, groups });
+  return groups;
+}
+
+/** One group's record of a row; null when every column of it is null (no match of a LEFT JOIN). */
+function recordOf(row: unknown[], { from, names }: ColumnGroup): Record<string, unknown> | null {
+  let present = false;
+  for (let i = from; i < from + names.length && !present; i++) present = row[i] !== null;
+  if (!present) return null;
+  const record: Record<string, unknown> = {};
+  for (let i = 0; i < names.length; i++) record[names[i]!] = row[from + i];
+  return record;
 }
 
 /** Rows of `table` whose id is in `ids`, in no particular order (table names come from the closed list above, never from input). */
