@@ -1,12 +1,5 @@
 import { complexityFromQuery } from '@pothos/plugin-complexity';
-import {
-  GraphQLError,
-  Kind,
-  type DocumentNode,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-  type TypeNode,
-} from 'graphql';
+import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type TypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.js';
 
