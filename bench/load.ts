@@ -225,8 +225,12 @@ async function main() {
   // BENCH_BEFORE=DIR: a checkout of an earlier commit (with node_modules and src/generated) serves
   // the same database beside this tree's server; each row then runs on both, in turns, so the
   // before/after figures come from one run on the same data and the same machine load.
+  // BENCH_BEFORE_NODE_FLAGS: that server's node flags (BENCH_BEFORE=. compares flags on one tree).
   const before = process.env.BENCH_BEFORE
-    ? await spawnBenchServer({ server, database }, { script: path.join(process.env.BENCH_BEFORE, 'bench', 'server.ts') })
+    ? await spawnBenchServer(
+        { server, database },
+        { script: path.join(process.env.BENCH_BEFORE, 'bench', 'server.ts'), flags: process.env.BENCH_BEFORE_NODE_FLAGS },
+      )
     : null;
   if (before) targets.unshift({ label: 'before', url: before.url, bareUrl: before.bareUrl, pid: before.child.pid! });
   const rounds = before ? Number(process.env.BENCH_ROUNDS ?? 3) : 1;

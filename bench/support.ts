@@ -76,13 +76,13 @@ const START_FLAGS = (
  */
 export async function spawnBenchServer(
   { server, database }: Pick<BenchDatabase, 'server' | 'database'>,
-  opts: { script?: string; args?: string[] } = {},
+  opts: { script?: string; args?: string[]; flags?: string } = {},
 ) {
   const target = server.host?.startsWith('/')
     ? `postgres://${server.user}@localhost:${server.port}/${database}?host=${encodeURIComponent(server.host)}`
     : `postgres://${server.user}${server.password ? `:${server.password}` : ''}@${server.host}:${server.port}/${database}`;
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'profiles')}`] : [];
-  const flags = (process.env.BENCH_NODE_FLAGS ?? START_FLAGS).split(' ').filter(Boolean);
+  const flags = (opts.flags ?? process.env.BENCH_NODE_FLAGS ?? START_FLAGS).split(' ').filter(Boolean);
   // `script`: a bench that serves its own app (bench/reader.ts --serve) rather than bench/server.ts.
   const child = spawn(
     process.execPath,
