@@ -13,6 +13,7 @@ import { schema } from './graphql/schema.js';
 import { useJitForLists } from './graphql/jit.js';
 import { useDocumentLimits } from './graphql/armor.js';
 import { useComplexityLimits } from './graphql/complexity.js';
+import { earlySpaceRead, type EarlySpaceRead } from './graphql/early-space.js';
 import {
   createPersistedQueryStore,
   loadPersistedDocuments,
@@ -63,6 +64,9 @@ interface ServerContext {
   tenant?: string;
   /** Headers a resolver adds to the answer (a sign-in's Set-Cookie). */
   responseHeaders?: Headers;
+  /** Rows the authentication statement read for the request (a `space(id:)` query's space, its riders). */
+  spaceAccess?: SpaceAccess | null;
+  earlyReads?: EarlyReads;
 }
 
 /**
@@ -98,6 +102,18 @@ const loggedFaults = new WeakSet<object>();
  * Logs the faults of an execution with the id of its request, before they are masked (masking
  * cannot see the request). Streamed results' faults are logged by `maskResolverError` alone.
  */
+/**
+ * Hands the rows the authentication statement read for a request (`ServerContext.spaceAccess`,
+ * `earlyReads`) to its loaders: on the context execution sees (yoga merges the server context into it).
+ */
+const usePrimedRows = (): Plugin => ({
+  onExecute: ({ args }) => {
+    const context = args.contextValue as unknown as Context & Pick<ServerContext, 'spaceAccess' | 'earlyReads'>;
+    primeSpaceAccess(context, context.spaceAccess);
+    primeEarlyReads(context, context.earlyReads);
+  },
+});
+
 const useFaultLog = (): Plugin => ({
   onExecute: ({ args }) => ({
     onExecuteDone: ({ result }) => {
@@ -155,6 +171,7 @@ function createGraphQLServer(services: Services, opts: AppOptions, persistedDocu
       ...useIncrementalDelivery(),
       useJitForLists(),
       useFaultLog(),
+      usePrimedRows(),
       ...(services.config.introspection ? [] : [disableIntrospection]),
       ...(opts.plugins ?? []),
     ],
@@ -341,6 +358,28 @@ async function api(parts: ApiParts, request: Request, client: string, isRest: bo
   return apiWithToken(parts, request, token, client, isRest, address);
 }
 
+/** The largest /graphql body read before its token is checked (a first-party query is well below). */
+const EARLY_BODY_BYTES = 8 * 1024;
+
+/** A JSON POST whose declared length is at most EARLY_BODY_BYTES. */
+const smallJsonPost = (request: Request) => {
+  const length = Number(request.headers.get('content-length') ?? Number.NaN);
+  return (
+    request.method === 'POST' &&
+    length > 0 &&
+    length <= EARLY_BODY_BYTES &&
+    (request.headers.get('content-type') ?? '').includes('application/json')
+  );
+};
+
+const jsonOf = (bytes: Uint8Array): unknown => {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return null; // yoga answers the malformed body as always
+  }
+};
+
 /** /v1 or /graphql with a bearer token: authenticated, then served in the organization's turn. */
 async function apiWithToken(
   parts: ApiParts,
@@ -359,10 +398,21 @@ async function apiWithToken(
   // A statement that rides on the authentication statement is read by it: one round trip in all.
   const pool = services.db.pool;
   const early = spaceId ? parts.earlyStatement(request) : null;
-  const rider = early?.rides ? early.statement : null;
+  let rider = early?.rides ? early.statement : null;
   let earlyReads =
     early && !rider && guard.mayReadEarly(token, client) && poolHasRoom(pool) ? beginEarlyRead(pool, early.statement) : undefined;
-  const who = await guard.identify(token, request, client, spaceId, rider);
+  // A small /graphql body of a token this process knows is read now: a `space(id:)` query's space
+  // (and its riders) is then read by the authentication statement, as a /v1/spaces/:id request's is.
+  let bodyRead = false;
+  let graphqlSpace: EarlySpaceRead | null = null;
+  if (!isRest && smallJsonPost(request) && guard.mayReadEarly(token, client)) {
+    const bytes = await readBody(request, EARLY_BODY_BYTES);
+    request = withBody(request, bytes);
+    bodyRead = true;
+    graphqlSpace = earlySpaceRead(jsonOf(bytes));
+    rider = graphqlSpace?.rider ?? null;
+  }
+  const who = await guard.identify(token, request, client, spaceId ?? graphqlSpace?.spaceId ?? null, rider);
   if (isResponse(who)) return who;
   if (!who) return unauthenticatedResponse(request, isRest);
   // A site token (a published-URL lookup's apiToken) reads that site's published content only.
@@ -378,8 +428,9 @@ async function apiWithToken(
   const session = { ...who.session, clientAddress: address };
   return guard.inTenantTurn(who, request, async () => {
     // Only now is the body read: streamed, and cut off with a 413 as soon as it passes the limit.
-    if (request.body) request = withBody(request, await readBody(request, services.config.maxBodyBytes));
-    if (!isRest) return graphqlWith(parts, request, { caller, session, tenant: who.tenant });
+    if (request.body && !bodyRead) request = withBody(request, await readBody(request, services.config.maxBodyBytes));
+    if (!isRest)
+      return graphqlWith(parts, request, { caller, session, tenant: who.tenant, spaceAccess: who.spaceAccess ?? null, earlyReads });
     Object.assign(request, { caller, session, spaceAccess: who.spaceAccess ?? null, earlyReads, requestId: requestIdOf(request) });
     return parts.rest.fetch(request);
   });

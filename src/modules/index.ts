@@ -10,6 +10,7 @@ import type { HttpRoute } from '../http/routes.js';
 import { registerJobHandlers, type JobDefinition } from '../jobs/queue.js';
 import type { RestRoute } from '../rest/route.js';
 import { useRoutes } from '../rest/routes.js';
+import { registerSpaceRider } from '../graphql/early-space.js';
 
 // GraphQL: each module's Pothos type files. Pothos registers a type on the builder when its file is
 // loaded, so these imports are the list; installModules builds the schema after them.
@@ -65,6 +66,7 @@ import { userProfileRoutes } from './users/user-routes.js';
 import { organizationRoutes } from './orgs/routes.js';
 import { organizationAccountRoutes } from './orgs/account-routes.js';
 import { spaceRoutes } from './spaces/routes.js';
+import { spaceCountsRider } from './spaces/index.js';
 import { memberSpaceRoutes } from './spaces/member-spaces.js';
 import { collectionRoutes } from './collections/routes.js';
 import { contentRoutes } from './content/routes.js';
@@ -170,6 +172,7 @@ export function installModules() {
   installed = true;
   useRoutes(restRoutes);
   registerJobHandlers(jobs);
+  registerSpaceRider(spaceCountsRider);
   // Every write is a mutation: the audit log records them in one place (src/modules/audit/record.ts).
   auditMutations(buildSchema());
 }

@@ -67,3 +67,50 @@ describe('a statement riding on the authentication statement', () => {
     expect(bad.statements).toBe(1);
   });
 });
+
+describe('a GraphQL space(id) query of a token this process knows', () => {
+  const SPACE_QUERY = `query($id: ID!) { space(id: $id) { id title comments changeRequests changeRequestsOpen changeRequestsDraft permissions { view edit } } }`;
+  /** As an HTTP client sends it: with its Content-Length (what tells a small body). */
+  const ask = async (token: string, query: string, variables: Record<string, unknown>) => {
+    const body = JSON.stringify({ query, variables });
+    const before = h.db.statements.count;
+    const res = await h.app.fetch(
+      new Request('http://lectern.test/graphql', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+        },
+        body,
+      }),
+    );
+    return { body: (await res.json()) as { data?: any; errors?: unknown[] }, statements: h.db.statements.count - before };
+  };
+
+  it('reads the space and its counts with the authentication statement: one statement, the same answer', async () => {
+    const reader = await h.user('Fresh reader');
+    await h.addMember(world.orgId, reader.id, 'read');
+    const first = await ask(reader.token, SPACE_QUERY, { id: spaceId }); // the token is not known yet: read as always
+    const known = await ask(reader.token, SPACE_QUERY, { id: spaceId });
+    expect(first.statements).toBeGreaterThan(1);
+    expect(known.statements).toBe(1);
+    expect(known.body).toEqual(first.body);
+    expect(known.body.data.space).toMatchObject({ comments: 2, changeRequests: 3, permissions: { view: true, edit: false } });
+    // Without a count selected nothing rides; the space's access rows still do.
+    const plain = await ask(reader.token, 'query($id: ID!) { space(id: $id) { id title } }', { id: spaceId });
+    expect(plain.statements).toBe(1);
+    expect(plain.body.data.space.id).toBe(spaceId);
+  });
+
+  it('answers a caller who may not see the space as before, and changes nothing for other queries', async () => {
+    await ask(world.outsider.token, '{ viewer { id } }', {});
+    const outsider = await ask(world.outsider.token, SPACE_QUERY, { id: spaceId });
+    expect(outsider.body.data?.space ?? null).toBeNull();
+    expect(outsider.statements).toBe(1);
+    const viewer = await ask(world.reader.token, '{ viewer { id } }', {});
+    expect(viewer.body.data.viewer.id).toBe(world.reader.id);
+    const malformed = await ask(world.reader.token, 'query { space(id: ', {});
+    expect(malformed.body.errors).toBeDefined();
+  });
+});

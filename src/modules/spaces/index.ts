@@ -1,6 +1,6 @@
 // The spaces module's face: what other modules (and the entry points) may import from it.
 
-export { spaceLoaders } from './loaders.js';
+export { spaceCountsRider, spaceLoaders } from './loaders.js';
 export { SPACE_FIELDS } from './routes.js';
 export { duplicateSpace, insertSpace, purgeDeletedSpaces } from './service.js';
 export { SpaceType } from './space.js';

@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { selectRowsOnce, type Statement } from '../../db/early-reads.js';
 import { prepared } from '../../db/rows.js';
+import type { SpaceRider } from '../../graphql/early-space.js';
 import { batched, perRequest } from '../../loaders.js';
 
 export interface SpaceCounts {
@@ -27,6 +28,12 @@ const SPACE_COUNTS = prepared(
  * one space has it ride on the authentication statement (the route's `early`, src/db/early-reads.ts).
  */
 export const spaceCountsStatement = (spaceIds: string[]): Statement => ({ ...SPACE_COUNTS, values: [spaceIds] });
+
+/** The space fields the counts statement answers. */
+const COUNT_FIELDS = ['comments', 'changeRequests', 'changeRequestsOpen', 'changeRequestsDraft'];
+
+/** A GraphQL `space(id:)` read that asks for a count has the counts ride on its authentication (src/graphql/early-space.ts). */
+export const spaceCountsRider: SpaceRider = (spaceId, selects) => (COUNT_FIELDS.some(selects) ? spaceCountsStatement([spaceId]) : null);
 
 const NO_COUNTS: SpaceCounts = { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 };
 

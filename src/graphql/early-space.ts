@@ -1,0 +1,81 @@
+import { Kind, parse, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import type { Statement } from '../db/early-reads.js';
+
+/**
+ * The space a GraphQL query reads through a root `space(id:)` field, told from its body before the
+ * token is checked (src/app.ts), so that the authentication statement reads the space's access rows
+ * too, as it does for `/v1/spaces/:id…` (src/auth/authenticate.ts), and a statement a module lets
+ * ride on it for the fields selected on the space (src/db/early-reads.ts). Nothing is answered
+ * from them that the request would not have read itself after the access check.
+ */
+export interface EarlySpaceRead {
+  spaceId: string;
+  rider: Statement | null;
+}
+
+/** A module's statement for a space whose selection `selects` names a field of, or null. */
+export type SpaceRider = (spaceId: string, selects: (field: string) => boolean) => Statement | null;
+
+const riders: SpaceRider[] = [];
+
+/** Adds a rider (src/modules/index.ts, at start-up). */
+export function registerSpaceRider(rider: SpaceRider): void {
+  riders.push(rider);
+}
+
+/** Parsed query texts (small first-party queries repeat): bounded, oldest out first. */
+const parsed = new Map<string, DocumentNode | null>();
+const PARSED_MAX = 200;
+
+function documentOf(query: string): DocumentNode | null {
+  let document = parsed.get(query);
+  if (document === undefined) {
+    try {
+      document = parse(query, { maxTokens: 2_000 });
+    } catch {
+      document = null; // yoga answers the syntax error as always
+    }
+    if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
+    parsed.set(query, document);
+  }
+  return document;
+}
+
+/** Whether `selectionSet` (its fragments followed, not the fields below it) selects `field`. */
+function selects(selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, field: string, seen = new Set<string>()) {
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD && selection.name.value === field) return true;
+    if (selection.kind === Kind.INLINE_FRAGMENT && selects(selection.selectionSet, fragments, field, seen)) return true;
+    if (selection.kind === Kind.FRAGMENT_SPREAD && !seen.has(selection.name.value)) {
+      seen.add(selection.name.value);
+      const fragment = fragments.get(selection.name.value);
+      if (fragment && selects(fragment.selectionSet, fragments, field, seen)) return true;
+    }
+  }
+  return false;
+}
+
+/** The early space read of a `/graphql` body (`{ query, variables, operationName }`), or null. */
+export function earlySpaceRead(body: unknown): EarlySpaceRead | null {
+  const { query, variables, operationName } = (body ?? {}) as { query?: unknown; variables?: unknown; operationName?: unknown };
+  if (typeof query !== 'string') return null;
+  const document = documentOf(query);
+  if (!document) return null;
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = typeof operationName === 'string' ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  if (operation?.operation !== 'query' || (operations.length > 1 && typeof operationName !== 'string')) return null;
+  const field = operation.selectionSet.selections.find((s) => s.kind === Kind.FIELD && s.name.value === 'space');
+  if (field?.kind !== Kind.FIELD || !field.selectionSet) return null;
+  const id = field.arguments?.find((a) => a.name.value === 'id')?.value;
+  const spaceId =
+    id?.kind === Kind.STRING
+      ? id.value
+      : id?.kind === Kind.VARIABLE
+        ? (variables as Record<string, unknown> | undefined)?.[id.name.value]
+        : undefined;
+  if (typeof spaceId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(spaceId)) return null;
+  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+  const selectionSet = field.selectionSet;
+  const rider = riders.map((ride) => ride(spaceId, (name) => selects(selectionSet, fragments, name))).find(Boolean) ?? null;
+  return { spaceId, rider };
+}
