@@ -104,7 +104,8 @@ const loggedFaults = new WeakSet<object>();
  */
 /**
  * Hands the rows the authentication statement read for a request (`ServerContext.spaceAccess`,
- * `earlyReads`) to its loaders: on the context execution sees (yoga merges the server context into it).
+ * `earlyReads`) to its loaders, for /graphql and the REST adapter alike: on the context execution
+ * sees (yoga merges the server context into it).
  */
 const usePrimedRows = (): Plugin => ({
   onExecute: ({ args }) => {
@@ -202,15 +203,18 @@ function createRest(services: Services, yoga: Yoga, prepared: ReturnType<typeof 
       // The router hands its handlers a proxy of the request: the request's id is tagged on it too.
       const requestId = (request as { requestId?: string }).requestId;
       if (requestId) tagRequest(request, requestId);
+      // The rows the authentication read (`spaceAccess`, `earlyReads`) reach the loaders by `usePrimedRows`.
+      const { caller, session, spaceAccess, earlyReads } = request as unknown as Pick<
+        ServerContext,
+        'caller' | 'session' | 'spaceAccess' | 'earlyReads'
+      >;
       const {
         contextFactory,
         execute,
         schema: envelopedSchema,
-      } = yoga.getEnveloped({ request, services, caller: (request as any).caller, session: (request as any).session } as never);
+      } = yoga.getEnveloped({ request, services, caller, session, spaceAccess, earlyReads } as never);
       const contextValue = await contextFactory();
       (contextValue as unknown as Context).serverDocument = true;
-      primeSpaceAccess(contextValue as never, (request as { spaceAccess?: SpaceAccess | null }).spaceAccess);
-      primeEarlyReads(contextValue as never, (request as { earlyReads?: EarlyReads }).earlyReads);
       return execute({ schema: envelopedSchema, document, variableValues, contextValue }) as never;
     },
     services.urls.api,
