@@ -83,16 +83,23 @@ const wantsGraphiQL = (request: Request) =>
 type AppOptions = { plugins?: Plugin[]; onRefusal?: (limiter: Limiter) => void; persistedDocuments?: PersistedDocuments };
 type Yoga = ReturnType<typeof createYoga<ServerContext>>;
 
+const originalOf = (error: unknown) => (error instanceof GraphQLError ? error.originalError : error);
+
 /**
- * The unexpected failure behind a resolver's error, or null when the error is ours to answer: our
- * own errors and GraphQL's; text PostgreSQL cannot store (bad input); contention or an unreachable
- * database (409/429/503).
+ * What the client is answered for a resolver's error that is ours to answer, or null for an
+ * unexpected fault: our own errors and GraphQL's as they are; text PostgreSQL cannot store (NUL,
+ * invalid UTF-8) is bad input; contention answers 409/429 with Retry-After, an unreachable
+ * database 503.
  */
-function faultOf(error: unknown): unknown | null {
-  const original = error instanceof GraphQLError ? error.originalError : error;
-  if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return null;
-  if (BAD_TEXT.test(String((original as { message?: string })?.message ?? ''))) return null;
-  return classifyDatabaseError(original) ? null : original;
+function ownAnswer(error: unknown): GraphQLError | null {
+  const original = originalOf(error);
+  if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
+  if (BAD_TEXT.test(String((original as { message?: string })?.message ?? '')))
+    return new GraphQLError('Input contains a NUL character or invalid Unicode', {
+      extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+    });
+  const failure = classifyDatabaseError(original);
+  return failure ? databaseFailureError(failure) : null;
 }
 const BAD_TEXT = /invalid byte sequence|unsupported Unicode escape|22021|22P05/;
 /** Faults already logged with their request's id (`useFaultLog`), not logged again when masked. */
@@ -121,8 +128,8 @@ const useFaultLog = (): Plugin => ({
       if (!('errors' in result) || !result.errors) return;
       const requestId = requestIdOf((args.contextValue as Partial<Context>).request);
       for (const error of result.errors) {
-        const fault = faultOf(error);
-        if (!fault || typeof fault !== 'object' || loggedFaults.has(fault)) continue;
+        const fault = originalOf(error);
+        if (ownAnswer(error) || !fault || typeof fault !== 'object' || loggedFaults.has(fault)) continue;
         loggedFaults.add(fault);
         processLog().fault('unexpected error in a resolver', fault, { requestId });
       }
@@ -136,17 +143,9 @@ const useFaultLog = (): Plugin => ({
  * message, so no internal detail leaks.
  */
 function maskResolverError(error: unknown, message: string) {
-  const original = error instanceof GraphQLError ? error.originalError : error;
-  if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
-  // Text PostgreSQL cannot store (NUL, invalid UTF-8) is bad input, not a failure.
-  if (BAD_TEXT.test(String((original as { message?: string })?.message ?? ''))) {
-    return new GraphQLError('Input contains a NUL character or invalid Unicode', {
-      extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-    });
-  }
-  // Contention answers 409/429 with Retry-After; only an unreachable database answers 503.
-  const failure = classifyDatabaseError(original);
-  if (failure) return databaseFailureError(failure);
+  const own = ownAnswer(error);
+  if (own) return own;
+  const original = originalOf(error);
   if (!(typeof original === 'object' && original && loggedFaults.has(original)))
     processLog().fault('unexpected error in a resolver', original);
   return new GraphQLError(message, { extensions: { code: 'INTERNAL', http: { status: 500 } } });
