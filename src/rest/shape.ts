@@ -10,7 +10,6 @@ import {
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
-  type GraphQLEnumType,
   type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -25,7 +24,7 @@ import { badRequest } from '../errors.js';
  * `defaultLevel`, where null means "guest").
  */
 export interface OutputPlan {
-  [responseKey: string]: { enumType?: GraphQLEnumType; keepNull: boolean; children?: OutputPlan };
+  [responseKey: string]: { restEnum?: Map<unknown, unknown>; keepNull: boolean; children?: OutputPlan };
 }
 
 export function outputPlan(schema: GraphQLSchema, document: DocumentNode): OutputPlan {
@@ -51,7 +50,7 @@ export function outputPlan(schema: GraphQLSchema, document: DocumentNode): Outpu
         const key = selection.alias?.value ?? selection.name.value;
         const named = getNamedType(field.type);
         const entry = (plan[key] ??= { keepNull: Boolean(field.extensions?.restKeepNull) });
-        if (isEnumType(named)) entry.enumType = named;
+        if (isEnumType(named)) entry.restEnum = new Map(named.getValues().map((v) => [v.name, v.value]));
         if (isCompositeType(named) && selection.selectionSet) entry.children = walk(named, selection.selectionSet, entry.children ?? {});
       }
     }
@@ -60,38 +59,62 @@ export function outputPlan(schema: GraphQLSchema, document: DocumentNode): Outpu
   return walk(root, operation.selectionSet);
 }
 
+/**
+ * The GitBook JSON of a result: a copy (the result is not changed), walked with `for…in` and the
+ * plan's enum maps: it runs over every field of every answer (a page of 100 spaces: ~4,000).
+ */
 export function toRest(value: unknown, plan: OutputPlan): unknown {
-  if (Array.isArray(value)) return value.map((v) => toRest(v, plan));
   if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = toRest(value[i], plan);
+    return out;
+  }
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
+  for (const key in value) {
+    const v = (value as Record<string, unknown>)[key];
     const entry = plan[key];
     if (v === null || v === undefined) {
       if (entry?.keepNull) out[key] = null;
-      continue;
-    }
-    if (entry?.enumType)
-      out[key] = Array.isArray(v)
-        ? v.map((x) => entry.enumType!.getValue(x)?.value ?? x)
-        : (entry.enumType.getValue(v as string)?.value ?? v);
-    else if (entry?.children) out[key] = toRest(v, entry.children);
+    } else if (entry?.restEnum) {
+      const names = entry.restEnum;
+      out[key] = Array.isArray(v) ? v.map((x) => restEnumValue(names, x)) : restEnumValue(names, v);
+    } else if (entry?.children) out[key] = toRest(v, entry.children);
     else out[key] = v;
   }
   return out;
 }
 
+/** An enum name's REST string (`share_link` → `share-link`); anything else as it is. */
+const restEnumValue = (names: Map<unknown, unknown>, name: unknown) => {
+  const value = names.get(name);
+  return value === undefined ? name : value;
+};
+
 /** REST input carries enum REST strings (`share-link`); GraphQL variables need enum names. */
 export function restInputToVariables(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>) {
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
   const out: Record<string, unknown> = { ...variables };
-  for (const def of operation.variableDefinitions ?? []) {
-    const name = def.variable.name.value;
-    const type = typeFromAST(schema, def.type as never) as GraphQLInputType | undefined;
+  for (const { name, type } of variableTypes(schema, document)) {
     // Body fields are named as in the body (`editMode`), other variables by their own name.
     assertStorableStrings(out[name], name === 'input' ? '' : name);
     if (type && name in out) out[name] = convertInput(out[name], type, name === 'input' ? '' : name);
   }
   return out;
+}
+
+/** The operation's variables and their input types, once per document (route documents live as long as the process). */
+const typesOfDocument = new WeakMap<DocumentNode, { name: string; type: GraphQLInputType | undefined }[]>();
+function variableTypes(schema: GraphQLSchema, document: DocumentNode) {
+  let types = typesOfDocument.get(document);
+  if (!types) {
+    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    types = (operation.variableDefinitions ?? []).map((def) => ({
+      name: def.variable.name.value,
+      type: typeFromAST(schema, def.type as never) as GraphQLInputType | undefined,
+    }));
+    typesOfDocument.set(document, types);
+  }
+  return types;
 }
 
 /** NUL and unpaired surrogates cannot be stored in PostgreSQL text: refused, naming the field. */
