@@ -88,16 +88,19 @@ export function slidingWindow(rate: RateLimit, windowStart: number, previous: nu
  * space's access rows ride on it (left joins on the one caller row) rather than going in a
  * statement of their own, with the caller's content role inputs on it (src/auth/access-rows.ts):
  * two round trips fewer on every /v1/spaces/:id… request. Prepared (every
- * request sends it): parsing and planning it was most of its time.
+ * request sends it), and costed so that PostgreSQL keeps one plan for it: parsing and planning
+ * were 3–4 times its execution (test/db/generic-plans.test.ts).
  */
 function authenticationStatement(withSpace: boolean, rider?: string): Prepared {
-  return prepared(`WITH RECURSIVE caller AS (
+  // `LIMIT 1` (the two branches exclude each other: at most one row) tells the planner so; without
+  // it the plan without values was costed for two callers and PostgreSQL planned every execution anew.
+  return prepared(`WITH RECURSIVE caller AS (SELECT * FROM (
        SELECT ${columnsOf('User', 'u')}, t."ssoOrganizationId" AS "__ssoOrganizationId", t.id AS "__tokenId"
        FROM "ApiToken" t JOIN "User" u ON u.id = t."userId"
        WHERE $5::text IS NULL AND t.hash = $1 AND (t."expiresAt" IS NULL OR t."expiresAt" > now())
        UNION ALL
        SELECT ${columnsOf('User', 'u')}, NULL::text, NULL::text FROM "User" u WHERE u.id = $5::text
-     ), used AS (
+     ) callers LIMIT 1), used AS (
        UPDATE "ApiToken" t SET "lastUsedAt" = now() AT TIME ZONE 'UTC' FROM caller
        WHERE t.id = caller."__tokenId" AND (t."lastUsedAt" IS NULL OR t."lastUsedAt" < now() AT TIME ZONE 'UTC' - interval '1 minute')
      ), counted AS (
