@@ -177,6 +177,12 @@ async function main() {
       requests: [{ setupRequest: (req: any) => ({ ...req, path: `/bare-sql/spaces/${randomSpace()}` }) }],
     },
     {
+      // What the HTTP stack costs on its own (adapter, request id, metrics, router): the floor under every row above.
+      data: 'no data',
+      via: 'GET /healthz (no token, no statement)',
+      requests: [{ path: '/healthz' }],
+    },
+    {
       data: '1,000 spaces, 100 a page',
       via: 'REST GET /v1/orgs/{id}/spaces, page after page',
       requests: [
