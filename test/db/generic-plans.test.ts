@@ -73,7 +73,10 @@ describe('prepared statements keep one plan', () => {
   });
 
   it('GET /v1/spaces/{id} and a GraphQL space(id) query, through the app', async () => {
-    const query = JSON.stringify({ query: `query($id: ID!) { space(id: $id) { id comments changeRequests } }`, variables: { id: spaceId } });
+    const query = JSON.stringify({
+      query: `query($id: ID!) { space(id: $id) { id comments changeRequests } }`,
+      variables: { id: spaceId },
+    });
     for (let i = 0; i < RUNS; i++) {
       expect((await h.call('GET', `/v1/spaces/${spaceId}`, { token: world.reader.token })).status).toBe(200);
       const graphql = await h.app.fetch(
