@@ -250,6 +250,32 @@ async function main() {
       .split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   };
+  // PostgreSQL's CPU time (ms) per process: summed over a run, what a request costs the database
+  // (its planning included), which the server's CPU does not show. Null where the database is not a
+  // local process this user can read (a server of DATABASE_URL elsewhere).
+  const postgresCpuMs = (): Map<string, number> | null => {
+    const cpu = new Map<string, number>();
+    for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // ended meanwhile
+      }
+      if (!stat.includes(' (postgres) ')) continue;
+      const fields = stat.replace(/^.*\) /, '').split(' ');
+      cpu.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+    }
+    return cpu.size ? cpu : null;
+  };
+  // A process that ended during the run (an idle connection closed) takes its share with it: undercounted, never negative.
+  const postgresCpuSince = (before: Map<string, number> | null): number | null => {
+    const after = postgresCpuMs();
+    if (!before || !after) return null;
+    let total = 0;
+    for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+    return total;
+  };
   const rssOfPid = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
   const statsOf = async (target: Target) => (await (await fetch(`${target.bareUrl}/__stats`)).json()) as { statements: number };
 
@@ -274,8 +300,11 @@ async function main() {
       : null;
     if (profiling) fs.mkdirSync(path.dirname(profiling), { recursive: true }), await fetch(`${target.bareUrl}/__profile/start`);
     const cpuBefore = cpuMsOfPid(target.pid);
+    const databaseBefore = postgresCpuMs();
     const result = await autocannon({ ...options, duration: SECONDS });
     const cpu = (cpuMsOfPid(target.pid) - cpuBefore) / Math.max(1, result.requests.total);
+    const databaseMs = postgresCpuSince(databaseBefore);
+    const databaseCpu = databaseMs === null ? null : databaseMs / Math.max(1, result.requests.total);
     if (profiling) await fetch(`${target.bareUrl}/__profile/stop?file=${encodeURIComponent(profiling)}`);
     clearInterval(sampler);
     // Statements per request, counted apart from the load: requests cut off when the run ends would
@@ -296,6 +325,7 @@ async function main() {
       p99: result.latency.p99,
       statements: (during - idle) / counted.requests.total,
       cpu,
+      databaseCpu,
       rss,
       failed: result.non2xx + result.errors,
     };
@@ -303,8 +333,8 @@ async function main() {
 
   const rows: string[] = [];
   const header = before
-    ? '| data | via | server | req/s (mean of rounds) | × bare, same round (mean) | p50 ms | p99 ms | SQL statements / request | server CPU ms / request | server RSS MiB (max) | non-2xx |'
-    : '| data | via | req/s | p50 ms | p99 ms | SQL statements / request | server CPU ms / request | server RSS MiB (max) | non-2xx |';
+    ? '| data | via | server | req/s (mean of rounds) | × bare, same round (mean) | p50 ms | p99 ms | SQL statements / request | server CPU ms / request | PostgreSQL CPU ms / request | server RSS MiB (max) | non-2xx |'
+    : '| data | via | req/s | p50 ms | p99 ms | SQL statements / request | server CPU ms / request | PostgreSQL CPU ms / request | server RSS MiB (max) | non-2xx |';
   const ruler = `|${'---|'.repeat(header.split('|').length - 2)}`;
   console.log(`${header}\n${ruler}`);
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
@@ -319,7 +349,7 @@ async function main() {
         results.set(keyOf(scenario, target), [...(results.get(keyOf(scenario, target)) ?? []), measured]);
         if (before)
           console.log(
-            `round ${round + 1}: ${target.label} ${scenario.via}: ${measured.rate.toFixed(0)} req/s, ${measured.cpu.toFixed(2)} ms CPU`,
+            `round ${round + 1}: ${target.label} ${scenario.via}: ${measured.rate.toFixed(0)} req/s, ${measured.cpu.toFixed(2)} ms CPU, ${measured.databaseCpu?.toFixed(2) ?? '–'} ms PostgreSQL CPU`,
           );
       }
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -334,6 +364,7 @@ async function main() {
         mean(runs.map((r) => r.p99)).toFixed(0),
         mean(runs.map((r) => r.statements)).toFixed(1),
         mean(runs.map((r) => r.cpu)).toFixed(2),
+        runs.every((r) => r.databaseCpu !== null) ? mean(runs.map((r) => r.databaseCpu!)).toFixed(2) : '–',
         (Math.max(...runs.map((r) => r.rss)) / 2 ** 20).toFixed(0),
         String(runs.reduce((n, r) => n + r.failed, 0)),
       ];
@@ -359,7 +390,7 @@ async function main() {
       ),
     { durationMs: SECONDS * 1000, concurrency: CONNECTIONS },
   );
-  const rawCells = `${rawSql.perSecond.toFixed(0)} | ${before ? '– | ' : ''}${rawSql.p50.toFixed(2)} | ${rawSql.p99.toFixed(2)} | 1 (by construction) | – | – | 0`;
+  const rawCells = `${rawSql.perSecond.toFixed(0)} | ${before ? '– | ' : ''}${rawSql.p50.toFixed(2)} | ${rawSql.p99.toFixed(2)} | 1 (by construction) | – | – | – | 0`;
   const afterBare = rows.findIndex((row) => row.includes('bare handler, one SQL statement'));
   rows.splice(
     afterBare < 0 ? rows.length : afterBare + 1,
