@@ -129,8 +129,24 @@ function recordOf(row: unknown[], { from, names }: ColumnGroup): Record<string, 
   return record;
 }
 
+/**
+ * Each table's two statements by id, made once per process: for many ids an array, for one the id
+ * itself. A plan made without values costs an array as 10 elements, so with one id PostgreSQL would
+ * plan the array statement anew on every execution instead of keeping its plan.
+ */
+const byIdStatements = new Map<HotTable, { many: Prepared; one: Prepared }>();
+const byIdStatementsOf = (table: HotTable) => {
+  let statements = byIdStatements.get(table);
+  if (!statements) {
+    const select = `SELECT ${columnsOf(table)} FROM "${table}"`;
+    statements = { many: prepared(`${select} WHERE id = ANY($1::text[])`), one: prepared(`${select} WHERE id = $1`) };
+    byIdStatements.set(table, statements);
+  }
+  return statements;
+};
+
 /** Rows of `table` whose id is in `ids`, in no particular order (table names come from the closed list above, never from input). */
 export function rowsById<T>(pool: pg.Pool, table: HotTable) {
-  const statement = prepared(`SELECT ${columnsOf(table)} FROM "${table}" WHERE id = ANY($1::text[])`);
-  return (ids: string[]) => selectRows<T>(pool, statement, [ids]);
+  const { many, one } = byIdStatementsOf(table);
+  return (ids: string[]) => (ids.length === 1 ? selectRows<T>(pool, one, [ids[0]]) : selectRows<T>(pool, many, [ids]));
 }
