@@ -1,5 +1,6 @@
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
-import { DOCUMENT_LIMITS, textNesting } from '../../src/graphql/armor.js';
+import { parse } from 'graphql';
+import { DOCUMENT_LIMITS, repeatedNameProblem, textNesting } from '../../src/graphql/armor.js';
 import { setupHarness, type Harness, type TestUser } from '../support/harness.js';
 import { describeHealth, serveOnLoopback, whileProbing } from '../support/stall.js';
 
@@ -59,6 +60,17 @@ const cases: Array<[string, () => string, RegExp]> = [
     /more than 400 aliases/,
   ],
   ['the same field 1,000 times in one selection', () => `{${'viewer{id} '.repeat(1000)}}`, /more than 400 fields in one selection set/],
+  [
+    'the same field with subfields 100 times in one selection',
+    () => `{${'viewer{id displayName email} '.repeat(100)}}`,
+    /more than 32 fields named "viewer" in one selection set/,
+  ],
+  [
+    'the same field brought 100 times by fragments',
+    () =>
+      `{ ${Array.from({ length: 100 }, (_, i) => `...f${i}`).join(' ')} } ${Array.from({ length: 100 }, (_, i) => `fragment f${i} on Query { viewer { id displayName email } }`).join(' ')}`,
+    /more than 32 fields named "viewer" in one selection set/,
+  ],
   ['30 operations', () => Array.from({ length: 30 }, (_, i) => `query q${i}{viewer{id}}`).join(' '), /more than 20 operations/],
   ['nesting 20,000 levels deep', () => `${'{viewer'.repeat(20_000)}`.slice(0, 99_000), /nested more than 64 levels/],
 ];
@@ -74,9 +86,9 @@ describe('GraphQL documents are bounded before parsing and validation', () => {
     });
   }
 
-  it('answers a document of 100 same-named fields, each with subfields, the event loop free', async () => {
-    // Validation's overlapping-fields check compares same-named fields pairwise: the breadth cap keeps it small.
-    const query = `{${'viewer{id displayName email} '.repeat(100)}}`;
+  it('answers a document of 32 same-named fields, each with subfields, the event loop free', async () => {
+    // Validation's overlapping-fields check compares same-named fields pairwise: the same-name cap keeps it small.
+    const query = `{${'viewer{id displayName email} '.repeat(DOCUMENT_LIMITS.sameNamePerSelection)}}`;
     const { result, health } = await whileProbing(live.url, () => post(query));
     expect(result.body.errors, JSON.stringify(result.body.errors)).toBeUndefined();
     expect(result.status).toBe(200);
@@ -90,6 +102,20 @@ describe('GraphQL documents are bounded before parsing and validation', () => {
       fragment who on User { id displayName }`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ me: { id: loner.id, displayName: 'No organization' }, again: { id: loner.id } });
+  });
+
+  it('counts one response name across fragments without walking them once per spread, and ends on cycles', () => {
+    const problem = (text: string) => repeatedNameProblem(parse(text));
+    // Aliases are other names; inline fragments and spreads bring their fields into the selection.
+    expect(problem(`{ ${Array.from({ length: 40 }, (_, i) => `a${i}: viewer { id }`).join(' ')} }`)).toBeNull();
+    expect(problem(`{ ${'... on Query { viewer { id } } '.repeat(33)} }`)).toMatch(/more than 32 fields named "viewer"/);
+    expect(problem(`{ viewer { ${'id '.repeat(33)} } }`)).toMatch(/more than 32 fields named "id"/);
+    // Each fragment spreads the next twice: 2^30 spreads of `id` in all, counted in 30 steps.
+    const doubling = Array.from({ length: 30 }, (_, i) => `fragment f${i} on User { ...f${i + 1} ...f${i + 1} }`).join(' ');
+    expect(problem(`{ viewer { ...f0 } } ${doubling} fragment f30 on User { id }`)).toMatch(/fields named "id"/);
+    // A cycle (validation refuses it) does not keep the count going.
+    expect(problem('{ viewer { ...a } } fragment a on User { id ...b } fragment b on User { ...a }')).toBeNull();
+    expect(problem(`{ viewer { ${'id '.repeat(DOCUMENT_LIMITS.sameNamePerSelection)} } }`)).toBeNull();
   });
 
   it('measures nesting on the text without counting strings or comments', () => {
