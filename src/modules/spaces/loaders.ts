@@ -11,32 +11,24 @@ export interface SpaceCounts {
   changeRequestsDraft: number;
 }
 
-/** Prepared: every space read sends it. */
-const SPACE_COUNTS = prepared(
-  `SELECT s.id,
-     (SELECT count(*)::int FROM "Comment" c WHERE c."spaceId" = s.id AND c.status = 'open') AS comments,
-     count(r.id)::int AS total,
-     (count(r.id) FILTER (WHERE r.status = 'open'))::int AS open,
-     (count(r.id) FILTER (WHERE r.status = 'draft'))::int AS draft
-   FROM unnest($1::text[]) AS s(id)
-   LEFT JOIN "ChangeRequest" r ON r."spaceId" = s.id
-   GROUP BY s.id`,
-);
-
 /**
- * The counts of one space: the batch statement with one id. An array's length is unknown to a plan
- * made without values (costed for 10), so PostgreSQL would plan every one-space read anew.
+ * The counts of the spaces `ids` names (prepared: every space read sends it). Two texts: `unnest`
+ * of an array for a batch, the id itself for one. A plan made without values costs an array as 10
+ * elements, so with one id PostgreSQL would plan every one-space read anew.
  */
-const ONE_SPACE_COUNTS = prepared(
-  `SELECT s.id,
+const spaceCountsOf = (ids: string) =>
+  prepared(
+    `SELECT s.id,
      (SELECT count(*)::int FROM "Comment" c WHERE c."spaceId" = s.id AND c.status = 'open') AS comments,
      count(r.id)::int AS total,
      (count(r.id) FILTER (WHERE r.status = 'open'))::int AS open,
      (count(r.id) FILTER (WHERE r.status = 'draft'))::int AS draft
-   FROM (SELECT $1::text AS id) AS s
+   FROM ${ids}
    LEFT JOIN "ChangeRequest" r ON r."spaceId" = s.id
    GROUP BY s.id`,
-);
+  );
+const SPACE_COUNTS = spaceCountsOf('unnest($1::text[]) AS s(id)');
+const ONE_SPACE_COUNTS = spaceCountsOf('(SELECT $1::text AS id) AS s');
 
 /**
  * The counts statement of a batch of spaces. Its columns (text and int4) survive JSON, so a GET of
