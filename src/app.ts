@@ -4,7 +4,14 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { landingPage, renderLecternGraphiQL } from './http/landing.js';
 import type { User } from './generated/prisma/client.js';
 import { bearerToken } from './auth/tokens.js';
-import { primeSpaceAccess, spaceIdOfPath, type SpaceAccess } from './auth/access-rows.js';
+import {
+  organizationIdOfPath,
+  primeOrganizationAccess,
+  primeSpaceAccess,
+  spaceIdOfPath,
+  type OrganizationAccess,
+  type SpaceAccess,
+} from './auth/access-rows.js';
 import { type Context, createContext, type Services, type Session } from './context.js';
 import { classifyDatabaseError, databaseFailureError } from './errors.js';
 import { authenticate, authenticateSession, rateHeaders, type Authenticated } from './auth/authenticate.js';
@@ -66,6 +73,8 @@ interface ServerContext {
   responseHeaders?: Headers;
   /** Rows the authentication statement read for the request (a `space(id:)` query's space, its riders). */
   spaceAccess?: SpaceAccess | null;
+  /** Rows the authentication statement read for a `/v1/orgs/:id…` request: the organization, the caller's membership. */
+  organizationAccess?: OrganizationAccess | null;
   earlyReads?: EarlyReads;
 }
 
@@ -111,13 +120,14 @@ const loggedFaults = new WeakSet<object>();
  */
 /**
  * Hands the rows the authentication statement read for a request (`ServerContext.spaceAccess`,
- * `earlyReads`) to its loaders, for /graphql and the REST adapter alike: on the context execution
+ * `organizationAccess`, `earlyReads`) to its loaders, for /graphql and the REST adapter alike: on the context execution
  * sees (yoga merges the server context into it).
  */
 const usePrimedRows = (): Plugin => ({
   onExecute: ({ args }) => {
-    const context = args.contextValue as unknown as Context & Pick<ServerContext, 'spaceAccess' | 'earlyReads'>;
+    const context = args.contextValue as unknown as Context & Pick<ServerContext, 'spaceAccess' | 'organizationAccess' | 'earlyReads'>;
     primeSpaceAccess(context, context.spaceAccess);
+    primeOrganizationAccess(context, context.organizationAccess);
     primeEarlyReads(context, context.earlyReads);
   },
 });
@@ -202,16 +212,16 @@ function createRest(services: Services, yoga: Yoga, prepared: ReturnType<typeof 
       // The router hands its handlers a proxy of the request: the request's id is tagged on it too.
       const requestId = (request as { requestId?: string }).requestId;
       if (requestId) tagRequest(request, requestId);
-      // The rows the authentication read (`spaceAccess`, `earlyReads`) reach the loaders by `usePrimedRows`.
-      const { caller, session, spaceAccess, earlyReads } = request as unknown as Pick<
+      // The rows the authentication read (`spaceAccess`, `organizationAccess`, `earlyReads`) reach the loaders by `usePrimedRows`.
+      const { caller, session, spaceAccess, organizationAccess, earlyReads } = request as unknown as Pick<
         ServerContext,
-        'caller' | 'session' | 'spaceAccess' | 'earlyReads'
+        'caller' | 'session' | 'spaceAccess' | 'organizationAccess' | 'earlyReads'
       >;
       const {
         contextFactory,
         execute,
         schema: envelopedSchema,
-      } = yoga.getEnveloped({ request, services, caller, session, spaceAccess, earlyReads } as never);
+      } = yoga.getEnveloped({ request, services, caller, session, spaceAccess, organizationAccess, earlyReads } as never);
       const contextValue = await contextFactory();
       (contextValue as unknown as Context).serverDocument = true;
       return execute({ schema: envelopedSchema, document, variableValues, contextValue }) as never;
@@ -273,15 +283,14 @@ function createGuard(services: Services, onRefusal: AppOptions['onRefusal']) {
     token: string,
     request: Request,
     client: string,
-    spaceId: string | null = null,
-    rider: Statement | null = null,
+    rides: { spaceId?: string | null; organizationId?: string | null; rider?: Statement | null } = {},
   ): Promise<Identified | null | Response> {
     // An address that keeps sending invalid tokens is refused before its next token costs a query.
     const blocked = failures.peek(client);
     if (!blocked.ok) return tooMany(blocked.retryAfter, 'Too many failed authentications from this address', request, 'auth-failures');
     const now = Date.now();
     const siteKeys = token.startsWith(SITE_TOKEN_PREFIX) ? await serverKeys(services) : undefined;
-    const authenticated = await authenticate(services.db, token, config.rateLimit, now, siteKeys, { spaceId, rider });
+    const authenticated = await authenticate(services.db, token, config.rateLimit, now, siteKeys, rides);
     if (!authenticated) {
       recentTokens.forget(token);
       failures.take(client);
@@ -394,7 +403,10 @@ async function apiWithToken(
 ): Promise<Response> {
   const { services, guard } = parts;
   // A space's access rows are read by the authentication statement itself (src/auth/authenticate.ts).
-  const spaceId = isRest && !token.startsWith(SITE_TOKEN_PREFIX) ? spaceIdOfPath(new URL(request.url).pathname) : null;
+  // So are an organization's and the caller's membership for a /v1/orgs/:id… request.
+  const pathname = isRest && !token.startsWith(SITE_TOKEN_PREFIX) ? new URL(request.url).pathname : null;
+  const spaceId = pathname ? spaceIdOfPath(pathname) : null;
+  const organizationId = pathname && !spaceId ? organizationIdOfPath(pathname) : null;
   // A GET whose first statement is known from the request alone begins it now, while the token is
   // checked (src/db/early-reads.ts): for a token this process authenticated lately, from an
   // address not refused for failed authentications, and when the pool has a connection to spare.
@@ -415,7 +427,7 @@ async function apiWithToken(
     graphqlSpace = earlySpaceRead(jsonOf(bytes));
     rider = graphqlSpace?.rider ?? null;
   }
-  const who = await guard.identify(token, request, client, spaceId ?? graphqlSpace?.spaceId ?? null, rider);
+  const who = await guard.identify(token, request, client, { spaceId: spaceId ?? graphqlSpace?.spaceId ?? null, organizationId, rider });
   if (isResponse(who)) return who;
   if (!who) return unauthenticatedResponse(request, isRest);
   // A site token (a published-URL lookup's apiToken) reads that site's published content only.
@@ -434,7 +446,14 @@ async function apiWithToken(
     if (request.body && !bodyRead) request = withBody(request, await readBody(request, services.config.maxBodyBytes));
     if (!isRest)
       return graphqlWith(parts, request, { caller, session, tenant: who.tenant, spaceAccess: who.spaceAccess ?? null, earlyReads });
-    Object.assign(request, { caller, session, spaceAccess: who.spaceAccess ?? null, earlyReads, requestId: requestIdOf(request) });
+    Object.assign(request, {
+      caller,
+      session,
+      spaceAccess: who.spaceAccess ?? null,
+      organizationAccess: who.organizationAccess ?? null,
+      earlyReads,
+      requestId: requestIdOf(request),
+    });
     return parts.rest.fetch(request);
   });
 }

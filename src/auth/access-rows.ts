@@ -174,6 +174,30 @@ export function spaceIdOfPath(pathname: string): string | null {
   return match ? match[1]! : null;
 }
 
+/**
+ * An organization and the caller's membership there, read by the authentication of a
+ * `/v1/orgs/:id…` request: null for an organization that does not exist, as the loaders say it.
+ */
+export interface OrganizationAccess {
+  id: string;
+  organization: Organization | null;
+  member: Member | null;
+}
+
+/** What a `/v1/orgs/:organizationId…` path names, or null. */
+export function organizationIdOfPath(pathname: string): string | null {
+  const match = /^\/v1\/orgs\/([A-Za-z0-9_-]{1,64})(?:\/|$)/.exec(pathname);
+  return match ? match[1]! : null;
+}
+
+/** Primes the request's access loaders with an organization's access rows (read by the authentication of this very caller). */
+export function primeOrganizationAccess(ctx: Context, access: OrganizationAccess | null | undefined): void {
+  if (!access) return;
+  const rows = accessRows(ctx);
+  rows.organization.prime(access.id, access.organization);
+  rows.callerMembership.prime(access.id, access.member);
+}
+
 /** Primes the request's access loaders with a space's access rows (read by the authentication of this very caller). */
 export function primeSpaceAccess(ctx: Context, access: SpaceAccess | null | undefined): void {
   if (!access) return;

@@ -3,7 +3,7 @@ import type { Database } from '../db/database.js';
 import type { User } from '../generated/prisma/client.js';
 import type { ServerKeys } from '../secrets.js';
 import { columnsOf, prepared, selectRowGroups, selectRows, type Prepared } from '../db/rows.js';
-import { contentRoleRowOf, contentRoleSql, type SpaceAccess } from './access-rows.js';
+import { contentRoleRowOf, contentRoleSql, type OrganizationAccess, type SpaceAccess } from './access-rows.js';
 import { readSiteToken, SITE_TOKEN_PREFIX } from './site-token.js';
 import type { Statement } from '../db/early-reads.js';
 import { hashToken } from './tokens.js';
@@ -50,6 +50,11 @@ export interface Authenticated {
    * is no such space.
    */
   spaceAccess?: SpaceAccess | null;
+  /**
+   * Asked with `organizationId` (a `/v1/orgs/:id…` request): the organization and the caller's
+   * membership, read by the same statement.
+   */
+  organizationAccess?: OrganizationAccess;
   /** Asked with a `rider`: its rows, read by the same statement (src/db/early-reads.ts). */
   riderRows?: unknown[];
 }
@@ -84,14 +89,16 @@ export function slidingWindow(rate: RateLimit, windowStart: number, previous: nu
 
 /**
  * The statement: the caller (by token hash, or by id for a site token), the token's last use noted
- * (at most once a minute), the rate-limit counter incremented, the previous window's count and the caller's first organization. With `spaceId`, a
- * space's access rows ride on it (left joins on the one caller row) rather than going in a
- * statement of their own, with the caller's content role inputs on it (src/auth/access-rows.ts):
- * two round trips fewer on every /v1/spaces/:id… request. Prepared (every
- * request sends it), and costed so that PostgreSQL keeps one plan for it: parsing and planning
- * were 3–4 times its execution (test/db/generic-plans.test.ts).
+ * (at most once a minute), the rate-limit counter incremented, the previous window's count and the
+ * caller's first organization. What the request's path names rides on it (left joins on the one
+ * caller row, `$6`) rather than going in statements of its own: with `space`, a space's access rows
+ * with the caller's content role inputs on it (src/auth/access-rows.ts), two round trips fewer on
+ * every /v1/spaces/:id… request; with `organization`, the organization and the caller's membership,
+ * two fewer on every /v1/orgs/:id… request. Prepared (every request sends it), and costed so that
+ * PostgreSQL keeps one plan for it: parsing and planning were 3–4 times its execution
+ * (test/db/generic-plans.test.ts).
  */
-function authenticationStatement(withSpace: boolean, rider?: string): Prepared {
+function authenticationStatement(scope: 'space' | 'organization' | null, rider?: string): Prepared {
   // `LIMIT 1` (the two branches exclude each other: at most one row) tells the planner so; without
   // it the plan without values was costed for two callers and PostgreSQL planned every execution anew.
   return prepared(`WITH RECURSIVE caller AS (SELECT * FROM (
@@ -108,26 +115,34 @@ function authenticationStatement(withSpace: boolean, rider?: string): Prepared {
        SELECT 'user:' || caller.id, $2, 1 FROM caller WHERE $3
        ON CONFLICT (key, "windowStart") DO UPDATE SET count = "RateLimitWindow".count + 1
        RETURNING count
-     )${withSpace ? `, req(u, k, id) AS (SELECT caller.id, 's', $6::text FROM caller), ${contentRoleSql.ctes}` : ''}
+     )${scope === 'space' ? `, req(u, k, id) AS (SELECT caller.id, 's', $6::text FROM caller), ${contentRoleSql.ctes}` : ''}
      SELECT caller.*, (SELECT count FROM counted) AS "__count",
        (SELECT w.count FROM "RateLimitWindow" w WHERE $3 AND w.key = 'user:' || caller.id AND w."windowStart" = $2::int - $4::int) AS "__previous",
        (SELECT m."organizationId" FROM "Member" m WHERE m."userId" = caller.id ORDER BY m."joinedAt", m."organizationId" LIMIT 1) AS "__tenant"${
-         withSpace
-           ? `, NULL AS "__next", ${columnsOf('Space', 's')}, NULL AS "__next", ${columnsOf('Organization', 'o')}, NULL AS "__next", ${columnsOf('Member', 'sm')}, NULL AS "__next", ${contentRoleSql.columns}`
-           : ''
+         SCOPE_COLUMNS[scope ?? 'none']
        }${rider ? `, NULL AS "__next", (SELECT coalesce(json_agg(x), '[]'::json) FROM (${rider}) x) AS "__rows"` : ''}
-     FROM caller${
-       withSpace
-         ? `
+     FROM caller${SCOPE_JOINS[scope ?? 'none']}`);
+}
+/** The column groups (each after a `NULL AS "__next"`) of what rides on the authentication. */
+const SCOPE_COLUMNS = {
+  none: '',
+  space: `, NULL AS "__next", ${columnsOf('Space', 's')}, NULL AS "__next", ${columnsOf('Organization', 'o')}, NULL AS "__next", ${columnsOf('Member', 'sm')}, NULL AS "__next", ${contentRoleSql.columns}`,
+  organization: `, NULL AS "__next", ${columnsOf('Organization', 'o')}, NULL AS "__next", ${columnsOf('Member', 'om')}`,
+};
+const SCOPE_JOINS = {
+  none: '',
+  space: `
      LEFT JOIN "Space" s ON s.id = $6
      LEFT JOIN "Organization" o ON o.id = s."organizationId"
      LEFT JOIN "Member" sm ON sm."organizationId" = s."organizationId" AND sm."userId" = caller.id
-     LEFT JOIN req r ON r.u = caller.id`
-         : ''
-     }`);
-}
-const AUTHENTICATE = authenticationStatement(false);
-const AUTHENTICATE_WITH_SPACE = authenticationStatement(true);
+     LEFT JOIN req r ON r.u = caller.id`,
+  organization: `
+     LEFT JOIN "Organization" o ON o.id = $6
+     LEFT JOIN "Member" om ON om."organizationId" = o.id AND om."userId" = caller.id`,
+};
+const AUTHENTICATE = authenticationStatement(null);
+const AUTHENTICATE_WITH_SPACE = authenticationStatement('space');
+const AUTHENTICATE_WITH_ORGANIZATION = authenticationStatement('organization');
 /** The values the authentication of a space request binds before a rider's ($1…$6). */
 const AUTHENTICATION_VALUES = 6;
 /** One prepared statement per rider text (riders have fixed texts: src/db/early-reads.ts). */
@@ -136,7 +151,7 @@ const authenticationWithRider = (text: string): Prepared => {
   let statement = withRiders.get(text);
   if (!statement) {
     const renumbered = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + AUTHENTICATION_VALUES}`);
-    statement = authenticationStatement(true, renumbered);
+    statement = authenticationStatement('space', renumbered);
     withRiders.set(text, statement);
   }
   return statement;
@@ -153,7 +168,7 @@ export async function authenticate(
   rate: RateLimit,
   now = Date.now(),
   keys?: ServerKeys,
-  opts: { spaceId?: string | null; rider?: Statement | null } = {},
+  opts: { spaceId?: string | null; organizationId?: string | null; rider?: Statement | null } = {},
 ): Promise<Authenticated | null> {
   const site = token.startsWith(SITE_TOKEN_PREFIX) ? (keys ? readSiteToken(keys, token, now) : null) : undefined;
   if (site === null) return null;
@@ -161,9 +176,11 @@ export async function authenticate(
   const windowStart = Math.floor(now / 1000 / rate.windowSeconds) * rate.windowSeconds;
   const limited = rate.limit > 0;
   const spaceId = site ? null : (opts.spaceId ?? null);
+  const organizationId = site || spaceId ? null : (opts.organizationId ?? null);
   const values = [hash, windowStart, limited, rate.windowSeconds, site?.userId ?? null];
   let row: Row | undefined;
   let spaceAccess: SpaceAccess | null | undefined;
+  let organizationAccess: OrganizationAccess | undefined;
   let riderRows: unknown[] | undefined;
   if (spaceId) {
     const rider = opts.rider ?? null;
@@ -178,6 +195,11 @@ export async function authenticate(
         space && organization
           ? { space: space as never, organization: organization as never, member: (member ?? null) as never, contentRole }
           : null;
+  } else if (organizationId) {
+    const [groups] = await selectRowGroups(db.pool, AUTHENTICATE_WITH_ORGANIZATION, [...values, organizationId]);
+    row = groups?.[0] as Row | undefined;
+    const [, organization, member] = groups ?? [];
+    if (row) organizationAccess = { id: organizationId, organization: (organization ?? null) as never, member: (member ?? null) as never };
   } else {
     row = (await db.pool.query<Row>({ ...AUTHENTICATE, values })).rows[0];
   }
@@ -204,6 +226,7 @@ export async function authenticate(
     tenant: ssoOrganizationId ? `org:${ssoOrganizationId}` : firstOrganization ? `org:${firstOrganization}` : `user:${caller.id}`,
     rate: limited ? slidingWindow(rate, windowStart, previous ?? 0, count ?? 0, now) : null,
     ...(spaceAccess !== undefined ? { spaceAccess } : {}),
+    ...(organizationAccess !== undefined ? { organizationAccess } : {}),
     ...(riderRows ? { riderRows } : {}),
   };
 }

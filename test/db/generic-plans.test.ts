@@ -72,6 +72,15 @@ describe('prepared statements keep one plan', () => {
     expectOnePlanKept(plans.filter((p) => p.statement.includes('LEFT JOIN "Space" s') && !p.statement.includes('"__rows"')));
   });
 
+  it('the authentication of an organization request', async () => {
+    for (let i = 0; i < RUNS; i++)
+      await authenticate(h.db, world.reader.token, { limit: 1000, windowSeconds: 60 }, Date.now(), undefined, {
+        organizationId: world.orgId,
+      });
+    const plans = await plansOf('WITH RECURSIVE caller AS (');
+    expectOnePlanKept(plans.filter((p) => p.statement.includes('LEFT JOIN "Organization" o ON o.id = $6')));
+  });
+
   it('a space and a collection read with their rights, one at a time', async () => {
     const collectionId = (
       await h.call('POST', `/v1/orgs/${world.orgId}/collections`, { token: world.owner.token, body: { title: 'Planned shelf' } })

@@ -114,3 +114,39 @@ describe('a GraphQL space(id) query of a token this process knows', () => {
     expect(malformed.body.errors).toBeDefined();
   });
 });
+
+describe('an organization request', () => {
+  it('reads the organization and the caller’s membership with the authentication statement', async () => {
+    const org = await statementsOf(world.reader.token, `/v1/orgs/${world.orgId}`);
+    expect(org.res.status).toBe(200);
+    expect(org.res.body.id).toBe(world.orgId);
+    expect(org.statements).toBe(1);
+    // The authentication, which rights a reader has on the collections, the page, the page's counts.
+    const spaces = await statementsOf(world.reader.token, `/v1/orgs/${world.orgId}/spaces`);
+    expect(spaces.res.status).toBe(200);
+    expect(spaces.res.body.items.map((s: { id: string }) => s.id).sort()).toEqual([spaceId, emptyId].sort());
+    expect(spaces.statements).toBe(4);
+  });
+
+  it('gives the same rows as the loaders read on their own', async () => {
+    for (const token of [world.reader.token, world.outsider.token]) {
+      const rode = await authenticate(h.db, token, NO_LIMIT, Date.now(), undefined, { organizationId: world.orgId });
+      const caller = rode!.caller.id;
+      const organization = await h.db.prisma.organization.findUnique({ where: { id: world.orgId } });
+      const member = await h.db.prisma.member.findUnique({
+        where: { organizationId_userId: { organizationId: world.orgId, userId: caller } },
+      });
+      expect(rode?.organizationAccess).toEqual({ id: world.orgId, organization, member });
+    }
+  });
+
+  it('answers a caller outside it, and an organization that does not exist, with the same 404 in one statement', async () => {
+    const outsider = await statementsOf(world.outsider.token, `/v1/orgs/${world.orgId}/spaces`);
+    const missing = await statementsOf(world.reader.token, '/v1/orgs/no-such-org/spaces');
+    for (const refused of [outsider, missing]) {
+      expect(refused.res.status).toBe(404);
+      expect(refused.statements).toBe(1);
+    }
+    expect(outsider.res.body).toEqual(missing.res.body);
+  });
+});

@@ -133,10 +133,10 @@ describe('nested site query', () => {
     expect(largeCounts).toEqual(smallCounts);
     expect(largeCounts).toMatchInlineSnapshot(`
       {
-        "groups": 9,
-        "published": 11,
-        "sections": 9,
-        "siteSpaces": 9,
+        "groups": 7,
+        "published": 9,
+        "sections": 7,
+        "siteSpaces": 7,
       }
     `);
   });
