@@ -48,6 +48,7 @@ import { createTenantGate } from './http/tenant-gate.js';
 import { serverKeys } from './secrets.js';
 import { SITE_TOKEN_PREFIX, siteTokenMayCall } from './auth/site-token.js';
 import type { Limiter } from './ops/metrics.js';
+import { directQuery } from './graphql/direct-query.js';
 
 /** Who sent a request, as far as the HTTP server knows (in-process calls: nothing). */
 export interface Client {
@@ -420,11 +421,13 @@ async function apiWithToken(
   // (and its riders) is then read by the authentication statement, as a /v1/spaces/:id request's is.
   let bodyRead = false;
   let graphqlSpace: EarlySpaceRead | null = null;
+  let params: unknown;
   if (!isRest && smallJsonPost(request) && guard.mayReadEarly(token, client)) {
     const bytes = await readBody(request, EARLY_BODY_BYTES);
     request = withBody(request, bytes);
     bodyRead = true;
-    graphqlSpace = earlySpaceRead(jsonOf(bytes));
+    params = jsonOf(bytes);
+    graphqlSpace = earlySpaceRead(params);
     rider = graphqlSpace?.rider ?? null;
   }
   const who = await guard.identify(token, request, client, { spaceId: spaceId ?? graphqlSpace?.spaceId ?? null, organizationId, rider });
@@ -445,7 +448,14 @@ async function apiWithToken(
     // Only now is the body read: streamed, and cut off with a 413 as soon as it passes the limit.
     if (request.body && !bodyRead) request = withBody(request, await readBody(request, services.config.maxBodyBytes));
     if (!isRest)
-      return graphqlWith(parts, request, { caller, session, tenant: who.tenant, spaceAccess: who.spaceAccess ?? null, earlyReads });
+      return graphqlWith(
+        parts,
+        request,
+        { caller, session, tenant: who.tenant, spaceAccess: who.spaceAccess ?? null, earlyReads },
+        {
+          params,
+        },
+      );
     Object.assign(request, {
       caller,
       session,
@@ -458,15 +468,21 @@ async function apiWithToken(
   });
 }
 
-/** Runs /graphql with headers a resolver may add (Set-Cookie) copied onto the answer. */
+/**
+ * Runs /graphql with headers a resolver may add (Set-Cookie) copied onto the answer. `params`: the
+ * body the app already parsed, for a plain query to run directly (src/graphql/direct-query.ts).
+ */
 async function graphqlWith(
   parts: ApiParts,
   request: Request,
   context: Omit<ServerContext, 'services' | 'responseHeaders'>,
-  extra?: Headers,
+  opts: { extra?: Headers; params?: unknown } = {},
 ): Promise<Response> {
-  const responseHeaders = extra ?? new Headers();
-  const response = await parts.yoga.fetch(request, { services: parts.services, ...context, responseHeaders });
+  const responseHeaders = opts.extra ?? new Headers();
+  const serverContext = { services: parts.services, ...context, responseHeaders };
+  const envelopedFor = (params: unknown) => parts.yoga.getEnveloped({ ...serverContext, request, params } as never) as never;
+  const direct = opts.params === undefined ? null : await directQuery(request, opts.params, envelopedFor, parts.yoga.fetchAPI);
+  const response = direct ?? (await parts.yoga.fetch(request, serverContext));
   for (const cookie of responseHeaders.getSetCookie()) response.headers.append('set-cookie', cookie);
   if (responseHeaders.getSetCookie().length) response.headers.set('cache-control', 'no-store');
   return response;
@@ -521,7 +537,7 @@ async function signedOut(parts: ApiParts, request: Request, client: string, addr
   const headers = new Headers();
   if (secret) headers.append('set-cookie', clearedSessionCookie(cookieSecure(config, request)));
   const session = { ssoOrganizationId: null, anonymous: true, clientAddress: address };
-  return graphqlWith(parts, request, { caller: ANONYMOUS_CALLER, session, tenant: `address:${client}` }, headers);
+  return graphqlWith(parts, request, { caller: ANONYMOUS_CALLER, session, tenant: `address:${client}` }, { extra: headers });
 }
 
 /** Health, and readiness (one query, so charged to the address like any token-less request). */
