@@ -98,7 +98,7 @@ export function slidingWindow(rate: RateLimit, windowStart: number, previous: nu
  * PostgreSQL keeps one plan for it: parsing and planning were 3–4 times its execution
  * (test/db/generic-plans.test.ts).
  */
-function authenticationStatement(scope: 'space' | 'organization' | null, rider?: string): Prepared {
+function authenticationStatement(scope: keyof typeof SCOPE_JOINS, rider?: string): Prepared {
   // `LIMIT 1` (the two branches exclude each other: at most one row) tells the planner so; without
   // it the plan without values was costed for two callers and PostgreSQL planned every execution anew.
   return prepared(`WITH RECURSIVE caller AS (SELECT * FROM (
@@ -119,9 +119,9 @@ function authenticationStatement(scope: 'space' | 'organization' | null, rider?:
      SELECT caller.*, (SELECT count FROM counted) AS "__count",
        (SELECT w.count FROM "RateLimitWindow" w WHERE $3 AND w.key = 'user:' || caller.id AND w."windowStart" = $2::int - $4::int) AS "__previous",
        (SELECT m."organizationId" FROM "Member" m WHERE m."userId" = caller.id ORDER BY m."joinedAt", m."organizationId" LIMIT 1) AS "__tenant"${
-         SCOPE_COLUMNS[scope ?? 'none']
+         SCOPE_COLUMNS[scope]
        }${rider ? `, NULL AS "__next", (SELECT coalesce(json_agg(x), '[]'::json) FROM (${rider}) x) AS "__rows"` : ''}
-     FROM caller${SCOPE_JOINS[scope ?? 'none']}`);
+     FROM caller${SCOPE_JOINS[scope]}`);
 }
 /** The column groups (each after a `NULL AS "__next"`) of what rides on the authentication. */
 const SCOPE_COLUMNS = {
@@ -140,7 +140,7 @@ const SCOPE_JOINS = {
      LEFT JOIN "Organization" o ON o.id = $6
      LEFT JOIN "Member" om ON om."organizationId" = o.id AND om."userId" = caller.id`,
 };
-const AUTHENTICATE = authenticationStatement(null);
+const AUTHENTICATE = authenticationStatement('none');
 const AUTHENTICATE_WITH_SPACE = authenticationStatement('space');
 const AUTHENTICATE_WITH_ORGANIZATION = authenticationStatement('organization');
 /** The values the authentication of a space request binds before a rider's ($1…$6). */

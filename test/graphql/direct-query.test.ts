@@ -53,10 +53,22 @@ async function bothWays(payload: unknown, accept?: string) {
   return { direct, yoga, tookDirect };
 }
 
+type Case = [name: string, payload: () => unknown, accept?: string];
+
+/** Each case answered the same both ways, and by the direct way or not, as `direct` says. */
+const answeredAlike = (cases: Case[], direct: boolean) => {
+  for (const [name, payload, accept] of cases)
+    it(name, async () => {
+      const { direct: answer, yoga, tookDirect } = await bothWays(payload(), accept);
+      expect(tookDirect).toBe(direct);
+      expect(answer).toEqual(yoga);
+    });
+};
+
 const SPACE = 'query Space($id: ID!) { space(id: $id) { id title permissions { view edit } comments } }';
 
 describe('a plain query runs directly and answers as yoga does', () => {
-  const direct: [string, () => unknown, string?][] = [
+  const direct: Case[] = [
     ['a space', () => ({ query: SPACE, variables: { id: spaceId } })],
     ['a space that does not exist (an error, data null)', () => ({ query: SPACE, variables: { id: 'no-such-space' } })],
     ['variables that do not coerce', () => ({ query: SPACE, variables: { id: 5 } })],
@@ -70,16 +82,11 @@ describe('a plain query runs directly and answers as yoga does', () => {
     ],
     ['Accept: */*', () => ({ query: SPACE, variables: { id: spaceId } }), '*/*'],
   ];
-  for (const [name, payload, accept] of direct)
-    it(name, async () => {
-      const { direct: answer, yoga, tookDirect } = await bothWays(payload(), accept);
-      expect(tookDirect).toBe(true);
-      expect(answer).toEqual(yoga);
-    });
+  answeredAlike(direct, true);
 });
 
 describe('anything else is answered by yoga', () => {
-  const yogaOnly: [string, () => unknown, string?][] = [
+  const yogaOnly: Case[] = [
     ['a syntax error', () => ({ query: 'query { space(id: ' })],
     ['a validation error', () => ({ query: '{ viewer { noSuchField } }' })],
     ['an operation name that names no operation', () => ({ query: '{ viewer { id } }', operationName: 'Nope' })],
@@ -96,12 +103,7 @@ describe('anything else is answered by yoga', () => {
     ['Accept: text/event-stream', () => ({ query: '{ viewer { id } }' }), 'text/event-stream'],
     ['Accept: application/json, multipart/mixed', () => ({ query: '{ viewer { id } }' }), 'application/json, multipart/mixed'],
   ];
-  for (const [name, payload, accept] of yogaOnly)
-    it(name, async () => {
-      const { direct: answer, yoga, tookDirect } = await bothWays(payload(), accept);
-      expect(tookDirect).toBe(false);
-      expect(answer).toEqual(yoga);
-    });
+  answeredAlike(yogaOnly, false);
 });
 
 describe('rights', () => {
