@@ -4,7 +4,7 @@ import { perRequest } from '../loaders.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Collection, Member, Organization, Site, Space } from '../generated/prisma/client.js';
 import { atLeast, higher, isRole, ROLES, type RoleName } from './roles.js';
-import { accessRows, contentRoleRows, ROLE_ARRAY, type ContentRoleRow } from './access-rows.js';
+import { accessRows, contentRoleKey, contentRoleRows, ROLE_ARRAY, type ContentRoleRow } from './access-rows.js';
 import { batched } from '../loaders.js';
 import { columnsOf, prepared, selectRows } from '../db/rows.js';
 
@@ -34,12 +34,38 @@ import { columnsOf, prepared, selectRows } from '../db/rows.js';
  *   published profile: `scopedSpaceIds`, `inSiteScope`.
  */
 
-async function activeMembership(ctx: Context, organizationId: string): Promise<Member | null> {
-  if (ctx.session.siteScope) return null;
-  const member = await accessRows(ctx).callerMembership.load(organizationId);
-  if (!member || member.disabled) return null;
-  return (await ssoBarrier(ctx, organizationId, member)) ? null : member;
+/**
+ * What a rule below still needs read before it can answer: the `…Now` forms decide from the rows
+ * this request has loaded so far (the loaders' `now`) and name what is missing; `answer` reads it
+ * and asks again. One rule, answered synchronously when everything is loaded (a listed space's
+ * permissions: no promise per item) and by reading otherwise.
+ */
+class Needs {
+  constructor(readonly load: () => Promise<unknown>) {}
 }
+
+async function answer<T>(now: () => T | Needs): Promise<T> {
+  for (;;) {
+    const value = now();
+    if (!(value instanceof Needs)) return value;
+    await value.load();
+  }
+}
+
+/** The caller's membership in an organization as single sign-on lets the request use it (null: none). */
+function activeMembershipNow(ctx: Context, organizationId: string): Member | null | Needs {
+  if (ctx.session.siteScope) return null;
+  const memberships = accessRows(ctx).callerMembership;
+  const member = memberships.now(organizationId);
+  if (member === undefined) return new Needs(() => memberships.load(organizationId));
+  if (!member || member.disabled) return null;
+  const barrier = ssoBarrierNow(ctx, organizationId, member);
+  return barrier instanceof Needs ? barrier : barrier ? null : member;
+}
+
+const activeMembership = (ctx: Context, organizationId: string) => answer(() => activeMembershipNow(ctx, organizationId));
+
+type Barrier = 'other-organization' | 'sso-required' | null;
 
 /**
  * Single sign-on (src/modules/sso) decides which memberships a request may use:
@@ -50,17 +76,18 @@ async function activeMembership(ctx: Context, organizationId: string): Promise<M
  *   access with any token, so turning SSO on (or repairing a broken identity provider) cannot lock
  *   an organization out.
  */
-export async function ssoBarrier(
-  ctx: Context,
-  organizationId: string,
-  member: Pick<Member, 'role'>,
-): Promise<'other-organization' | 'sso-required' | null> {
+function ssoBarrierNow(ctx: Context, organizationId: string, member: Pick<Member, 'role'>): Barrier | Needs {
   const scope = ctx.session.ssoOrganizationId;
   if (scope !== null) return scope === organizationId ? null : 'other-organization';
   if (member.role === 'admin') return null;
-  const org = await accessRows(ctx).organization.load(organizationId);
+  const organizations = accessRows(ctx).organization;
+  const org = organizations.now(organizationId);
+  if (org === undefined) return new Needs(() => organizations.load(organizationId));
   return org?.sso ? 'sso-required' : null;
 }
+
+export const ssoBarrier = (ctx: Context, organizationId: string, member: Pick<Member, 'role'>): Promise<Barrier> =>
+  answer(() => ssoBarrierNow(ctx, organizationId, member));
 
 /** What a caller who cannot see a resource of an organization gets: 404, or 403 when only single sign-on stands in the way. */
 async function hidden(ctx: Context, organizationId: string, what: string) {
@@ -74,10 +101,13 @@ async function hidden(ctx: Context, organizationId: string, what: string) {
 }
 
 /** The caller's role in an organization; undefined when not a member at all. */
-export async function orgRole(ctx: Context, organizationId: string): Promise<RoleName | null | undefined> {
-  const member = await activeMembership(ctx, organizationId);
-  return member ? (member.role as RoleName | null) : undefined;
+function orgRoleNow(ctx: Context, organizationId: string): RoleName | null | undefined | Needs {
+  const member = activeMembershipNow(ctx, organizationId);
+  return member instanceof Needs ? member : member ? (member.role as RoleName | null) : undefined;
 }
+
+export const orgRole = (ctx: Context, organizationId: string): Promise<RoleName | null | undefined> =>
+  answer(() => orgRoleNow(ctx, organizationId));
 
 /**
  * Whether the caller may see a user (getUserById): themself, or a member (disabled ones too) of an
@@ -98,22 +128,27 @@ export async function canSeeUser(ctx: Context, userId: string): Promise<boolean>
 type ContentRef = string | { id: string; organizationId: string; parentId: string | null; defaultLevel: string | null };
 
 /** THE RULE (see the top of this file) for a user whose organization role is `role` (undefined: no member). */
-async function contentRole(
+function contentRoleNow(
   ctx: Context,
   kind: 's' | 'c',
   ref: ContentRef,
   userId: string | null,
   role: RoleName | null | undefined,
-): Promise<RoleName | null> {
+): RoleName | null | Needs {
   if (role === undefined) return null;
   if (role === 'admin') return 'admin';
   // Already known from the organization's tree, read for a list in this request: no statement.
   const known = typeof ref === 'string' ? null : fromTree(ctx, kind, ref, userId ?? '');
   if (known) return higher(role == null ? null : defaultOf(known.level, role), known.grant);
-  const id = typeof ref === 'string' ? ref : ref.id;
-  if (userId === null) return role == null ? null : defaultOf(await levelOnly(ctx, kind, id), role);
-  const row = await contentRoleRows(ctx).load(`${userId}\u0000${kind}\u0000${id}`);
-  return higher(role == null ? null : defaultOf(row.level, role), row.grant);
+  // Without a user, the default level alone (no grants: someone whose grants are not asked for),
+  // which gives a guest nothing.
+  if (userId === null && role === null) return null;
+  const key = contentRoleKey(userId ?? '', kind, typeof ref === 'string' ? ref : ref.id);
+  const rows = contentRoleRows(ctx);
+  const row = rows.now(key);
+  if (row === undefined) return new Needs(() => rows.load(key));
+  const byDefault = role == null ? null : defaultOf(row.level, role);
+  return userId === null ? byDefault : higher(byDefault, row.grant);
 }
 
 /**
@@ -131,7 +166,7 @@ export function primeContentRoles(ctx: Context, kind: 's' | 'c', ids: readonly s
 
 /** THE RULE for any member of the organization (their role `role`; null: a guest), grants included. */
 export const contentRoleOf = (ctx: Context, kind: 's' | 'c', id: string, userId: string, role: RoleName | null | undefined) =>
-  contentRole(ctx, kind, id, userId, role);
+  answer(() => contentRoleNow(ctx, kind, id, userId, role));
 
 /**
  * An organization's collection tree as `contentFilterOfOrgRole` read it for one user (this
@@ -166,14 +201,11 @@ function fromTree(ctx: Context, kind: 's' | 'c', row: Exclude<ContentRef, string
 const defaultOf = (level: ContentRoleRow['level'], role: RoleName): RoleName | null =>
   level === 'inherit' ? role : level === 'none' ? null : level;
 
-/** The default level alone (no grants: someone whose grants are not asked for). */
-async function levelOnly(ctx: Context, kind: 's' | 'c', id: string) {
-  return (await contentRoleRows(ctx).load(`\u0000${kind}\u0000${id}`)).level;
-}
-
-export async function collectionRole(ctx: Context, collection: Collection): Promise<RoleName | null> {
-  return contentRole(ctx, 'c', collection, ctx.caller.id, await orgRole(ctx, collection.organizationId));
-}
+export const collectionRole = (ctx: Context, collection: Collection): Promise<RoleName | null> =>
+  answer(() => {
+    const role = orgRoleNow(ctx, collection.organizationId);
+    return role instanceof Needs ? role : contentRoleNow(ctx, 'c', collection, ctx.caller.id, role);
+  });
 
 /**
  * A revision of a space the caller may read is readable too, except through a site token
@@ -188,9 +220,26 @@ export async function requireRevisionReadable(ctx: Context, spaceId: string, rev
   if (!space || space.revisionId !== revisionId) throw notFound('Revision');
 }
 
+function spaceRoleNow(ctx: Context, space: Space): RoleName | null | Needs {
+  const role = orgRoleNow(ctx, space.organizationId);
+  return role instanceof Needs ? role : spaceRoleOfOrgRoleNow(ctx, role, space, ctx.caller.id);
+}
+
 export async function spaceRole(ctx: Context, space: Space): Promise<RoleName | null> {
   if (ctx.session.siteScope) return (await scopedSpaceIds(ctx)).has(space.id) ? 'read' : null;
-  return spaceRoleOfOrgRole(ctx, await orgRole(ctx, space.organizationId), space, ctx.caller.id);
+  return answer(() => spaceRoleNow(ctx, space));
+}
+
+/**
+ * The caller's permissions on a space: the value itself when this request has loaded every row the
+ * rule needs (a listed space, a space read with its access rows), else a promise of it.
+ */
+export function callerSpacePermissions(
+  ctx: Context,
+  space: Space,
+): ReturnType<typeof spacePermissions> | Promise<ReturnType<typeof spacePermissions>> {
+  const role = ctx.session.siteScope ? undefined : spaceRoleNow(ctx, space);
+  return role === undefined || role instanceof Needs ? spaceRole(ctx, space).then(spacePermissions) : spacePermissions(role);
 }
 
 /**
@@ -198,15 +247,19 @@ export async function spaceRole(ctx: Context, space: Space): Promise<RoleName | 
  * undefined: no member): `spaceRole`'s rule, also used for a member other than the caller (their
  * space permissions). Without `userId` grants are left out.
  */
-export async function spaceRoleOfOrgRole(
+function spaceRoleOfOrgRoleNow(
   ctx: Context,
   role: RoleName | null | undefined,
   space: Space,
-  userId: string | null = null,
-): Promise<RoleName | null> {
+  userId: string | null,
+): RoleName | null | Needs {
   const publicRead: RoleName | null = space.visibility === 'public' || space.visibility === 'unlisted' ? 'read' : null;
-  return higher(await contentRole(ctx, 's', space, userId, role), publicRead);
+  const content = contentRoleNow(ctx, 's', space, userId, role);
+  return content instanceof Needs ? content : higher(content, publicRead);
 }
+
+export const spaceRoleOfOrgRole = (ctx: Context, role: RoleName | null | undefined, space: Space, userId: string | null = null) =>
+  answer(() => spaceRoleOfOrgRoleNow(ctx, role, space, userId));
 
 /** The caller's grants on sites (their own and their teams'), one statement per batch of sites. */
 const siteGrants = perRequest((ctx: Context) =>

@@ -1,4 +1,5 @@
-import { Kind, parse, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { selects } from './selects.js';
 import type { Statement } from '../db/early-reads.js';
 
 /**
@@ -41,20 +42,6 @@ function documentOf(query: string): DocumentNode | null {
   return document;
 }
 
-/** Whether `selectionSet` (its fragments followed, not the fields below it) selects `field`. */
-function selects(selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, field: string, seen = new Set<string>()) {
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD && selection.name.value === field) return true;
-    if (selection.kind === Kind.INLINE_FRAGMENT && selects(selection.selectionSet, fragments, field, seen)) return true;
-    if (selection.kind === Kind.FRAGMENT_SPREAD && !seen.has(selection.name.value)) {
-      seen.add(selection.name.value);
-      const fragment = fragments.get(selection.name.value);
-      if (fragment && selects(fragment.selectionSet, fragments, field, seen)) return true;
-    }
-  }
-  return false;
-}
-
 /** The early space read of a `/graphql` body (`{ query, variables, operationName }`), or null. */
 export function earlySpaceRead(body: unknown): EarlySpaceRead | null {
   const { query, variables, operationName } = (body ?? {}) as { query?: unknown; variables?: unknown; operationName?: unknown };
@@ -76,6 +63,6 @@ export function earlySpaceRead(body: unknown): EarlySpaceRead | null {
   if (typeof spaceId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(spaceId)) return null;
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   const selectionSet = field.selectionSet;
-  const rider = riders.map((ride) => ride(spaceId, (name) => selects(selectionSet, fragments, name))).find(Boolean) ?? null;
+  const rider = riders.map((ride) => ride(spaceId, (name) => selects(selectionSet, (f) => fragments.get(f), name))).find(Boolean) ?? null;
   return { spaceId, rider };
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/context.js';
-import { visibleContentFilter } from '../../src/auth/permissions.js';
+import { spacePermissions, spaceRole, visibleContentFilter } from '../../src/auth/permissions.js';
 import type { User } from '../../src/generated/prisma/client.js';
 import { setupHarness, type Harness, type World } from '../support/harness.js';
 
@@ -60,6 +60,31 @@ describe('the list of spaces filtered in SQL', () => {
       }
       expect(pages.flatMap((p) => p.body.items.map((s: { id: string }) => s.id))).toEqual(byPrisma.map((s) => s.id));
       expect(listed.body.count).toBe(byPrisma.length);
+    }
+  });
+
+  it('gives each listed space the permissions the rule gives it read on its own, and its counts', async () => {
+    // A listed space's permissions are decided from the rows the list read (no promise per item);
+    // a fresh context has read nothing, so the rule reads its inputs for the space alone.
+    await h.call(
+      'POST',
+      `/v1/spaces/${(await h.call('GET', `/v1/orgs/${w.orgId}/spaces`, { token: w.owner.token })).body.items[0].id}/change-requests`,
+      {
+        token: w.owner.token,
+        body: { subject: 'Counted' },
+      },
+    );
+    for (const who of [w.owner, w.reader, w.creator, w.guest]) {
+      const user = (await h.db.prisma.user.findUnique({ where: { id: who.id } })) as User;
+      const listed = await h.call('GET', `/v1/orgs/${w.orgId}/spaces`, { token: who.token });
+      expect(listed.body.items.length).toBeGreaterThan(0);
+      for (const item of listed.body.items) {
+        const ctx = createContext({ db: h.db, config: h.config, urls: h.app as never }, user);
+        const space = (await h.db.prisma.space.findUnique({ where: { id: item.id } }))!;
+        expect(item.permissions, `${who.email} on ${item.title}`).toEqual(spacePermissions(await spaceRole(ctx, space)));
+        const alone = await h.call('GET', `/v1/spaces/${item.id}`, { token: who.token });
+        expect(alone.body).toEqual(item);
+      }
     }
   });
 

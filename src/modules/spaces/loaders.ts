@@ -3,6 +3,7 @@ import { selectRowsOnce, type Statement } from '../../db/early-reads.js';
 import { prepared } from '../../db/rows.js';
 import type { SpaceRider } from '../../graphql/early-space.js';
 import { batched, perRequest } from '../../loaders.js';
+import type { ItemsPrimer } from '../../graphql/lists.js';
 
 export interface SpaceCounts {
   comments: number;
@@ -67,3 +68,18 @@ export const spaceLoaders = perRequest((ctx: Context) => {
     }, NO_COUNTS),
   };
 });
+
+/**
+ * A count of a space: the number itself once its batch is in (a listed space, its counts read for
+ * the page by `primeSpaceCounts`), else a promise of it.
+ */
+export function spaceCount(ctx: Context, spaceId: string, count: keyof SpaceCounts): number | Promise<number> {
+  const counts = spaceLoaders(ctx).spaceCounts;
+  const known = counts.now(spaceId);
+  return known ? known[count] : counts.load(spaceId).then((c) => c[count]);
+}
+
+/** Reads the counts of a page of spaces in one statement before its items resolve, when their selection asks for one. */
+export const primeSpaceCounts: ItemsPrimer<{ id: string }> = async (ctx, items, selects) => {
+  if (COUNT_FIELDS.some(selects)) await spaceLoaders(ctx).spaceCounts.loadMany(items.map((s) => s.id));
+};

@@ -3,7 +3,7 @@ import { builder } from '../../graphql/builder.js';
 import { registerNode } from '../../graphql/node.js';
 import { ContentVisibilityEnum, DefaultLevelEnum, SpaceEditModeEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
-import { primeContentRoles, spacePermissions, spaceRole } from '../../auth/permissions.js';
+import { callerSpacePermissions, primeContentRoles, type spacePermissions } from '../../auth/permissions.js';
 import { MergeRulesInput, MergeRulesUnion, OrganizationType, storedMergeRules } from '../orgs/index.js';
 import { CollectionType, ContentPositionInput, listCollectionSpaces } from '../collections/index.js';
 import { documentById, PageType, RevisionType, spaceContent, spacePageByPath, spaceRevision } from '../content/index.js';
@@ -19,7 +19,9 @@ import {
   updateSpace,
 } from './service.js';
 import { accessRows } from '../../auth/access-rows.js';
-import { spaceLoaders } from './loaders.js';
+import { primeSpaceCounts, spaceCount } from './loaders.js';
+import type { Context } from '../../context.js';
+import type { Organization, Space } from '../../generated/prisma/client.js';
 import { GitSyncStateType, VisitorAuthType, type GitSyncStateJson } from './git-sync-state.js';
 
 interface SpaceUrls {
@@ -54,6 +56,16 @@ const SpacePermissions = builder.objectRef<ReturnType<typeof spacePermissions>>(
   }),
 });
 
+/** A space's URLs; the published ones only when its visibility is not private. */
+function spaceUrls(ctx: Context, s: Space, org: Organization | null): SpaceUrls {
+  const urls: SpaceUrls = ctx.urls.space(s.id);
+  if (s.visibility !== 'private') {
+    urls.published = ctx.urls.publishedSpace(org?.hostname ?? null, s.id);
+    if (s.visibility === 'public') urls.public = urls.published;
+  }
+  return urls;
+}
+
 // The merge rules, the Git Sync state and the visitor authentication are parts of the space's own
 // row: selecting their fields reads nothing more, so they cost one field whatever their selection.
 const IN_ROW = { field: 1, multiplier: 0 };
@@ -72,14 +84,11 @@ export const SpaceType = builder.prismaObject('Space', {
     mergeRules: t.field({ type: MergeRulesUnion, complexity: IN_ROW, resolve: (s) => storedMergeRules(s.mergeRules) }),
     urls: t.field({
       type: SpaceUrlsType,
-      resolve: async (s, _a, ctx) => {
-        const urls: SpaceUrls = ctx.urls.space(s.id);
-        if (s.visibility !== 'private') {
-          const org = await accessRows(ctx).organization.load(s.organizationId);
-          urls.published = ctx.urls.publishedSpace(org?.hostname ?? null, s.id);
-          if (s.visibility === 'public') urls.public = urls.published;
-        }
-        return urls;
+      resolve: (s, _a, ctx) => {
+        if (s.visibility === 'private') return ctx.urls.space(s.id);
+        const organizations = accessRows(ctx).organization;
+        const org = organizations.now(s.organizationId);
+        return org === undefined ? organizations.load(s.organizationId).then((o) => spaceUrls(ctx, s, o)) : spaceUrls(ctx, s, org);
       },
     }),
     organization: t.exposeString('organizationId'),
@@ -99,18 +108,15 @@ export const SpaceType = builder.prismaObject('Space', {
       extensions: { restKeepNull: true },
       resolve: (s) => s.defaultLevel as 'inherit' | null,
     }),
-    comments: t.int({
-      description: 'Open comments',
-      resolve: async (s, _a, ctx) => (await spaceLoaders(ctx).spaceCounts.load(s.id)).comments,
-    }),
-    changeRequests: t.int({ resolve: async (s, _a, ctx) => (await spaceLoaders(ctx).spaceCounts.load(s.id)).changeRequests }),
-    changeRequestsOpen: t.int({ resolve: async (s, _a, ctx) => (await spaceLoaders(ctx).spaceCounts.load(s.id)).changeRequestsOpen }),
-    changeRequestsDraft: t.int({ resolve: async (s, _a, ctx) => (await spaceLoaders(ctx).spaceCounts.load(s.id)).changeRequestsDraft }),
-    permissions: t.field({ type: SpacePermissions, resolve: async (s, _a, ctx) => spacePermissions(await spaceRole(ctx, s)) }),
+    comments: t.int({ description: 'Open comments', resolve: (s, _a, ctx) => spaceCount(ctx, s.id, 'comments') }),
+    changeRequests: t.int({ resolve: (s, _a, ctx) => spaceCount(ctx, s.id, 'changeRequests') }),
+    changeRequestsOpen: t.int({ resolve: (s, _a, ctx) => spaceCount(ctx, s.id, 'changeRequestsOpen') }),
+    changeRequestsDraft: t.int({ resolve: (s, _a, ctx) => spaceCount(ctx, s.id, 'changeRequestsDraft') }),
+    permissions: t.field({ type: SpacePermissions, resolve: (s, _a, ctx) => callerSpacePermissions(ctx, s) }),
   }),
 });
 
-export const SpaceList = listOf('Space', SpaceType);
+export const SpaceList = listOf('Space', SpaceType, primeSpaceCounts);
 
 builder.objectField(OrganizationType, 'spaces', (t) =>
   t.field({ type: SpaceList, args: pageArgs(t), resolve: (org, args, ctx) => listSpaces(ctx, org.id, args) }),
