@@ -418,7 +418,8 @@ async function apiWithToken(
   let earlyReads =
     early && !rider && guard.mayReadEarly(token, client) && poolHasRoom(pool) ? beginEarlyRead(pool, early.statement) : undefined;
   // A small /graphql body of a token this process knows is read now: a `space(id:)` query's space
-  // (and its riders) is then read by the authentication statement, as a /v1/spaces/:id request's is.
+  // (and its riders), or an `organization(id:)` query's organization and membership, is then read
+  // by the authentication statement, as a /v1/spaces/:id or /v1/orgs/:id request's is.
   let bodyRead = false;
   let graphqlSpace: EarlySpaceRead | null = null;
   let params: unknown;
@@ -430,7 +431,11 @@ async function apiWithToken(
     graphqlSpace = earlySpaceRead(params);
     rider = graphqlSpace?.rider ?? null;
   }
-  const who = await guard.identify(token, request, client, { spaceId: spaceId ?? graphqlSpace?.spaceId ?? null, organizationId, rider });
+  const who = await guard.identify(token, request, client, {
+    spaceId: spaceId ?? graphqlSpace?.spaceId ?? null,
+    organizationId: organizationId ?? graphqlSpace?.organizationId ?? null,
+    rider,
+  });
   if (isResponse(who)) return who;
   if (!who) return unauthenticatedResponse(request, isRest);
   // A site token (a published-URL lookup's apiToken) reads that site's published content only.
@@ -451,7 +456,14 @@ async function apiWithToken(
       return graphqlWith(
         parts,
         request,
-        { caller, session, tenant: who.tenant, spaceAccess: who.spaceAccess ?? null, earlyReads },
+        {
+          caller,
+          session,
+          tenant: who.tenant,
+          spaceAccess: who.spaceAccess ?? null,
+          organizationAccess: who.organizationAccess ?? null,
+          earlyReads,
+        },
         {
           params,
         },

@@ -1,4 +1,4 @@
-import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, type DocumentNode, type FieldNode, type OperationDefinitionNode } from 'graphql';
 import { selects } from './selects.js';
 import type { Statement } from '../db/early-reads.js';
 
@@ -6,11 +6,14 @@ import type { Statement } from '../db/early-reads.js';
  * The space a GraphQL query reads through a root `space(id:)` field, told from its body before the
  * token is checked (src/app.ts), so that the authentication statement reads the space's access rows
  * too, as it does for `/v1/spaces/:id…` (src/auth/authenticate.ts), and a statement a module lets
- * ride on it for the fields selected on the space (src/db/early-reads.ts). Nothing is answered
- * from them that the request would not have read itself after the access check.
+ * ride on it for the fields selected on the space (src/db/early-reads.ts); without one, the
+ * organization of a root `organization(id:)` field, with the caller's membership there. Nothing is
+ * answered from them that the request would not have read itself after the access check.
  */
 export interface EarlySpaceRead {
-  spaceId: string;
+  spaceId: string | null;
+  /** When no space is read: the organization a root `organization(id:)` field names. */
+  organizationId: string | null;
   rider: Statement | null;
 }
 
@@ -42,7 +45,23 @@ function documentOf(query: string): DocumentNode | null {
   return document;
 }
 
-/** The early space read of a `/graphql` body (`{ query, variables, operationName }`), or null. */
+/** The id a root field names with a string or a variable, or null. */
+function idArgument(field: FieldNode, variables: unknown): string | null {
+  const id = field.arguments?.find((a) => a.name.value === 'id')?.value;
+  const value =
+    id?.kind === Kind.STRING
+      ? id.value
+      : id?.kind === Kind.VARIABLE
+        ? (variables as Record<string, unknown> | undefined)?.[id.name.value]
+        : undefined;
+  return typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : null;
+}
+
+/**
+ * The early read of a `/graphql` body (`{ query, variables, operationName }`), or null: a root
+ * `space(id:)` field's space, else a root `organization(id:)` field's organization, whose row and
+ * the caller's membership the authentication statement then reads, as for `/v1/orgs/:id…`.
+ */
 export function earlySpaceRead(body: unknown): EarlySpaceRead | null {
   const { query, variables, operationName } = (body ?? {}) as { query?: unknown; variables?: unknown; operationName?: unknown };
   if (typeof query !== 'string') return null;
@@ -51,18 +70,17 @@ export function earlySpaceRead(body: unknown): EarlySpaceRead | null {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const operation = typeof operationName === 'string' ? operations.find((o) => o.name?.value === operationName) : operations[0];
   if (operation?.operation !== 'query' || (operations.length > 1 && typeof operationName !== 'string')) return null;
-  const field = operation.selectionSet.selections.find((s) => s.kind === Kind.FIELD && s.name.value === 'space');
-  if (field?.kind !== Kind.FIELD || !field.selectionSet) return null;
-  const id = field.arguments?.find((a) => a.name.value === 'id')?.value;
-  const spaceId =
-    id?.kind === Kind.STRING
-      ? id.value
-      : id?.kind === Kind.VARIABLE
-        ? (variables as Record<string, unknown> | undefined)?.[id.name.value]
-        : undefined;
-  if (typeof spaceId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(spaceId)) return null;
+  const root = (name: string) =>
+    operation.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD && s.name.value === name && !!s.selectionSet);
+  const field = root('space');
+  const spaceId = field ? idArgument(field, variables) : null;
+  if (!field || !spaceId) {
+    const organization = root('organization');
+    const organizationId = organization ? idArgument(organization, variables) : null;
+    return organizationId ? { spaceId: null, organizationId, rider: null } : null;
+  }
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
-  const selectionSet = field.selectionSet;
+  const selectionSet = field.selectionSet!;
   const rider = riders.map((ride) => ride(spaceId, (name) => selects(selectionSet, (f) => fragments.get(f), name))).find(Boolean) ?? null;
-  return { spaceId, rider };
+  return { spaceId, organizationId: null, rider };
 }

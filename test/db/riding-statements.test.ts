@@ -68,50 +68,79 @@ describe('a statement riding on the authentication statement', () => {
   });
 });
 
+/** A /graphql POST as an HTTP client sends it: with its Content-Length (what tells a small body). */
+const askGraphql = async (token: string, query: string, variables: Record<string, unknown>) => {
+  const body = JSON.stringify({ query, variables });
+  const before = h.db.statements.count;
+  const res = await h.app.fetch(
+    new Request('http://lectern.test/graphql', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      },
+      body,
+    }),
+  );
+  return { body: (await res.json()) as { data?: any; errors?: unknown[] }, statements: h.db.statements.count - before };
+};
+
 describe('a GraphQL space(id) query of a token this process knows', () => {
   const SPACE_QUERY = `query($id: ID!) { space(id: $id) { id title comments changeRequests changeRequestsOpen changeRequestsDraft permissions { view edit } } }`;
-  /** As an HTTP client sends it: with its Content-Length (what tells a small body). */
-  const ask = async (token: string, query: string, variables: Record<string, unknown>) => {
-    const body = JSON.stringify({ query, variables });
-    const before = h.db.statements.count;
-    const res = await h.app.fetch(
-      new Request('http://lectern.test/graphql', {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
-        },
-        body,
-      }),
-    );
-    return { body: (await res.json()) as { data?: any; errors?: unknown[] }, statements: h.db.statements.count - before };
-  };
-
   it('reads the space and its counts with the authentication statement: one statement, the same answer', async () => {
     const reader = await h.user('Fresh reader');
     await h.addMember(world.orgId, reader.id, 'read');
-    const first = await ask(reader.token, SPACE_QUERY, { id: spaceId }); // the token is not known yet: read as always
-    const known = await ask(reader.token, SPACE_QUERY, { id: spaceId });
+    const first = await askGraphql(reader.token, SPACE_QUERY, { id: spaceId }); // the token is not known yet: read as always
+    const known = await askGraphql(reader.token, SPACE_QUERY, { id: spaceId });
     expect(first.statements).toBeGreaterThan(1);
     expect(known.statements).toBe(1);
     expect(known.body).toEqual(first.body);
     expect(known.body.data.space).toMatchObject({ comments: 2, changeRequests: 3, permissions: { view: true, edit: false } });
     // Without a count selected nothing rides; the space's access rows still do.
-    const plain = await ask(reader.token, 'query($id: ID!) { space(id: $id) { id title } }', { id: spaceId });
+    const plain = await askGraphql(reader.token, 'query($id: ID!) { space(id: $id) { id title } }', { id: spaceId });
     expect(plain.statements).toBe(1);
     expect(plain.body.data.space.id).toBe(spaceId);
   });
 
   it('answers a caller who may not see the space as before, and changes nothing for other queries', async () => {
-    await ask(world.outsider.token, '{ viewer { id } }', {});
-    const outsider = await ask(world.outsider.token, SPACE_QUERY, { id: spaceId });
+    await askGraphql(world.outsider.token, '{ viewer { id } }', {});
+    const outsider = await askGraphql(world.outsider.token, SPACE_QUERY, { id: spaceId });
     expect(outsider.body.data?.space ?? null).toBeNull();
     expect(outsider.statements).toBe(1);
-    const viewer = await ask(world.reader.token, '{ viewer { id } }', {});
+    const viewer = await askGraphql(world.reader.token, '{ viewer { id } }', {});
     expect(viewer.body.data.viewer.id).toBe(world.reader.id);
-    const malformed = await ask(world.reader.token, 'query { space(id: ', {});
+    const malformed = await askGraphql(world.reader.token, 'query { space(id: ', {});
     expect(malformed.body.errors).toBeDefined();
+  });
+});
+
+describe('a GraphQL organization(id) query of a token this process knows', () => {
+  const ORGANIZATION_QUERY = `query($id: ID!) { organization(id: $id) { id title spaces { count items { id comments permissions { view edit } } } } }`;
+
+  it('reads the organization and the membership with the authentication statement, the same answer', async () => {
+    const reader = await h.user('Fresh organization reader');
+    await h.addMember(world.orgId, reader.id, 'read');
+    const first = await askGraphql(reader.token, ORGANIZATION_QUERY, { id: world.orgId }); // not known yet: read as always
+    const known = await askGraphql(reader.token, ORGANIZATION_QUERY, { id: world.orgId });
+    expect(known.body).toEqual(first.body);
+    expect(known.body.data.organization.spaces.count).toBe(2);
+    // As GET /v1/orgs/{id}/spaces: the authentication, the reader's rights on the collections, the page, its counts.
+    expect(first.statements).toBe(6);
+    expect(known.statements).toBe(4);
+    const plain = await askGraphql(reader.token, 'query($id: ID!) { organization(id: $id) { id title } }', { id: world.orgId });
+    expect(plain.statements).toBe(1);
+  });
+
+  it('answers a caller outside it as one asking for an organization that does not exist, in one statement', async () => {
+    await askGraphql(world.outsider.token, '{ viewer { id } }', {});
+    const outsider = await askGraphql(world.outsider.token, ORGANIZATION_QUERY, { id: world.orgId });
+    const missing = await askGraphql(world.outsider.token, ORGANIZATION_QUERY, { id: 'no-such-org' });
+    for (const refused of [outsider, missing]) {
+      expect(refused.body.data?.organization ?? null).toBeNull();
+      expect(refused.statements).toBe(1);
+    }
+    expect(JSON.stringify(outsider.body.errors).replaceAll(world.orgId, 'no-such-org')).toBe(JSON.stringify(missing.body.errors));
   });
 });
 
