@@ -160,7 +160,7 @@ function contentRoleNow(
 export function primeContentRoles(ctx: Context, kind: 's' | 'c', ids: readonly string[]): void {
   for (const id of ids)
     void contentRoleRows(ctx)
-      .load(`${ctx.caller.id}\u0000${kind}\u0000${id}`)
+      .load(contentRoleKey(ctx.caller.id, kind, id))
       .catch(() => undefined);
 }
 
@@ -238,8 +238,10 @@ export function callerSpacePermissions(
   ctx: Context,
   space: Space,
 ): ReturnType<typeof spacePermissions> | Promise<ReturnType<typeof spacePermissions>> {
-  const role = ctx.session.siteScope ? undefined : spaceRoleNow(ctx, space);
-  return role === undefined || role instanceof Needs ? spaceRole(ctx, space).then(spacePermissions) : spacePermissions(role);
+  // A site token's role comes from its site's published spaces, read once per request by `spaceRole`.
+  if (ctx.session.siteScope) return spaceRole(ctx, space).then(spacePermissions);
+  const role = spaceRoleNow(ctx, space);
+  return role instanceof Needs ? spaceRole(ctx, space).then(spacePermissions) : spacePermissions(role);
 }
 
 /**
