@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { columnsOf, prepared, rowsById, selectRowGroups, selectRows } from '../db/rows.js';
+import { prepared, rowOf, rowsById, selectRowGroups, selectRows } from '../db/rows.js';
 import type { Collection, Member, Organization, Site, Space } from '../generated/prisma/client.js';
 import { batched, byId, perRequest } from '../loaders.js';
 import { isRole, type RoleName } from './roles.js';
@@ -99,7 +99,7 @@ export const contentRoleRows = perRequest((ctx: Context) =>
   ),
 );
 
-const MEMBERSHIPS = prepared(`SELECT ${columnsOf('Member')} FROM "Member" WHERE "userId" = $1 AND "organizationId" = ANY($2::text[])`);
+const MEMBERSHIPS = prepared(`SELECT ${rowOf('Member')} FROM "Member" WHERE "userId" = $1 AND "organizationId" = ANY($2::text[])`);
 /**
  * Spaces by id, each with its organization, the caller's membership there and the caller's content
  * role inputs on it: what `requireSpace` decides from, in one round trip.
@@ -107,7 +107,7 @@ const MEMBERSHIPS = prepared(`SELECT ${columnsOf('Member')} FROM "Member" WHERE 
 const spacesWithAccessOf = (req: string) =>
   prepared(
     `WITH RECURSIVE req(u, k, id) AS (${req}), ${CONTENT_ROLE_CTES}
-   SELECT ${columnsOf('Space', 's')}, NULL AS "__next", ${columnsOf('Organization', 'o')}, NULL AS "__next", ${columnsOf('Member', 'm')}, NULL AS "__next", ${CONTENT_ROLE_COLUMNS}
+   SELECT ${rowOf('Space', 's')}, NULL AS "__next", ${rowOf('Organization', 'o')}, NULL AS "__next", ${rowOf('Member', 'm')}, NULL AS "__next", ${CONTENT_ROLE_COLUMNS}
    FROM req r JOIN "Space" s ON s.id = r.id
    JOIN "Organization" o ON o.id = s."organizationId"
    LEFT JOIN "Member" m ON m."organizationId" = s."organizationId" AND m."userId" = $2`,
@@ -120,8 +120,8 @@ export const accessRows = perRequest((ctx: Context) => {
   const { pool } = ctx.db;
   /** The caller's membership in each organization (null when not a member). */
   const callerMembership = batched<string, Member | null>(async (orgIds) => {
-    const rows = await selectRows<Member>(pool, MEMBERSHIPS, [ctx.caller.id, orgIds]);
-    return new Map(rows.map((m) => [m.organizationId, m]));
+    const rows = await selectRowGroups(pool, MEMBERSHIPS, [ctx.caller.id, orgIds]);
+    return new Map(rows.map(([row]) => [row!.organizationId as string, row as unknown as Member]));
   }, null);
   const organizations = byId(rowsById<Organization>(pool, 'Organization'));
   return {

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import type { Database } from '../db/database.js';
 import type { User } from '../generated/prisma/client.js';
 import type { ServerKeys } from '../secrets.js';
-import { columnsOf, prepared, selectRowGroups, selectRows, type Prepared } from '../db/rows.js';
+import { columnsOf, prepared, rowOf, selectRowGroups, selectRows, type Prepared } from '../db/rows.js';
 import { contentRoleRowOf, contentRoleSql, type OrganizationAccess, type SpaceAccess } from './access-rows.js';
 import { readSiteToken, SITE_TOKEN_PREFIX } from './site-token.js';
 import type { Statement } from '../db/early-reads.js';
@@ -102,11 +102,11 @@ function authenticationStatement(scope: keyof typeof SCOPE_JOINS, rider?: string
   // `LIMIT 1` (the two branches exclude each other: at most one row) tells the planner so; without
   // it the plan without values was costed for two callers and PostgreSQL planned every execution anew.
   return prepared(`WITH RECURSIVE caller AS (SELECT * FROM (
-       SELECT ${columnsOf('User', 'u')}, t."ssoOrganizationId" AS "__ssoOrganizationId", t.id AS "__tokenId"
+       SELECT u.id, ${rowOf('User', 'u')}, t."ssoOrganizationId" AS "__ssoOrganizationId", t.id AS "__tokenId"
        FROM "ApiToken" t JOIN "User" u ON u.id = t."userId"
        WHERE $5::text IS NULL AND t.hash = $1 AND (t."expiresAt" IS NULL OR t."expiresAt" > now())
        UNION ALL
-       SELECT ${columnsOf('User', 'u')}, NULL::text, NULL::text FROM "User" u WHERE u.id = $5::text
+       SELECT u.id, ${rowOf('User', 'u')}, NULL::text, NULL::text FROM "User" u WHERE u.id = $5::text
      ) callers LIMIT 1), used AS (
        UPDATE "ApiToken" t SET "lastUsedAt" = now() AT TIME ZONE 'UTC' FROM caller
        WHERE t.id = caller."__tokenId" AND (t."lastUsedAt" IS NULL OR t."lastUsedAt" < now() AT TIME ZONE 'UTC' - interval '1 minute')
@@ -126,8 +126,8 @@ function authenticationStatement(scope: keyof typeof SCOPE_JOINS, rider?: string
 /** The column groups (each after a `NULL AS "__next"`) of what rides on the authentication. */
 const SCOPE_COLUMNS = {
   none: '',
-  space: `, NULL AS "__next", ${columnsOf('Space', 's')}, NULL AS "__next", ${columnsOf('Organization', 'o')}, NULL AS "__next", ${columnsOf('Member', 'sm')}, NULL AS "__next", ${contentRoleSql.columns}`,
-  organization: `, NULL AS "__next", ${columnsOf('Organization', 'o')}, NULL AS "__next", ${columnsOf('Member', 'om')}`,
+  space: `, NULL AS "__next", ${rowOf('Space', 's')}, NULL AS "__next", ${rowOf('Organization', 'o')}, NULL AS "__next", ${rowOf('Member', 'sm')}, NULL AS "__next", ${contentRoleSql.columns}`,
+  organization: `, NULL AS "__next", ${rowOf('Organization', 'o')}, NULL AS "__next", ${rowOf('Member', 'om')}`,
 };
 const SCOPE_JOINS = {
   none: '',
@@ -201,7 +201,7 @@ export async function authenticate(
     const [, organization, member] = groups ?? [];
     if (row) organizationAccess = { id: organizationId, organization: (organization ?? null) as never, member: (member ?? null) as never };
   } else {
-    row = (await db.pool.query<Row>({ ...AUTHENTICATE, values })).rows[0];
+    row = (await selectRowGroups(db.pool, AUTHENTICATE, values))[0]?.[0] as Row | undefined;
   }
   if (!row) return null;
   const {

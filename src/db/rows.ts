@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { Prisma } from '../generated/prisma/browser.js';
+import { getDatamodel } from '../generated/pothos-types.js';
 
 /**
  * Rows read with one plain SQL statement, typed as Prisma's models, for the lookups every request
@@ -32,6 +33,57 @@ const COLUMNS: Record<HotTable, readonly string[]> = {
  */
 export function columnsOf(table: HotTable, alias: string = table): string {
   return COLUMNS[table].map((column) => `"${alias}"."${column}"`).join(', ');
+}
+
+/**
+ * A hot table's row as ONE column: `json_build_array` of its columns, named `__row:<Table>`, which
+ * `selectRowGroups` decodes into the row's fields. Why: pg describes every column of a result on
+ * every execution and parses each value on its own; the authentication statement of a space read
+ * selects some 60, and describing and parsing them was the largest part of its client-side cost
+ * (measured: 52 columns 0.12 ms, the same rows as four JSON columns 0.08 ms, `SELECT 1` 0.05 ms).
+ * The columns are listed (see `columnsOf`), so the array's positions are the table's fields. For a
+ * row or a few: PostgreSQL pays for the JSON per row (see `rowsById`).
+ */
+export function rowOf(table: HotTable, alias: string = table): string {
+  return `json_build_array(${columnsOf(table, alias)}) AS "${ROW_PREFIX}${table}"`;
+}
+const ROW_PREFIX = '__row:';
+
+/**
+ * How each field of a hot table comes back from JSON: `timestamp(3)` as text without a zone (read
+ * as UTC, as Prisma stores it), a float that is not finite as text ("NaN"); everything else as
+ * JSON gives it (jsonb nested, arrays as arrays, enums as strings). test/db/rows.test.ts compares
+ * every table with Prisma.
+ */
+type FieldReader = ((value: unknown) => unknown) | null;
+const readDate = (value: unknown) => (typeof value === 'string' ? new Date(`${value}Z`) : value);
+const readFloat = (value: unknown) => (typeof value === 'string' ? Number(value) : value);
+const READERS: Record<HotTable, readonly FieldReader[]> = (() => {
+  const models = getDatamodel().datamodel.models as Record<string, { fields: readonly { name: string; type: string }[] }>;
+  const readers = {} as Record<HotTable, FieldReader[]>;
+  for (const table of Object.keys(COLUMNS) as HotTable[]) {
+    const types = new Map(models[table]!.fields.map((f) => [f.name, f.type]));
+    // json_build_array takes at most 100 arguments; JSON would lose a BigInt's digits, a Decimal's and a Bytes' type.
+    if (COLUMNS[table].length > 100) throw new Error(`rowOf: "${table}" has more than 100 columns`);
+    readers[table] = COLUMNS[table].map((column) => {
+      const type = types.get(column);
+      if (type === 'BigInt' || type === 'Decimal' || type === 'Bytes') throw new Error(`rowOf: "${table}"."${column}" is a ${type}`);
+      return type === 'DateTime' ? readDate : type === 'Float' ? readFloat : null;
+    });
+  }
+  return readers;
+})();
+
+/** A `rowOf` value as the row's fields (into `record`); false when every field is null (no match of a LEFT JOIN). */
+function readRow(table: HotTable, values: unknown[] | null, record: Record<string, unknown>): boolean {
+  if (!values || values.every((v) => v === null)) return false;
+  const columns = COLUMNS[table];
+  const readers = READERS[table];
+  for (let i = 0; i < columns.length; i++) {
+    const read = readers[i];
+    record[columns[i]!] = read ? read(values[i]) : values[i];
+  }
+  return true;
 }
 
 /**
@@ -97,7 +149,11 @@ export async function selectRowGroups(
   return rows.map((row) => groups.map((group) => recordOf(row, group)));
 }
 
-type ColumnGroup = { from: number; names: string[] };
+/** A group's columns from `from`; `tables[i]`: the hot table of a `rowOf` column, else null. */
+const tableOfRowColumn = (name: string): HotTable | null =>
+  name.startsWith(ROW_PREFIX) && name.slice(ROW_PREFIX.length) in COLUMNS ? (name.slice(ROW_PREFIX.length) as HotTable) : null;
+
+type ColumnGroup = { from: number; names: string[]; tables: (HotTable | null)[] };
 
 /**
  * A statement's column groups, split at its `__next` columns: worked out once per statement text
@@ -112,34 +168,45 @@ function groupsOf(text: string, fields: { name: string }[]): ColumnGroup[] {
   let from = 0;
   for (let i = 0; i <= names.length; i++) {
     if (i < names.length && names[i] !== '__next') continue;
-    groups.push({ from, names: names.slice(from, i) });
+    const groupNames = names.slice(from, i);
+    groups.push({ from, names: groupNames, tables: groupNames.map(tableOfRowColumn) });
     from = i + 1;
   }
   columnGroups.set(text, { names, groups });
   return groups;
 }
 
-/** One group's record of a row; null when every column of it is null (no match of a LEFT JOIN). */
-function recordOf(row: unknown[], { from, names }: ColumnGroup): Record<string, unknown> | null {
-  let present = false;
-  for (let i = from; i < from + names.length && !present; i++) present = row[i] !== null;
-  if (!present) return null;
+/**
+ * One group's record of a row (a `rowOf` column gives its table's fields); null when every column
+ * of it is null (no match of a LEFT JOIN).
+ */
+function recordOf(row: unknown[], { from, names, tables }: ColumnGroup): Record<string, unknown> | null {
   const record: Record<string, unknown> = {};
-  for (let i = 0; i < names.length; i++) record[names[i]!] = row[from + i];
-  return record;
+  let present = false;
+  for (let i = 0; i < names.length; i++) {
+    const value = row[from + i];
+    const table = tables[i];
+    if (table) present = readRow(table, value as unknown[] | null, record) || present;
+    else (record[names[i]!] = value), (present ||= value !== null);
+  }
+  return present ? record : null;
 }
 
 /**
  * Each table's two statements by id, made once per process: for many ids an array, for one the id
  * itself. A plan made without values costs an array as 10 elements, so with one id PostgreSQL would
- * plan the array statement anew on every execution instead of keeping its plan.
+ * plan the array statement anew on every execution instead of keeping its plan. One row comes as
+ * JSON (`rowOf`), many as columns: their description is paid once for all rows, and PostgreSQL's
+ * JSON output of a page of 100 spaces nearly doubled its CPU (2.2 → 4.1 ms, bench/results.md).
  */
 const byIdStatements = new Map<HotTable, { many: Prepared; one: Prepared }>();
 const byIdStatementsOf = (table: HotTable) => {
   let statements = byIdStatements.get(table);
   if (!statements) {
-    const select = `SELECT ${columnsOf(table)} FROM "${table}"`;
-    statements = { many: prepared(`${select} WHERE id = ANY($1::text[])`), one: prepared(`${select} WHERE id = $1`) };
+    statements = {
+      many: prepared(`SELECT ${columnsOf(table)} FROM "${table}" WHERE id = ANY($1::text[])`),
+      one: prepared(`SELECT ${rowOf(table)} FROM "${table}" WHERE id = $1`),
+    };
     byIdStatements.set(table, statements);
   }
   return statements;
@@ -148,5 +215,6 @@ const byIdStatementsOf = (table: HotTable) => {
 /** Rows of `table` whose id is in `ids`, in no particular order (table names come from the closed list above, never from input). */
 export function rowsById<T>(pool: pg.Pool, table: HotTable) {
   const { many, one } = byIdStatementsOf(table);
-  return (ids: string[]) => (ids.length === 1 ? selectRows<T>(pool, one, [ids[0]]) : selectRows<T>(pool, many, [ids]));
+  const oneRow = async (id: string) => (await selectRowGroups(pool, one, [id])).map(([row]) => row as T);
+  return (ids: string[]) => (ids.length === 1 ? oneRow(ids[0]!) : selectRows<T>(pool, many, [ids]));
 }

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessRows } from '../../src/auth/access-rows.js';
+import { authenticate } from '../../src/auth/authenticate.js';
 import type { Context } from '../../src/context.js';
 import { rowsById, selectRows, type HotTable } from '../../src/db/rows.js';
 import type { Member } from '../../src/generated/prisma/client.js';
@@ -13,12 +14,14 @@ import { setupHarness, type Harness } from '../support/harness.js';
 let h: Harness;
 let ids: Record<HotTable, string>;
 let ownerId: string;
+let ownerToken: string;
 let orgId: string;
 
 beforeAll(async () => {
   h = await setupHarness();
   const world = await h.world();
   ownerId = world.owner.id;
+  ownerToken = world.owner.token;
   orgId = world.orgId;
   const call = (method: string, path: string, body?: unknown) =>
     h.call(method, path, { token: world.owner.token, body }).then((r) => r.body);
@@ -43,17 +46,27 @@ beforeAll(async () => {
   ids = { Organization: orgId, User: ownerId, Member: '', Space: space.id, Revision: revision, Collection: collection.id, Site: site.id };
 });
 
+/** `viaSql` equals `viaPrisma` field for field, each value of the same JS type (a Date where Prisma has one). */
+const expectSameRow = (viaSql: Record<string, unknown> | null | undefined, viaPrisma: Record<string, unknown> | null) => {
+  expect(viaSql ?? null).toEqual(viaPrisma);
+  if (viaPrisma)
+    for (const [key, value] of Object.entries(viaPrisma))
+      expect(Object.prototype.toString.call(viaSql![key]), key).toBe(Object.prototype.toString.call(value));
+};
+
 describe('plain-SQL rows', () => {
   const tables: Exclude<HotTable, 'Member'>[] = ['Organization', 'User', 'Space', 'Revision', 'Collection', 'Site'];
   it.each(tables)('%s rows equal Prisma’s (fields, types, values)', async (table) => {
     const delegate = (h.db.prisma as any)[table[0]!.toLowerCase() + table.slice(1)];
     const viaPrisma = await delegate.findMany({ where: { id: { in: [ids[table], 'missing'] } } });
-    const viaSql = await rowsById<any>(h.db.pool, table)([ids[table], 'missing']);
     expect(viaPrisma).toHaveLength(1);
-    expect(viaSql).toEqual(viaPrisma);
-    // toEqual would accept a string where a Date is expected only if both were strings: check the types too.
-    for (const [key, value] of Object.entries(viaPrisma[0]))
-      expect(Object.prototype.toString.call(viaSql[0][key]), key).toBe(Object.prototype.toString.call(value));
+    // Two statements: one id (the row as JSON) and several (columns).
+    for (const asked of [[ids[table]], [ids[table], 'missing']]) {
+      const viaSql = await rowsById<any>(h.db.pool, table)(asked);
+      expect(viaSql).toHaveLength(1);
+      // toEqual would accept a string where a Date is expected only if both were strings: expectSameRow checks the types too.
+      expectSameRow(viaSql[0], viaPrisma[0]);
+    }
   });
 
   it('a space is read with the caller’s membership in one statement, both rows equal to Prisma’s', async () => {
@@ -82,6 +95,32 @@ describe('plain-SQL rows', () => {
     expect(viaPrisma.some((m) => m.role === null)).toBe(true);
     expect(viaSql).toEqual(viaPrisma);
     expect(viaSql[0]!.joinedAt).toBeInstanceOf(Date);
+  });
+});
+
+describe('rows read as JSON by the authentication statement', () => {
+  it('give the caller, the space, its organization and the membership exactly as Prisma does', async () => {
+    const outsider = await h.user();
+    const member = await h.db.prisma.member.findUniqueOrThrow({
+      where: { organizationId_userId: { organizationId: orgId, userId: ownerId } },
+    });
+    const owner = await h.db.prisma.user.findUniqueOrThrow({ where: { id: ownerId } });
+    const space = await h.db.prisma.space.findUniqueOrThrow({ where: { id: ids.Space } });
+    const organization = await h.db.prisma.organization.findUniqueOrThrow({ where: { id: orgId } });
+    const rate = { limit: 0, windowSeconds: 60 };
+    const orgOwnerToken = ownerToken;
+    const asOwner = await authenticate(h.db, orgOwnerToken, rate, Date.now(), undefined, { spaceId: ids.Space });
+    expectSameRow(asOwner!.caller as never, owner as never);
+    expectSameRow(asOwner!.spaceAccess!.space as never, space as never);
+    expectSameRow(asOwner!.spaceAccess!.organization as never, organization as never);
+    expectSameRow(asOwner!.spaceAccess!.member as never, member as never);
+    const byOrganization = await authenticate(h.db, orgOwnerToken, rate, Date.now(), undefined, { organizationId: orgId });
+    expectSameRow(byOrganization!.organizationAccess!.organization as never, organization as never);
+    expectSameRow(byOrganization!.organizationAccess!.member as never, member as never);
+    // No membership (a LEFT JOIN without a match) is null, not a row of nulls.
+    const asOutsider = await authenticate(h.db, outsider.token, rate, Date.now(), undefined, { spaceId: ids.Space });
+    expect(asOutsider!.spaceAccess!.member).toBeNull();
+    expectSameRow(asOutsider!.caller as never, (await h.db.prisma.user.findUniqueOrThrow({ where: { id: outsider.id } })) as never);
   });
 });
 
