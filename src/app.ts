@@ -17,7 +17,7 @@ import { classifyDatabaseError, databaseFailureError } from './errors.js';
 import { authenticate, authenticateSession, rateHeaders, type Authenticated } from './auth/authenticate.js';
 import { clearedSessionCookie, cookieSecure, isNonSimpleRequest, sessionSecretOf } from './auth/session-cookie.js';
 import { schema } from './graphql/schema.js';
-import { useJitForLists } from './graphql/jit.js';
+import { executeServerDocument, useJitForLists } from './graphql/jit.js';
 import { useDocumentLimits } from './graphql/armor.js';
 import { useComplexityLimits } from './graphql/complexity.js';
 import { earlySpaceRead, type EarlySpaceRead } from './graphql/early-space.js';
@@ -124,29 +124,36 @@ const loggedFaults = new WeakSet<object>();
  * `organizationAccess`, `earlyReads`) to its loaders, for /graphql and the REST adapter alike: on the context execution
  * sees (yoga merges the server context into it).
  */
+type PrimedRows = Pick<ServerContext, 'spaceAccess' | 'organizationAccess' | 'earlyReads'>;
+const primeRows = (context: Context, rows: PrimedRows) => {
+  primeSpaceAccess(context, rows.spaceAccess);
+  primeOrganizationAccess(context, rows.organizationAccess);
+  primeEarlyReads(context, rows.earlyReads);
+};
 const usePrimedRows = (): Plugin => ({
-  onExecute: ({ args }) => {
-    const context = args.contextValue as unknown as Context & Pick<ServerContext, 'spaceAccess' | 'organizationAccess' | 'earlyReads'>;
-    primeSpaceAccess(context, context.spaceAccess);
-    primeOrganizationAccess(context, context.organizationAccess);
-    primeEarlyReads(context, context.earlyReads);
-  },
+  onExecute: ({ args }) => primeRows(args.contextValue as unknown as Context & PrimedRows, args.contextValue as PrimedRows),
 });
+
+/** Logs an execution's unexpected faults with its request's id, once each. */
+function logFaults(errors: readonly GraphQLError[], request: Request | undefined) {
+  for (const error of errors) {
+    const fault = originalOf(error);
+    if (ownAnswer(error) || !fault || typeof fault !== 'object' || loggedFaults.has(fault)) continue;
+    loggedFaults.add(fault);
+    processLog().fault('unexpected error in a resolver', fault, { requestId: requestIdOf(request) });
+  }
+}
 
 const useFaultLog = (): Plugin => ({
   onExecute: ({ args }) => ({
     onExecuteDone: ({ result }) => {
-      if (!('errors' in result) || !result.errors) return;
-      const requestId = requestIdOf((args.contextValue as Partial<Context>).request);
-      for (const error of result.errors) {
-        const fault = originalOf(error);
-        if (ownAnswer(error) || !fault || typeof fault !== 'object' || loggedFaults.has(fault)) continue;
-        loggedFaults.add(fault);
-        processLog().fault('unexpected error in a resolver', fault, { requestId });
-      }
+      if ('errors' in result && result.errors) logFaults(result.errors, (args.contextValue as Partial<Context>).request);
     },
   }),
 });
+
+/** The message of a masked fault (yoga's own default). */
+const MASKED_MESSAGE = 'Unexpected error.';
 
 /**
  * A resolver's error as the client sees it: our own errors (and GraphQL's validation errors) reach
@@ -193,7 +200,7 @@ function createGraphQLServer(services: Services, opts: AppOptions, persistedDocu
       defaultQuery:
         '# Your token goes in Headers: {"Authorization": "Bearer <token>"}; then reload the schema (Shift+Ctrl+R)\n{ viewer { id displayName } }',
     },
-    maskedErrors: { maskError: maskResolverError },
+    maskedErrors: { maskError: maskResolverError, errorMessage: MASKED_MESSAGE },
     // Every body is read (and cut off at its limit) by src/http/body.ts before yoga sees it: yoga's
     // own limit piped it once more through a TransformStream.
     maxRequestBodySize: false,
@@ -204,8 +211,13 @@ function createGraphQLServer(services: Services, opts: AppOptions, persistedDocu
   });
 }
 
-/** The REST adapter over the prepared routes: each request runs its GraphQL document through yoga's envelop. */
-function createRest(services: Services, yoga: Yoga, prepared: ReturnType<typeof prepareRoutes>) {
+/**
+ * The REST adapter over the prepared routes. Each request runs its route's document, parsed and
+ * validated at start, directly (`executeServerDocument`): what yoga's envelop would add to it is
+ * done here — the rows the authentication read primed, faults logged with the request's id, errors
+ * masked as /graphql masks them. The complexity limits bound clients' documents, not the server's.
+ */
+function createRest(services: Services, prepared: ReturnType<typeof prepareRoutes>) {
   return createRestAdapter(
     schema,
     prepared,
@@ -213,19 +225,14 @@ function createRest(services: Services, yoga: Yoga, prepared: ReturnType<typeof 
       // The router hands its handlers a proxy of the request: the request's id is tagged on it too.
       const requestId = (request as { requestId?: string }).requestId;
       if (requestId) tagRequest(request, requestId);
-      // The rows the authentication read (`spaceAccess`, `organizationAccess`, `earlyReads`) reach the loaders by `usePrimedRows`.
-      const { caller, session, spaceAccess, organizationAccess, earlyReads } = request as unknown as Pick<
-        ServerContext,
-        'caller' | 'session' | 'spaceAccess' | 'organizationAccess' | 'earlyReads'
-      >;
-      const {
-        contextFactory,
-        execute,
-        schema: envelopedSchema,
-      } = yoga.getEnveloped({ request, services, caller, session, spaceAccess, organizationAccess, earlyReads } as never);
-      const contextValue = await contextFactory();
-      (contextValue as unknown as Context).serverDocument = true;
-      return execute({ schema: envelopedSchema, document, variableValues, contextValue }) as never;
+      const rows = request as unknown as Pick<ServerContext, 'caller' | 'session'> & PrimedRows;
+      const contextValue = createContext(services, rows.caller, rows.session, { request });
+      contextValue.serverDocument = true;
+      primeRows(contextValue, rows);
+      const result = await executeServerDocument({ schema, document, variableValues, contextValue });
+      if (!result.errors?.length) return result;
+      logFaults(result.errors, request);
+      return { ...result, errors: result.errors.map((error) => maskResolverError(error, MASKED_MESSAGE)) };
     },
     services.urls.api,
   );
@@ -677,7 +684,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     services,
     guard,
     yoga,
-    rest: createRest(services, yoga, prepared),
+    rest: createRest(services, prepared),
     graphiql,
     earlyStatement: earlyStatements(schema, prepared),
     persistedDocuments,

@@ -1,5 +1,7 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import {
+  execute,
   getNullableType,
   getOperationAST,
   getVariableValues,
@@ -9,6 +11,7 @@ import {
   visitWithTypeInfo,
   type DocumentNode,
   type ExecutionArgs,
+  type ExecutionResult,
 } from 'graphql';
 import { usesIncrementalDelivery } from './defer-stream.js';
 
@@ -41,3 +44,22 @@ export function jitPaysOff({ schema, document, operationName, variableValues }: 
 
 /** The envelop plugin: graphql-jit for the operations where it pays off (see above). */
 export const useJitForLists = () => useGraphQlJit({}, { enableIf: jitPaysOff });
+
+const compiledDocuments = new WeakMap<DocumentNode, CompiledQuery>();
+
+/**
+ * Runs one of the server's own documents (the REST adapter's, parsed and validated at start) as the
+ * envelop plugin would choose, without envelop around it: compiled once by graphql-jit where it pays
+ * off, else graphql-js. Measured on GET /v1/spaces/{id}: envelop's hooks and the promise helpers
+ * around them were ~6 % of the request's server CPU, and a fifth of what it allocates.
+ */
+export function executeServerDocument(args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
+  if (!jitPaysOff(args)) return execute(args) as ExecutionResult | Promise<ExecutionResult>;
+  let compiled = compiledDocuments.get(args.document);
+  if (!compiled) {
+    const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+    if (!isCompiledQuery(result)) return execute(args) as ExecutionResult | Promise<ExecutionResult>;
+    compiledDocuments.set(args.document, (compiled = result));
+  }
+  return compiled.query(args.rootValue, args.contextValue, args.variableValues ?? {});
+}
