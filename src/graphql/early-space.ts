@@ -1,4 +1,4 @@
-import { Kind, parse, type DocumentNode, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { selects } from './selects.js';
 import type { Statement } from '../db/early-reads.js';
 
@@ -79,8 +79,9 @@ export function earlySpaceRead(body: unknown): EarlySpaceRead | null {
     const organizationId = organization ? idArgument(organization, variables) : null;
     return organizationId ? { spaceId: null, organizationId, rider: null } : null;
   }
-  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+  const fragmentOf = (name: string) =>
+    document.definitions.find((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === name);
   const selectionSet = field.selectionSet!;
-  const rider = riders.map((ride) => ride(spaceId, (name) => selects(selectionSet, (f) => fragments.get(f), name))).find(Boolean) ?? null;
+  const rider = riders.map((ride) => ride(spaceId, (name) => selects(selectionSet, fragmentOf, name))).find(Boolean) ?? null;
   return { spaceId, organizationId: null, rider };
 }
