@@ -1,6 +1,7 @@
 import { FREE_DOC } from '../../graphql/free-form.js';
 import { builder } from '../../graphql/builder.js';
 import { registerNode } from '../../graphql/node.js';
+import { infoSelects } from '../../graphql/selects.js';
 import { ContentVisibilityEnum, DefaultLevelEnum, SpaceEditModeEnum, TranslationLanguageEnum } from '../../graphql/enums.js';
 import { listOf, pageArgs } from '../../graphql/lists.js';
 import { callerSpacePermissions, primeContentRoles, type spacePermissions } from '../../auth/permissions.js';
@@ -166,7 +167,12 @@ builder.queryField('space', (t) =>
     type: SpaceType,
     description: 'A space; a deleted one (within its 7 days) only for its admins',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, { id }, ctx) => getSpace(ctx, String(id)),
+    // Its counts are read before its fields resolve (as a list's are): each then answers a value, not a promise.
+    resolve: async (_r, { id }, ctx, info) => {
+      const space = await getSpace(ctx, String(id));
+      await primeSpaceCounts(ctx, [space], (field) => infoSelects(info, field));
+      return space;
+    },
   }),
 );
 registerNode(SpaceType, {
