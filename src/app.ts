@@ -48,7 +48,7 @@ import { createTenantGate } from './http/tenant-gate.js';
 import { serverKeys } from './secrets.js';
 import { SITE_TOKEN_PREFIX, siteTokenMayCall } from './auth/site-token.js';
 import type { Limiter } from './ops/metrics.js';
-import { directQuery } from './graphql/direct-query.js';
+import { directQuery, type ValidDocuments } from './graphql/direct-query.js';
 
 /** Who sent a request, as far as the HTTP server knows (in-process calls: nothing). */
 export interface Client {
@@ -350,6 +350,8 @@ interface ApiParts {
   earlyStatement: ReturnType<typeof earlyStatements>;
   persistedDocuments: PersistedDocuments;
   cors: CorsPolicy;
+  /** The documents the direct lane has found valid (src/graphql/direct-query.ts). */
+  validDocuments: ValidDocuments;
 }
 
 /** The 401 of /v1 (the error shape) or /graphql (GraphQL's errors list). */
@@ -500,7 +502,8 @@ async function graphqlWith(
   const responseHeaders = opts.extra ?? new Headers();
   const serverContext = { services: parts.services, ...context, responseHeaders };
   const envelopedFor = (params: unknown) => parts.yoga.getEnveloped({ ...serverContext, request, params } as never) as never;
-  const direct = opts.params === undefined ? null : await directQuery(request, opts.params, envelopedFor, parts.yoga.fetchAPI);
+  const direct =
+    opts.params === undefined ? null : await directQuery(request, opts.params, envelopedFor, parts.yoga.fetchAPI, parts.validDocuments);
   const response = direct ?? (await parts.yoga.fetch(request, serverContext));
   for (const cookie of responseHeaders.getSetCookie()) response.headers.append('set-cookie', cookie);
   if (responseHeaders.getSetCookie().length) response.headers.set('cache-control', 'no-store');
@@ -689,6 +692,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     earlyStatement: earlyStatements(schema, prepared),
     persistedDocuments,
     cors,
+    validDocuments: new WeakSet(),
   };
   const declared = declaredRoute(services, guard);
   const router = createAppRouter(parts, prepared, declared);
