@@ -119,17 +119,17 @@ const loggedFaults = new WeakSet<object>();
  * Logs the faults of an execution with the id of its request, before they are masked (masking
  * cannot see the request). Streamed results' faults are logged by `maskResolverError` alone.
  */
-/**
- * Hands the rows the authentication statement read for a request (`ServerContext.spaceAccess`,
- * `organizationAccess`, `earlyReads`) to its loaders, for /graphql and the REST adapter alike: on the context execution
- * sees (yoga merges the server context into it).
- */
 type PrimedRows = Pick<ServerContext, 'spaceAccess' | 'organizationAccess' | 'earlyReads'>;
+/** Hands the rows the authentication statement read for a request to the loaders of its context. */
 const primeRows = (context: Context, rows: PrimedRows) => {
   primeSpaceAccess(context, rows.spaceAccess);
   primeOrganizationAccess(context, rows.organizationAccess);
   primeEarlyReads(context, rows.earlyReads);
 };
+/**
+ * `primeRows` for /graphql: on the context execution sees (yoga merges the server context, with
+ * `spaceAccess`, `organizationAccess` and `earlyReads`, into it). The REST adapter primes its own.
+ */
 const usePrimedRows = (): Plugin => ({
   onExecute: ({ args }) => primeRows(args.contextValue as unknown as Context & PrimedRows, args.contextValue as PrimedRows),
 });

@@ -149,10 +149,11 @@ export async function selectRowGroups(
   return rows.map((row) => groups.map((group) => recordOf(row, group)));
 }
 
-/** A group's columns from `from`; `tables[i]`: the hot table of a `rowOf` column, else null. */
+/** The hot table of a `rowOf` column, else null. */
 const tableOfRowColumn = (name: string): HotTable | null =>
   name.startsWith(ROW_PREFIX) && name.slice(ROW_PREFIX.length) in COLUMNS ? (name.slice(ROW_PREFIX.length) as HotTable) : null;
 
+/** A group's columns from `from`; `tables[i]`: the hot table of a `rowOf` column, else null. */
 type ColumnGroup = { from: number; names: string[]; tables: (HotTable | null)[] };
 
 /**
