@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useId, useLayoutEffect, useRef, useState } from 'react';
 
 export interface Mentionable {
   id: string;
@@ -45,16 +45,24 @@ export function MentionTextarea({
           )
           .slice(0, MAX_SUGGESTIONS);
 
+  // The caret after a picked mention, placed when the new text is committed: placed a frame later,
+  // it jumped back over whatever was typed in between (a quick typist's next words landed inside them).
+  const pendingCaret = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const at = pendingCaret.current;
+    if (at === null || !area.current) return;
+    pendingCaret.current = null;
+    area.current.focus();
+    area.current.setSelectionRange(at, at);
+  });
+
   const pick = (member: Mentionable) => {
     const before = value.slice(0, caret).replace(/@[^\s@]*$/, `@${member.displayName} `);
     const next = before + value.slice(caret);
+    pendingCaret.current = before.length;
     onChange(next);
     setCaret(before.length);
     setActive(0);
-    requestAnimationFrame(() => {
-      area.current?.focus();
-      area.current?.setSelectionRange(before.length, before.length);
-    });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
