@@ -3,7 +3,7 @@ import { processLog, requestIdOf, tagRequest } from './ops/log.js';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { landingPage, renderLecternGraphiQL } from './http/landing.js';
 import type { User } from './generated/prisma/client.js';
-import { bearerToken } from './auth/tokens.js';
+import { bearerToken, hashToken } from './auth/tokens.js';
 import {
   organizationIdOfPath,
   primeOrganizationAccess,
@@ -289,6 +289,7 @@ function createGuard(services: Services, onRefusal: AppOptions['onRefusal']) {
    */
   async function identify(
     token: string,
+    tokenHash: string,
     request: Request,
     client: string,
     rides: { spaceId?: string | null; organizationId?: string | null; rider?: Statement | null } = {},
@@ -298,13 +299,13 @@ function createGuard(services: Services, onRefusal: AppOptions['onRefusal']) {
     if (!blocked.ok) return tooMany(blocked.retryAfter, 'Too many failed authentications from this address', request, 'auth-failures');
     const now = Date.now();
     const siteKeys = token.startsWith(SITE_TOKEN_PREFIX) ? await serverKeys(services) : undefined;
-    const authenticated = await authenticate(services.db, token, config.rateLimit, now, siteKeys, rides);
+    const authenticated = await authenticate(services.db, token, config.rateLimit, now, siteKeys, { ...rides, tokenHash });
     if (!authenticated) {
-      recentTokens.forget(token);
+      recentTokens.forget(tokenHash);
       failures.take(client);
       return null;
     }
-    recentTokens.note(token);
+    recentTokens.note(tokenHash);
     const { rate } = authenticated;
     const limits = rateHeaders(rate);
     if (rate?.exceeded) return overBudget(rate, limits, request);
@@ -333,7 +334,7 @@ function createGuard(services: Services, onRefusal: AppOptions['onRefusal']) {
   }
 
   /** Whether a GET may begin its first statement while its token is checked (src/db/early-reads.ts). */
-  const mayReadEarly = (token: string, client: string) => recentTokens.has(token) && failures.peek(client).ok;
+  const mayReadEarly = (tokenHash: string, client: string) => recentTokens.has(tokenHash) && failures.peek(client).ok;
 
   return { refused, overBudget, chargeAddress, identify, inTenantTurn, mayReadEarly };
 }
@@ -412,6 +413,8 @@ async function apiWithToken(
   address: string | null,
 ): Promise<Response> {
   const { services, guard } = parts;
+  // Hashed once: the authentication and the recent tokens (below) key on the hash.
+  const tokenHash = hashToken(token);
   // A space's access rows are read by the authentication statement itself (src/auth/authenticate.ts).
   // So are an organization's and the caller's membership for a /v1/orgs/:id… request.
   const pathname = isRest && !token.startsWith(SITE_TOKEN_PREFIX) ? new URL(request.url).pathname : null;
@@ -425,14 +428,14 @@ async function apiWithToken(
   const early = spaceId ? parts.earlyStatement(request) : null;
   let rider = early?.rides ? early.statement : null;
   let earlyReads =
-    early && !rider && guard.mayReadEarly(token, client) && poolHasRoom(pool) ? beginEarlyRead(pool, early.statement) : undefined;
+    early && !rider && guard.mayReadEarly(tokenHash, client) && poolHasRoom(pool) ? beginEarlyRead(pool, early.statement) : undefined;
   // A small /graphql body of a token this process knows is read now: a `space(id:)` query's space
   // (and its riders), or an `organization(id:)` query's organization and membership, is then read
   // by the authentication statement, as a /v1/spaces/:id or /v1/orgs/:id request's is.
   let bodyRead = false;
   let graphqlSpace: EarlySpaceRead | null = null;
   let params: unknown;
-  if (!isRest && smallJsonPost(request) && guard.mayReadEarly(token, client)) {
+  if (!isRest && smallJsonPost(request) && guard.mayReadEarly(tokenHash, client)) {
     const bytes = await readBody(request, EARLY_BODY_BYTES);
     request = withBody(request, bytes);
     bodyRead = true;
@@ -440,7 +443,7 @@ async function apiWithToken(
     graphqlSpace = earlySpaceRead(params);
     rider = graphqlSpace?.rider ?? null;
   }
-  const who = await guard.identify(token, request, client, {
+  const who = await guard.identify(token, tokenHash, request, client, {
     spaceId: spaceId ?? graphqlSpace?.spaceId ?? null,
     organizationId: organizationId ?? graphqlSpace?.organizationId ?? null,
     rider,
@@ -596,7 +599,7 @@ const declaredRoute =
       return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
     };
     const token = route.optionalToken ? bearerToken(request) : null;
-    const who = token ? await guard.identify(token, request, client) : null;
+    const who = token ? await guard.identify(token, hashToken(token), request, client) : null;
     if (isResponse(who)) return who;
     if (who) return guard.inTenantTurn(who, request, () => serve({ user: who.caller, session: who.session }));
     return (route.cost === 0 ? null : guard.chargeAddress(request, client, route.cost)) ?? serve(null);

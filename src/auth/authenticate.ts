@@ -168,11 +168,12 @@ export async function authenticate(
   rate: RateLimit,
   now = Date.now(),
   keys?: ServerKeys,
-  opts: { spaceId?: string | null; organizationId?: string | null; rider?: Statement | null } = {},
+  opts: { spaceId?: string | null; organizationId?: string | null; rider?: Statement | null; tokenHash?: string } = {},
 ): Promise<Authenticated | null> {
   const site = token.startsWith(SITE_TOKEN_PREFIX) ? (keys ? readSiteToken(keys, token, now) : null) : undefined;
   if (site === null) return null;
-  const hash = hashToken(token);
+  // `tokenHash`: the request's own `hashToken(token)`, computed once for everything that needs it.
+  const hash = opts.tokenHash ?? hashToken(token);
   const windowStart = Math.floor(now / 1000 / rate.windowSeconds) * rate.windowSeconds;
   const limited = rate.limit > 0;
   const spaceId = site ? null : (opts.spaceId ?? null);
