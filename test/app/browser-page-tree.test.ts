@@ -120,21 +120,36 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: change the page tree
     expect(await page.getByRole('group', { name: 'Page actions' }).count()).toBe(1);
 
     await page.getByRole('button', { name: 'New page', exact: true }).click();
-    await page.getByLabel('Title of the new page').fill('Tutorials');
+    const newTitle = page.getByLabel('Title of the new page');
+    await newTitle.fill('Tutorials');
     // The connection is lost: the error is shown and the form stays, to try again.
     await page.route('**/graphql', (route) => {
       if (!route.request().postData()?.includes('WriteChangeRequestTree')) return route.fallback();
       writesCutOff++;
       return route.abort('failed');
     });
-    await page.keyboard.press('Enter');
-    await eventually(() =>
-      page
-        .getByRole('alert')
-        .filter({ hasText: /^Not saved: / })
-        .count(),
-    ).toBe(1);
-    await page.unroute('**/graphql');
+    try {
+      await newTitle.press('Enter');
+      await eventually(
+        () =>
+          page
+            .getByRole('alert')
+            .filter({ hasText: /^Not saved: / })
+            .count(),
+        'the alert after the write was cut off',
+      ).toBe(1);
+    } catch (error) {
+      // What the page showed, so that a failure says whether the write was sent at all.
+      const seen = await page.evaluate(() => ({
+        focused: document.activeElement?.outerHTML.slice(0, 120),
+        alerts: [...document.querySelectorAll('[role="alert"]')].map((a) => a.textContent),
+        form: !!document.querySelector('form.tree-new'),
+      }));
+      throw new Error(`${(error as Error).message}\nwrites cut off: ${writesCutOff}; page: ${JSON.stringify(seen)}`);
+    } finally {
+      // Taken off whatever happens: the later tests write through the network.
+      await page.unroute('**/graphql');
+    }
     expect(await item('Tutorials').count()).toBe(0);
     await page.getByRole('button', { name: 'Create' }).click();
     await eventually(() => item('Tutorials').isVisible()).toBe(true);
