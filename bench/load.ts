@@ -23,6 +23,9 @@ import { closedLoop, openBenchDatabase, seedPageTree, SITE_TREE_QUERY, spawnBenc
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+// The one-object rows' timed runs are cut into slices of a second taken in turns (measureInterleaved);
+// a profiled run keeps one run per row (a profile per slice would overwrite the last).
+const SLICES = Number(process.env.BENCH_SLICES ?? (process.env.BENCH_PROFILE_ROWS ? 1 : Math.max(1, Math.round(SECONDS))));
 const SPACES = 1000;
 const COLLECTIONS = 20;
 const BIG_SPACES = 10; // 940 pages each
@@ -152,26 +155,31 @@ async function main() {
     },
   ];
 
-  type Scenario = { data: string; via: string; base?: string; token?: string; requests: any[]; perFlow?: number };
+  /** `oneObject`: a read of one object, measured interleaved with the others of its kind (measureInterleaved). */
+  type Scenario = { data: string; via: string; base?: string; token?: string; requests: any[]; perFlow?: number; oneObject?: boolean };
   const scenarios: Scenario[] = [
     {
       data: 'one space (of 1,000)',
+      oneObject: true,
       via: 'REST GET /v1/spaces/{id}',
       requests: [{ setupRequest: (req: any) => ({ ...req, path: `/v1/spaces/${randomSpace()}` }) }],
     },
     {
       data: 'one space (of 1,000)',
+      oneObject: true,
       via: 'GraphQL space(id)',
       requests: [graphql(`query($id: ID!) { space(id: $id) { ...SpaceFields } } ${SPACE_FIELDS}`, () => ({ id: randomSpace() }))],
     },
     {
       data: 'one space (of 1,000)',
+      oneObject: true,
       via: 'bare Prisma handler (floor)',
       base: bareUrl,
       requests: [{ setupRequest: (req: any) => ({ ...req, path: `/bare/spaces/${randomSpace()}` }) }],
     },
     {
       data: 'one space (of 1,000)',
+      oneObject: true,
       via: 'bare handler, one SQL statement (pg)',
       base: bareUrl,
       requests: [{ setupRequest: (req: any) => ({ ...req, path: `/bare-sql/spaces/${randomSpace()}` }) }],
@@ -179,6 +187,7 @@ async function main() {
     {
       // What the HTTP stack costs on its own (adapter, request id, metrics, router): the floor under every row above.
       data: 'no data',
+      oneObject: true,
       via: 'GET /healthz (no token, no statement)',
       requests: [{ path: '/healthz' }],
     },
@@ -279,15 +288,25 @@ async function main() {
   const rssOfPid = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
   const statsOf = async (target: Target) => (await (await fetch(`${target.bareUrl}/__stats`)).json()) as { statements: number };
 
-  /** One timed run of a scenario on one server: req/s, latencies, CPU and statements per request. */
-  async function measure(scenario: Scenario, target: Target) {
-    const options = {
-      url: scenario.base === bareUrl ? target.bareUrl : target.url,
-      connections: CONNECTIONS,
-      headers: { authorization: `Bearer ${scenario.token ?? readerToken}`, ...json },
-      requests: scenario.requests,
-    };
-    await autocannon({ ...options, duration: 1 }); // warm up
+  const optionsOf = (scenario: Scenario, target: Target) => ({
+    url: scenario.base === bareUrl ? target.bareUrl : target.url,
+    connections: CONNECTIONS,
+    headers: { authorization: `Bearer ${scenario.token ?? readerToken}`, ...json },
+    requests: scenario.requests,
+  });
+  type Timed = {
+    seconds: number;
+    requests: number;
+    cpuMs: number;
+    databaseMs: number | null;
+    p50: number;
+    p99: number;
+    rss: number;
+    failed: number;
+  };
+
+  /** One timed run of a scenario on one server: requests, the server's and PostgreSQL's CPU, latencies. */
+  async function timed(scenario: Scenario, target: Target, seconds: number): Promise<Timed> {
     let rss = 0;
     const sampler = setInterval(() => (rss = Math.max(rss, rssOfPid(target.pid))), 100);
     // BENCH_PROFILE_ROWS=1: the server's CPU profile of the timed run alone, one file per row.
@@ -301,34 +320,73 @@ async function main() {
     if (profiling) fs.mkdirSync(path.dirname(profiling), { recursive: true }), await fetch(`${target.bareUrl}/__profile/start`);
     const cpuBefore = cpuMsOfPid(target.pid);
     const databaseBefore = postgresCpuMs();
-    const result = await autocannon({ ...options, duration: SECONDS });
-    const cpu = (cpuMsOfPid(target.pid) - cpuBefore) / Math.max(1, result.requests.total);
+    const result = await autocannon({ ...optionsOf(scenario, target), duration: seconds });
+    const cpuMs = cpuMsOfPid(target.pid) - cpuBefore;
     const databaseMs = postgresCpuSince(databaseBefore);
-    const databaseCpu = databaseMs === null ? null : databaseMs / Math.max(1, result.requests.total);
     if (profiling) await fetch(`${target.bareUrl}/__profile/stop?file=${encodeURIComponent(profiling)}`);
     clearInterval(sampler);
-    // Statements per request, counted apart from the load: requests cut off when the run ends would
-    // otherwise count their statements without counting as requests. One connection, whole flows.
+    const failed = result.non2xx + result.errors;
+    return { seconds, requests: result.requests.total, cpuMs, databaseMs, p50: result.latency.p50, p99: result.latency.p99, rss, failed };
+  }
+
+  /** SQL statements per request, counted apart from the load: one connection, whole flows. */
+  async function statementsPerRequest(scenario: Scenario, target: Target) {
+    // Requests cut off when a timed run ends would otherwise count their statements without counting as requests.
     await new Promise((resolve) => setTimeout(resolve, 500)); // let cut-off requests finish
     // The job worker's polling runs meanwhile: its statements over as long an idle time are taken off.
     const flows = 10;
     const counting = await statsOf(target);
     const started = performance.now();
-    const counted = await autocannon({ ...options, connections: 1, amount: flows * scenario.requests.length });
+    const counted = await autocannon({ ...optionsOf(scenario, target), connections: 1, amount: flows * scenario.requests.length });
     const during = (await statsOf(target)).statements - counting.statements;
     const idleBefore = await statsOf(target);
     await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
     const idle = (await statsOf(target)).statements - idleBefore.statements;
+    return (during - idle) / counted.requests.total;
+  }
+
+  /** A row's figures from its timed runs (one, or the slices of an interleaved round) and its statements. */
+  const summary = (runs: Timed[], statements: number) => {
+    const requests = runs.reduce((n, r) => n + r.requests, 0);
+    const seconds = runs.reduce((n, r) => n + r.seconds, 0);
+    const databaseMs = runs.every((r) => r.databaseMs !== null) ? runs.reduce((n, r) => n + r.databaseMs!, 0) : null;
     return {
-      rate: result.requests.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      statements: (during - idle) / counted.requests.total,
-      cpu,
-      databaseCpu,
-      rss,
-      failed: result.non2xx + result.errors,
+      rate: requests / seconds,
+      // Latencies of slices are averaged (each slice is as long as the others).
+      p50: runs.reduce((n, r) => n + r.p50, 0) / runs.length,
+      p99: runs.reduce((n, r) => n + r.p99, 0) / runs.length,
+      statements,
+      cpu: runs.reduce((n, r) => n + r.cpuMs, 0) / Math.max(1, requests),
+      databaseCpu: databaseMs === null ? null : databaseMs / Math.max(1, requests),
+      rss: Math.max(...runs.map((r) => r.rss)),
+      failed: runs.reduce((n, r) => n + r.failed, 0),
     };
+  };
+
+  /** One timed run of a scenario on one server, after a second of warm-up. */
+  async function measure(scenario: Scenario, target: Target) {
+    await autocannon({ ...optionsOf(scenario, target), duration: 1 }); // warm up
+    const run = await timed(scenario, target, SECONDS);
+    return summary([run], await statementsPerRequest(scenario, target));
+  }
+
+  /**
+   * The one-object rows of a round, measured side by side: each warmed up, then their timed runs cut
+   * into one-second slices taken in turns (row after row, then again), so that a change in the
+   * machine's load during the round weighs on every row alike. Measured one after the other, 8 s
+   * each, the ratio to the bare handler moved from 0.60 to 0.89 between the rounds of one run.
+   */
+  async function measureInterleaved(pairs: { scenario: Scenario; target: Target }[]) {
+    for (const { scenario, target } of pairs) await autocannon({ ...optionsOf(scenario, target), duration: 1 }); // warm up
+    const runs = pairs.map((): Timed[] => []);
+    for (let slice = 0; slice < SLICES; slice++) {
+      const order = pairs.map((_, i) => i);
+      for (const i of slice % 2 ? order.reverse() : order)
+        runs[i]!.push(await timed(pairs[i]!.scenario, pairs[i]!.target, SECONDS / SLICES));
+    }
+    const measured = [];
+    for (const [i, { scenario, target }] of pairs.entries()) measured.push(summary(runs[i]!, await statementsPerRequest(scenario, target)));
+    return measured;
   }
 
   const rows: string[] = [];
@@ -339,7 +397,7 @@ async function main() {
   console.log(`${header}\n${ruler}`);
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
   const chosen = scenarios.filter((s) => !only || only.test(`${s.data} ${s.via}`));
-  type Measured = Awaited<ReturnType<typeof measure>>;
+  type Measured = ReturnType<typeof summary>;
   const results = new Map<string, Measured[]>();
   const keyOf = (scenario: Scenario, target: Target) => `${scenario.via}\u0000${target.label}`;
   // The two servers take turns going first, so that neither always runs right after the other's load.
@@ -349,16 +407,25 @@ async function main() {
   // 597 against 656 req/s and 1.59 against 1.35 ms CPU per request (one run, 4 rounds, GET one space).
   const served = chosen.filter((scenario) => scenario.base !== bareUrl);
   if (before) for (const scenario of served) for (const target of targets) await measure(scenario, target);
-  for (let round = 0; round < rounds; round++)
+  const targetsOf = (scenario: Scenario, round: number) => (scenario.base === bareUrl ? targets.slice(-1) : inTurn(round));
+  const record = (scenario: Scenario, target: Target, round: number, measured: Measured) => {
+    results.set(keyOf(scenario, target), [...(results.get(keyOf(scenario, target)) ?? []), measured]);
+    if (before)
+      console.log(
+        `round ${round + 1}: ${target.label} ${scenario.via}: ${measured.rate.toFixed(0)} req/s, ${measured.cpu.toFixed(2)} ms CPU, ${measured.databaseCpu?.toFixed(2) ?? '–'} ms PostgreSQL CPU`,
+      );
+  };
+  for (let round = 0; round < rounds; round++) {
+    const pairs = chosen
+      .filter((s) => s.oneObject)
+      .flatMap((scenario) => targetsOf(scenario, round).map((target) => ({ scenario, target })));
+    if (pairs.length > 1 && SLICES > 1)
+      for (const [i, measured] of (await measureInterleaved(pairs)).entries())
+        record(pairs[i]!.scenario, pairs[i]!.target, round, measured);
     for (const scenario of chosen)
-      for (const target of scenario.base === bareUrl ? targets.slice(-1) : inTurn(round)) {
-        const measured = await measure(scenario, target);
-        results.set(keyOf(scenario, target), [...(results.get(keyOf(scenario, target)) ?? []), measured]);
-        if (before)
-          console.log(
-            `round ${round + 1}: ${target.label} ${scenario.via}: ${measured.rate.toFixed(0)} req/s, ${measured.cpu.toFixed(2)} ms CPU, ${measured.databaseCpu?.toFixed(2) ?? '–'} ms PostgreSQL CPU`,
-          );
-      }
+      for (const target of targetsOf(scenario, round))
+        if (!(scenario.oneObject && pairs.length > 1 && SLICES > 1)) record(scenario, target, round, await measure(scenario, target));
+  }
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   const bareRuns = results.get([...results.keys()].find((k) => k.startsWith('bare handler, one SQL statement')) ?? '');
   for (const scenario of chosen)
@@ -410,7 +477,7 @@ async function main() {
   const table = [
     `# Lectern bench — ${new Date().toISOString()}`,
     '',
-    `## Load: ${bench.mode}, ${os.cpus().length} cores, autocannon ${CONNECTIONS} connections × ${SECONDS} s per row (after 1 s of warm-up)`,
+    `## Load: ${bench.mode}, ${os.cpus().length} cores, autocannon ${CONNECTIONS} connections × ${SECONDS} s per row (after 1 s of warm-up)${SLICES > 1 ? `; the one-object rows in ${SLICES} slices taken in turns` : ''}`,
     '',
     `Seeded in ${(seedMs / 1000).toFixed(1)} s: 3 organizations, ${SPACES} spaces in ${COLLECTIONS} collections, ${pages.rows[0]!.n} pages (${BIG_SPACES} spaces × 940, ${SITE_SPACES} × 30), a published site of ${SECTIONS} sections × ${SITE_SPACES} site spaces.`,
     '',
