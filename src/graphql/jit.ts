@@ -1,10 +1,9 @@
-import { useGraphQlJit } from '@envelop/graphql-jit';
+import { makeExecute, type Plugin } from 'graphql-yoga';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import {
   execute,
   getNullableType,
   getOperationAST,
-  getVariableValues,
   isListType,
   TypeInfo,
   visit,
@@ -19,14 +18,12 @@ import { usesIncrementalDelivery } from './defer-stream.js';
  * graphql-jit compiles an operation once (REST documents at first use, client queries per distinct
  * text through yoga's parse cache) and runs large results much faster than graphql-js: measured
  * (npm run bench, 2 cores) the nested site query twice as fast, but a single space 25% slower. So it
- * runs the operations that select a list, and graphql-js the others. Its
- * variable coercion words errors differently: when the variables do not coerce, graphql-js runs the
- * operation and reports them as clients (and the REST adapter, which names the field) expect.
- * graphql-jit cannot run `@defer`/`@stream` (it would answer everything at once, or fail): a document
- * that uses them runs on yoga's executor, which delivers it incrementally (defer-stream.ts).
+ * runs the operations that select a list, and graphql-js the others. graphql-jit cannot run
+ * `@defer`/`@stream` (it would answer everything at once, or fail): a document that uses them runs on
+ * yoga's executor, which delivers it incrementally (defer-stream.ts).
  */
 const selectsAList = new WeakMap<DocumentNode, boolean>();
-export function jitPaysOff({ schema, document, operationName, variableValues }: ExecutionArgs): boolean {
+export function jitPaysOff({ schema, document, operationName }: Pick<ExecutionArgs, 'schema' | 'document' | 'operationName'>): boolean {
   if (usesIncrementalDelivery(document)) return false;
   let lists = selectsAList.get(document);
   if (lists === undefined) {
@@ -35,31 +32,55 @@ export function jitPaysOff({ schema, document, operationName, variableValues }: 
     visit(document, visitWithTypeInfo(typeInfo, { Field: () => void (lists ||= isListType(getNullableType(typeInfo.getType()))) }));
     selectsAList.set(document, lists);
   }
-  if (!lists) return false;
-  const operation = getOperationAST(document, operationName);
   // Subscriptions (src/live/) run on graphql-js: a small selection per event, where compiling pays nothing back.
-  if (operation?.operation === 'subscription') return false;
-  return !operation?.variableDefinitions?.length || !getVariableValues(schema, operation.variableDefinitions, variableValues ?? {}).errors;
+  return lists && getOperationAST(document, operationName)?.operation !== 'subscription';
+}
+
+/** Each document compiled once; null: graphql-jit could not compile it (graphql-js runs it). */
+const compiledDocuments = new WeakMap<DocumentNode, CompiledQuery | null>();
+function compiledOf({ schema, document, operationName }: ExecutionArgs): CompiledQuery | null {
+  let compiled = compiledDocuments.get(document);
+  if (compiled === undefined) {
+    const result = compileQuery(schema, document, operationName ?? undefined);
+    compiled = isCompiledQuery(result) ? result : null;
+    compiledDocuments.set(document, compiled);
+  }
+  return compiled;
+}
+
+type Executed = ExecutionResult | Promise<ExecutionResult>;
+const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as Promise<unknown>)?.then === 'function';
+
+/**
+ * Runs an operation with graphql-jit. Variables that do not coerce are answered by graphql-js, whose
+ * messages clients (and the REST adapter, which names the field) expect: graphql-jit coerces them
+ * before any resolver runs and answers their errors alone, without `data`, so nothing runs twice.
+ * (Coercing them beforehand, to choose, cost ~1 % of a small read on every request.)
+ */
+function executeWithJit(args: ExecutionArgs): Executed {
+  const compiled = compiledOf(args);
+  if (!compiled) return execute(args) as Executed;
+  const result = compiled.query(args.rootValue, args.contextValue, args.variableValues ?? {}) as Executed;
+  if (!isPromise(result) && !('data' in result)) return execute(args) as Executed;
+  return result;
 }
 
 /** The envelop plugin: graphql-jit for the operations where it pays off (see above). */
-export const useJitForLists = () => useGraphQlJit({}, { enableIf: jitPaysOff });
-
-const compiledDocuments = new WeakMap<DocumentNode, CompiledQuery>();
+export const useJitForLists = (): Plugin => {
+  const executeFn = makeExecute(executeWithJit as never);
+  return {
+    onExecute({ args, setExecuteFn }) {
+      if (jitPaysOff(args)) setExecuteFn(executeFn);
+    },
+  };
+};
 
 /**
  * Runs one of the server's own documents (the REST adapter's, parsed and validated at start) as the
- * envelop plugin would choose, without envelop around it: compiled once by graphql-jit where it pays
- * off, else graphql-js. Measured on GET /v1/spaces/{id}: envelop's hooks and the promise helpers
- * around them were ~6 % of the request's server CPU, and a fifth of what it allocates.
+ * envelop plugin would choose, without envelop around it. Measured on GET /v1/spaces/{id}: envelop's
+ * hooks and the promise helpers around them were ~6 % of the request's server CPU, and a fifth of
+ * what it allocates.
  */
-export function executeServerDocument(args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
-  if (!jitPaysOff(args)) return execute(args) as ExecutionResult | Promise<ExecutionResult>;
-  let compiled = compiledDocuments.get(args.document);
-  if (!compiled) {
-    const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
-    if (!isCompiledQuery(result)) return execute(args) as ExecutionResult | Promise<ExecutionResult>;
-    compiledDocuments.set(args.document, (compiled = result));
-  }
-  return compiled.query(args.rootValue, args.contextValue, args.variableValues ?? {});
+export function executeServerDocument(args: ExecutionArgs): Executed {
+  return jitPaysOff(args) ? executeWithJit(args) : (execute(args) as Executed);
 }
