@@ -36,14 +36,20 @@ export function jitPaysOff({ schema, document, operationName }: Pick<ExecutionAr
   return lists && getOperationAST(document, operationName)?.operation !== 'subscription';
 }
 
-/** Each document compiled once; null: graphql-jit could not compile it (graphql-js runs it). */
-const compiledDocuments = new WeakMap<DocumentNode, CompiledQuery | null>();
+/**
+ * Each operation of a document compiled once; null: graphql-jit could not compile it (graphql-js
+ * runs it). Keyed by the operation's name too: a document of several operations (one text, so one
+ * parsed document in yoga's cache) compiles into one query per operation.
+ */
+const compiledDocuments = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
 function compiledOf({ schema, document, operationName }: ExecutionArgs): CompiledQuery | null {
-  let compiled = compiledDocuments.get(document);
+  let operations = compiledDocuments.get(document);
+  if (!operations) compiledDocuments.set(document, (operations = new Map()));
+  let compiled = operations.get(operationName ?? '');
   if (compiled === undefined) {
     const result = compileQuery(schema, document, operationName ?? undefined);
     compiled = isCompiledQuery(result) ? result : null;
-    compiledDocuments.set(document, compiled);
+    operations.set(operationName ?? '', compiled);
   }
   return compiled;
 }

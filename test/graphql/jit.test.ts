@@ -41,6 +41,18 @@ describe('graphql-jit', () => {
     expect(missing.body.errors[0].message).toBe('Variable "$id" of required type "ID!" was not provided.');
   });
 
+  it('runs each operation of a document of several: the one its request names', async () => {
+    const query = `query Titles($id: ID!) { organization(id: $id) { spaces(limit: 5) { items { title } } } }
+      query Ids($id: ID!) { organization(id: $id) { spaces(limit: 5) { items { id } } } }`;
+    expect(jitPaysOff({ schema, document: parse(query), operationName: 'Ids' })).toBe(true);
+    const call = (operationName: string) =>
+      h.call('POST', '/graphql', { token: world.owner.token, body: { query, operationName, variables: { id: world.orgId } } });
+    const titles = await call('Titles');
+    const ids = await call('Ids');
+    expect(titles.body.data.organization.spaces.items.map((s: any) => Object.keys(s))).toEqual([['title'], ['title'], ['title']]);
+    expect(ids.body.data.organization.spaces.items.map((s: any) => Object.keys(s))).toEqual([['id'], ['id'], ['id']]);
+  });
+
   it('gives the same answer as graphql-js, for the owner and for a reader', async () => {
     const compiled = compileQuery(schema, LIST);
     if (!isCompiledQuery(compiled)) throw new Error('did not compile');
