@@ -9,7 +9,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { drainJobs } from '../../src/jobs/queue.js';
 import { EXPORT_JOB, IMPORT_JOB } from '../../src/modules/git-sync/jobs.js';
@@ -17,7 +16,7 @@ import { serverKeys } from '../../src/secrets.js';
 import { createUrls } from '../../src/urls.js';
 import { writeCr } from '../support/content-writes.js';
 import { BASE, setupHarness, type Harness } from '../support/harness.js';
-import { startSshGitServer, type SshGitServer } from '../support/ssh-git-server.js';
+import { ed25519Pair, startSshGitServer, type SshGitServer } from '../support/ssh-git-server.js';
 
 let h: Harness;
 let ssh: SshGitServer;
@@ -183,7 +182,7 @@ describe('Git sync over SSH with a deploy key', () => {
   it('a wrong key is refused with a clear message and changes nothing; so is a host key that is not the server’s', async () => {
     const other = await newSpace('Wrong key');
     newRepo('second');
-    const wrong = ssh2.utils.generateKeyPairSync('ed25519');
+    const wrong = ed25519Pair();
     const before = await revisionOf(other);
     expect(
       (
@@ -206,7 +205,7 @@ describe('Git sync over SSH with a deploy key', () => {
 
     // The accepted key, but a host key that is not the server's: refused before authenticating.
     ssh.allow(wrong.public);
-    const notTheServer = ssh2.utils.generateKeyPairSync('ed25519').public;
+    const notTheServer = ed25519Pair().public;
     expect(
       (
         await h.rest('importGitRepository', 'POST', `/v1/spaces/${other}/git/import`, {
