@@ -432,12 +432,12 @@ async function apiWithToken(
   // A small /graphql body of a token this process knows is read now: a `space(id:)` query's space
   // (and its riders), or an `organization(id:)` query's organization and membership, is then read
   // by the authentication statement, as a /v1/spaces/:id or /v1/orgs/:id request's is.
-  let bodyRead: Uint8Array | undefined;
+  let earlyBody: Uint8Array | undefined;
   let graphqlSpace: EarlySpaceRead | null = null;
   let params: unknown;
   if (!isRest && smallJsonPost(request) && guard.mayReadEarly(tokenHash, client)) {
     const bytes = await readBody(request, EARLY_BODY_BYTES);
-    bodyRead = bytes;
+    earlyBody = bytes;
     params = jsonOf(bytes);
     graphqlSpace = earlySpaceRead(params);
     rider = graphqlSpace?.rider ?? null;
@@ -462,7 +462,7 @@ async function apiWithToken(
   const session = { ...who.session, clientAddress: address };
   return guard.inTenantTurn(who, request, async () => {
     // Only now is the body read: streamed, and cut off with a 413 as soon as it passes the limit.
-    if (request.body && !bodyRead) request = withBody(request, await readBody(request, services.config.maxBodyBytes));
+    if (request.body && !earlyBody) request = withBody(request, await readBody(request, services.config.maxBodyBytes));
     if (!isRest)
       return graphqlWith(
         parts,
@@ -477,7 +477,7 @@ async function apiWithToken(
         },
         {
           params,
-          body: bodyRead,
+          body: earlyBody,
         },
       );
     Object.assign(request, {
