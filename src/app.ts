@@ -1,4 +1,4 @@
-import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { processLog, requestIdOf, tagRequest } from './ops/log.js';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { landingPage, renderLecternGraphiQL } from './http/landing.js';
@@ -17,9 +17,9 @@ import { classifyDatabaseError, databaseFailureError } from './errors.js';
 import { authenticate, authenticateSession, rateHeaders, type Authenticated } from './auth/authenticate.js';
 import { clearedSessionCookie, cookieSecure, isNonSimpleRequest, sessionSecretOf } from './auth/session-cookie.js';
 import { schema } from './graphql/schema.js';
-import { executeServerDocument, useJitForLists } from './graphql/jit.js';
+import { executeWithoutEnvelop, useJitForLists } from './graphql/jit.js';
 import { useDocumentLimits } from './graphql/armor.js';
-import { useComplexityLimits } from './graphql/complexity.js';
+import { operationRefusal, useComplexityLimits } from './graphql/complexity.js';
 import { earlySpaceRead, type EarlySpaceRead } from './graphql/early-space.js';
 import {
   createPersistedQueryStore,
@@ -48,7 +48,8 @@ import { createTenantGate } from './http/tenant-gate.js';
 import { serverKeys } from './secrets.js';
 import { SITE_TOKEN_PREFIX, siteTokenMayCall } from './auth/site-token.js';
 import type { Limiter } from './ops/metrics.js';
-import { directQuery, type ValidDocuments } from './graphql/direct-query.js';
+import { directQuery, KnownDocuments, type QueryParams } from './graphql/direct-query.js';
+import { tellOperation, useOperationCount, type OnOperation } from './graphql/operation-count.js';
 
 /** Who sent a request, as far as the HTTP server knows (in-process calls: nothing). */
 export interface Client {
@@ -90,7 +91,14 @@ const wantsGraphiQL = (request: Request) =>
   (request.headers.get('accept') ?? '').includes('text/html') &&
   (!request.headers.has('authorization') || !['query', 'extensions'].some((name) => new URL(request.url).searchParams.has(name)));
 
-type AppOptions = { plugins?: Plugin[]; onRefusal?: (limiter: Limiter) => void; persistedDocuments?: PersistedDocuments };
+type AppOptions = {
+  /** Extra envelop plugins, for tests to observe yoga's phases (the direct /graphql lane runs none). */
+  plugins?: Plugin[];
+  /** Told of each /graphql operation (the metrics count them). */
+  onOperation?: OnOperation;
+  onRefusal?: (limiter: Limiter) => void;
+  persistedDocuments?: PersistedDocuments;
+};
 type Yoga = ReturnType<typeof createYoga<ServerContext>>;
 
 const originalOf = (error: unknown) => (error instanceof GraphQLError ? error.originalError : error);
@@ -178,7 +186,6 @@ function createGraphQLServer(services: Services, opts: AppOptions, persistedDocu
       createContext(services, caller, session, { responseHeaders, request }),
     renderGraphiQL: renderLecternGraphiQL,
     // Introspection can be turned off (production): a validation rule refuses __schema/__type.
-    // `opts.plugins`: extra envelop plugins (tests observe the phases with them).
     // `documentId`: how the client preset's persisted documents name theirs.
     extraParamNames: ['documentId'],
     plugins: [
@@ -191,6 +198,7 @@ function createGraphQLServer(services: Services, opts: AppOptions, persistedDocu
       useFaultLog(),
       usePrimedRows(),
       ...(services.config.introspection ? [] : [disableIntrospection]),
+      ...(opts.onOperation ? [useOperationCount(opts.onOperation)] : []),
       ...(opts.plugins ?? []),
     ],
     graphiql: {
@@ -212,8 +220,20 @@ function createGraphQLServer(services: Services, opts: AppOptions, persistedDocu
 }
 
 /**
+ * Runs a document without envelop around it (the REST routes' documents, the direct /graphql
+ * lane's queries), doing what yoga's envelop would add after the run: faults logged with the
+ * request's id, errors masked as /graphql masks them.
+ */
+async function runWithoutEnvelop(args: ExecutionArgs, request: Request): Promise<ExecutionResult> {
+  const result = await executeWithoutEnvelop(args);
+  if (!result.errors?.length) return result;
+  logFaults(result.errors, request);
+  return { ...result, errors: result.errors.map((error) => maskResolverError(error, MASKED_MESSAGE)) };
+}
+
+/**
  * The REST adapter over the prepared routes. Each request runs its route's document, parsed and
- * validated at start, directly (`executeServerDocument`): what yoga's envelop would add to it is
+ * validated at start, directly (`runWithoutEnvelop`): what yoga's envelop would add to it is
  * done here — the rows the authentication read primed, faults logged with the request's id, errors
  * masked as /graphql masks them. The complexity limits bound clients' documents, not the server's.
  */
@@ -229,10 +249,7 @@ function createRest(services: Services, prepared: ReturnType<typeof prepareRoute
       const contextValue = createContext(services, rows.caller, rows.session, { request });
       contextValue.serverDocument = true;
       primeRows(contextValue, rows);
-      const result = await executeServerDocument({ schema, document, variableValues, contextValue });
-      if (!result.errors?.length) return result;
-      logFaults(result.errors, request);
-      return { ...result, errors: result.errors.map((error) => maskResolverError(error, MASKED_MESSAGE)) };
+      return runWithoutEnvelop({ schema, document, variableValues, contextValue }, request);
     },
     services.urls.api,
   );
@@ -351,8 +368,9 @@ interface ApiParts {
   earlyStatement: ReturnType<typeof earlyStatements>;
   persistedDocuments: PersistedDocuments;
   cors: CorsPolicy;
-  /** The documents the direct lane has found valid (src/graphql/direct-query.ts). */
-  validDocuments: ValidDocuments;
+  /** The texts the direct /graphql lane has found valid (src/graphql/direct-query.ts). */
+  knownDocuments: KnownDocuments;
+  onOperation: OnOperation | undefined;
 }
 
 /** The 401 of /v1 (the error shape) or /graphql (GraphQL's errors list). */
@@ -506,13 +524,40 @@ async function graphqlWith(
 ): Promise<Response> {
   const responseHeaders = opts.extra ?? new Headers();
   const serverContext = { services: parts.services, ...context, responseHeaders };
-  const envelopedFor = (params: unknown) => parts.yoga.getEnveloped({ ...serverContext, request, params } as never) as never;
   const direct =
-    opts.params === undefined ? null : await directQuery(request, opts.params, envelopedFor, parts.yoga.fetchAPI, parts.validDocuments);
+    opts.params === undefined
+      ? null
+      : await directQuery(request, opts.params, {
+          known: parts.knownDocuments,
+          enveloped: () => parts.yoga.getEnveloped({ ...serverContext, request, params: opts.params } as never) as never,
+          execute: (document, params) => runDirectQuery(parts, serverContext, request, document, params),
+          fetchAPI: parts.yoga.fetchAPI,
+        });
   const response = direct ?? (await parts.yoga.fetch(opts.body ? withBody(request, opts.body) : request, serverContext));
   for (const cookie of responseHeaders.getSetCookie()) response.headers.append('set-cookie', cookie);
   if (responseHeaders.getSetCookie().length) response.headers.set('cache-control', 'no-store');
   return response;
+}
+
+/**
+ * A direct /graphql query run as yoga's envelop would run it, its plugins' work done here: the
+ * complexity limits (a refusal is yoga's to answer: null), the operation told to the metrics, the
+ * authentication's rows primed, graphql-jit where it pays off, faults logged and errors masked.
+ */
+async function runDirectQuery(
+  parts: ApiParts,
+  serverContext: ServerContext,
+  request: Request,
+  document: DocumentNode,
+  params: QueryParams,
+): Promise<ExecutionResult | null> {
+  const { caller, session, responseHeaders } = serverContext;
+  const contextValue = createContext(parts.services, caller, session, { responseHeaders, request });
+  const args = { schema, document, contextValue, variableValues: params.variables, operationName: params.operationName };
+  if (operationRefusal(args)) return null;
+  if (parts.onOperation) tellOperation(parts.onOperation, document, params.operationName, false);
+  primeRows(contextValue, serverContext);
+  return runWithoutEnvelop(args, request);
 }
 
 /**
@@ -697,7 +742,8 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     earlyStatement: earlyStatements(schema, prepared),
     persistedDocuments,
     cors,
-    validDocuments: new WeakSet(),
+    knownDocuments: new KnownDocuments(),
+    onOperation: opts.onOperation,
   };
   const declared = declaredRoute(services, guard);
   const router = createAppRouter(parts, prepared, declared);

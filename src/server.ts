@@ -211,7 +211,10 @@ async function startApp(
   // The server key is made (or read) now: a bad LECTERN_SECRET_KEY stops the start with its message.
   await mods.serverKeys(services);
   const metrics = new Metrics();
-  const app = mods.createApp(services, { plugins: [metrics.graphqlPlugin()], onRefusal: (limiter) => metrics.refused(limiter) });
+  const app = mods.createApp(services, {
+    onOperation: (type, name, persisted) => metrics.operation(type, name, persisted),
+    onRefusal: (limiter) => metrics.refused(limiter),
+  });
   // Background jobs run in every server process; the queue makes sure each runs once.
   const worker = opts.worker === false ? null : mods.startWorker(services, { log });
   const purgeTimer = await schedulePurges(config, mods, database, log);

@@ -65,7 +65,8 @@ export function complexityRefusal(cost: Complexity): GraphQLError | null {
   });
 }
 
-const refusalOf = (args: {
+/** The refusal of an operation over the limits, or null (also used by the direct /graphql lane, src/graphql/direct-query.ts). */
+export const operationRefusal = (args: {
   schema: GraphQLSchema;
   document: DocumentNode;
   operationName?: string | null;
@@ -92,11 +93,11 @@ export function operationCost(
 /** Refuses an operation over the limits before anything of it runs (queries, mutations and subscriptions). */
 export const useComplexityLimits = (): Plugin => ({
   onExecute({ args, setResultAndStopExecution }) {
-    const refusal = refusalOf(args);
+    const refusal = operationRefusal(args);
     if (refusal) setResultAndStopExecution({ errors: [refusal] });
   },
   onSubscribe({ args, setResultAndStopExecution }) {
-    const refusal = refusalOf(args);
+    const refusal = operationRefusal(args);
     if (refusal) setResultAndStopExecution({ errors: [refusal] });
   },
 });

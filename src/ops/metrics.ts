@@ -1,5 +1,3 @@
-import { getOperationAST } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -158,28 +156,6 @@ export class Metrics {
       else label = 'other';
     }
     this.operations.inc({ type, name: label });
-  }
-
-  /** The yoga plugin counting /graphql operations (REST routes run documents too: not counted here). */
-  graphqlPlugin(): Plugin {
-    const persisted = new WeakSet<Request>();
-    const count = ({
-      args,
-    }: {
-      args: { document: import('graphql').DocumentNode; operationName?: string | null; contextValue: unknown };
-    }) => {
-      const request = (args.contextValue as { request?: Request }).request;
-      if (!request || new URL(request.url).pathname !== '/graphql') return;
-      const operation = getOperationAST(args.document, args.operationName ?? undefined);
-      this.operation(operation?.operation ?? 'unknown', operation?.name?.value ?? args.operationName, persisted.has(request));
-    };
-    return {
-      onParams({ params, request }) {
-        if (params.extensions?.persistedQuery) persisted.add(request);
-      },
-      onExecute: count,
-      onSubscribe: count,
-    };
   }
 
   /** The exposition text: requests, latencies, operations, refusals, the pool, the job queue and the process. */

@@ -55,6 +55,12 @@ async function bothWays(payload: unknown, accept?: string) {
 
 type Case = [name: string, payload: () => unknown, accept?: string];
 
+const SPACES = 'query Spaces($id: ID!, $limit: Int) { organization(id: $id) { spaces(limit: $limit) { count items { id title } } } }';
+const OVER_COMPLEXITY = `query($id: ID!) { organization(id: $id) { ${Array.from(
+  { length: 40 },
+  (_, i) => `s${i}: spaces(limit: 1000) { items { id title permissions { view admin } } }`,
+).join(' ')} } }`;
+
 /** Each case answered the same both ways, and by the direct way or not, as `direct` says. */
 const answeredAlike = (cases: Case[], direct: boolean) => {
   for (const [name, payload, accept] of cases)
@@ -81,6 +87,12 @@ describe('a plain query runs directly and answers as yoga does', () => {
       'application/graphql-response+json',
     ],
     ['Accept: */*', () => ({ query: SPACE, variables: { id: spaceId } }), '*/*'],
+    ['a list query (graphql-jit)', () => ({ query: SPACES, variables: { id: world.orgId, limit: 2 } })],
+    [
+      'a list query whose variable does not coerce (400, graphql-js’s wording)',
+      () => ({ query: SPACES, variables: { id: world.orgId, limit: 'ten' } }),
+    ],
+    ['a list query missing a variable', () => ({ query: SPACES, variables: { limit: 2 } })],
   ];
   answeredAlike(direct, true);
 });
@@ -100,6 +112,7 @@ describe('anything else is answered by yoga', () => {
     ['a batch', () => [{ query: '{ viewer { id } }' }]],
     ['a body that is not JSON', () => '{"query": '],
     ['33 fields of one name (a document limit)', () => ({ query: `{ ${'viewer { id } '.repeat(33)}}` })],
+    ['an operation over the complexity limit', () => ({ query: OVER_COMPLEXITY, variables: { id: world.orgId } })],
     ['Accept: text/event-stream', () => ({ query: '{ viewer { id } }' }), 'text/event-stream'],
     ['Accept: application/json, multipart/mixed', () => ({ query: '{ viewer { id } }' }), 'application/json, multipart/mixed'],
   ];

@@ -98,4 +98,38 @@ describe('server-owned REST documents', () => {
     expect((await call('/graphql', { method: 'POST', body: JSON.stringify({ query: '{ viewer { id } }' }) })).status).toBe(200);
     expect(phases).toEqual(['parse', 'validate', 'execute']);
   });
+
+  it('a small /graphql query of a known token runs without envelop: parsed and validated by it the first time, then no phase', async () => {
+    const { createApp } = await import('../../src/app.js');
+    const phases: string[] = [];
+    const app = createApp(
+      { db: h.db, config: h.config, urls: createUrls(BASE) },
+      {
+        plugins: [
+          {
+            onParse: () => void phases.push('parse'),
+            onValidate: () => void phases.push('validate'),
+            onExecute: () => void phases.push('execute'),
+          },
+        ],
+      },
+    );
+    const body = JSON.stringify({ query: '{ viewer { id } }' });
+    const headers = { authorization: `Bearer ${world.owner.token}`, 'content-type': 'application/json' };
+    const call = (init: { length: boolean }) =>
+      app.fetch(
+        new Request(`${BASE}/graphql`, {
+          method: 'POST',
+          body,
+          headers: init.length ? { ...headers, 'content-length': String(body.length) } : headers,
+        }),
+      );
+    const answers = [await call({ length: false }), await call({ length: true }), await call({ length: true })];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const [byYoga, first, second] = await Promise.all(answers.map((answer) => answer.json()));
+    expect(first).toEqual(byYoga);
+    expect(second).toEqual(byYoga);
+    // yoga's run, then the direct lane's first sight of the text (envelop's parse and validation), then nothing
+    expect(phases).toEqual(['parse', 'validate', 'execute', 'parse', 'validate']);
+  });
 });
