@@ -21,8 +21,9 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export class LecternError extends GraphQLError {
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string) {
-    super(message, { extensions: { code, http: { status: ERROR_STATUS[code] } } });
+  /** `details`: what a client may act on besides the code (GraphQL extensions; REST answers code and message only). */
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message, { extensions: { code, ...details, http: { status: ERROR_STATUS[code] } } });
     this.code = code;
   }
 }

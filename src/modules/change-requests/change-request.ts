@@ -260,8 +260,17 @@ builder.mutationFields((t) => ({
   }),
   writeChangeRequestContent: t.field({
     type: ContentWriteResult,
-    args: { ...crArgs(t), input: t.arg({ type: ContentChangesInput, required: true }) },
-    resolve: (_r, args, ctx) => writeChangeRequestContent(ctx, String(args.spaceId), args.changeRequestId, args.input.changes as never),
+    args: {
+      ...crArgs(t),
+      input: t.arg({ type: ContentChangesInput, required: true }),
+      basedOn: t.arg.string({
+        required: false,
+        description:
+          "Lectern addition: the change request's revision these edits start from. An update_page of a page whose document another save changed since is refused (409, CONFLICT, with the change request's revision now in the `revision` extension); other changes since do not refuse it",
+      }),
+    },
+    resolve: (_r, args, ctx) =>
+      writeChangeRequestContent(ctx, String(args.spaceId), args.changeRequestId, args.input.changes as never, { basedOn: args.basedOn }),
   }),
   exportChangeRequestPdf: t.field({
     type: PdfExportType,

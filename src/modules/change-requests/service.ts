@@ -24,6 +24,7 @@ import { accessRows } from '../../auth/access-rows.js';
 import { publishAfterWrite, publishInTransaction, type LiveEvent } from '../../live/events.js';
 import { afterMainMoved } from '../git-sync/index.js';
 import { Resolutions } from './conflicts.js';
+import { refuseChangedDocuments } from './based-on.js';
 
 type Tx = Prisma.TransactionClient;
 export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
@@ -415,6 +416,7 @@ export async function writeChangeRequestContent(
   spaceId: string,
   idOrNumber: string,
   changes: ContentChange[],
+  opts: { basedOn?: string | null } = {},
 ): Promise<ContentWriteResult> {
   const cr0 = await getChangeRequest(ctx, spaceId, idOrNumber);
   const space0 = await requireSpace(ctx, spaceId, 'edit');
@@ -427,6 +429,8 @@ export async function writeChangeRequestContent(
       const cr = (await tx.changeRequest.findUnique({ where: { id: cr0.id } }))!;
       assertWritable(cr);
       const [base, revertTo] = await Promise.all([contentOf(tx, cr.revisionId), contentOf(tx, cr.revisionMergedAncestor)]);
+      if (opts.basedOn != null)
+        await refuseChangedDocuments(tx, spaceId, { revision: cr.revisionId, content: base }, opts.basedOn, changes);
       const applied = await applyChanges(tx, base, changes, { revertTo, revisionContent: revisionContentOf(tx, spaceId), fetched });
       let revision = cr.revisionId;
       if (applied.manifest) {
