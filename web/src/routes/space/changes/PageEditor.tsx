@@ -28,8 +28,13 @@ const EditPageQuery = graphql(`
 `);
 
 const WritePage = graphql(`
-  mutation EditWritePage($spaceId: ID!, $changeRequestId: String!, $page: String!, $document: JSON!) {
-    writeChangeRequestContent(spaceId: $spaceId, changeRequestId: $changeRequestId, input: { changes: [{ operation: update_page, page: $page, document: $document }] }) {
+  mutation EditWritePage($spaceId: ID!, $changeRequestId: String!, $page: String!, $document: JSON!, $basedOn: String!) {
+    writeChangeRequestContent(
+      spaceId: $spaceId
+      changeRequestId: $changeRequestId
+      input: { changes: [{ operation: update_page, page: $page, document: $document }] }
+      basedOn: $basedOn
+    ) {
       revision
     }
   }
@@ -67,7 +72,7 @@ export function PageEditor({ spaceId, number, path }: { spaceId: string; number:
             // Keyed by the revision too: a reload (after another person's save) starts from their text.
             key={`${cr.id}/${page.id}/${cr.content.id}`}
             spaceId={spaceId}
-            changeRequest={{ id: cr.id, number: cr.number, subject: cr.subject }}
+            changeRequest={{ id: cr.id, number: cr.number, subject: cr.subject, revision: cr.content.id }}
             page={{ id: page.id, title: page.title, markdown: page.markdown }}
             pages={cr.content.pageList.filter((p) => p.type === 'document')}
             onReload={() => refetch({ requestPolicy: 'network-only' })}
@@ -86,21 +91,32 @@ function EditingPage({
   onReload,
 }: {
   spaceId: string;
-  changeRequest: { id: string; number: number; subject: string };
+  changeRequest: { id: string; number: number; subject: string; revision: string };
   page: { id: string; title: string; markdown: string };
   pages: { id: string; title: string; path: string }[];
   onReload: () => void;
 }) {
   const [, writePage] = useMutation(WritePage);
   // Another person's save holds ours until the person chooses: never overwritten silently.
-  const foreign = useForeignSaves(spaceId, changeRequest.id, onReload);
+  const foreign = useForeignSaves(spaceId, changeRequest.id, changeRequest.revision, onReload);
+  const { guard, basedOn, saved, refused } = foreign;
   const write = useCallback(
     (markdown: string) =>
-      foreign.guard(async () => {
-        const result = await writePage({ spaceId, changeRequestId: changeRequest.id, page: page.id, document: { markdown } });
-        return !result.error && !!result.data;
+      guard(async () => {
+        const result = await writePage({
+          spaceId,
+          changeRequestId: changeRequest.id,
+          page: page.id,
+          document: { markdown },
+          basedOn: basedOn(),
+        });
+        const written = result.data?.writeChangeRequestContent;
+        if (written && !result.error) saved(written.revision);
+        const conflict = result.error?.graphQLErrors.find((e) => e.extensions.code === 'CONFLICT' && e.extensions.revision);
+        if (conflict) await refused(conflict.extensions.revision as string);
+        return !!written && !result.error;
       }),
-    [foreign.guard, writePage, spaceId, changeRequest.id, page.id],
+    [guard, basedOn, saved, refused, writePage, spaceId, changeRequest.id, page.id],
   );
   const { state, change, flush } = useContinuousSave(write);
   return (
