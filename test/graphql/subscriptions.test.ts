@@ -170,6 +170,14 @@ describe('GraphQL subscriptions over SSE, across two processes on one database',
       action: 'created',
       changeRequest: { id: cr.id, number: cr.number, status: 'open', subject: 'Draft' },
     });
+    // A review submitted: the author's review panel learns it without a reload.
+    expect(
+      (await rest(a, w.owner.token, 'POST', `/spaces/${spaceId}/change-requests/${cr.id}/reviews`, { status: 'approved' })).status,
+    ).toBe(201);
+    expect((await crs.next()).data.data.changeRequestEvents).toEqual({
+      action: 'reviewed',
+      changeRequest: { id: cr.id, number: cr.number, status: 'open', subject: 'Draft' },
+    });
     await rest(a, w.owner.token, 'PATCH', `/spaces/${spaceId}/change-requests/${cr.id}`, { status: 'archived' });
     expect((await crs.next()).data.data.changeRequestEvents).toMatchObject({
       action: 'status_changed',

@@ -47,12 +47,13 @@ async function lockSpace(tx: Tx, spaceId: string): Promise<Space> {
  * Live updates (src/live/): the topics this module publishes on, per space (subscriptions.ts
  * subscribes to them). Content: main moved (`merged` a change request, or `edited` live).
  * Change requests: `created`, `updated` (subject, description, content, brought up to date),
- * `status_changed` (draft, open, archived: closed and reopened) and `merged`.
+ * `status_changed` (draft, open, archived: closed and reopened), `merged`, and `reviewed` (the
+ * reviews module's: a review submitted, reviewers requested or one taken off).
  */
 export const contentTopic = (spaceId: string) => `content:${spaceId}`;
 export const changeRequestTopic = (spaceId: string) => `change-request:${spaceId}`;
-export type ChangeRequestAction = 'created' | 'updated' | 'status_changed' | 'merged';
-const changeRequestEvent = (cr: Pick<ChangeRequest, 'id' | 'spaceId'>, action: ChangeRequestAction): LiveEvent => ({
+export type ChangeRequestAction = 'created' | 'updated' | 'status_changed' | 'merged' | 'reviewed';
+export const changeRequestEvent = (cr: Pick<ChangeRequest, 'id' | 'spaceId'>, action: ChangeRequestAction): LiveEvent => ({
   topic: changeRequestTopic(cr.spaceId),
   action,
   spaceId: cr.spaceId,

@@ -39,10 +39,16 @@ const SpaceContentEvent = builder.objectRef<LiveEvent>('SpaceContentEvent').impl
   }),
 });
 
-const CHANGE_REQUEST_ACTIONS = ['created', 'updated', 'status_changed', 'merged'] as const satisfies readonly ChangeRequestAction[];
+const CHANGE_REQUEST_ACTIONS = [
+  'created',
+  'updated',
+  'status_changed',
+  'merged',
+  'reviewed',
+] as const satisfies readonly ChangeRequestAction[];
 const ChangeRequestActionEnum = builder.enumType('ChangeRequestAction', {
   description:
-    'What happened to a change request: `created`; `updated` (subject, description, content, brought up to date with main); `status_changed` (draft, open, archived: closed or reopened); `merged`',
+    'What happened to a change request: `created`; `updated` (subject, description, content, brought up to date with main); `status_changed` (draft, open, archived: closed or reopened); `merged`; `reviewed` (a review submitted, reviewers requested or one taken off)',
   values: CHANGE_REQUEST_ACTIONS,
 });
 

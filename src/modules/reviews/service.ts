@@ -5,7 +5,8 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Prisma, ChangeRequest, ChangeRequestReview, RequestedReviewer } from '../../generated/prisma/client.js';
 import { paginate, paginateArray, type PageArgs } from '../../pagination.js';
 import * as check from '../../validate.js';
-import { getChangeRequest, reviewerOf } from '../change-requests/index.js';
+import { changeRequestEvent, getChangeRequest, reviewerOf } from '../change-requests/index.js';
+import { publishAfterWrite, publishInTransaction } from '../../live/events.js';
 import { postReviewComment, reviewCommentMarkdown } from '../comments/index.js';
 import { reviewLoaders } from './loaders.js';
 
@@ -103,6 +104,7 @@ export async function requestReviewers(
   const requests = await ctx.prisma.$transaction(async (tx) => {
     if (Object.keys(data).length) await tx.changeRequest.update({ where: { id: cr.id }, data });
     const fields = { requestedById: ctx.caller.id, revisionId: cr.revisionId, createdAt: now };
+    await publishInTransaction(tx, changeRequestEvent(cr, 'reviewed'));
     return Promise.all(
       users.map((userId) =>
         tx.requestedReviewer.upsert({
@@ -125,7 +127,10 @@ export async function removeRequestedReviewer(ctx: Context, spaceId: string, idO
   const space = await requireManager(ctx, cr, userId);
   assertOpen(cr);
   const { count } = await ctx.prisma.requestedReviewer.deleteMany({ where: { changeRequestId: cr.id, userId } });
-  if (count > 0) return true;
+  if (count > 0) {
+    await publishAfterWrite(ctx.prisma, changeRequestEvent(cr, 'reviewed'));
+    return true;
+  }
   if (!(await ctx.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: space.organizationId, userId } } })))
     throw notFound('User');
   return false;
@@ -189,6 +194,7 @@ export async function submitReview(ctx: Context, spaceId: string, idOrNumber: st
       commentId: comment?.id ?? null,
       updatedAt: new Date(),
     };
+    await publishInTransaction(tx, changeRequestEvent(cr, 'reviewed'));
     return tx.changeRequestReview.upsert({
       where: { changeRequestId_userId: { changeRequestId: cr.id, userId: ctx.caller.id } },
       create: { changeRequestId: cr.id, userId: ctx.caller.id, ...fields, createdAt: fields.updatedAt },
