@@ -125,7 +125,8 @@ const loggedFaults = new WeakSet<object>();
 
 /**
  * Logs the faults of an execution with the id of its request, before they are masked (masking
- * cannot see the request). Streamed results' faults are logged by `maskResolverError` alone.
+ * cannot see the request). Incremental (`@defer`/`@stream`) results' faults are logged by
+ * `maskResolverError` alone.
  */
 type PrimedRows = Pick<ServerContext, 'spaceAccess' | 'organizationAccess' | 'earlyReads'>;
 /** Hands the rows the authentication statement read for a request to the loaders of its context. */
@@ -157,6 +158,14 @@ const useFaultLog = (): Plugin => ({
     onExecuteDone: ({ result }) => {
       if ('errors' in result && result.errors) logFaults(result.errors, (args.contextValue as Partial<Context>).request);
     },
+  }),
+  // Each event of a subscription is an execution of its own: its faults carry the subscribing request's id.
+  onSubscribe: ({ args }) => ({
+    onSubscribeResult: () => ({
+      onNext: ({ result }) => {
+        if (result.errors) logFaults(result.errors, (args.contextValue as Partial<Context>).request);
+      },
+    }),
   }),
 });
 

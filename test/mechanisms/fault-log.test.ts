@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { setupHarness, type Harness } from '../support/harness.js';
+import { subscribe } from '../support/sse.js';
 
 /**
  * A fault met while a request is answered is logged with that request's id (its X-Request-Id), so a
@@ -85,6 +86,39 @@ describe('the log of a fault in a query the direct lane runs (src/graphql/direct
       expect(logged.filter((line) => line.includes(MISSING_COLUMN) && !line.includes('fault-direct-'))).toEqual([]);
     } finally {
       await h.db.pool.query('ALTER TABLE "Collection" RENAME COLUMN "title_gone" TO "title"');
+    }
+  });
+});
+
+describe('the log of a fault in a subscription', () => {
+  it("carries the id of the request that subscribed, once per event, and the event's answer is masked", async () => {
+    const space = await fetch(`${server.url}/v1/orgs/${owner.orgId}/spaces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Subscribed' }),
+    }).then((res) => res.json() as Promise<{ id: string }>);
+    const events = await subscribe(
+      { url: server.url },
+      owner.token,
+      'subscription ($id: ID!) { changeRequestEvents(spaceId: $id) { action changeRequest { id reviewList { count } } } }',
+      { id: space.id },
+      { 'x-request-id': 'fault-sub-1' },
+    );
+    // Reviews cannot be read any more; creating a change request does not touch them, reading its reviews fails.
+    await h.db.pool.query('ALTER TABLE "ChangeRequestReview" RENAME COLUMN "status" TO "status_gone"');
+    try {
+      const created = await fetch(`${server.url}/v1/spaces/${space.id}/change-requests`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ subject: 'Watched' }),
+      });
+      expect(created.status).toBe(201);
+      const event = await events.next();
+      expect(event.data.errors?.[0]).toMatchObject({ message: 'Unexpected error.', extensions: { code: 'INTERNAL' } });
+      expect(faultsOf('fault-sub-1', MISSING_COLUMN)).toHaveLength(1);
+    } finally {
+      events.close();
+      await h.db.pool.query('ALTER TABLE "ChangeRequestReview" RENAME COLUMN "status_gone" TO "status"');
     }
   });
 });
