@@ -3,25 +3,34 @@ import { documentedStatuses } from './openapi.js';
 
 export type Res = { status: number; body: any };
 
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * `refused(status, request, message?)`: the request is refused with `status` in the
- * `{ error: { code, message } }` shape (its message matching `message` when given), and `state()`
- * — a serialisation of everything the test cares about — is exactly as it was.
+ * The check behind the three checkers below: `send` answers `status` with exactly
+ * `{ error: { code, message } }`, the message matching `message` when given (and naming `field`
+ * first when given), and `state()` — a serialisation of everything the test cares about — is
+ * exactly as it was.
  */
-export function refusalChecker(state: () => Promise<string>) {
-  return async function refused(status: number, request: () => Promise<Res>, message?: string | RegExp): Promise<Res> {
-    const before = await state();
-    const res = await request();
-    expect(res.status, JSON.stringify(res.body)).toBe(status);
-    expect(res.body.error.code).toBe(status);
-    expect(res.body.error.message).toEqual(expect.any(String));
-    if (message !== undefined) expect(res.body.error.message).toMatch(message);
-    expect(await state()).toBe(before);
-    return res;
-  };
+async function expectRefusal(
+  state: () => Promise<string>,
+  send: () => Promise<Res>,
+  expected: { status: number; message?: string | RegExp; field?: string },
+): Promise<Res> {
+  const before = await state();
+  const res = await send();
+  expect(res.status, JSON.stringify(res.body)).toBe(expected.status);
+  expect(res.body).toEqual({ error: { code: expected.status, message: expect.any(String) } });
+  if (expected.message !== undefined) expect(res.body.error.message).toMatch(expected.message);
+  if (expected.field !== undefined) expect(res.body.error.message).toMatch(new RegExp(`^${escapeRegExp(expected.field)}(:|\\[| |\\.)`));
+  expect(await state()).toBe(before);
+  return res;
 }
 
-export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `refused(status, request, message?)`: `request` is refused (see `expectRefusal`). */
+export function refusalChecker(state: () => Promise<string>) {
+  return (status: number, request: () => Promise<Res>, message?: string | RegExp): Promise<Res> =>
+    expectRefusal(state, request, { status, message });
+}
 
 type Caller = {
   call(method: string, path: string, opts?: { token?: string | null; body?: unknown }): Promise<Res>;
@@ -29,27 +38,23 @@ type Caller = {
 };
 
 /**
- * `refused(status, method, path, { token, body, field, operationId })`: the request answers `status`
- * with exactly `{ error: { code, message } }`, a 400's message names `field` first, and `state()` is
- * unchanged. With `operationId` the error body is also checked against the official schema.
+ * `refused(status, method, path, { token, body, field, operationId })`: the request is refused (see
+ * `expectRefusal`), a 400's message naming `field` first. With `operationId` the error body is also
+ * checked against the official schema.
  */
 export function requestRefusalChecker(h: Caller, state: () => Promise<string>) {
-  return async function refused(
+  return (
     status: number,
     method: string,
     path: string,
     opts: { token?: string | null; body?: unknown; field?: string; operationId?: string } = {},
-  ): Promise<Res> {
-    const before = await state();
-    const res = opts.operationId
-      ? await h.rest(opts.operationId, method, path, opts)
-      : await h.call(method, path, { token: opts.token, body: opts.body });
-    expect(res.status, JSON.stringify(res.body)).toBe(status);
-    expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
-    if (opts.field !== undefined) expect(res.body.error.message).toMatch(new RegExp(`^${escapeRegExp(opts.field)}(:|\\[| |\\.)`));
-    expect(await state()).toBe(before);
-    return res;
-  };
+  ): Promise<Res> =>
+    expectRefusal(
+      state,
+      () =>
+        opts.operationId ? h.rest(opts.operationId, method, path, opts) : h.call(method, path, { token: opts.token, body: opts.body }),
+      { status, field: opts.field },
+    );
 }
 
 export type CallOpts = { token?: string | null; body?: unknown; rawBody?: string };
@@ -60,20 +65,17 @@ type RestCaller = {
 };
 
 /**
- * `expectRefused(operationId, method, path, opts, status, message?)`: the request answers `status`
- * with exactly `{ error: { code, message } }` (checked against the official schema when the
- * operation documents that status and the body is JSON), its message matching `message` when given,
- * and `state()` unchanged. `h` is a function so a suite can pass a harness made in `beforeAll`.
+ * `expectRefused(operationId, method, path, opts, status, message?)`: the request is refused (see
+ * `expectRefusal`), its error body checked against the official schema when the operation
+ * documents that status and the body is JSON. `h` is a function so a suite can pass a harness made
+ * in `beforeAll`.
  */
 export function restRefusalChecker(h: () => RestCaller, state: () => Promise<string>) {
-  return async function expectRefused(operationId: string, method: string, path: string, opts: CallOpts, status: number, message?: RegExp) {
-    const before = await state();
+  return (operationId: string, method: string, path: string, opts: CallOpts, status: number, message?: RegExp): Promise<Res> => {
     const documented = opts.rawBody === undefined && documentedStatuses(operationId).includes(String(status));
-    const res = documented ? await h().rest(operationId, method, path, opts) : await h().call(method, path, opts);
-    expect(res.status, JSON.stringify(res.body)).toBe(status);
-    expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
-    if (message) expect(res.body.error.message).toMatch(message);
-    expect(await state()).toBe(before);
-    return res;
+    return expectRefusal(state, () => (documented ? h().rest(operationId, method, path, opts) : h().call(method, path, opts)), {
+      status,
+      message,
+    });
   };
 }
