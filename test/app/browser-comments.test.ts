@@ -163,55 +163,8 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: comments on a page, 
     expect(comment.replyList.items[0].body.markdown).toBe('About 2x, see @Alice Author for the numbers');
   });
 
-  it("in a change request's editor, Bob's save shows Alice an 'Updated by Bob Builder' prompt, and her typing does not overwrite it", async () => {
-    const created = await h.graphql(
-      bob.token,
-      'mutation ($s: ID!) { createChangeRequest(spaceId: $s, input: { subject: "Numbers" }) { id number } }',
-      {
-        s: spaceId,
-      },
-    );
-    const cr = created.body.data.createChangeRequest as { id: string; number: number };
-    const pageId = (
-      await h.graphql(alice.token, 'query ($s: ID!) { space(id: $s) { page(path: "release-notes") { id } } }', { s: spaceId })
-    ).body.data.space.page.id as string;
-    await a.goto(`${served.origin}/app/s/${spaceId}/~/changes/${cr.number}/edit/release-notes`);
-    const editor = a.getByRole('textbox', { name: 'Page content' });
-    await eventually(() => editor.isVisible()).toBe(true);
-    await eventually(() => a.getByRole('complementary', { name: 'Comments' }).isVisible()).toBe(true);
-
-    await writeCr(h, bob.token, spaceId, cr.id, [
-      { operation: 'update_page', page: pageId, document: { markdown: 'Sync is three times as fast.\n' } },
-    ]);
-    const prompt = a.getByRole('alert').filter({ hasText: 'Updated by Bob Builder' });
-    await eventually(() => prompt.isVisible(), 'the prompt reaches Alice live').toBe(true);
-
-    // Alice types on: her text waits for her choice instead of replacing Bob's.
-    await editor.click();
-    await a.keyboard.press('End');
-    await a.keyboard.type(' Mine.');
-    await editor.evaluate((el) => (el as HTMLElement).blur());
-    // The save has started (the editor says so) and is held by the prompt.
-    await eventually(() => a.getByRole('status').filter({ hasText: 'Saving…' }).count()).toBe(1);
-    const markdown = async () =>
-      (
-        await h.graphql(
-          alice.token,
-          'query ($s: ID!, $n: String!) { space(id: $s) { changeRequest(id: $n) { content { typedPage(path: "release-notes") { markdown } } } } }',
-          { s: spaceId, n: String(cr.number) },
-        )
-      ).body.data.space.changeRequest.content.typedPage.markdown as string;
-    expect(await markdown()).toBe('Sync is three times as fast.\n');
-    await checkAxe(a, 'editor with the updated prompt (Alice)');
-
-    await prompt.getByRole('button', { name: 'Reload' }).click();
-    await eventually(() => editor.textContent()).toBe('Sync is three times as fast.');
-    await eventually(() => prompt.count()).toBe(0);
-    expect(await markdown()).toBe('Sync is three times as fast.\n');
-  });
-
   /** Bob's change request with Alice in its editor, and the page's id. */
-  const editingRace = async (subject: string) => {
+  const editing = async (subject: string) => {
     const created = await h.graphql(
       bob.token,
       'mutation ($s: ID!, $t: String!) { createChangeRequest(spaceId: $s, input: { subject: $t }) { id number } }',
@@ -235,6 +188,37 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: comments on a page, 
     return { cr, pageId, editor, markdown };
   };
 
+  /** Alice types " Mine." at the end of a line and leaves the editor (which saves at once). */
+  const typeAndLeave = async (editor: Locator) => {
+    await editor.click();
+    await a.keyboard.press('End');
+    await a.keyboard.type(' Mine.');
+    await editor.evaluate((el) => (el as HTMLElement).blur());
+  };
+
+  it("in a change request's editor, Bob's save shows Alice an 'Updated by Bob Builder' prompt, and her typing does not overwrite it", async () => {
+    const { cr, pageId, editor, markdown } = await editing('Numbers');
+    await eventually(() => a.getByRole('complementary', { name: 'Comments' }).isVisible()).toBe(true);
+
+    await writeCr(h, bob.token, spaceId, cr.id, [
+      { operation: 'update_page', page: pageId, document: { markdown: 'Sync is three times as fast.\n' } },
+    ]);
+    const prompt = a.getByRole('alert').filter({ hasText: 'Updated by Bob Builder' });
+    await eventually(() => prompt.isVisible(), 'the prompt reaches Alice live').toBe(true);
+
+    // Alice types on: her text waits for her choice instead of replacing Bob's.
+    await typeAndLeave(editor);
+    // The save has started (the editor says so) and is held by the prompt.
+    await eventually(() => a.getByRole('status').filter({ hasText: 'Saving…' }).count()).toBe(1);
+    expect(await markdown()).toBe('Sync is three times as fast.\n');
+    await checkAxe(a, 'editor with the updated prompt (Alice)');
+
+    await prompt.getByRole('button', { name: 'Reload' }).click();
+    await eventually(() => editor.textContent()).toBe('Sync is three times as fast.');
+    await eventually(() => prompt.count()).toBe(0);
+    expect(await markdown()).toBe('Sync is three times as fast.\n');
+  });
+
   /**
    * Alice types and leaves the editor; `other` saves the page after her save has checked for
    * others' saves and before her write reaches the server (her write is held on its way until then).
@@ -248,10 +232,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: comments on a page, 
       return route.fallback();
     });
     try {
-      await editor.click();
-      await a.keyboard.press('End');
-      await a.keyboard.type(' Mine.');
-      await editor.evaluate((el) => (el as HTMLElement).blur());
+      await typeAndLeave(editor);
       await eventually(() => held, 'her write was sent').toBe(1);
     } finally {
       await a.unroute('**/graphql');
@@ -259,7 +240,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: comments on a page, 
   };
 
   it("a save of Bob's that lands while Alice's is on its way is not replaced: she is asked, and keeping her version replaces his knowingly", async () => {
-    const { cr, pageId, editor, markdown } = await editingRace('Race');
+    const { cr, pageId, editor, markdown } = await editing('Race');
     await typeWhileAnotherSaves(editor, () =>
       writeCr(h, bob.token, spaceId, cr.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'Bob was here.\n' } }]),
     );
@@ -275,7 +256,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: comments on a page, 
   });
 
   it('a save of her own from another window is not replaced either: "Changed by another save", and Reload shows it', async () => {
-    const { cr, pageId, editor, markdown } = await editingRace('Two windows');
+    const { cr, pageId, editor, markdown } = await editing('Two windows');
     await typeWhileAnotherSaves(editor, () =>
       writeCr(h, alice.token, spaceId, cr.id, [
         { operation: 'update_page', page: pageId, document: { markdown: 'From my other window.\n' } },

@@ -69,22 +69,28 @@ describe('graphql-jit', () => {
   });
 });
 
+/** An app whose envelop phases are recorded as they run. */
+async function appObservingPhases() {
+  const { createApp } = await import('../../src/app.js');
+  const phases: string[] = [];
+  const app = createApp(
+    { db: h.db, config: h.config, urls: createUrls(BASE) },
+    {
+      plugins: [
+        {
+          onParse: () => void phases.push('parse'),
+          onValidate: () => void phases.push('validate'),
+          onExecute: () => void phases.push('execute'),
+        },
+      ],
+    },
+  );
+  return { app, phases };
+}
+
 describe('server-owned REST documents', () => {
   it('are parsed and validated once at start and run without envelop: a REST request runs no phase of it, a /graphql request all three', async () => {
-    const { createApp } = await import('../../src/app.js');
-    const phases: string[] = [];
-    const app = createApp(
-      { db: h.db, config: h.config, urls: createUrls(BASE) },
-      {
-        plugins: [
-          {
-            onParse: () => void phases.push('parse'),
-            onValidate: () => void phases.push('validate'),
-            onExecute: () => void phases.push('execute'),
-          },
-        ],
-      },
-    );
+    const { app, phases } = await appObservingPhases();
     const call = (path: string, init: RequestInit = {}) =>
       app.fetch(
         new Request(`${BASE}${path}`, {
@@ -100,20 +106,7 @@ describe('server-owned REST documents', () => {
   });
 
   it('a small /graphql query of a known token runs without envelop: parsed and validated by it the first time, then no phase', async () => {
-    const { createApp } = await import('../../src/app.js');
-    const phases: string[] = [];
-    const app = createApp(
-      { db: h.db, config: h.config, urls: createUrls(BASE) },
-      {
-        plugins: [
-          {
-            onParse: () => void phases.push('parse'),
-            onValidate: () => void phases.push('validate'),
-            onExecute: () => void phases.push('execute'),
-          },
-        ],
-      },
-    );
+    const { app, phases } = await appObservingPhases();
     const body = JSON.stringify({ query: '{ viewer { id } }' });
     const headers = { authorization: `Bearer ${world.owner.token}`, 'content-type': 'application/json' };
     const call = (init: { length: boolean }) =>
