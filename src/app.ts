@@ -564,9 +564,11 @@ async function runDirectQuery(
   const contextValue = createContext(parts.services, caller, session, { responseHeaders, request });
   const args = { schema, document, contextValue, variableValues: params.variables, operationName: params.operationName };
   if (operationRefusal(args)) return null;
-  if (parts.onOperation) tellOperation(parts.onOperation, document, params.operationName, false);
   primeRows(contextValue, serverContext);
-  return runWithoutEnvelop(args, request);
+  const result = await runWithoutEnvelop(args, request);
+  // Told once it ran: a fault outside the resolvers throws, and yoga then runs (and counts) it.
+  if (parts.onOperation) tellOperation(parts.onOperation, document, params.operationName, false);
+  return result;
 }
 
 /**
