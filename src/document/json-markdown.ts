@@ -21,7 +21,8 @@ import type { DocumentMarkType } from './types.js';
  * place for (alignment, widths, code line numbers and titles, colors) are not kept.
  */
 
-export const SUPPORTED_BLOCKS = [
+/** The blocks a blockquote may hold; a list item may also hold code and tables; the top level images too. */
+const QUOTABLE_BLOCKS = [
   'paragraph',
   'heading-1',
   'heading-2',
@@ -31,10 +32,8 @@ export const SUPPORTED_BLOCKS = [
   'list-tasks',
   'divider',
   'blockquote',
-  'code',
-  'images',
-  'table',
 ] as const;
+export const SUPPORTED_BLOCKS = [...QUOTABLE_BLOCKS, 'code', 'images', 'table'] as const;
 export const SUPPORTED_INLINES = ['link', 'inline-image'] as const;
 export const SUPPORTED_MARKS: DocumentMarkType[] = ['bold', 'italic', 'strikethrough', 'code'];
 /** Marks that only colour text: accepted, not kept (Markdown has no colour). */
@@ -59,30 +58,8 @@ type Context = 'top' | 'item' | 'quote';
 /** Which block types each container may hold (the official schema's unions, Markdown-capable part). */
 const ALLOWED: Record<Context, ReadonlySet<string>> = {
   top: new Set(SUPPORTED_BLOCKS),
-  item: new Set([
-    'paragraph',
-    'heading-1',
-    'heading-2',
-    'heading-3',
-    'list-unordered',
-    'list-ordered',
-    'list-tasks',
-    'divider',
-    'blockquote',
-    'code',
-    'table',
-  ]),
-  quote: new Set([
-    'paragraph',
-    'heading-1',
-    'heading-2',
-    'heading-3',
-    'list-unordered',
-    'list-ordered',
-    'list-tasks',
-    'divider',
-    'blockquote',
-  ]),
+  item: new Set([...QUOTABLE_BLOCKS, 'code', 'table']),
+  quote: new Set(QUOTABLE_BLOCKS),
 };
 
 function blocks(nodes: Node[], at: string, ctx: Context): M.BlockContent[] {
