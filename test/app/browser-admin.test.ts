@@ -4,7 +4,16 @@ import { setupHarness, type Harness } from '../support/harness.js';
 import { insertPage, writeLive } from '../support/content-writes.js';
 import { siteHelpers } from '../support/sites.js';
 import { setPassword } from '../../src/modules/sessions/index.js';
-import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser, type AxeViolation } from '../support/browser.js';
+import {
+  axeViolations,
+  launchChromium,
+  MISSING_CHROMIUM,
+  serveApp,
+  skipBrowser,
+  type AxeViolation,
+  seriousViolations,
+  signInThroughApp,
+} from '../support/browser.js';
 
 /**
  * An organization admin in the app (headless Chromium), signed in with a password: creates a site, adds a space to it and
@@ -42,11 +51,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
       // The signed-out "who am I" before signing in is the one 401 expected.
       if (r.status() >= 400 && !(r.status() === 401 && r.url().endsWith('/graphql'))) pageErrors.push(`${r.status()} ${r.url()}`);
     });
-    await page.goto(`${served.origin}/app/sign-in`);
-    await page.getByLabel('Email').fill(world.owner.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/app');
+    await signInThroughApp(page, served.origin, world.owner.email, PASSWORD);
     return page;
   }
   const checkAxe = async (page: Page, screen: string) => axeFindings.push({ screen, violations: await axeViolations(page) });
@@ -173,12 +178,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: an admin flow, phone
 
   it('had no script error and axe-core found no serious violation', () => {
     expect(pageErrors).toEqual([]);
-    const serious = axeFindings.flatMap(({ screen, violations }) =>
-      violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    );
-    expect(serious).toEqual([]);
+    expect(seriousViolations(axeFindings)).toEqual([]);
     expect(axeFindings.length).toBe(7);
   });
 });

@@ -4,7 +4,16 @@ import { setupHarness, type Harness, type World } from '../support/harness.js';
 import { insertPage, writeCr, writeLive } from '../support/content-writes.js';
 import { siteHelpers } from '../support/sites.js';
 import { setPassword } from '../../src/modules/sessions/index.js';
-import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser, type AxeViolation } from '../support/browser.js';
+import {
+  axeViolations,
+  launchChromium,
+  MISSING_CHROMIUM,
+  serveApp,
+  skipBrowser,
+  type AxeViolation,
+  seriousViolations,
+  signInThroughApp,
+} from '../support/browser.js';
 
 /**
  * Comments in the app (headless Chromium, two people in two browser contexts): Alice picks a block
@@ -48,11 +57,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: comments on a page, 
       // Chromium logs every error status; a 409 is the answer to a save refused as based on an old revision (below).
       if (m.type() === 'error' && !/status of (401|409)/.test(m.text())) pageErrors.push(m.text());
     });
-    await page.goto(`${served.origin}/app/sign-in`);
-    await page.getByLabel('Email').fill(person.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/app');
+    await signInThroughApp(page, served.origin, person.email, PASSWORD);
     return page;
   };
   const threadOf = (page: Page, author: string): Locator => page.getByRole('article', { name: `Comment by ${author}` });
@@ -272,12 +277,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: comments on a page, 
 
   it('had no script error, and axe-core found no serious violation', () => {
     expect(pageErrors).toEqual([]);
-    const serious = axeFindings.flatMap(({ screen, violations }) =>
-      violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    );
-    expect(serious).toEqual([]);
+    expect(seriousViolations(axeFindings)).toEqual([]);
     expect(axeFindings.length).toBe(5);
   });
 });

@@ -4,7 +4,16 @@ import { setupHarness, type Harness, type World } from '../support/harness.js';
 import { insertPage, writeCr, writeLive } from '../support/content-writes.js';
 import { siteHelpers } from '../support/sites.js';
 import { setPassword } from '../../src/modules/sessions/index.js';
-import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser, type AxeViolation } from '../support/browser.js';
+import {
+  axeViolations,
+  launchChromium,
+  MISSING_CHROMIUM,
+  serveApp,
+  skipBrowser,
+  type AxeViolation,
+  seriousViolations,
+  signInThroughApp,
+} from '../support/browser.js';
 
 /**
  * Resolving a conflict in the app (headless Chromium): two change requests edit the same two
@@ -89,11 +98,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: resolve a change req
       if (r.status() === 409 && r.url().endsWith('/graphql')) causedFailures.push('409');
       else if (r.status() >= 400 && !(r.status() === 401 && r.url().endsWith('/graphql'))) pageErrors.push(`${r.status()} ${r.url()}`);
     });
-    await page.goto(`${served.origin}/app/sign-in`);
-    await page.getByLabel('Email').fill(world.creator.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/app');
+    await signInThroughApp(page, served.origin, world.creator.email, PASSWORD);
   });
 
   afterAll(async () => {
@@ -206,12 +211,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: resolve a change req
     expect(pageErrors).toEqual([]);
     // The refused update and the refused merge (each seen as a response and as a console message).
     expect(causedFailures.length).toBeLessThanOrEqual(4);
-    const serious = axeFindings.flatMap(({ screen, violations }) =>
-      violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    );
-    expect(serious).toEqual([]);
+    expect(seriousViolations(axeFindings)).toEqual([]);
     expect(axeFindings.length).toBe(3);
   });
 });

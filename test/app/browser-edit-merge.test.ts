@@ -4,7 +4,16 @@ import { setupHarness, type Harness, type World } from '../support/harness.js';
 import { insertPage, writeLive } from '../support/content-writes.js';
 import { siteHelpers } from '../support/sites.js';
 import { setPassword } from '../../src/modules/sessions/index.js';
-import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser, type AxeViolation } from '../support/browser.js';
+import {
+  axeViolations,
+  launchChromium,
+  MISSING_CHROMIUM,
+  serveApp,
+  skipBrowser,
+  type AxeViolation,
+  seriousViolations,
+  signInThroughApp,
+} from '../support/browser.js';
 
 /**
  * Writing in the app (headless Chromium): a member who may edit and merge opens a page, presses
@@ -68,11 +77,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: edit a page in a cha
       if (r.status() === 412 && r.url().endsWith('/graphql')) causedFailures.push('412');
       else if (r.status() >= 400 && !(r.status() === 401 && r.url().endsWith('/graphql'))) pageErrors.push(`${r.status()} ${r.url()}`);
     });
-    await page.goto(`${served.origin}/app/sign-in`);
-    await page.getByLabel('Email').fill(world.creator.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/app');
+    await signInThroughApp(page, served.origin, world.creator.email, PASSWORD);
   });
 
   afterAll(async () => {
@@ -183,12 +188,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: edit a page in a cha
     expect(savesCutOff).toBeGreaterThan(0);
     expect(causedFailures.filter((f) => f.includes('ERR_FAILED')).length).toBeLessThanOrEqual(savesCutOff);
     expect(causedFailures.filter((f) => f.includes('412')).length).toBeLessThanOrEqual(2);
-    const serious = axeFindings.flatMap(({ screen, violations }) =>
-      violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    );
-    expect(serious).toEqual([]);
+    expect(seriousViolations(axeFindings)).toEqual([]);
     expect(axeFindings.length).toBe(3);
   });
 });

@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { setupHarness, type Harness } from '../support/harness.js';
 import { insertPage, writeLive } from '../support/content-writes.js';
 import { siteHelpers } from '../support/sites.js';
-import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser, type AxeViolation } from '../support/browser.js';
+import {
+  axeViolations,
+  launchChromium,
+  MISSING_CHROMIUM,
+  serveApp,
+  skipBrowser,
+  type AxeViolation,
+  seriousViolations,
+} from '../support/browser.js';
 
 /**
  * A person's journey through the app (/app) in headless Chromium, on data written through the API:
@@ -293,12 +301,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: sign in, browse from
     expect(elsewhere).toEqual([]);
     expect(requests.some((url) => url.startsWith(`${served.origin}/app/assets/`))).toBe(true);
     expect(pageErrors).toEqual([]);
-    const serious = axeFindings.flatMap(({ screen, violations }) =>
-      violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    );
-    expect(serious).toEqual([]);
+    expect(seriousViolations(axeFindings)).toEqual([]);
     expect(axeFindings.length).toBeGreaterThanOrEqual(3);
   });
 });

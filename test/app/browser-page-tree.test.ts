@@ -4,7 +4,16 @@ import { setupHarness, type Harness, type World } from '../support/harness.js';
 import { insertPage, writeLive } from '../support/content-writes.js';
 import { siteHelpers } from '../support/sites.js';
 import { setPassword } from '../../src/modules/sessions/index.js';
-import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser, type AxeViolation } from '../support/browser.js';
+import {
+  axeViolations,
+  launchChromium,
+  MISSING_CHROMIUM,
+  serveApp,
+  skipBrowser,
+  type AxeViolation,
+  seriousViolations,
+  signInThroughApp,
+} from '../support/browser.js';
 
 /**
  * The page tree of a change request in the app (headless Chromium): a member who may edit opens a
@@ -96,11 +105,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: change the page tree
       if (m.type() !== 'error' || /status of 401/.test(m.text())) return;
       if (!(writesCutOff > 0 && /net::ERR_FAILED/.test(m.text()))) pageErrors.push(m.text());
     });
-    await page.goto(`${served.origin}/app/sign-in`);
-    await page.getByLabel('Email').fill(world.creator.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/app');
+    await signInThroughApp(page, served.origin, world.creator.email, PASSWORD);
   });
 
   afterAll(async () => {
@@ -271,12 +276,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: change the page tree
   it('had no script error, and axe-core found no serious violation', () => {
     expect(pageErrors).toEqual([]);
     expect(writesCutOff).toBe(1);
-    const serious = axeFindings.flatMap(({ screen, violations }) =>
-      violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    );
-    expect(serious).toEqual([]);
+    expect(seriousViolations(axeFindings)).toEqual([]);
     expect(axeFindings.length).toBe(4);
   });
 });

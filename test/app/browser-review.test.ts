@@ -4,7 +4,16 @@ import { setupHarness, type Harness, type TestUser, type World } from '../suppor
 import { insertPage, writeLive } from '../support/content-writes.js';
 import { siteHelpers } from '../support/sites.js';
 import { setPassword } from '../../src/modules/sessions/index.js';
-import { axeViolations, launchChromium, MISSING_CHROMIUM, serveApp, skipBrowser, type AxeViolation } from '../support/browser.js';
+import {
+  axeViolations,
+  launchChromium,
+  MISSING_CHROMIUM,
+  serveApp,
+  skipBrowser,
+  type AxeViolation,
+  seriousViolations,
+  signInThroughApp,
+} from '../support/browser.js';
 
 /**
  * Reviewing a change request in the app (headless Chromium), two people in two browsers: an editor
@@ -58,11 +67,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: request a review, ap
       if (r.status() >= 400 && !(r.status() === 401 && r.url().endsWith('/graphql')))
         pageErrors.push(`${r.status()} ${r.url()} ${r.request().postData()?.slice(0, 200)}: ${await r.text().catch(() => '')}`);
     });
-    await page.goto(`${served.origin}/app/sign-in`);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/app');
+    await signInThroughApp(page, served.origin, user.email, PASSWORD);
     return page;
   };
 
@@ -273,12 +278,7 @@ describe.skipIf(skipBrowser)('the app in headless Chromium: request a review, ap
   it('made no request to another origin, had no script error, and axe-core found no serious violation', () => {
     expect(requests.filter((url) => !url.startsWith(`${served.origin}/`))).toEqual([]);
     expect(pageErrors).toEqual([]);
-    const serious = axeFindings.flatMap(({ screen, violations }) =>
-      violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    );
-    expect(serious).toEqual([]);
+    expect(seriousViolations(axeFindings)).toEqual([]);
     expect(axeFindings.length).toBe(4);
   });
 });

@@ -75,6 +75,24 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   });
 }
 
+/** Whether a violation is one the app's journeys refuse (axe-core's serious and critical). */
+export const isSerious = (v: AxeViolation) => v.impact === 'serious' || v.impact === 'critical';
+
+/** The serious and critical violations found on the screens a journey visited, one readable line each. */
+export const seriousViolations = (findings: { screen: string; violations: AxeViolation[] }[]): string[] =>
+  findings.flatMap(({ screen, violations }) =>
+    violations.filter(isSerious).map((v) => `${screen}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  );
+
+/** Signs in through the app's sign-in screen at `origin`, and waits for the app's home. */
+export async function signInThroughApp(page: Page, origin: string, email: string, password: string): Promise<void> {
+  await page.goto(`${origin}/app/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/app');
+}
+
 export interface PngSummary {
   width: number;
   height: number;
