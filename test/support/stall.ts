@@ -88,17 +88,19 @@ let reference: number | undefined;
  * counter that tests read (markdownParseCount) is not moved by the measuring.
  */
 export function referenceBlockMs(): number {
-  if (reference === undefined) {
-    const paragraph = 'Lorem ipsum dolor sit amet, **consectetur** adipiscing elit, [sed do](https://example.com) `eiusmod` tempor.\n\n';
-    const text = paragraph.repeat(Math.ceil(32_768 / paragraph.length));
-    const runs = [0, 1, 2].map(() => {
-      const t0 = performance.now();
-      markdownProcessor.parse(text);
-      return performance.now() - t0;
-    });
-    reference = 2 * Math.min(...runs);
-  }
+  reference ??= measureReference();
   return reference;
+}
+
+function measureReference(): number {
+  const paragraph = 'Lorem ipsum dolor sit amet, **consectetur** adipiscing elit, [sed do](https://example.com) `eiusmod` tempor.\n\n';
+  const text = paragraph.repeat(Math.ceil(32_768 / paragraph.length));
+  const runs = [0, 1, 2].map(() => {
+    const t0 = performance.now();
+    markdownProcessor.parse(text);
+    return performance.now() - t0;
+  });
+  return 2 * Math.min(...runs);
 }
 
 /** A readable account of a report, for assertion messages. */
@@ -150,6 +152,10 @@ export async function whileProbing<T>(url: string, work: () => Promise<T>): Prom
   // The histogram records the intervals of its own timer: what exceeds the timer's period is a block.
   const longestBlockMs = delay.count ? Math.max(0, delay.max / 1e6 - RESOLUTION_MS) : 0;
   const answers = await probe.stop();
-  const free = !(longestBlockMs > referenceMs && longestBlockMs > workMs / 2);
-  return { result, health: { workMs, longestBlockMs, referenceMs, free, ...answers } };
+  // A block past the file's reference is weighed against the machine as it is now too: a neighbour's
+  // load (another test file, a browser) that began after the reference slows this thread's
+  // descheduled turns and the reference alike.
+  const referenceNowMs = longestBlockMs > referenceMs ? Math.max(referenceMs, measureReference()) : referenceMs;
+  const free = !(longestBlockMs > referenceNowMs && longestBlockMs > workMs / 2);
+  return { result, health: { workMs, longestBlockMs, referenceMs: referenceNowMs, free, ...answers } };
 }
