@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../../../gql';
+import type { SpaceChangeRequestListQuery } from '../../../gql/graphql';
 import { formatDate, Loaded } from '../../../lib/ui';
 import { useCurrentOrg } from '../../Layout';
 
@@ -91,7 +92,7 @@ export function ChangeRequestList() {
   );
 }
 
-type Item = { id: string; number: number; subject: string; status: string; updatedAt: string; createdBy: { displayName: string } };
+type Item = SpaceChangeRequestListQuery['space']['changeRequestList']['items'][number];
 
 function Rows({ spaceId, items }: { spaceId: string; items: Item[] }) {
   return items.map((cr) => (
